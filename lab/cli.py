@@ -1,0 +1,70 @@
+"""The `lab` command. Thin on purpose: each command parses its options and calls a function.
+
+Help texts exist in French and English, so the commands are built for one language
+(`make_cli(lang)`), chosen from `--lang` or LAB_LANG before click parses anything.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from lab.i18n import HELP, text
+from lab.settings import LANGUAGES, language
+
+
+def find_file(folder: str, name: str, lang: str) -> Path:
+    """DIR/name, or a clear error in the user's language."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise click.UsageError(text(lang, "no_folder", path=folder))
+    if not (path / name).is_file():
+        raise click.UsageError(text(lang, "no_file", path=path / name))
+    return path / name
+
+
+def run_client(client: Path, lang: str, timeout: float) -> int:
+    from lab.process import run_with_limit
+
+    env = {**os.environ, "LAB_LANG": lang}
+    code = run_with_limit([sys.executable, str(client)], timeout, env=env)
+    if code is None:
+        click.echo(text(lang, "run.timeout", seconds=timeout), err=True)
+        return 124
+    return code
+
+
+def make_cli(lang: str) -> click.Group:
+    help_text = HELP[lang]
+
+    @click.group(help=help_text["lab"], context_settings={"help_option_names": ["-h", "--help"]})
+    @click.option("--lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @click.version_option(package_name="mcp-handshake-lab")
+    def cli(lang: str | None) -> None:
+        pass  # read before click runs: see main()
+
+    @cli.command(help=help_text["run"])
+    @click.argument("folder", metavar="DIR", default="solutions")
+    @click.option("--timeout", default=120.0, show_default=True, help=help_text["run.timeout"])
+    def run(folder: str, timeout: float) -> None:
+        sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout))
+
+    return cli
+
+
+def language_from_argv(argv: list[str]) -> str | None:
+    """The value of `--lang X` or `--lang=X`, if the command line has one."""
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    make_cli(language(language_from_argv(argv)))(args=argv, prog_name="lab")

@@ -1,0 +1,227 @@
+"""The lesson's scripted client (client2.js), in Python.
+
+It starts the server.py beside it, sends seven messages in one go, prints each
+message (`-> `) and each reply (`<- `), closes the server's input after six
+replies, and then asks a model to explain what the server announced.
+
+A broken server never makes it hang: every wait has a limit, and whatever goes
+wrong is said in one clear line, with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # the model.py beside this file, as the lesson requires ./model
+
+from model import ask, load_settings  # noqa: E402
+
+SILENCE_LIMIT = 5.0  # seconds a server may stay silent while a reply is owed
+EXIT_LIMIT = 5.0  # seconds a server may take to exit once its input is closed
+MAX_LINE = 1 << 20  # bytes; a longer line is a broken server, not a reply
+
+SAMPLE = {
+    "fr": "Il peut lister des outils, et il ne dit pas que sa liste va changer.",
+    "en": "It can list tools, and it does not say its list will change.",
+}
+QUESTION = {
+    "fr": "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : ",
+    "en": "In one sentence, say what a server that announces these capabilities can do: ",
+}
+TEXTS = {
+    "fr": {
+        "model_says": "le modèle dit : {text}",
+        "problem": "Problème : {what}",
+        "exited": "le serveur s’est arrêté (code {code}) après {count} réponse(s) sur 6",
+        "silent": "le serveur n’a rien répondu en {seconds:g} s (réponse {number} sur 6 attendue)",
+        "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
+        "too_long": "le serveur a écrit une ligne de plus de {limit} octets",
+        "wrong_id": "réponse {number} : id {expected} attendu, id {actual} reçu",
+        "no_capabilities": "la réponse 3 n’a pas de result.capabilities : {reply}",
+        "no_exit": "le serveur ne s’est pas arrêté {seconds:g} s après la fin de son entrée",
+        "exit_code": "le serveur s’est arrêté avec le code {code} au lieu de 0",
+    },
+    "en": {
+        "model_says": "the model says: {text}",
+        "problem": "Problem: {what}",
+        "exited": "the server stopped (code {code}) after {count} of 6 replies",
+        "silent": "the server sent nothing for {seconds:g} s (reply {number} of 6 expected)",
+        "not_json": "the server wrote a line that is not a JSON object: {line}",
+        "too_long": "the server wrote a line longer than {limit} bytes",
+        "wrong_id": "reply {number}: expected id {expected}, got id {actual}",
+        "no_capabilities": "reply 3 has no result.capabilities: {reply}",
+        "no_exit": "the server did not stop {seconds:g} s after its input ended",
+        "exit_code": "the server stopped with code {code} instead of 0",
+    },
+}
+
+
+class ServerProblem(Exception):
+    """Something the server did wrong; the key of TEXTS plus its fields."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+
+# ---------------------------------------------------------------- client, part 1
+# The scenario: seven messages in a fixed order.
+
+
+def initialize(request_id: int, version: str) -> dict:
+    return {
+        "id": request_id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "demo", "version": "0.1"},
+        },
+    }
+
+
+SCENARIO = [
+    {"id": 1, "method": "tools/list"},
+    initialize(2, "1999-01-01"),
+    initialize(3, "2024-11-05"),
+    {"id": 4, "method": "tools/list"},
+    {"method": "notifications/initialized"},
+    {"id": 5, "method": "tools/list"},
+    {"id": 6, "method": "resources/list"},
+]
+
+
+# ---------------------------------------------------------------- client, part 2
+# Send the seven messages in one go, then read the six replies.
+
+
+def start_server() -> subprocess.Popen:
+    # Its own process group, so that a stuck server is killed with its children.
+    return subprocess.Popen(
+        [sys.executable, str(HERE / "server.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        start_new_session=(os.name == "posix"),
+    )
+
+
+def read_lines(stream: Any, lines: queue.Queue) -> None:
+    # A thread, so that the main thread can wait for a line with a time limit.
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        lines.put(line)
+        if not line:
+            return
+
+
+def send_scenario(server: subprocess.Popen) -> None:
+    outgoing = []
+    for message in SCENARIO:
+        text = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
+        print("-> " + text, flush=True)
+        outgoing.append(text + "\n")
+    try:
+        server.stdin.write("".join(outgoing).encode())
+        server.stdin.flush()
+    except BrokenPipeError:
+        pass  # the server is gone already; reading its replies will say so
+
+
+def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict]:
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=read_lines, args=(server.stdout, lines), daemon=True).start()
+    replies: list[dict] = []
+    for number, expected in enumerate(expected_ids, start=1):
+        try:
+            raw = lines.get(timeout=SILENCE_LIMIT)
+        except queue.Empty:
+            raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=number) from None
+        if not raw:
+            raise ServerProblem("exited", code=server.wait(), count=len(replies))
+        if len(raw) > MAX_LINE:
+            raise ServerProblem("too_long", limit=MAX_LINE)
+        line = raw.decode(errors="replace").rstrip("\r\n")
+        print("<- " + line, flush=True)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            raise ServerProblem("not_json", line=line[:200])
+        if reply.get("id") != expected:
+            raise ServerProblem("wrong_id", number=number, expected=expected, actual=reply.get("id"))
+        replies.append(reply)
+    return replies
+
+
+def finish(server: subprocess.Popen) -> None:
+    """Close the server's input, as the lesson does after six replies, and wait for it."""
+    try:
+        server.stdin.close()
+    except BrokenPipeError:
+        pass
+    try:
+        code = server.wait(timeout=EXIT_LIMIT)
+    except subprocess.TimeoutExpired:
+        raise ServerProblem("no_exit", seconds=EXIT_LIMIT) from None
+    if code != 0:
+        raise ServerProblem("exit_code", code=code)
+
+
+def stop(server: subprocess.Popen) -> None:
+    """Kill the server and its group if it still runs, and reap it: no zombie."""
+    if server.poll() is None:
+        try:
+            os.killpg(server.pid, signal.SIGKILL)
+        except (AttributeError, OSError):
+            server.kill()
+    server.wait()
+
+
+# ---------------------------------------------------------------- client, part 3
+# Ask the model what the capabilities of reply 3 mean.
+
+
+def announced_capabilities(replies: list[dict]) -> dict:
+    capabilities = (replies[2].get("result") or {}).get("capabilities")
+    if not isinstance(capabilities, dict):
+        raise ServerProblem("no_capabilities", reply=json.dumps(replies[2], ensure_ascii=False))
+    return capabilities
+
+
+def explain(capabilities: dict, lang: str) -> str:
+    question = QUESTION[lang] + json.dumps(capabilities, separators=(",", ":"))
+    answer = ask([{"role": "user", "content": question}], SAMPLE[lang], 60)
+    return answer.text
+
+
+def main() -> int:
+    lang = load_settings()["lang"]
+    server = start_server()
+    try:
+        send_scenario(server)
+        expected_ids = [message["id"] for message in SCENARIO if "id" in message]
+        capabilities = announced_capabilities(read_replies(server, expected_ids))
+        finish(server)
+    except ServerProblem as problem:
+        what = TEXTS[lang][problem.key].format(**problem.fields)
+        print(TEXTS[lang]["problem"].format(what=what), file=sys.stderr, flush=True)
+        return 1
+    finally:
+        stop(server)
+    print(TEXTS[lang]["model_says"].format(text=explain(capabilities, lang)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+"""The lesson's MCP server (serveur2.js), in Python.
+
+It speaks JSON-RPC 2.0 over stdio, one JSON object per line, and walks through
+three states: new -> waiting -> ready (nouveau, attente, pret).
+
+The protocol logic is a sans-I/O core: `Session.handle_line` takes one line and
+returns the reply (or None), and changes the state. The stdio loop at the bottom
+is the only place that reads or writes. The bonus server reuses this core with
+another negotiation rule: `Session(versions=..., negotiate=...)`.
+
+Standard library only: run it as `python server.py`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import sys
+from typing import Any, Callable, Optional
+
+SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
+
+# The versions this server speaks, newest first.
+VERSIONS = ["2025-03-26", "2024-11-05"]
+
+# JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object).
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+# The texts on the wire follow the lesson, in French unless LAB_LANG=en.
+TEXTS = {
+    "fr": {
+        "parse_error": "Erreur d’analyse",
+        "invalid_request": "Requête invalide",
+        "not_initialized": "Pas initialisé",
+        "already_initialized": "Déjà initialisé",
+        "unsupported_version": "Version non prise en charge",
+        "unknown_method": "Méthode inconnue : {method}",
+        "internal_error": "Erreur interne",
+        "todo": "À écrire : {part}",
+    },
+    "en": {
+        "parse_error": "Parse error",
+        "invalid_request": "Invalid request",
+        "not_initialized": "Not initialized",
+        "already_initialized": "Already initialized",
+        "unsupported_version": "Unsupported protocol version",
+        "unknown_method": "Unknown method: {method}",
+        "internal_error": "Internal error",
+        "todo": "To write: {part}",
+    },
+}
+
+
+def language() -> str:
+    return "en" if os.environ.get("LAB_LANG", "fr").lower().startswith("en") else "fr"
+
+
+class State(enum.Enum):
+    NEW = "nouveau"
+    WAITING = "attente"
+    READY = "pret"
+
+
+class RpcError(Exception):
+    """An error to send back. Raised anywhere inside; turned into a reply in one place."""
+
+    def __init__(self, code: int, text_key: str, data: Any = None, **fields: str) -> None:
+        super().__init__(text_key)
+        self.code = code
+        self.text_key = text_key
+        self.fields = fields
+        self.data = data
+
+
+# ---------------------------------------------------------------- server, part 1
+# Building messages: every message carries "jsonrpc": "2.0".
+
+
+def result_reply(request_id: Any, result: dict) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def error_reply(request_id: Any, code: int, message: str, data: Any = None) -> dict:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+# ---------------------------------------------------------------- server, part 2
+# Version negotiation: a small pure function, and the initialize handler.
+
+Negotiation = Callable[[Any, list], Optional[str]]
+
+
+def strict_negotiation(requested: Any, supported: list) -> Optional[str]:
+    """The lesson's rule: the requested version if we speak it, otherwise refuse (None)."""
+    return requested if requested in supported else None
+
+
+def initialize_result(version: str) -> dict:
+    # An announcement is a promise: tools/list is all this server implements,
+    # and its list never changes, so listChanged is false.
+    return {
+        "protocolVersion": version,
+        "capabilities": {"tools": {"listChanged": False}},
+        "serverInfo": SERVER_INFO,
+    }
+
+
+# ---------------------------------------------------------------- server, part 3
+# The state machine: which states let each method through (the gate), and the
+# only two transitions. A method not named in GATE is open once ready.
+
+GATE: dict[str, frozenset[State]] = {
+    "ping": frozenset(State),
+    "initialize": frozenset({State.NEW}),
+}
+OPEN_WHEN_READY = frozenset({State.READY})
+
+TRANSITIONS: dict[tuple[State, str], State] = {
+    (State.NEW, "initialize"): State.WAITING,
+    (State.WAITING, "notifications/initialized"): State.READY,
+}
+
+
+def is_valid_id(value: Any) -> bool:
+    # MCP ids are strings or integers; 0 and "" are ids like any other.
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class Session:
+    """One client's session with the server. Pure: no reading, no writing."""
+
+    def __init__(
+        self,
+        versions: list[str] = VERSIONS,
+        negotiate: Negotiation = strict_negotiation,
+        lang: str = "fr",
+    ) -> None:
+        self.state = State.NEW
+        self.versions = versions
+        self.negotiate = negotiate
+        self.texts = TEXTS[lang]
+        self.handlers: dict[str, Callable[[dict], dict]] = {
+            "ping": lambda params: {},
+            "initialize": self.initialize,
+            "tools/list": lambda params: {"tools": []},
+        }
+
+    def initialize(self, params: dict) -> dict:
+        requested = params.get("protocolVersion")
+        version = self.negotiate(requested, self.versions)
+        if version is None:
+            raise RpcError(
+                INVALID_PARAMS,
+                "unsupported_version",
+                data={"requested": requested, "supported": self.versions},
+            )
+        return initialize_result(version)
+
+    # -- routing: by shape first (batch, request, notification, response), then by name
+
+    def handle_line(self, line: bytes | str) -> Optional[dict | list]:
+        """One line in, the reply out (None when nothing is owed)."""
+        if not line.strip():
+            return None
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):  # ValueError covers invalid UTF-8 too
+            return error_reply(None, PARSE_ERROR, self.texts["parse_error"])
+        if isinstance(message, list):
+            return self.handle_batch(message)
+        return self.handle(message)
+
+    def handle_batch(self, messages: list) -> Optional[dict | list]:
+        # JSON-RPC 2.0 batches, as revision 2025-03-26 allows them: one reply per
+        # request, in one array; nothing at all if they were all notifications.
+        if not messages:
+            return error_reply(None, INVALID_REQUEST, self.texts["invalid_request"])
+        replies = [reply for reply in map(self.handle, messages) if reply is not None]
+        return replies or None
+
+    def handle(self, message: Any) -> Optional[dict]:
+        if not isinstance(message, dict):
+            return error_reply(None, INVALID_REQUEST, self.texts["invalid_request"])
+        if "method" not in message and ("result" in message or "error" in message):
+            return None  # a response: this server sent no request, so nothing answers it
+        has_id = "id" in message
+        request_id = message.get("id") if has_id and is_valid_id(message.get("id")) else None
+        method = message.get("method")
+        params = message.get("params", {})
+        if (
+            message.get("jsonrpc") != "2.0"
+            or not isinstance(method, str)
+            or not isinstance(params, dict)
+            or (has_id and not is_valid_id(message["id"]))
+        ):
+            return error_reply(request_id, INVALID_REQUEST, self.texts["invalid_request"])
+        if not has_id:
+            self.notify(method)
+            return None
+        try:
+            return result_reply(request_id, self.call(method, params))
+        except RpcError as error:
+            message_text = self.texts[error.text_key].format(**error.fields)
+            return error_reply(request_id, error.code, message_text, error.data)
+        except NotImplementedError as todo:  # an exercise part not written yet
+            return error_reply(request_id, INTERNAL_ERROR, self.texts["todo"].format(part=todo))
+        except Exception:  # never let one request bring the session down
+            return error_reply(request_id, INTERNAL_ERROR, self.texts["internal_error"])
+
+    def notify(self, method: str) -> None:
+        # Notifications never get an answer; only one of them moves the state.
+        self.state = TRANSITIONS.get((self.state, method), self.state)
+
+    def call(self, method: str, params: dict) -> dict:
+        # The lesson's order: the state gate first, then the method name.
+        if self.state not in GATE.get(method, OPEN_WHEN_READY):
+            refusal = "already_initialized" if method == "initialize" else "not_initialized"
+            raise RpcError(INVALID_REQUEST, refusal)
+        handler = self.handlers.get(method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, "unknown_method", method=method)
+        result = handler(params)
+        self.state = TRANSITIONS.get((self.state, method), self.state)
+        return result
+
+
+def encode(reply: dict | list) -> bytes:
+    return json.dumps(reply, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def serve(session: Session, stdin_fd: int = 0, stdout: Any = None) -> None:
+    """The stdio loop: read what has arrived, answer every complete line, repeat.
+
+    Replies to the lines that arrived together go out in one write; a client that
+    sends one request at a time still gets each reply at once.
+    """
+    stdout = stdout or sys.stdout.buffer
+    pending = b""
+    while chunk := os.read(stdin_fd, 1 << 16):
+        *lines, pending = (pending + chunk).split(b"\n")
+        replies = [reply for line in lines if (reply := session.handle_line(line)) is not None]
+        if replies:
+            stdout.write(b"".join(map(encode, replies)))
+            stdout.flush()
+    reply = session.handle_line(pending)  # a last line without its newline
+    if reply is not None:
+        stdout.write(encode(reply))
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    serve(Session(lang=language()))
