@@ -1,0 +1,5 @@
+"""`python -m lab` is the `lab` command."""
+
+from lab.cli import main
+
+main()
