@@ -3,6 +3,7 @@
 It starts the server.py beside it, sends seven messages in one go, prints each
 message (`-> `) and each reply (`<- `), closes the server's input after six
 replies, and then asks a model to explain what the server announced.
+Another server file beside it can be named: `python client.py bonus_server.py`.
 
 A broken server never makes it hang: every wait has a limit, and whatever goes
 wrong is said in one clear line, with a non-zero exit code.
@@ -46,7 +47,7 @@ TEXTS = {
         "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
         "too_long": "le serveur a écrit une ligne de plus de {limit} octets",
         "wrong_id": "réponse {number} : id {expected} attendu, id {actual} reçu",
-        "no_capabilities": "la réponse 3 n’a pas de result.capabilities : {reply}",
+        "no_capabilities": "la réponse {number} n’a pas de result.capabilities : {reply}",
         "no_exit": "le serveur ne s’est pas arrêté {seconds:g} s après la fin de son entrée",
         "exit_code": "le serveur s’est arrêté avec le code {code} au lieu de 0",
     },
@@ -58,7 +59,7 @@ TEXTS = {
         "not_json": "the server wrote a line that is not a JSON object: {line}",
         "too_long": "the server wrote a line longer than {limit} bytes",
         "wrong_id": "reply {number}: expected id {expected}, got id {actual}",
-        "no_capabilities": "reply 3 has no result.capabilities: {reply}",
+        "no_capabilities": "reply {number} has no result.capabilities: {reply}",
         "no_exit": "the server did not stop {seconds:g} s after its input ended",
         "exit_code": "the server stopped with code {code} instead of 0",
     },
@@ -105,10 +106,10 @@ SCENARIO = [
 # Send the seven messages in one go, then read the six replies.
 
 
-def start_server() -> subprocess.Popen:
+def start_server(server_file: str = "server.py") -> subprocess.Popen:
     # Its own process group, so that a stuck server is killed with its children.
     return subprocess.Popen(
-        [sys.executable, str(HERE / "server.py")],
+        [sys.executable, str(HERE / server_file)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         start_new_session=(os.name == "posix"),
@@ -193,9 +194,18 @@ def stop(server: subprocess.Popen) -> None:
 
 
 def announced_capabilities(replies: list[dict]) -> dict:
-    capabilities = (replies[2].get("result") or {}).get("capabilities")
+    """The capabilities of the first initialize that succeeded.
+
+    For the lesson's server that is reply 3 (reply 2 refuses 1999-01-01); a server
+    that negotiates as the spec says already accepts reply 2's initialize.
+    """
+    initialize_ids = {message["id"] for message in SCENARIO if message.get("method") == "initialize"}
+    accepted = [reply for reply in replies if reply["id"] in initialize_ids and "result" in reply]
+    explained = accepted[0] if accepted else replies[2]
+    capabilities = (explained.get("result") or {}).get("capabilities")
     if not isinstance(capabilities, dict):
-        raise ServerProblem("no_capabilities", reply=json.dumps(replies[2], ensure_ascii=False))
+        number = replies.index(explained) + 1
+        raise ServerProblem("no_capabilities", number=number, reply=json.dumps(explained, ensure_ascii=False))
     return capabilities
 
 
@@ -205,9 +215,10 @@ def explain(capabilities: dict, lang: str) -> str:
     return answer.text
 
 
-def main() -> int:
+def main(argv: Optional[list[str]] = None) -> int:
     lang = load_settings()["lang"]
-    server = start_server()
+    arguments = sys.argv[1:] if argv is None else argv
+    server = start_server(arguments[0] if arguments else "server.py")
     try:
         send_scenario(server)
         expected_ids = [message["id"] for message in SCENARIO if "id" in message]
