@@ -11,6 +11,21 @@ HELP = {
             "posé à côté : sept messages, six réponses, puis l’avis du modèle."
         ),
         "run.timeout": "Secondes avant d’arrêter un client bloqué.",
+        "grade": (
+            "Note une classe : lance les vérifications notées sur chaque TRAVAIL (une copie "
+            "d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
+            "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
+        ),
+        "grade.format": "Format des résultats : gradescope, exercism (GitHub Classroom), junit ou csv.",
+        "grade.out": "Dossier où écrire les résultats (créé si besoin).",
+        "grade.jobs": "Travaux notés en même temps (par défaut : un par cœur).",
+        "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
+        "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
+        "gradescope_bundle": (
+            "Écrit le zip d’autograder Gradescope (setup.sh installe le kit, run_autograder "
+            "note /autograder/submission et écrit /autograder/results/results.json)."
+        ),
+        "gradescope_bundle.out": "Chemin du zip à écrire.",
     },
     "en": {
         "lab": "The MCP handshake lab: run the scenario, check a student's work, grade a class.",
@@ -20,6 +35,21 @@ HELP = {
             "seven messages, six replies, then the model's view."
         ),
         "run.timeout": "Seconds before a stuck client is stopped.",
+        "grade": (
+            "Grade a class: run the graded checks on every SUBMISSION (a copy of exercises/ "
+            "that a student filled in), in parallel and under limits (time, CPU, memory, "
+            "output). Writes one folder per submission under --out, and summary.csv."
+        ),
+        "grade.format": "Results format: gradescope, exercism (GitHub Classroom), junit or csv.",
+        "grade.out": "Folder to write the results into (created if needed).",
+        "grade.jobs": "Submissions graded at the same time (default: one per core).",
+        "grade.timeout": "Seconds allowed per submission; past that it is stopped and unchecked items score 0.",
+        "grade.memory": "Largest memory of each process of a submission, in MiB.",
+        "gradescope_bundle": (
+            "Write the Gradescope autograder zip (setup.sh installs the kit, run_autograder "
+            "grades /autograder/submission and writes /autograder/results/results.json)."
+        ),
+        "gradescope_bundle.out": "Path of the zip to write.",
     },
 }
 
@@ -28,11 +58,54 @@ MESSAGES = {
         "no_folder": "Dossier introuvable : {path}",
         "no_file": "Fichier introuvable : {path}",
         "run.timeout": "Le client tourne encore après {seconds:g} s : arrêté.",
+        "grade.not_a_folder": "Pas un dossier lisible : {path}. Rien n’a pu être vérifié.",
+        "grade.timeout": (
+            "Les vérifications n’ont pas fini en {seconds:g} s (code bloqué ou en boucle ?) : "
+            "arrêtées. Ce qui n’a pas pu être vérifié vaut 0."
+        ),
+        "grade.too_much_output": (
+            "Plus de {limit} Mio de sortie : résultats illisibles. Ce qui n’a pas pu être vérifié vaut 0."
+        ),
+        "grade.crashed": (
+            "Les vérifications se sont arrêtées (code {code}) sans résultat lisible. "
+            "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
+        ),
+        "grade.not_reported": "Vérification absente du rapport : comptée 0.",
+        "grade.expected": "Attendu : {value}",
+        "grade.actual": "Obtenu : {value}",
+        "grade.hint": "Piste : {value}",
+        "grade.output": "Sortie :\n{value}",
+        "grade.summary": "Note : {score}/{max}",
+        "grade.done": "{count} travail(s) noté(s) en {seconds:.1f} s ({rate:.2f} par seconde). Résumé : {path}",
+        "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
+        "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
     },
     "en": {
         "no_folder": "Folder not found: {path}",
         "no_file": "File not found: {path}",
         "run.timeout": "The client was still running after {seconds:g} s: stopped.",
+        "grade.not_a_folder": "Not a readable folder: {path}. Nothing could be checked.",
+        "grade.timeout": (
+            "The checks did not finish within {seconds:g} s (stuck or looping code?): stopped. "
+            "Whatever could not be checked scores 0."
+        ),
+        "grade.too_much_output": (
+            "More than {limit} MiB of output: the results could not be read. "
+            "Whatever could not be checked scores 0."
+        ),
+        "grade.crashed": (
+            "The checks stopped (exit code {code}) without readable results. "
+            "Whatever could not be checked scores 0.\n{stderr}"
+        ),
+        "grade.not_reported": "Check missing from the report: scored 0.",
+        "grade.expected": "Expected: {value}",
+        "grade.actual": "Actual: {value}",
+        "grade.hint": "Hint: {value}",
+        "grade.output": "Output:\n{value}",
+        "grade.summary": "Score: {score}/{max}",
+        "grade.done": "{count} submission(s) graded in {seconds:.1f} s ({rate:.2f} per second). Summary: {path}",
+        "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
+        "gradescope_bundle.done": "Autograder zip written: {path}",
     },
 }
 

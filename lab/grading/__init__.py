@@ -1,0 +1,11 @@
+"""Instructor grading: `lab grade` runs the graded checks on a class, safely, in parallel,
+and writes the formats the platforms read (Gradescope, Exercism/GitHub Classroom, JUnit, CSV).
+
+- runner.py: one submission in a sandboxed child process (limits, caps, kill), always a Report
+- sandbox.py: the private copy each submission runs in
+- catalogue.py: the list of checks, for runs that could not finish; guards a child's report
+- formats.py: Report -> each format
+- classroom.py: the class in parallel, output folders, summary CSV
+- progress.py: the terminal progress bar
+- bundle.py: the Gradescope autograder zip
+"""

@@ -1,0 +1,86 @@
+"""The list of graded checks, known without running them on the submission.
+
+It turns a run that could not finish into a full report (every check scored 0, with the
+reason) and guards a child's report: its checks are matched against the list, points come
+from the list (a submission cannot award itself more), unknown ids are dropped and missing
+ones count 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from lab.i18n import text
+from lab.results import ERROR, PASSED, CheckResult, Report
+
+
+@dataclass
+class Catalogue:
+    checks: list[CheckResult] = field(default_factory=list)  # templates: id, task, points, title, hint
+
+    @classmethod
+    def from_report(cls, report: Report) -> "Catalogue":
+        """The checks a full run reported (the solutions' run, when the engine lists none)."""
+        if report.error:
+            return cls()
+        return cls([blank(result) for result in report.results])
+
+    @classmethod
+    def from_engine(cls, lang: str) -> "Catalogue | None":
+        """The check engine's own list, if it offers one."""
+        try:
+            from lab import checks as engine
+        except ImportError:
+            return None
+        lister = getattr(engine, "list_checks", None) or getattr(engine, "catalogue", None)
+        if lister is None:
+            return None
+        try:
+            return cls([blank(as_result(check, lang)) for check in lister(lang)])
+        except Exception:  # an engine bug must not stop a class: fall back to the solutions
+            return None
+
+    @property
+    def max_score(self) -> int:
+        return sum(check.points for check in self.checks)
+
+    def failed(self, target: str, lang: str, reason: str) -> Report:
+        """Every check scored 0 with `reason`: a run that could not finish."""
+        results = [replace(check, status=ERROR, message=reason) for check in self.checks]
+        return Report(target=target, lang=lang, results=results, error=reason)
+
+    def reconcile(self, report: Report, lang: str) -> Report:
+        if not self.checks:
+            return report
+        reported = {result.id: result for result in report.results}
+        results = []
+        for check in self.checks:
+            result = reported.get(check.id)
+            if result is None:
+                missing = text(lang, "grade.not_reported")
+                results.append(replace(check, status=ERROR, message=missing))
+            else:
+                status = result.status if result.status in (PASSED, "failed", "skipped", ERROR) else ERROR
+                results.append(replace(result, points=check.points, task=check.task, status=status))
+        return Report(target=report.target, lang=report.lang or lang, results=results,
+                      error=report.error, duration=report.duration)
+
+
+def blank(result: CheckResult) -> CheckResult:
+    return CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
+                       title=result.title, hint=result.hint)
+
+
+def as_result(check: object, lang: str) -> CheckResult:
+    """A CheckResult template from whatever the engine lists (CheckResult, dict or object)."""
+    if isinstance(check, CheckResult):
+        return check
+    get = check.get if isinstance(check, dict) else lambda name, default="": getattr(check, name, default)
+    title = get("title", "")
+    if isinstance(title, dict):
+        title = title.get(lang, "")
+    hint = get("hint", "")
+    if isinstance(hint, dict):
+        hint = hint.get(lang, "")
+    return CheckResult(id=str(get("id")), task=str(get("task", "")), points=int(get("points", 0)),
+                       status=ERROR, title=str(title), hint=str(hint))

@@ -1,0 +1,171 @@
+"""The machine formats instructors' platforms read, each made from a Report only.
+
+- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, `tests[]` with
+  `name`, `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags`
+  (Gradescope has no top-level `max_score`: the maximum is the sum of the tests' own).
+- Exercism test-runner interface, version 3: `version`, `status` (pass/fail/error),
+  `message`, `tests[]` with `name`, `status`, `message`, `output` (500 characters at most),
+  `test_code`, `task_id` (a number). It also carries `score`/`max_score` at the top and
+  `score` per test: what GitHub Classroom's autograding reporter adds up.
+- JUnit XML: testsuites > testsuite > testcase with failure / error / skipped.
+- CSV: one row per check (the per-submission file) and one row per submission (the class).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from lab.i18n import text
+from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
+
+EXERCISM_OUTPUT_LIMIT = 500  # the interface's limit for a test's `output`
+EXERCISM_MESSAGE_LIMIT = 65535
+FORMATS = ("gradescope", "exercism", "junit", "csv")
+FILE_NAMES = {"gradescope": "results.json", "exercism": "results.json",
+              "junit": "results.xml", "csv": "results.csv"}
+SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error"]
+
+
+def explain(result: CheckResult, lang: str, with_output: bool = True) -> str:
+    """What a person needs to fix a check: why, expected vs actual, the hint, what was printed."""
+    lines = [result.message] if result.message else []
+    if result.status != PASSED:
+        if result.expected or result.actual:
+            lines.append(text(lang, "grade.expected", value=result.expected))
+            lines.append(text(lang, "grade.actual", value=result.actual))
+        if result.hint:
+            lines.append(text(lang, "grade.hint", value=result.hint))
+    if with_output and result.output:
+        lines.append(text(lang, "grade.output", value=result.output))
+    return "\n".join(lines)
+
+
+def report_language(report: Report) -> str:
+    return report.lang if report.lang in ("fr", "en") else "fr"
+
+
+def gradescope(report: Report) -> dict[str, Any]:
+    lang = report_language(report)
+    tests = [
+        {
+            "name": f"{result.title} ({result.id})" if result.title else result.id,
+            "number": str(number),
+            "score": result.score,
+            "max_score": result.points,
+            "status": "passed" if result.status == PASSED else "failed",
+            "output": explain(result, lang),
+            "tags": [result.task] if result.task else [],
+        }
+        for number, result in enumerate(report.results, start=1)
+    ]
+    summary = text(lang, "grade.summary", score=report.score, max=report.max_score)
+    return {
+        "score": report.score,
+        "execution_time": round(report.duration),
+        "output": f"{report.error}\n{summary}" if report.error else summary,
+        "tests": tests,
+    }
+
+
+EXERCISM_STATUS = {PASSED: "pass", FAILED: "fail", SKIPPED: "fail", ERROR: "error"}
+
+
+def exercism(report: Report) -> dict[str, Any]:
+    lang = report_language(report)
+    task_numbers: dict[str, int] = {}
+    for result in report.results:
+        task_numbers.setdefault(result.task, len(task_numbers) + 1)
+    nothing_ran = bool(report.error) and all(r.status == ERROR for r in report.results)
+    status = "pass" if report.all_passed else "error" if nothing_ran else "fail"
+    tests = []
+    for result in report.results:
+        output = result.output[:EXERCISM_OUTPUT_LIMIT] or None
+        tests.append({
+            "name": result.title or result.id,
+            "status": EXERCISM_STATUS.get(result.status, "error"),
+            "message": explain(result, lang, with_output=False) or None,
+            "output": output,
+            "test_code": result.id,
+            "task_id": task_numbers[result.task],
+            "score": result.score,
+            "max_score": result.points,
+        })
+    return {
+        "version": 3,
+        "status": status,
+        "message": report.error[:EXERCISM_MESSAGE_LIMIT] if status == "error" else None,
+        "score": report.score,
+        "max_score": report.max_score,
+        "tests": tests,
+    }
+
+
+def junit(report: Report, suite_name: str) -> str:
+    counts = {status: sum(r.status == status for r in report.results) for status in (FAILED, ERROR, SKIPPED)}
+    numbers = {
+        "tests": str(len(report.results)), "failures": str(counts[FAILED]),
+        "errors": str(counts[ERROR]), "skipped": str(counts[SKIPPED]),
+        "time": f"{report.duration:.3f}",
+    }
+    root = ET.Element("testsuites", name="lab", **numbers)
+    suite = ET.SubElement(root, "testsuite", name=suite_name, **numbers)
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", name="score", value=str(report.score))
+    ET.SubElement(properties, "property", name="max_score", value=str(report.max_score))
+    lang = report_language(report)
+    for result in report.results:
+        case = ET.SubElement(suite, "testcase", classname=f"{suite_name}.{result.task or 'lab'}",
+                             name=f"{result.id}: {result.title}" if result.title else result.id,
+                             time=f"{result.duration:.3f}")
+        tag = {FAILED: "failure", ERROR: "error", SKIPPED: "skipped"}.get(result.status)
+        if tag:
+            element = ET.SubElement(case, tag, message=(result.message or result.status)[:500])
+            if tag != "skipped":
+                element.set("type", result.status)
+                element.text = explain(result, lang)
+    if report.error:
+        ET.SubElement(suite, "system-err").text = report.error
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def checks_csv(report: Report) -> str:
+    lang = report_language(report)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["id", "task", "status", "score", "points", "title", "message"])
+    for result in report.results:
+        writer.writerow([result.id, result.task, result.status, result.score, result.points,
+                         result.title, explain(result, lang, with_output=False)])
+    return buffer.getvalue()
+
+
+def summary_row(name: str, report: Report) -> list[str]:
+    return [name, str(report.score), str(report.max_score), " ".join(report.failed_ids),
+            report.error.splitlines()[0] if report.error else ""]
+
+
+def summary_csv(rows: list[tuple[str, Report]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(SUMMARY_COLUMNS)
+    for name, report in rows:
+        writer.writerow(summary_row(name, report))
+    return buffer.getvalue()
+
+
+def render(report: Report, fmt: str, name: str) -> str:
+    """The per-submission file's content in format `fmt`."""
+    if fmt == "gradescope":
+        return json.dumps(gradescope(report), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "exercism":
+        return json.dumps(exercism(report), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "junit":
+        return junit(report, name)
+    if fmt == "csv":
+        return checks_csv(report)
+    raise ValueError(f"unknown format: {fmt}")

@@ -1,0 +1,249 @@
+"""Grade one submission in a child process that may misbehave in every way.
+
+The child is the kit's own `lab check DIR --json` run on a private copy of the submission,
+so student code never runs in the grader's process. It gets:
+- a wall-clock limit (then its whole process group is killed, and every process that still
+  carries this run's token in its environment: that catches servers started in a new session);
+- a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
+  setrlimit in the child itself: they are inherited by every student process the checks start;
+- stdout and stderr read at the same time with a size cap, so no pipe ever fills;
+- `python -I`: the submission's folder is not on sys.path, so a `lab/` folder in it cannot
+  stand in for the kit, and PYTHON* variables are ignored.
+Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
+the reason (see catalogue.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from lab.grading import catalogue, sandbox
+from lab.i18n import text
+from lab.results import Report
+
+KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
+TOKEN_VARIABLE = "LAB_GRADE_TOKEN"
+GiB = 1024**3
+MiB = 1024**2
+
+# Runs inside the child before anything else: limits first, then the kit.
+BOOTSTRAP = """\
+import resource, runpy, sys
+kit, cpu, memory, file_size, target, *args = sys.argv[1:]
+def cap(kind, soft, hard):
+    old_hard = resource.getrlimit(kind)[1]
+    if old_hard != resource.RLIM_INFINITY:
+        soft, hard = min(soft, old_hard), min(hard, old_hard)
+    resource.setrlimit(kind, (soft, hard))
+cap(resource.RLIMIT_CPU, int(cpu), int(cpu) + 2)  # SIGXCPU first, SIGKILL 2 s later
+cap(resource.RLIMIT_AS, int(memory), int(memory))
+cap(resource.RLIMIT_FSIZE, int(file_size), int(file_size))
+cap(resource.RLIMIT_CORE, 0, 0)
+sys.path.insert(0, kit)
+sys.argv = [target, *args]
+if target.endswith(".py"):
+    runpy.run_path(target, run_name="__main__")
+else:
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+"""
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = 60.0  # wall clock for the whole submission, seconds
+    memory_bytes: int = 2 * GiB  # address space: Python with openai imported needs ~1 GiB
+    output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
+    error_bytes: int = 64 * 1024  # stderr kept
+    file_bytes: int = 64 * MiB  # the largest file a student process may write
+
+    @property
+    def cpu_seconds(self) -> int:
+        return max(1, math.ceil(self.timeout))
+
+
+@dataclass
+class Outcome:
+    """What the child did: exit code (None: killed at the time limit) and what it printed."""
+
+    code: int | None
+    stdout: bytes
+    stderr: bytes
+    stdout_truncated: bool
+    elapsed: float
+
+
+def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab") -> list[str]:
+    """The child's command line: `lab check FOLDER --json --lang LANG` under the limits.
+
+    `target` is a module name or a .py file run as __main__ (tests use a stub engine).
+    """
+    return [
+        sys.executable, "-I", "-c", BOOTSTRAP,
+        str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
+        str(limits.file_bytes), target,
+        "check", str(folder), "--json", "--lang", lang,
+    ]
+
+
+def run_child(args: list[str], cwd: Path, limits: Limits, env: dict[str, str]) -> Outcome:
+    """Run to the end or to the time limit, reading both pipes with caps; always clean up."""
+    token = secrets.token_hex(8)
+    env = {**env, TOKEN_VARIABLE: token}
+    started = time.monotonic()
+    process = subprocess.Popen(
+        args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        out, err, timed_out = read_capped(process, started + limits.timeout, limits)
+    finally:
+        kill_everything(process, token)
+    return Outcome(
+        code=None if timed_out else process.returncode,
+        stdout=bytes(out.data), stderr=bytes(err.data), stdout_truncated=out.dropped > 0,
+        elapsed=time.monotonic() - started,
+    )
+
+
+class Capped:
+    """A byte buffer that keeps the first `cap` bytes and counts the rest."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.data, self.dropped = cap, bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.cap - len(self.data)
+        self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
+
+
+def read_capped(
+    process: subprocess.Popen, deadline: float, limits: Limits
+) -> tuple[Capped, Capped, bool]:
+    """Read stdout and stderr together until both close or the deadline; True if it passed."""
+    out, err = Capped(limits.output_bytes), Capped(limits.error_bytes)
+    timed_out = False
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ, out)
+    selector.register(process.stderr, selectors.EVENT_READ, err)
+    exited_at: float | None = None
+    while selector.get_map():
+        now = time.monotonic()
+        if now >= deadline:
+            timed_out = True
+            break
+        if exited_at is None and process.poll() is not None:
+            exited_at = now
+        if exited_at is not None and now - exited_at > 0.5:
+            break  # a process that escaped the group still holds the pipe: stop waiting
+        for key, _ in selector.select(timeout=min(0.1, deadline - now)):
+            chunk = os.read(key.fileobj.fileno(), 65536)
+            if chunk:
+                key.data.add(chunk)
+            else:
+                selector.unregister(key.fileobj)
+    selector.close()
+    if not timed_out:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    return out, err, timed_out
+
+
+def kill_everything(process: subprocess.Popen, token: str) -> None:
+    """Kill the child's process group, then any process still carrying this run's token."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for stream in (process.stdout, process.stderr):
+        stream.close()
+    kill_by_token(token)
+
+
+def kill_by_token(token: str) -> int:
+    """Best effort on Linux: processes that left the group (setsid) still inherit the token."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return 0
+    needle = f"{TOKEN_VARIABLE}={token}".encode()
+    killed = 0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environ.split(b"\0"):
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+    return killed
+
+
+def grade_submission(
+    submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
+    target: str = "lab", env: dict[str, str] | None = None,
+) -> Report:
+    """Grade one submission folder; never raises for anything the submission does."""
+    started = time.monotonic()
+    with sandbox.private_copy(submission) as copy:
+        if copy is None:
+            return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
+        base_env = dict(os.environ if env is None else env)
+        base_env["LAB_LANG"] = lang
+        outcome = run_child(check_command(copy, lang, limits, target), copy, limits, base_env)
+    report = read_report(outcome, lang, limits, checks)
+    report.target = str(submission)
+    report.duration = round(time.monotonic() - started, 3)
+    return report
+
+
+def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.Catalogue) -> Report:
+    """The child's Report if it printed a readable one, else every check at 0 with the reason."""
+    if outcome.code is None:
+        return checks.failed("", lang, text(lang, "grade.timeout", seconds=limits.timeout))
+    parsed = parse_report(outcome.stdout)
+    if parsed is None:
+        if outcome.stdout_truncated:
+            why = text(lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
+        else:
+            why = text(lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
+        return checks.failed("", lang, why)
+    return checks.reconcile(parsed, lang)
+
+
+def parse_report(stdout: bytes) -> Report | None:
+    """The whole stdout as a Report, else its last line (a stray print may come before it)."""
+    text = stdout.decode("utf-8", errors="replace").strip()
+    for candidate in (text, text.rsplit("\n", 1)[-1]):
+        try:
+            data = json.loads(candidate)
+            if isinstance(data, dict) and isinstance(data.get("results"), list):
+                return Report.from_dict(data)
+        except (ValueError, TypeError, KeyError):
+            continue
+    return None
+
+
+def tail(stderr: bytes, lines: int = 8, limit: int = 2000) -> str:
+    text = stderr.decode("utf-8", errors="replace").strip()
+    return "\n".join(text.splitlines()[-lines:])[-limit:]
