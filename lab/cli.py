@@ -26,11 +26,15 @@ def find_file(folder: str, name: str, lang: str) -> Path:
     return path / name
 
 
-def run_client(client: Path, lang: str, timeout: float) -> int:
+# `lab run --server NAME`: which server file beside client.py the scenario runs against.
+SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
+
+
+def run_client(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
     from lab.process import run_with_limit
 
     env = {**os.environ, "LAB_LANG": lang}
-    code = run_with_limit([sys.executable, str(client)], timeout, env=env)
+    code = run_with_limit([sys.executable, str(client), server_file], timeout, env=env)
     if code is None:
         click.echo(text(lang, "run.timeout", seconds=timeout), err=True)
         return 124
@@ -49,8 +53,11 @@ def make_cli(lang: str) -> click.Group:
     @cli.command(help=help_text["run"])
     @click.argument("folder", metavar="DIR", default="solutions")
     @click.option("--timeout", default=120.0, show_default=True, help=help_text["run.timeout"])
-    def run(folder: str, timeout: float) -> None:
-        sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout))
+    @click.option("--server", "server_name", type=click.Choice(list(SERVER_FILES)), default="lesson",
+                  show_default=True, help=help_text["run.server"])
+    def run(folder: str, timeout: float, server_name: str) -> None:
+        server_file = find_file(folder, SERVER_FILES[server_name], lang).name
+        sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout, server_file))
 
     return cli
 

@@ -11,6 +11,10 @@ HELP = {
             "posé à côté : sept messages, six réponses, puis l’avis du modèle."
         ),
         "run.timeout": "Secondes avant d’arrêter un client bloqué.",
+        "run.server": (
+            "Le serveur à côté du client : lesson (server.py, la règle de la leçon) ou "
+            "bonus (bonus_server.py, la règle de la spec)."
+        ),
         "grade": (
             "Note une classe : lance les vérifications notées sur chaque TRAVAIL (une copie "
             "d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
@@ -35,6 +39,10 @@ HELP = {
             "seven messages, six replies, then the model's view."
         ),
         "run.timeout": "Seconds before a stuck client is stopped.",
+        "run.server": (
+            "The server beside the client: lesson (server.py, the lesson's rule) or "
+            "bonus (bonus_server.py, the spec's rule)."
+        ),
         "grade": (
             "Grade a class: run the graded checks on every SUBMISSION (a copy of exercises/ "
             "that a student filled in), in parallel and under limits (time, CPU, memory, "
