@@ -59,6 +59,10 @@ def make_cli(lang: str) -> click.Group:
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
         sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout, server_file))
 
+    from lab.grading.commands import add_grading_commands
+
+    add_grading_commands(cli, lang)  # lab grade, lab gradescope-bundle
+
     return cli
 
 

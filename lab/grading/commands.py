@@ -1,0 +1,59 @@
+"""The instructor commands, `lab grade` and `lab gradescope-bundle`, added to the `lab` group.
+
+Thin on purpose, like lab/cli.py: parse the options, call classroom.grade_class or
+bundle.write_bundle, print one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lab.i18n import HELP, text
+from lab.settings import LANGUAGES
+
+MiB = 1024**2
+
+
+def add_grading_commands(cli: click.Group, lang: str) -> None:
+    help_text = HELP[lang]
+
+    @cli.command(help=help_text["grade"])
+    @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
+                    type=click.Path(path_type=Path))
+    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "junit", "csv"]),
+                  default="gradescope", show_default=True, help=help_text["grade.format"])
+    @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
+                  show_default=True, help=help_text["grade.out"])
+    @click.option("--jobs", type=click.IntRange(min=1), default=None, help=help_text["grade.jobs"])
+    @click.option("--timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
+                  help=help_text["grade.timeout"])
+    @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
+                  show_default=True, help=help_text["grade.memory"])
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
+              timeout: float, memory_mib: int, _lang: str | None) -> None:
+        from lab.grading.classroom import grade_class
+        from lab.grading.progress import ProgressBar
+        from lab.grading.runner import Limits
+
+        progress = ProgressBar()
+        try:
+            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
+                                 limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
+                                 on_done=progress)
+        finally:
+            progress.close()
+        click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
+                        rate=result.rate, path=result.summary), err=True)
+
+    # --lang is also accepted after the command name: main() has already read it.
+    @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])
+    @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+                  default=Path("autograder.zip"), show_default=True,
+                  help=help_text["gradescope_bundle.out"])
+    def gradescope_bundle(out: Path) -> None:
+        from lab.grading.bundle import write_bundle
+
+        click.echo(text(lang, "gradescope_bundle.done", path=write_bundle(out, lang)))
