@@ -93,11 +93,13 @@ def parse_timeout(value: str) -> float:
 
 def api_base(url: str) -> tuple[str, str, int]:
     """AI_URL plus /v1 (unless present), and the host and port it names."""
-    parts = urlsplit(url.strip())
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:  # a port that is not a number
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:  # a port that is not a number, or an unclosed "[" (IPv6)
         raise NoModel("bad_url", value=url) from None
+    if port is None:  # not `or`: port 0 is a port (a wrong one), not a missing one
+        port = 443 if parts.scheme == "https" else 80
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise NoModel("bad_url", value=url)
     base = url.strip().rstrip("/")
@@ -113,7 +115,7 @@ def check_reachable(host: str, port: int, timeout: float) -> None:
         socket.create_connection((host, port), timeout=timeout).close()
     except ConnectionRefusedError:
         raise NoModel("refused", address=address) from None
-    except socket.gaierror:
+    except (socket.gaierror, UnicodeError):  # UnicodeError: a name no DNS can carry
         raise NoModel("unknown_host", host=host) from None
     except socket.timeout:
         raise NoModel("timeout", seconds=timeout) from None
@@ -145,6 +147,8 @@ def complete(messages: list[dict], max_tokens: int, settings: dict[str, str]) ->
         raise NoModel("closed", address=f"{host}:{port}") from None
     except Exception:  # a body that is not the JSON we expect
         raise NoModel("unreadable") from None
+    if isinstance(response, str):  # the SDK hands back a body that is not JSON (an HTML page) as text
+        raise NoModel("unreadable")
     try:
         text = response.choices[0].message.content
     except (AttributeError, IndexError, TypeError):
