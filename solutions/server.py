@@ -82,14 +82,26 @@ class RpcError(Exception):
 
 
 def result_reply(request_id: Any, result: dict) -> dict:
+    # BEGIN SOLUTION server-1
+    # fr: renvoyez la réponse : "jsonrpc": "2.0", l’id de la requête et son result.
+    # en: return the reply: "jsonrpc": "2.0", the request's id and its result.
+    # placeholder: return {"todo": "{part}"}  # (dit seulement ce qui manque / only says what is missing)
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
+    # END SOLUTION
 
 
 def error_reply(request_id: Any, code: int, message: str, data: Any = None) -> dict:
+    # BEGIN SOLUTION server-1
+    # fr: renvoyez la réponse d’erreur : "jsonrpc": "2.0", l’id, et "error": {code, message},
+    # fr: avec "data" seulement quand data n’est pas None.
+    # en: return the error reply: "jsonrpc": "2.0", the id, and "error": {code, message},
+    # en: with "data" only when data is not None.
+    # placeholder: return {"todo": "{part}"}  # (dit seulement ce qui manque / only says what is missing)
     error: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
         error["data"] = data
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
+    # END SOLUTION
 
 
 # ---------------------------------------------------------------- server, part 2
@@ -100,33 +112,61 @@ Negotiation = Callable[[Any, list], Optional[str]]
 
 def strict_negotiation(requested: Any, supported: list) -> Optional[str]:
     """The lesson's rule: the requested version if we speak it, otherwise refuse (None)."""
+    # BEGIN SOLUTION server-2
+    # fr: la version demandée si elle est dans supported, sinon None (le refus).
+    # en: the requested version if it is in supported, else None (the refusal).
     return requested if requested in supported else None
+    # END SOLUTION
 
 
 def initialize_result(version: str) -> dict:
     # An announcement is a promise: tools/list is all this server implements,
     # and its list never changes, so listChanged is false.
+    # BEGIN SOLUTION server-2
+    # fr: le result d’initialize : protocolVersion, capabilities (seulement tools, avec
+    # fr: listChanged false : une annonce est une promesse) et serverInfo (SERVER_INFO).
+    # en: initialize's result: protocolVersion, capabilities (only tools, with listChanged
+    # en: false: an announcement is a promise) and serverInfo (SERVER_INFO).
     return {
         "protocolVersion": version,
         "capabilities": {"tools": {"listChanged": False}},
         "serverInfo": SERVER_INFO,
     }
+    # END SOLUTION
 
 
 # ---------------------------------------------------------------- server, part 3
 # The state machine: which states let each method through (the gate), and the
 # only two transitions. A method not named in GATE is open once ready.
 
+# BEGIN SOLUTION server-3
+# fr: GATE : pour chaque méthode, les états où elle passe (ping : tous ; initialize : nouveau).
+# en: GATE: for each method, the states where it passes (ping: all; initialize: new).
+# placeholder: GATE: dict[str, frozenset[State]] = {}
 GATE: dict[str, frozenset[State]] = {
     "ping": frozenset(State),
     "initialize": frozenset({State.NEW}),
 }
+# END SOLUTION
 OPEN_WHEN_READY = frozenset({State.READY})
 
+# BEGIN SOLUTION server-3
+# fr: TRANSITIONS : (état, méthode) -> nouvel état ; initialize mène à attente, la notification à prêt.
+# en: TRANSITIONS: (state, method) -> new state; initialize leads to waiting, the notification to ready.
+# placeholder: TRANSITIONS: dict[tuple[State, str], State] = {}
 TRANSITIONS: dict[tuple[State, str], State] = {
     (State.NEW, "initialize"): State.WAITING,
     (State.WAITING, "notifications/initialized"): State.READY,
 }
+# END SOLUTION
+
+
+def not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")  # Python reads NaN and Infinity; JSON has no such thing
+
+
+# One decoder for every line: strict JSON, read from strict UTF-8 (as MCP requires).
+DECODER = json.JSONDecoder(parse_constant=not_json)
 
 
 def is_valid_id(value: Any) -> bool:
@@ -154,15 +194,26 @@ class Session:
         }
 
     def initialize(self, params: dict) -> dict:
+        # BEGIN SOLUTION server-2
+        # fr: négociez la version demandée (self.negotiate, self.versions) ; si elle est refusée, levez
+        # fr: RpcError(INVALID_PARAMS, "unsupported_version", data={"requested": …, "supported": …}) ;
+        # fr: sinon renvoyez initialize_result(version).
+        # en: negotiate the requested version (self.negotiate, self.versions); if it is refused, raise
+        # en: RpcError(INVALID_PARAMS, "unsupported_version", data={"requested": …, "supported": …});
+        # en: otherwise return initialize_result(version).
         requested = params.get("protocolVersion")
         version = self.negotiate(requested, self.versions)
         if version is None:
+            # A version is a string; anything else is echoed as null (a hostile
+            # array nested a thousand deep could not even be written back).
+            shown = requested if isinstance(requested, str) else None
             raise RpcError(
                 INVALID_PARAMS,
                 "unsupported_version",
-                data={"requested": requested, "supported": self.versions},
+                data={"requested": shown, "supported": self.versions},
             )
         return initialize_result(version)
+        # END SOLUTION
 
     # -- routing: by shape first (batch, request, notification, response), then by name
 
@@ -171,7 +222,7 @@ class Session:
         if not line.strip():
             return None
         try:
-            message = json.loads(line)
+            message = DECODER.decode(line.decode() if isinstance(line, bytes) else line)
         except (ValueError, RecursionError):  # ValueError covers invalid UTF-8 too
             return error_reply(None, PARSE_ERROR, self.texts["parse_error"])
         if isinstance(message, list):
@@ -183,8 +234,15 @@ class Session:
         # request, in one array; nothing at all if they were all notifications.
         if not messages:
             return error_reply(None, INVALID_REQUEST, self.texts["invalid_request"])
-        replies = [reply for reply in map(self.handle, messages) if reply is not None]
+        replies = [reply for reply in map(self.handle_in_batch, messages) if reply is not None]
         return replies or None
+
+    def handle_in_batch(self, message: Any) -> Optional[dict]:
+        # 2025-03-26: "The initialize request MUST NOT be part of a JSON-RPC batch."
+        if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
+            request_id = message["id"] if is_valid_id(message["id"]) else None
+            return error_reply(request_id, INVALID_REQUEST, self.texts["invalid_request"])
+        return self.handle(message)
 
     def handle(self, message: Any) -> Optional[dict]:
         if not isinstance(message, dict):
@@ -216,10 +274,19 @@ class Session:
             return error_reply(request_id, INTERNAL_ERROR, self.texts["internal_error"])
 
     def notify(self, method: str) -> None:
-        # Notifications never get an answer; only one of them moves the state.
-        self.state = TRANSITIONS.get((self.state, method), self.state)
+        # Notifications never get an answer; only one of them moves the state. An
+        # "initialize" sent without an id is no request: it must not start the handshake.
+        if method.startswith("notifications/"):
+            self.state = TRANSITIONS.get((self.state, method), self.state)
 
     def call(self, method: str, params: dict) -> dict:
+        # BEGIN SOLUTION server-3
+        # fr: d’abord la porte (GATE ; sinon OPEN_WHEN_READY) : refus -32600 (RpcError), « Déjà
+        # fr: initialisé » pour initialize ; puis le gestionnaire de self.handlers, ou -32601 ;
+        # fr: puis la transition (TRANSITIONS) ; renvoyez le result du gestionnaire.
+        # en: first the gate (GATE; else OPEN_WHEN_READY): refuse with -32600 (RpcError), "already
+        # en: initialized" for initialize; then the handler from self.handlers, or -32601; then
+        # en: the transition (TRANSITIONS); return the handler's result.
         # The lesson's order: the state gate first, then the method name.
         if self.state not in GATE.get(method, OPEN_WHEN_READY):
             refusal = "already_initialized" if method == "initialize" else "not_initialized"
@@ -230,10 +297,14 @@ class Session:
         result = handler(params)
         self.state = TRANSITIONS.get((self.state, method), self.state)
         return result
+        # END SOLUTION
 
 
 def encode(reply: dict | list) -> bytes:
-    return json.dumps(reply, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    # backslashreplace: a lone surrogate the client sent as "\udc80" (valid JSON, not
+    # valid UTF-8) goes back as the same escape instead of crashing the server.
+    text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "backslashreplace") + b"\n"
 
 
 def serve(session: Session, stdin_fd: int = 0, stdout: Any = None) -> None:
