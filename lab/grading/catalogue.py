@@ -9,6 +9,7 @@ ones count 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from lab.i18n import text
 from lab.results import ERROR, PASSED, CheckResult, Report
@@ -17,6 +18,13 @@ from lab.results import ERROR, PASSED, CheckResult, Report
 @dataclass
 class Catalogue:
     checks: list[CheckResult] = field(default_factory=list)  # templates: id, task, points, title, hint
+    conditions: dict[str, str] = field(default_factory=dict)  # check id -> file it applies to
+
+    def for_folder(self, folder: Path) -> "Catalogue":
+        """The checks that count for this folder (a bonus check only where its file exists)."""
+        kept = [check for check in self.checks
+                if check.id not in self.conditions or (folder / self.conditions[check.id]).is_file()]
+        return Catalogue(kept, self.conditions)
 
     @classmethod
     def from_report(cls, report: Report) -> "Catalogue":
@@ -27,18 +35,17 @@ class Catalogue:
 
     @classmethod
     def from_engine(cls, lang: str) -> "Catalogue | None":
-        """The check engine's own list, if it offers one."""
+        """The check engine's own list (lab.checks.registry()), if it offers one."""
         try:
             from lab import checks as engine
-        except ImportError:
+
+            listed = engine.registry()[0]
+            templates = [blank(as_result(check, lang)) for check in listed]
+        except Exception:  # no engine, or an engine bug: fall back to the solutions' run
             return None
-        lister = getattr(engine, "list_checks", None) or getattr(engine, "catalogue", None)
-        if lister is None:
-            return None
-        try:
-            return cls([blank(as_result(check, lang)) for check in lister(lang)])
-        except Exception:  # an engine bug must not stop a class: fall back to the solutions
-            return None
+        conditions = {check.id: check.applies_when for check in listed
+                      if getattr(check, "applies_when", "")}
+        return cls(templates, conditions)
 
     @property
     def max_score(self) -> int:

@@ -53,7 +53,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
                   default=Path("autograder.zip"), show_default=True,
                   help=help_text["gradescope_bundle.out"])
-    def gradescope_bundle(out: Path) -> None:
+    @click.option("--timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
+                  help=help_text["grade.timeout"])
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def gradescope_bundle(out: Path, timeout: float, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        click.echo(text(lang, "gradescope_bundle.done", path=write_bundle(out, lang)))
+        path = write_bundle(out, lang, timeout)
+        click.echo(text(lang, "gradescope_bundle.done", path=path))

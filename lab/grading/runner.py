@@ -205,12 +205,15 @@ def grade_submission(
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does."""
     started = time.monotonic()
+    checks = checks.for_folder(submission)
     with sandbox.private_copy(submission) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
         base_env = dict(os.environ if env is None else env)
         base_env["LAB_LANG"] = lang
         outcome = run_child(check_command(copy, lang, limits, target), copy, limits, base_env)
+        # Tracebacks name the private copy; the reader knows the submission, not that folder.
+        outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks)
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)

@@ -1,0 +1,182 @@
+"""One submission in a sandboxed child: limits, caps, kills, and a Report whatever happens.
+
+These tests drive the runner with a stub engine (tests/hostile/stub_engine.py) that runs the
+student's server.py in the very process the runner watches: the hardest case for the runner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from hostile import STUB_ENGINE, make_submission, tree_digest, with_prelude
+from lab.grading.catalogue import Catalogue
+from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report
+from lab.i18n import text
+from lab.results import CheckResult, Report
+
+TIMEOUT = 2.0
+LIMITS = Limits(timeout=TIMEOUT)
+STUB = str(STUB_ENGINE)
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    reference = make_submission(tmp_path_factory.mktemp("ref"), "reference", "full")
+    return Catalogue.from_report(grade_submission(reference, "fr", LIMITS, Catalogue(), STUB))
+
+
+def grade(tmp_path: Path, kind: str, catalogue: Catalogue, lang: str = "en",
+          limits: Limits = LIMITS, env: dict[str, str] | None = None) -> tuple[Report, float]:
+    submission = make_submission(tmp_path, kind, kind)
+    started = time.monotonic()
+    report = grade_submission(submission, lang, limits, catalogue, STUB, env=env)
+    return report, time.monotonic() - started
+
+
+def test_the_catalogue_comes_from_a_full_run(catalogue: Catalogue) -> None:
+    assert [(check.id, check.points) for check in catalogue.checks] == [
+        ("stub.one", 2), ("stub.two", 3), ("stub.three", 5)]
+    assert catalogue.max_score == 10
+
+
+@pytest.mark.parametrize(("kind", "score"), [("full", 10), ("partial", 2)])
+def test_well_behaved_submissions_get_their_score(tmp_path: Path, catalogue: Catalogue, kind: str, score: int) -> None:
+    report, _ = grade(tmp_path, kind, catalogue)
+    assert (report.score, report.max_score, report.error) == (score, 10, "")
+    assert report.target == str(tmp_path / kind)
+
+
+def assert_all_zero_with(report: Report, reason_start: str) -> None:
+    assert report.error.startswith(reason_start), report.error
+    assert (report.score, report.max_score) == (0, 10)
+    assert [(result.id, result.status) for result in report.results] == [
+        ("stub.one", "error"), ("stub.two", "error"), ("stub.three", "error")]
+    assert {result.message for result in report.results} == {report.error}
+
+
+@pytest.mark.parametrize("kind", ["hangs", "loops", "escapes"])
+def test_a_submission_that_never_ends_is_stopped_at_its_time_limit(
+    tmp_path: Path, catalogue: Catalogue, kind: str
+) -> None:
+    report, elapsed = grade(tmp_path, kind, catalogue)
+    assert_all_zero_with(report, text("en", "grade.timeout", seconds=TIMEOUT))
+    assert TIMEOUT <= elapsed < TIMEOUT + 1.0
+
+
+def process_is_gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")  # killed, waiting for init to reap it
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the token sweep reads /proc")
+def test_a_process_that_left_the_group_is_killed_too(tmp_path: Path, catalogue: Catalogue) -> None:
+    pid_file = tmp_path / "escaped.pid"
+    grade(tmp_path, "escapes", catalogue, env={**os.environ, "GRADE_TEST_PID_FILE": str(pid_file)})
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 2
+    while not process_is_gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process_is_gone(pid)
+
+
+def test_megabytes_of_output_are_cut_and_reported(tmp_path: Path, catalogue: Catalogue) -> None:
+    report, elapsed = grade(tmp_path, "floods", catalogue)
+    assert_all_zero_with(report, text("en", "grade.too_much_output", limit=4))
+    assert elapsed < TIMEOUT
+
+
+@pytest.mark.parametrize(("kind", "last_line"), [
+    ("syntax", "SyntaxError: invalid syntax"),
+    ("import_error", "ModuleNotFoundError: No module named 'lab_module_that_does_not_exist'"),
+])
+def test_code_that_cannot_load_gets_the_python_error(tmp_path: Path, catalogue: Catalogue, kind: str, last_line: str) -> None:
+    report, _ = grade(tmp_path, kind, catalogue)
+    assert_all_zero_with(report, text("en", "grade.crashed", code=1, stderr=""))
+    assert report.error.splitlines()[-1] == last_line
+    assert "lab-grade-" not in report.error  # the private copy's path is not shown
+    assert "<submission>/server.py" in report.error
+
+
+def test_a_submission_that_exits_at_once(tmp_path: Path, catalogue: Catalogue) -> None:
+    report, _ = grade(tmp_path, "exits", catalogue, lang="fr")
+    assert_all_zero_with(report, text("fr", "grade.crashed", code=3, stderr=""))
+
+
+def test_a_submission_that_deletes_its_files_leaves_the_original_alone(tmp_path: Path, catalogue: Catalogue) -> None:
+    submission = make_submission(tmp_path, "deletes", "deletes")
+    before = tree_digest(submission)
+    report = grade_submission(submission, "en", LIMITS, catalogue, STUB)
+    assert report.error == "" and report.score == 0  # it ran, in its copy
+    assert tree_digest(submission) == before
+
+
+def test_the_limits_reach_the_student_code(tmp_path: Path, catalogue: Catalogue) -> None:
+    submission = make_submission(tmp_path, "probe", "full")
+    seen = tmp_path / "limits.json"
+    server = submission / "server.py"
+    server.write_text(with_prelude(server.read_text(), (
+        "import json, os, resource\n"
+        "json.dump({name: resource.getrlimit(getattr(resource, name)) for name in "
+        "('RLIMIT_CPU', 'RLIMIT_AS', 'RLIMIT_FSIZE', 'RLIMIT_CORE')}, "
+        f"open({str(seen)!r}, 'w'))\n")))
+    limits = Limits(timeout=3.5, memory_bytes=1 * GiB, file_bytes=8 * MiB)
+    report = grade_submission(submission, "en", limits, catalogue, STUB)
+    assert report.score == 10
+    assert json.loads(seen.read_text()) == {
+        "RLIMIT_CPU": [4, 6], "RLIMIT_AS": [GiB, GiB], "RLIMIT_FSIZE": [8 * MiB, 8 * MiB],
+        "RLIMIT_CORE": [0, 0]}
+
+
+def test_a_memory_hog_fails_instead_of_eating_the_machine(tmp_path: Path, catalogue: Catalogue) -> None:
+    submission = make_submission(tmp_path, "hog", "full")
+    server = submission / "server.py"
+    server.write_text(with_prelude(server.read_text(), "hog = bytearray(2 * 1024 ** 3)\n"))
+    report = grade_submission(submission, "en", Limits(timeout=5, memory_bytes=512 * MiB), catalogue, STUB)
+    assert report.score == 0
+    assert report.error.splitlines()[-1] == "MemoryError"
+
+
+def test_a_lab_folder_in_the_submission_cannot_replace_the_kit(tmp_path: Path, catalogue: Catalogue) -> None:
+    submission = make_submission(tmp_path, "impostor", "full")
+    fake = {"target": "x", "lang": "en", "error": "", "duration": 0, "results": [
+        {"id": check.id, "task": check.task, "points": check.points, "status": "passed", "title": "FAKE"}
+        for check in catalogue.checks]}
+    (submission / "lab").mkdir()
+    (submission / "lab" / "__init__.py").write_text("")
+    (submission / "lab" / "__main__.py").write_text(f"print({json.dumps(json.dumps(fake))})\n")
+    report = grade_submission(submission, "en", LIMITS, catalogue, target="lab")
+    assert "FAKE" not in {result.title for result in report.results}
+
+
+def test_a_folder_that_does_not_exist(tmp_path: Path, catalogue: Catalogue) -> None:
+    report = grade_submission(tmp_path / "nobody", "en", LIMITS, catalogue, STUB)
+    assert_all_zero_with(report, text("en", "grade.not_a_folder", path=tmp_path / "nobody"))
+
+
+def test_a_stray_print_before_the_json_is_tolerated() -> None:
+    report = Report(target="t", lang="fr", results=[CheckResult("a", "t", 1, "passed", "A")])
+    parsed = parse_report(b"hello from the student\n" + json.dumps(report.to_dict()).encode() + b"\n")
+    assert parsed is not None and parsed.score == 1
+    assert parse_report(b"not json at all") is None
+    assert parse_report(b'{"results": "no"}') is None
+
+
+def test_a_report_cannot_award_itself_more_points(catalogue: Catalogue) -> None:
+    claimed = Report(target="t", lang="en", results=[
+        CheckResult("stub.one", "server-1", 200, "passed", "one"),
+        CheckResult("stub.extra", "server-1", 50, "passed", "made up"),
+        CheckResult("stub.three", "client-1", 5, "weird", "three"),
+    ])
+    report = catalogue.reconcile(claimed, "en")
+    assert [(r.id, r.points, r.status) for r in report.results] == [
+        ("stub.one", 2, "passed"), ("stub.two", 3, "error"), ("stub.three", 5, "error")]
+    assert report.results[1].message == text("en", "grade.not_reported")
+    assert (report.score, report.max_score) == (2, 10)
