@@ -16,8 +16,8 @@ HELP = {
             "bonus (bonus_server.py, la règle de la spec)."
         ),
         "grade": (
-            "Note une classe : lance les vérifications notées sur chaque TRAVAIL (une copie "
-            "d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
+            "Note une classe : lance les vérifications notées sur chaque SUBMISSION (un travail : "
+            "une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
             "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
         ),
         "grade.format": "Format des résultats : gradescope, exercism (GitHub Classroom), junit ou csv.",
@@ -87,6 +87,7 @@ MESSAGES = {
         "grade.done": "{count} travail(s) noté(s) en {seconds:.1f} s ({rate:.2f} par seconde). Résumé : {path}",
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
+        "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
     },
     "en": {
         "no_folder": "Folder not found: {path}",
@@ -114,6 +115,7 @@ MESSAGES = {
         "grade.done": "{count} submission(s) graded in {seconds:.1f} s ({rate:.2f} per second). Summary: {path}",
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
+        "bundle.failed": "The autograder could not run lab: see run_autograder's output.",
     },
 }
 
