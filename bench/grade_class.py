@@ -1,0 +1,89 @@
+"""Benchmark `lab grade` on a synthetic class: correct, partial, hanging and crashing submissions.
+
+    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 10] [--keep DIR]
+
+Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
+hang or crash, see tests/hostile), grades it with all cores (or --jobs), and prints the wall
+time, submissions per second, and how long each kind took (a hanging submission must cost no
+more than its time limit). Also times the check engine alone on solutions/, once, to show
+where the time goes. Target: 100 submissions in under 60 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from hostile import make_submission  # noqa: E402
+from lab.grading.classroom import grade_class  # noqa: E402
+from lab.grading.runner import Limits  # noqa: E402
+
+# Out of every 20 submissions: the class a real instructor sees, with a few bad days in it.
+MIX = (["full"] * 12 + ["partial"] * 4 + ["hangs", "loops"] + ["exits", "syntax"])
+
+
+def build_class(folder: Path, count: int) -> list[tuple[str, Path]]:
+    kinds = [MIX[index % len(MIX)] for index in range(count)]
+    return [(kind, make_submission(folder, f"student-{index:03d}-{kind}", kind))
+            for index, kind in enumerate(kinds)]
+
+
+def time_engine_alone() -> float:
+    """One `lab check solutions --json` from a cold start: the floor for one submission."""
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "lab", "check", str(ROOT / "solutions"), "--json"],
+                   capture_output=True, timeout=120)
+    return time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--keep", type=Path, help="build the class and write results here")
+    options = parser.parse_args()
+
+    holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
+    submissions = build_class(holder / "class", options.count)
+    jobs = options.jobs or os.cpu_count() or 1
+    engine_alone = time_engine_alone()
+
+    result = grade_class([path for _, path in submissions], holder / "grades", lang="en",
+                         jobs=jobs, limits=Limits(timeout=options.timeout))
+
+    durations: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, list[int]] = defaultdict(list)
+    for (kind, _), (_, report) in zip(submissions, result.rows):
+        durations[kind].append(report.duration)
+        scores[kind].append(report.score)
+    print(f"{options.count} submissions, {jobs} jobs on {os.cpu_count()} cores, "
+          f"time limit {options.timeout:g} s")
+    print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
+    print(f"engine alone on solutions/ (cold start): {engine_alone:.2f} s")
+    print(f"{'kind':10} {'count':>5} {'mean s':>7} {'max s':>7} {'score':>7}")
+    for kind in dict.fromkeys(MIX):
+        if durations[kind]:
+            print(f"{kind:10} {len(durations[kind]):5d} {statistics.mean(durations[kind]):7.2f} "
+                  f"{max(durations[kind]):7.2f} {statistics.mean(scores[kind]):7.1f}")
+    slowest = max(report.duration for _, report in result.rows)
+    verdict = "ok" if slowest <= options.timeout + 1 else "OVER"
+    print(f"slowest submission: {slowest:.2f} s ({verdict}: limit {options.timeout:g} s)")
+    if not options.keep:
+        import shutil
+
+        shutil.rmtree(holder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
