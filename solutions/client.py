@@ -50,6 +50,7 @@ TEXTS = {
         "no_capabilities": "la réponse {number} n’a pas de result.capabilities : {reply}",
         "no_exit": "le serveur ne s’est pas arrêté {seconds:g} s après la fin de son entrée",
         "exit_code": "le serveur s’est arrêté avec le code {code} au lieu de 0",
+        "todo": "À écrire : {part}",
     },
     "en": {
         "model_says": "the model says: {text}",
@@ -62,6 +63,7 @@ TEXTS = {
         "no_capabilities": "reply {number} has no result.capabilities: {reply}",
         "no_exit": "the server did not stop {seconds:g} s after its input ended",
         "exit_code": "the server stopped with code {code} instead of 0",
+        "todo": "To write: {part}",
     },
 }
 
@@ -80,6 +82,11 @@ class ServerProblem(Exception):
 
 
 def initialize(request_id: int, version: str) -> dict:
+    # BEGIN SOLUTION client-1
+    # fr: la requête initialize (sans "jsonrpc", ajouté à l’envoi) : id, method, et params avec
+    # fr: protocolVersion, capabilities {} et clientInfo {"name": "demo", "version": "0.1"}.
+    # en: the initialize request (without "jsonrpc", added when sending): id, method, and params
+    # en: with protocolVersion, capabilities {} and clientInfo {"name": "demo", "version": "0.1"}.
     return {
         "id": request_id,
         "method": "initialize",
@@ -89,8 +96,17 @@ def initialize(request_id: int, version: str) -> dict:
             "clientInfo": {"name": "demo", "version": "0.1"},
         },
     }
+    # END SOLUTION
 
 
+# BEGIN SOLUTION client-1
+# fr: les sept messages de la leçon, dans l’ordre : tools/list (1), initialize 1999-01-01 (2),
+# fr: initialize 2024-11-05 (3), tools/list (4), la notification notifications/initialized
+# fr: (sans id), tools/list (5), resources/list (6).
+# en: the lesson's seven messages, in order: tools/list (1), initialize 1999-01-01 (2),
+# en: initialize 2024-11-05 (3), tools/list (4), the notification notifications/initialized
+# en: (no id), tools/list (5), resources/list (6).
+# placeholder: SCENARIO: list[dict] = []
 SCENARIO = [
     {"id": 1, "method": "tools/list"},
     initialize(2, "1999-01-01"),
@@ -100,6 +116,7 @@ SCENARIO = [
     {"id": 5, "method": "tools/list"},
     {"id": 6, "method": "resources/list"},
 ]
+# END SOLUTION
 
 
 # ---------------------------------------------------------------- client, part 2
@@ -126,6 +143,13 @@ def read_lines(stream: Any, lines: queue.Queue) -> None:
 
 
 def send_scenario(server: subprocess.Popen) -> None:
+    # BEGIN SOLUTION client-2
+    # fr: pour chaque message de SCENARIO, ajoutez "jsonrpc": "2.0", affichez "-> " + son JSON,
+    # fr: puis écrivez les sept lignes d’un coup sur server.stdin (et flush) ; un BrokenPipeError
+    # fr: veut dire que le serveur est déjà parti : ignorez-le.
+    # en: for each message of SCENARIO, add "jsonrpc": "2.0", print "-> " + its JSON, then write
+    # en: the seven lines in one go to server.stdin (and flush); a BrokenPipeError means the
+    # en: server is gone already: ignore it.
     outgoing = []
     for message in SCENARIO:
         text = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
@@ -136,6 +160,7 @@ def send_scenario(server: subprocess.Popen) -> None:
         server.stdin.flush()
     except BrokenPipeError:
         pass  # the server is gone already; reading its replies will say so
+    # END SOLUTION
 
 
 def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict]:
@@ -151,12 +176,18 @@ def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict
             raise ServerProblem("exited", code=server.wait(), count=len(replies))
         if len(raw) > MAX_LINE:
             raise ServerProblem("too_long", limit=MAX_LINE)
+        # BEGIN SOLUTION client-2
+        # fr: décodez raw (des octets) en une ligne sans son retour à la ligne, affichez "<- " + la
+        # fr: ligne, et lisez-la en JSON dans reply (None si ce n’est pas du JSON).
+        # en: decode raw (bytes) into a line without its newline, print "<- " + the line, and read
+        # en: it as JSON into reply (None when it is not JSON).
         line = raw.decode(errors="replace").rstrip("\r\n")
         print("<- " + line, flush=True)
         try:
             reply = json.loads(line)
         except ValueError:
             reply = None
+        # END SOLUTION
         if not isinstance(reply, dict):
             raise ServerProblem("not_json", line=line[:200])
         if reply.get("id") != expected:
@@ -167,10 +198,14 @@ def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict
 
 def finish(server: subprocess.Popen) -> None:
     """Close the server's input, as the lesson does after six replies, and wait for it."""
+    # BEGIN SOLUTION client-2
+    # fr: fermez l’entrée du serveur (server.stdin) : c’est sa fin de fichier ; ignorez BrokenPipeError.
+    # en: close the server's input (server.stdin): that is its end of file; ignore BrokenPipeError.
     try:
         server.stdin.close()
     except BrokenPipeError:
         pass
+    # END SOLUTION
     try:
         code = server.wait(timeout=EXIT_LIMIT)
     except subprocess.TimeoutExpired:
@@ -199,6 +234,11 @@ def announced_capabilities(replies: list[dict]) -> dict:
     For the lesson's server that is reply 3 (reply 2 refuses 1999-01-01); a server
     that negotiates as the spec says already accepts reply 2's initialize.
     """
+    # BEGIN SOLUTION client-3
+    # fr: le result.capabilities de la première réponse à un initialize qui a réussi (sinon de
+    # fr: la réponse 3) ; si ce n’est pas un objet, levez ServerProblem("no_capabilities", …).
+    # en: the result.capabilities of the first reply to an initialize that succeeded (else of
+    # en: reply 3); when it is not an object, raise ServerProblem("no_capabilities", …).
     initialize_ids = {message["id"] for message in SCENARIO if message.get("method") == "initialize"}
     accepted = [reply for reply in replies if reply["id"] in initialize_ids and "result" in reply]
     explained = accepted[0] if accepted else replies[2]
@@ -207,12 +247,19 @@ def announced_capabilities(replies: list[dict]) -> dict:
         number = replies.index(explained) + 1
         raise ServerProblem("no_capabilities", number=number, reply=json.dumps(explained, ensure_ascii=False))
     return capabilities
+    # END SOLUTION
 
 
 def explain(capabilities: dict, lang: str) -> str:
+    # BEGIN SOLUTION client-3
+    # fr: posez QUESTION[lang] suivie des capacités en JSON au modèle : ask([{"role": "user",
+    # fr: "content": question}], SAMPLE[lang], 60), et renvoyez le texte de la réponse.
+    # en: ask the model QUESTION[lang] followed by the capabilities as JSON: ask([{"role": "user",
+    # en: "content": question}], SAMPLE[lang], 60), and return the answer's text.
     question = QUESTION[lang] + json.dumps(capabilities, separators=(",", ":"))
     answer = ask([{"role": "user", "content": question}], SAMPLE[lang], 60)
     return answer.text
+    # END SOLUTION
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -235,4 +282,8 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except NotImplementedError as todo:  # an exercise part not written yet: one line, no traceback
+        print(TEXTS[load_settings()["lang"]]["todo"].format(part=todo), file=sys.stderr, flush=True)
+        sys.exit(1)

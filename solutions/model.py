@@ -125,6 +125,17 @@ def check_reachable(host: str, port: int, timeout: float) -> None:
 
 def complete(messages: list[dict], max_tokens: int, settings: dict[str, str]) -> str:
     """The model's text, or NoModel saying why there is none."""
+    # BEGIN SOLUTION model
+    # fr: lisez timeout (parse_timeout) et l’adresse (api_base), vérifiez qu’elle répond
+    # fr: (check_reachable), puis demandez avec le SDK openai : openai.OpenAI(base_url=…,
+    # fr: api_key=settings["key"], timeout=…, max_retries=0).chat.completions.create(model=…,
+    # fr: messages=…, max_tokens=…). Tout échec devient NoModel(<raison de REASONS>) ;
+    # fr: renvoyez le texte de choices[0].message.content.
+    # en: read the timeout (parse_timeout) and the address (api_base), check that it answers
+    # en: (check_reachable), then ask with the openai SDK: openai.OpenAI(base_url=…,
+    # en: api_key=settings["key"], timeout=…, max_retries=0).chat.completions.create(model=…,
+    # en: messages=…, max_tokens=…). Every failure becomes NoModel(<a reason of REASONS>);
+    # en: return the text of choices[0].message.content.
     timeout = parse_timeout(settings["timeout"])
     base, host, port = api_base(settings["url"])
     check_reachable(host, port, timeout)
@@ -156,6 +167,7 @@ def complete(messages: list[dict], max_tokens: int, settings: dict[str, str]) ->
     if not isinstance(text, str) or not text.strip():
         raise NoModel("no_text")
     return text.strip()
+    # END SOLUTION
 
 
 def ask(messages: list[dict], sample: str, max_tokens: int = 80) -> Answer:
@@ -181,8 +193,16 @@ def ask(messages: list[dict], sample: str, max_tokens: int = 80) -> Answer:
     worker.start()
     worker.join(deadline)
     result = outcome[0] if outcome else NoModel("timeout", seconds=deadline - 0.5)
+    # BEGIN SOLUTION model
+    # fr: result est le texte du modèle (str) ou un NoModel. Texte : renvoyez Answer(result,
+    # fr: recorded=False). NoModel : affichez la ligne FALLBACK_LINE[settings["lang"]] avec
+    # fr: sa raison (result.describe(…)), et renvoyez Answer(sample, recorded=True).
+    # en: result is the model's text (str) or a NoModel. Text: return Answer(result,
+    # en: recorded=False). NoModel: print the FALLBACK_LINE[settings["lang"]] line with its
+    # en: reason (result.describe(…)), and return Answer(sample, recorded=True).
     if isinstance(result, str):
         return Answer(result, recorded=False)
     assert isinstance(result, NoModel)
     print(FALLBACK_LINE[settings["lang"]].format(reason=result.describe(settings["lang"])), flush=True)
     return Answer(sample, recorded=True)
+    # END SOLUTION

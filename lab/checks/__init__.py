@@ -1,0 +1,67 @@
+"""The graded checks: `run_checks(folder, lang)` checks a student's folder and returns a Report.
+
+How checks are found: every module of this package that defines `CHECKS` (a list of
+`lab.checks.engine.Check`) is a checks module; it may also define `PROBES` (name ->
+`Probe`: the runs its checks read) and `TASKS` (task id -> {"fr": ..., "en": ...},
+for a new lesson part). To add checks, write `lab/checks/<name>.py` with those names;
+nothing else to register. A check with `applies_when="bonus_server.py"` is checked only
+in folders that have that file (so a folder without the bonus is not marked down).
+
+Reports list the tasks in TASKS order, then any new task in the order the modules
+were found (alphabetical), each task's checks in their module's order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from lab.checks.engine import Check, Probe, run
+from lab.results import Report
+
+TASKS: dict[str, dict[str, str]] = {
+    "server-1": {"fr": "serveur, partie 1", "en": "server, part 1"},
+    "server-2": {"fr": "serveur, partie 2", "en": "server, part 2"},
+    "server-3": {"fr": "serveur, partie 3", "en": "server, part 3"},
+    "client-1": {"fr": "client, partie 1", "en": "client, part 1"},
+    "client-2": {"fr": "client, partie 2", "en": "client, part 2"},
+    "client-3": {"fr": "client, partie 3", "en": "client, part 3"},
+    "model": {"fr": "assistant du modèle", "en": "model helper"},
+    "answers": {"fr": "réponses de la leçon", "en": "the lesson's answers"},
+}
+
+
+@lru_cache(maxsize=1)
+def registry() -> tuple[list[Check], dict[str, Probe], dict[str, dict[str, str]]]:
+    checks: list[Check] = []
+    probes: dict[str, Probe] = {}
+    tasks = dict(TASKS)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        if info.ispkg:
+            continue  # lab/checks/scripts: programs run in child processes, not checks
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "CHECKS"):
+            checks.extend(module.CHECKS)
+            probes.update(getattr(module, "PROBES", {}))
+            tasks.update(getattr(module, "TASKS", {}))
+    order = list(tasks)
+    checks.sort(key=lambda check: order.index(check.task) if check.task in order else len(order))
+    return checks, probes, tasks
+
+
+def task_title(task: str, lang: str) -> str:
+    return registry()[2].get(task, {}).get(lang, task)
+
+
+def run_checks(folder: Path, lang: str) -> Report:
+    """Check a folder. Never raises because of the student's code: problems become results."""
+    started = time.monotonic()
+    try:
+        checks, probes, _ = registry()
+        return run(Path(folder), lang, checks, probes)
+    except Exception as error:  # a kit bug: still a report, saying what happened
+        return Report(target=str(folder), lang=lang, error=f"{type(error).__name__}: {error}",
+                      duration=round(time.monotonic() - started, 3))

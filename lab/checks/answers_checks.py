@@ -1,0 +1,179 @@
+"""The lesson's fill-in cells (answers.toml), graded against what the reference server does.
+
+No expected answer is written here: each cell is judged by running the reference
+server's Session (solutions/server.py) on the question the cell asks. Spellings are
+forgiven: codes as numbers or text, accents and case ignored, extra words allowed.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from typing import Any
+
+from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+FILE = "answers.toml"
+CODE = re.compile(r"-\d{5}")
+VERSION = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def normalize(value: Any) -> str:
+    """Lower case, no accents, plain apostrophes: "Résultat" and "resultat" are one answer."""
+    text = unicodedata.normalize("NFKD", str(value)).encode("ascii", "ignore").decode()
+    return text.lower().strip()
+
+
+def read_answers(context: Context) -> dict | str:
+    path = context.folder / FILE
+    if not path.is_file():
+        return {"fr": f"Il n’y a pas de fichier {FILE}.", "en": f"There is no {FILE} file."}[context.lang]
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        return {"fr": f"{FILE} n’est pas du TOML valide : {error}", "en": f"{FILE} is not valid TOML: {error}"}[context.lang]
+
+
+PROBES = {"answers.file": Probe(read_answers, 2.0)}
+
+
+def reading(cell: Any) -> tuple[str, Any]:
+    """What a cell says: ("error", code), ("result", version or None), or ("?", text)."""
+    text = normalize(cell)
+    if code := CODE.search(text):
+        return "error", int(code.group())
+    if version := VERSION.search(text):
+        return "result", version.group()
+    if "result" in text:  # result, résultat, resultat
+        return "result", None
+    return "?", text
+
+
+def initialize_outcome(version: str) -> tuple[str, Any]:
+    """What the reference server answers to initialize with this version."""
+    reply = new_session().handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                  "params": {"protocolVersion": version, "capabilities": {}}})
+    if "error" in reply:
+        return "error", reply["error"]["code"]
+    return "result", reply["result"]["protocolVersion"]
+
+
+def table(context: Context, name: str) -> dict:
+    answers = context.probe("answers.file")
+    if isinstance(answers, str):
+        raise Failed(FILE, "—", fr=answers, en=answers)
+    cells = answers.get(name)
+    if not isinstance(cells, dict):
+        raise Failed(f"[{name}]", "—", fr=f"La table [{name}] manque dans {FILE}.",
+                     en=f"The [{name}] table is missing from {FILE}.")
+    return cells
+
+
+def grade(wrong: list[tuple[str, str, Any, dict[str, str]]]) -> None:
+    """wrong: (cell, what it asks, what the student wrote, why in fr/en). Fails on the first."""
+    if wrong:
+        cell, asks, written, why = wrong[0]
+        others = ", ".join(w[0] for w in wrong[1:])
+        more = {"fr": f" Autres cellules fausses : {others}." if others else "",
+                "en": f" Other wrong cells: {others}." if others else ""}
+        raise Failed(asks, written if written != "" else "—",
+                     fr=f"Cellule {cell} : {why['fr']}{more['fr']}", en=f"Cell {cell}: {why['en']}{more['en']}")
+
+
+EMPTY = {"fr": "elle est vide.", "en": "it is empty."}
+
+
+def keywords(context: Context) -> None:
+    cells = table(context, "mots_cles")
+    wrong = []
+    handshake = cells.get("poignee_de_main", "")
+    if not any(opens_session(word) for word in re.findall(r"[a-z/_]+", normalize(handshake))):
+        wrong.append(("mots_cles.poignee_de_main", "la méthode qui ouvre la session / the method that opens the session",
+                      handshake, EMPTY if handshake == "" else
+                      {"fr": "ce n’est pas la requête qui fait quitter au serveur l’état nouveau.",
+                       "en": "that is not the request that moves the server out of the new state."}))
+    state = cells.get("etat", "")
+    states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
+    if normalize(state) not in states:
+        wrong.append(("mots_cles.etat", "un état du serveur / one of the server's states", state, EMPTY if state == "" else
+                      {"fr": "ce n’est pas un des états du serveur.", "en": "that is not one of the server's states."}))
+    negotiate = cells.get("negocier", "")
+    version = VERSION.search(normalize(negotiate))
+    if not version or initialize_outcome(version.group()) != ("result", version.group()):
+        wrong.append(("mots_cles.negocier", "une version que les deux côtés parlent / a version both sides speak",
+                      negotiate, EMPTY if negotiate == "" else
+                      {"fr": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
+                       "en": "the server does not accept this version (write a date YYYY-MM-DD)."}))
+    grade(wrong)
+
+
+def opens_session(method: str) -> bool:
+    """Sent to a new reference session, does this request get a result and move the state?"""
+    session = new_session()
+    before = session.state
+    version = load("server").VERSIONS[-1]
+    reply = session.handle({"jsonrpc": "2.0", "id": 1, "method": method,
+                            "params": {"protocolVersion": version, "capabilities": {}}})
+    return isinstance(reply, dict) and "result" in reply and session.state != before
+
+
+def compare(cell: str, written: Any, expected: tuple[str, Any], asks: str) -> tuple | None:
+    if written == "":
+        return cell, asks, written, EMPTY
+    said = reading(written)
+    if said == expected:
+        return None
+    if expected[0] == "result" and said == ("result", None):
+        return cell, asks, written, {"fr": "dites aussi en quelle version.", "en": "also say in which version."}
+    return cell, asks, written, {"fr": "ce n’est pas ce que répond le serveur.", "en": "that is not what the server answers."}
+
+
+THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's questions (the answers are the server's)
+
+
+def three_clients(context: Context) -> None:
+    cells = table(context, "trois_clients")
+    wrong = [compare(f"trois_clients.\"{version}\"", cells.get(version, ""), initialize_outcome(version),
+                     f"ce que répond le serveur à initialize {version} / what the server answers to initialize {version}")
+             for version in THREE_CLIENTS]
+    grade([w for w in wrong if w])
+
+
+def six_replies(context: Context) -> None:
+    cells = table(context, "six_reponses")
+    wrong = []
+    for reply in reference_replies(encode_lines(scenario_messages()), context.lang):
+        expected = ("error", reply["error"]["code"]) if "error" in reply else ("result", None)
+        written = cells.get(str(reply["id"]), "")
+        if expected[0] == "result" and reading(written)[0] == "result":
+            continue  # "résultat" is enough here; the details are in the reply
+        wrong.append(compare(f"six_reponses.{reply['id']}", written, expected,
+                             f"la réponse {reply['id']} de `lab run` / reply {reply['id']} of `lab run`"))
+    grade([w for w in wrong if w])
+
+
+def check(check_id: str, run, title_fr: str, title_en: str, hint_fr: str, hint_en: str) -> Check:
+    return Check(check_id, "answers", {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
+                 probes=("answers.file",))
+
+
+CHECKS = [
+    check("answers.keywords", keywords, "Mots clés : les exemples", "Keywords: the examples",
+          "Un exemple par mot : la requête qui ouvre la session, un état du serveur, une version négociable.",
+          "One example per word: the request that opens the session, a state of the server, a version to agree on."),
+    check("answers.three-clients", three_clients, "Trois clients demandent : ce que répond le serveur",
+          "Three clients ask: what the server answers",
+          "La version est-elle dans la liste du serveur ? Alors « résultat en <version> », sinon le code d’erreur.",
+          "Is the version in the server's list? Then \"result in <version>\", otherwise the error code."),
+    check("answers.six-replies", six_replies, "Les six réponses : le code ou « résultat »",
+          "The six replies: the code or \"result\"",
+          "Lancez `lab run solutions` et lisez chaque ligne `<- ` : error.code, ou result.",
+          "Run `lab run solutions` and read each `<- ` line: error.code, or result."),
+]

@@ -1,0 +1,227 @@
+"""The client's checks: run the student's client.py beside a spy server and a spy model.
+
+The client, copied into a fresh folder, starts the server.py beside it (the spy:
+it answers like the reference server and writes down what it receives) and imports
+the model.py beside it (the spy model: it writes down the question and answers at
+once). The client is judged by what the spies saw and by what it printed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.reference import SOLUTIONS, scenario_messages
+from lab.checks.runner import Run, child_env, run_python
+from lab.checks.server_session import MISSING, field_of, parse, same
+
+CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+MODEL_TEXT = "SPY-MODEL-ANSWER-42"
+MODEL_SAYS = ("le modèle dit : ", "the model says: ")
+
+
+@dataclass
+class ClientRun:
+    run: Run | None = None  # None when there is no client.py
+    received: list[Any] = field(default_factory=list)  # what the spy server read, parsed
+    replies: list[dict] = field(default_factory=list)  # what it answered
+    eof: bool = False  # its input was closed
+    asks: list[dict] = field(default_factory=list)  # the spy model's calls
+
+    def printed(self, prefix: str) -> list[Any]:
+        lines = self.run.stdout_lines() if self.run else []
+        return [parse(line[len(prefix):]) for line in lines if line.startswith(prefix)]
+
+
+def read_log(path: Path) -> list[dict]:
+    if not path.is_file():
+        return []
+    entries = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entries.append(json.loads(line))
+        except ValueError:
+            pass
+    return entries
+
+
+def run_client(context: Context) -> ClientRun:
+    client = context.folder / "client.py"
+    outcome = ClientRun()
+    if not client.is_file():
+        return outcome
+    with tempfile.TemporaryDirectory(prefix="lab-client-") as temp:
+        work = Path(temp)
+        shutil.copyfile(client, work / "client.py")
+        if (context.folder / "model.py").is_file():
+            shutil.copyfile(context.folder / "model.py", work / "student_model.py")
+        shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
+        shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
+        env = child_env(context.lang, LAB_SPY_LOG=str(work / "server.log"), LAB_SPY_MODEL_LOG=str(work / "model.log"),
+                        LAB_REFERENCE_SERVER=str(SOLUTIONS / "server.py"), LAB_SPY_MODEL_TEXT=MODEL_TEXT,
+                        AI_URL="http://127.0.0.1:9")
+        outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env)
+        for entry in read_log(work / "server.log"):
+            if "in" in entry:
+                outcome.received.append(parse(entry["in"]))
+            elif "out" in entry:
+                outcome.replies.append(entry["out"])
+            outcome.eof = outcome.eof or "eof" in entry
+        outcome.asks = read_log(work / "model.log")
+    return outcome
+
+
+PROBES = {"client.run": Probe(run_client, CLIENT_LIMIT + 2.0)}
+
+
+def client_run(context: Context) -> ClientRun:
+    outcome: ClientRun = context.probe("client.run")
+    if outcome.run is None:
+        raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
+    if not outcome.received:
+        raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
+                     en="The server received nothing from the client.", output=outcome.run.stderr_tail())
+    return outcome
+
+
+def seven_messages(context: Context) -> None:
+    outcome = client_run(context)
+    expected = scenario_messages()
+    for number, want in enumerate(expected, start=1):
+        got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
+        for path in ("method", "id", "params.protocolVersion"):
+            if got is MISSING or not same(field_of(want, path), field_of(got, path)):
+                raise Failed(want, got if got is not MISSING else "—",
+                             fr=f"Le message {number} n’est pas celui de la leçon ({path}).",
+                             en=f"Message {number} is not the lesson's ({path}).")
+    if len(outcome.received) > len(expected):
+        raise Failed(len(expected), len(outcome.received), fr="Le client envoie plus de sept messages.",
+                     en="The client sends more than seven messages.")
+
+
+def initialize_params(context: Context) -> None:
+    outcome = client_run(context)
+    for message in outcome.received:
+        if isinstance(message, dict) and message.get("method") == "initialize":
+            params = message.get("params")
+            info = field_of(message, "params.clientInfo")
+            if not (isinstance(params, dict) and params.get("capabilities") == {} and isinstance(info, dict)
+                    and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
+                raise Failed({"protocolVersion": "…", "capabilities": {}, "clientInfo": {"name": "demo", "version": "0.1"}},
+                             params if params is not None else "—",
+                             fr="params d’initialize : protocolVersion, capabilities {} et clientInfo {name, version}.",
+                             en="initialize's params: protocolVersion, capabilities {} and clientInfo {name, version}.")
+
+
+def jsonrpc_everywhere(context: Context) -> None:
+    outcome = client_run(context)
+    for number, message in enumerate(outcome.received, start=1):
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            raise Failed('{"jsonrpc": "2.0", …}', message, fr=f"Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
+                         en=f"Message {number} has no \"jsonrpc\": \"2.0\".")
+
+
+def prints_exchange(context: Context) -> None:
+    outcome = client_run(context)
+    for prefix, seen, who in (("-> ", outcome.received, ("envoyé", "sent")), ("<- ", outcome.replies, ("reçu", "received"))):
+        printed = outcome.printed(prefix)
+        if not same(printed, seen):
+            raise Failed([prefix + json.dumps(m, ensure_ascii=False) for m in seen],
+                         [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
+                         fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
+                         en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
+
+
+def closes_input(context: Context) -> None:
+    outcome = client_run(context)
+    run = outcome.run
+    assert run is not None
+    if not outcome.eof:
+        raise Failed("EOF", "—", fr="Le client n’a pas fermé l’entrée du serveur.",
+                     en="The client did not close the server's input.", output=run.stderr_tail())
+    if run.code != 0:
+        said = f"{run.duration:g} s" if run.timed_out else f"code {run.code}"
+        raise Failed("code 0", said, fr="Le client ne s’est pas terminé avec le code 0.",
+                     en="The client did not end with code 0.", output=run.stderr_tail())
+
+
+def announced(outcome: ClientRun) -> Any:
+    for reply in outcome.replies:
+        if isinstance(field_of(reply, "result.capabilities"), dict):
+            return reply["result"]["capabilities"]
+    return {}
+
+
+def asks_model(context: Context) -> None:
+    outcome = client_run(context)
+    capabilities = announced(outcome)
+    spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
+    question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
+    if len(outcome.asks) != 1:
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
+                     en="The client must call ask once.", output=outcome.run.stderr_tail() if outcome.run else "")
+    contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
+    if not any(spelling in content for content in contents for spelling in spellings):
+        raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
+                     en="The question does not hold the announced capabilities, as JSON.")
+
+
+def prints_model_answer(context: Context) -> None:
+    outcome = client_run(context)
+    lines = outcome.run.stdout_lines() if outcome.run else []
+    wanted = [prefix + MODEL_TEXT for prefix in MODEL_SAYS]
+    if not any(line.replace("'", "’").strip() in wanted for line in lines):
+        raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
+                     fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",
+                     output=outcome.run.stderr_tail() if outcome.run else "")
+
+
+def check(check_id: str, task: str, run, title_fr: str, title_en: str, hint_fr: str, hint_en: str) -> Check:
+    return Check(check_id, task, {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
+                 probes=("client.run",))
+
+
+CHECKS = [
+    check("client.seven-messages", "client-1", seven_messages,
+          "Le client envoie les sept messages de la leçon, dans l’ordre",
+          "The client sends the lesson's seven messages, in order",
+          "SCENARIO : tools/list (1), initialize 1999-01-01 (2), initialize 2024-11-05 (3), tools/list (4), "
+          "notifications/initialized sans id, tools/list (5), resources/list (6).",
+          "SCENARIO: tools/list (1), initialize 1999-01-01 (2), initialize 2024-11-05 (3), tools/list (4), "
+          "notifications/initialized with no id, tools/list (5), resources/list (6)."),
+    check("client.initialize-params", "client-1", initialize_params,
+          "Les initialize portent protocolVersion, capabilities et clientInfo",
+          "The initialize requests carry protocolVersion, capabilities and clientInfo",
+          "initialize(id, version) : params = {protocolVersion, capabilities: {}, clientInfo: {name, version}}.",
+          "initialize(id, version): params = {protocolVersion, capabilities: {}, clientInfo: {name, version}}."),
+    check("client.jsonrpc-on-every-message", "client-2", jsonrpc_everywhere,
+          "Chaque message envoyé porte \"jsonrpc\": \"2.0\"", "Every message sent carries \"jsonrpc\": \"2.0\"",
+          "Ajoutez \"jsonrpc\": \"2.0\" à chaque message au moment de l’envoyer.",
+          "Add \"jsonrpc\": \"2.0\" to each message when you send it."),
+    check("client.prints-exchange", "client-2", prints_exchange,
+          "Le client affiche « -> » chaque message et « <- » chaque réponse",
+          "The client prints \"-> \" each message and \"<- \" each reply",
+          "Affichez \"-> \" + le JSON envoyé, puis \"<- \" + chaque ligne reçue, telle quelle.",
+          "Print \"-> \" + the JSON sent, then \"<- \" + each line received, as it is."),
+    check("client.closes-input", "client-2", closes_input,
+          "Après six réponses, le client ferme l’entrée du serveur et finit (code 0)",
+          "After six replies the client closes the server's input and ends (code 0)",
+          "Fermez server.stdin après la sixième réponse : le serveur voit la fin de son entrée et s’arrête.",
+          "Close server.stdin after the sixth reply: the server sees the end of its input and stops."),
+    check("client.asks-model", "client-3", asks_model,
+          "Le client demande au modèle d’expliquer les capacités annoncées",
+          "The client asks the model to explain the announced capabilities",
+          "Une question : QUESTION[lang] + json.dumps(capacités de la réponse 3), via ask(…).",
+          "One question: QUESTION[lang] + json.dumps(capabilities of reply 3), through ask(…)."),
+    check("client.prints-model-answer", "client-3", prints_model_answer,
+          "Le client affiche « le modèle dit : » et la réponse",
+          "The client prints \"the model says:\" and the answer",
+          "Affichez TEXTS[lang][\"model_says\"] avec le texte renvoyé par ask.",
+          "Print TEXTS[lang][\"model_says\"] with the text ask returned."),
+]

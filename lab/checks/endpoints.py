@@ -1,0 +1,87 @@
+"""Local model endpoints on 127.0.0.1 for the model helper's checks.
+
+One HTTP server answers OpenAI-style chat completions under three prefixes:
+/answer (a model that answers), /error (HTTP 503) and /slow (answers too late);
+`refused_port()` gives a port where nothing listens. Requests are written down.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+SLOW_DELAY = 3.0  # seconds: longer than any AI_TIMEOUT the checks set, plus one
+
+
+def completion(text: str) -> dict:
+    return {
+        "id": "chatcmpl-lab", "object": "chat.completion", "created": 0, "model": "lab",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+class Endpoints(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, answer_text: str) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.answer_text = answer_text
+        self.requests: list[dict[str, Any]] = []
+        self.closing = threading.Event()
+        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def url(self, prefix: str) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/{prefix}"
+
+    def close(self) -> None:
+        self.closing.set()  # wakes the slow handler
+        self.shutdown()
+        self.server_close()
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Endpoints
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            payload = body.decode(errors="replace")
+        self.server.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"),
+                                     "body": payload})
+        prefix = self.path.strip("/").split("/")[0]
+        if prefix == "error":
+            self.send(503, {"error": {"message": "model overloaded", "type": "server_error"}})
+        elif prefix == "slow":
+            self.server.closing.wait(SLOW_DELAY)
+            self.send(200, completion("too late"))
+        else:
+            self.send(200, completion(self.server.answer_text))
+
+    def send(self, status: int, payload: dict) -> None:
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            pass  # the client gave up (the slow case): nothing to tell it
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet
+
+
+def refused_port() -> socket.socket:
+    """A bound socket that does not listen: connecting to its port is refused. Close it after."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    return sock

@@ -1,0 +1,139 @@
+"""The graded checks' engine: what a check is, how it fails, and how a folder is checked.
+
+A check is a small pure function of a `Context`. The expensive work (running the
+student's server, client or model helper) happens in *probes*: functions that run
+once per folder, in parallel threads, and whose results many checks read. A probe
+never raises; it returns whatever it saw (a transcript, an exit code, a problem).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
+
+PROBE_GRACE = 5.0  # seconds a check waits beyond a probe's own limit before giving up on it
+MAX_SHOWN = 2000  # characters of expected/actual/output kept in a result
+
+
+class Failed(Exception):
+    """A check's verdict: what was expected, what happened, and why it matters (fr and en)."""
+
+    def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "") -> None:
+        super().__init__(en or fr)
+        self.expected = expected
+        self.actual = actual
+        self.message = {"fr": fr, "en": en or fr}
+        self.output = output
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str  # stable, e.g. "server.ping-every-state"
+    task: str  # the lesson part, e.g. "server-3"
+    title: dict[str, str]  # {"fr": ..., "en": ...}
+    hint: dict[str, str]
+    run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
+    probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
+    needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
+    applies_when: str = ""  # a file name: checked only when the folder has this file
+    points: int = 1
+
+
+@dataclass(frozen=True)
+class Probe:
+    run: Callable[["Context"], Any]
+    limit: float  # seconds; the probe enforces it itself (it kills what it started)
+
+
+@dataclass
+class Context:
+    """What checks see: the folder, the language, and the probes' results."""
+
+    folder: Path
+    lang: str
+    probes: dict[str, Probe]
+    futures: dict[str, Future] = field(default_factory=dict)
+
+    def probe(self, name: str) -> Any:
+        future = self.futures[name]
+        return future.result(timeout=self.probes[name].limit + PROBE_GRACE)
+
+
+def shown(value: Any) -> str:
+    """A value as a student reads it: JSON-like, truncated."""
+    import json
+
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + " …"
+
+
+def run_probe(context: Context, name: str) -> Any:
+    try:
+        return context.probes[name].run(context)
+    except Exception as error:  # a kit bug must not stop the other checks
+        return ProbeCrash(f"{type(error).__name__}: {error}")
+
+
+@dataclass(frozen=True)
+class ProbeCrash:
+    reason: str
+
+
+def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]]) -> CheckResult:
+    lang = context.lang
+    result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
+                         title=check.title[lang], hint=check.hint[lang])
+    missing = [need for need in check.needs if need not in passed]
+    if missing:
+        result.status = SKIPPED
+        first = titles.get(missing[0], {}).get(lang, missing[0])
+        result.message = {"fr": "ignoré : « {} » n’a pas réussi", "en": "skipped: “{}” did not pass"}[lang].format(first)
+        return result
+    started = time.monotonic()
+    try:
+        crashes = [c for c in (context.probe(name) for name in check.probes) if isinstance(c, ProbeCrash)]
+        if crashes:
+            raise RuntimeError(crashes[0].reason)
+        check.run(context)
+    except Failed as failure:
+        result.status = FAILED
+        result.expected, result.actual = shown(failure.expected), shown(failure.actual)
+        result.message = failure.message[lang]
+        result.output = shown(failure.output)
+    except Exception as error:  # a kit bug or a probe that outlived its limit
+        result.status = ERROR
+        result.message = f"{type(error).__name__}: {error}"
+    result.duration = round(time.monotonic() - started, 3)
+    return result
+
+
+def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe]) -> Report:
+    started = time.monotonic()
+    applicable = [c for c in checks if not c.applies_when or (folder / c.applies_when).is_file()]
+    context = Context(folder=folder, lang=lang, probes=probes)
+    wanted = list(dict.fromkeys(name for check in applicable for name in check.probes))
+    titles = {check.id: check.title for check in applicable}
+    report = Report(target=str(folder), lang=lang)
+    # Probes mostly wait on child processes and sockets: threads overlap them well.
+    with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
+        for name in wanted:
+            context.futures[name] = pool.submit(run_probe, context, name)
+        passed: set[str] = set()
+        for check in applicable:
+            result = judge(check, context, passed, titles)
+            if result.status == PASSED:
+                passed.add(check.id)
+            report.results.append(result)
+    report.duration = round(time.monotonic() - started, 3)
+    return report

@@ -1,0 +1,99 @@
+"""Running one student process for a probe: input in, capped output out, always within a limit.
+
+The process gets its own process group; when the limit passes, the whole group is
+killed (lab.process.kill_group). Output is read by threads while the process runs,
+so a chatty process never blocks on a full pipe, and only the first MAX_OUTPUT bytes
+are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from lab.process import POSIX, kill_group
+
+MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
+
+
+@dataclass
+class Run:
+    stdout: bytes
+    stderr: bytes
+    code: int | None  # None: still running at the limit, then killed
+    duration: float
+
+    @property
+    def timed_out(self) -> bool:
+        return self.code is None
+
+    def stdout_lines(self) -> list[str]:
+        return self.stdout.decode("utf-8", errors="replace").splitlines()
+
+    def stderr_tail(self, lines: int = 8) -> str:
+        return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
+
+
+def drain(stream: IO[bytes], kept: bytearray) -> None:
+    # Keep the beginning, throw the rest away, but keep reading: the writer must never block.
+    while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
+        if len(kept) < MAX_OUTPUT:
+            kept.extend(chunk[: MAX_OUTPUT - len(kept)])
+
+
+def feed(stream: IO[bytes], data: bytes) -> None:
+    try:
+        stream.write(data)
+        stream.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass  # the process is gone or stopped reading: what it wrote says the rest
+
+
+def sweep_group(pgid: int) -> None:
+    """Kill what the process left running in its group after it exited (a stray child)."""
+    if POSIX:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass  # the group is empty: the usual case
+
+
+def child_env(lang: str, **extra: str) -> dict[str, str]:
+    env = {**os.environ, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+    env.update(extra)
+    return env
+
+
+def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
+               args: tuple[str, ...] = ()) -> Run:
+    """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s."""
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, str(script), *args], cwd=cwd, env=env, start_new_session=POSIX,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    out, err = bytearray(), bytearray()
+    threads = [
+        threading.Thread(target=feed, args=(process.stdin, data), daemon=True),
+        threading.Thread(target=drain, args=(process.stdout, out), daemon=True),
+        threading.Thread(target=drain, args=(process.stderr, err), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        code: int | None = process.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        kill_group(process)
+        sweep_group(process.pid)
+    for thread in threads:
+        thread.join(timeout=1.0)  # a grandchild in another group may hold a pipe: don't wait for it
+    return Run(bytes(out), bytes(err), code, round(time.monotonic() - started, 3))

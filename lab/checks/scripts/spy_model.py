@@ -1,0 +1,39 @@
+"""A spy that stands in for model.py while the student's client is checked.
+
+`ask` writes down what it was asked (in LAB_SPY_MODEL_LOG) and answers at once with
+LAB_SPY_MODEL_TEXT, so the client is judged on its own, whatever its model.py does.
+Any other name the client imports comes from the student's model.py, copied beside
+this file as student_model.py.
+"""
+
+import json
+import os
+from typing import NamedTuple
+
+
+class Answer(NamedTuple):
+    text: str
+    recorded: bool
+
+
+def load_settings() -> dict:
+    return {
+        "url": os.environ.get("AI_URL", "http://ai:4000"),
+        "key": os.environ.get("AI_KEY", "lab"),
+        "model": os.environ.get("AI_MODEL", "lab"),
+        "timeout": os.environ.get("AI_TIMEOUT", "30"),
+        "lang": "en" if os.environ.get("LAB_LANG", "fr").lower().startswith("en") else "fr",
+    }
+
+
+def ask(messages, sample, max_tokens=80):
+    call = {"messages": messages, "sample": sample, "max_tokens": max_tokens}
+    with open(os.environ["LAB_SPY_MODEL_LOG"], "a", encoding="utf-8") as log:
+        log.write(json.dumps(call, ensure_ascii=False, default=repr) + "\n")
+    return Answer(os.environ["LAB_SPY_MODEL_TEXT"], False)
+
+
+def __getattr__(name: str):
+    import student_model
+
+    return getattr(student_model, name)

@@ -1,0 +1,143 @@
+"""The server probes: two real sessions with the student's server.py, over stdin/stdout only.
+
+1. The lesson's scenario: the seven messages in one go, then the input closes.
+2. The other rules, in one more session: ping in every state, a second initialize,
+   the 2025-03-26 version, id 0, an unknown notification, a line that is not JSON.
+
+Each probe also computes what the reference server answers to the same lines, so a
+check compares the two replies that carry the same id.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from lab.checks.engine import Context, Failed, Probe
+from lab.checks.reference import encode_lines, reference_replies, scenario_messages
+from lab.checks.runner import Run, child_env, run_python
+
+SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tenth of it
+MISSING = object()  # a field the reply does not have (distinct from null)
+
+
+def initialize(request_id: Any, version: str) -> dict:
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "lab-check", "version": "1"}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
+
+
+def ping(request_id: Any) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "ping"}
+
+
+def rules_messages() -> list[Any]:
+    return [
+        ping("ping-new"),
+        initialize("init-2025", "2025-03-26"),
+        ping("ping-waiting"),
+        initialize("init-again-waiting", "2024-11-05"),
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        ping("ping-ready"),
+        initialize("init-again-ready", "2024-11-05"),
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
+        ping(0),
+        b'{"jsonrpc": "2.0", "id": 7, "method": ',  # not JSON: cut in the middle
+        ping("after-bad-json"),
+    ]
+
+
+@dataclass
+class Transcript:
+    sent: list[Any]
+    reference: list[dict]
+    run: Run | None = None  # None when there is no server.py
+    lines: list[str] = field(default_factory=list)
+    replies: list[Any] = field(default_factory=list)  # each line parsed, or the raw text
+
+    def request(self, request_id: Any) -> str:
+        for message in self.sent:
+            if isinstance(message, dict) and same(message.get("id", MISSING), request_id):
+                return f"{message.get('method')} (id {json.dumps(request_id)})"
+        return f"id {json.dumps(request_id)}"
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: true is not 1, and 1.0 is not 1."""
+    if a is MISSING or b is MISSING:
+        return a is b
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def parse(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return line
+
+
+def session(context: Context, messages: list[Any]) -> Transcript:
+    data = encode_lines(messages)
+    transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
+    script = context.folder / "server.py"
+    if not script.is_file():
+        return transcript
+    transcript.run = run_python(script.resolve(), data=data, limit=SERVER_LIMIT, cwd=context.folder,
+                                env=child_env(context.lang))
+    transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
+    transcript.replies = [parse(line) for line in transcript.lines]
+    return transcript
+
+
+PROBES = {
+    "server.scenario": Probe(lambda context: session(context, scenario_messages()), SERVER_LIMIT),
+    "server.rules": Probe(lambda context: session(context, rules_messages()), SERVER_LIMIT),
+}
+
+
+def field_of(reply: Any, path: str) -> Any:
+    """`error.code` of a reply; `#keys` gives the sorted keys, `#type` the JSON type's name."""
+    path, _, view = path.partition("#")
+    value = reply
+    for name in path.split("."):
+        if not isinstance(value, dict) or name not in value:
+            return MISSING
+        value = value[name]
+    if view == "keys":
+        return sorted(value) if isinstance(value, dict) else MISSING
+    if view == "type":
+        return {str: "string", bool: "boolean", int: "number", float: "number", dict: "object",
+                list: "array", type(None): "null"}.get(type(value), "?")
+    return value
+
+
+def find(replies: list[Any], request_id: Any) -> Any:
+    """The first reply carrying this id (for null: an id that is null or absent)."""
+    for reply in replies:
+        if isinstance(reply, dict) and same(reply.get("id"), request_id):
+            return reply
+    return MISSING
+
+
+def said(value: Any, lang: str) -> str:
+    if value is MISSING:
+        return "absent" if lang == "fr" else "missing"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str, ...]) -> None:
+    """The student's reply to `request_id` agrees with the reference's on every path."""
+    transcript: Transcript = context.probe(probe)
+    expected = find(transcript.reference, request_id)
+    actual = find(transcript.replies, request_id)
+    what = transcript.request(request_id)
+    if actual is MISSING:
+        raise Failed(expected, "\n".join(transcript.lines) or "—",
+                     fr=f"Aucune réponse à {what}.", en=f"No reply to {what}.",
+                     output=transcript.run.stderr_tail() if transcript.run else "")
+    for path in paths:
+        want, got = field_of(expected, path), field_of(actual, path)
+        if not same(want, got):
+            raise Failed(expected, actual,
+                         fr=f"Réponse à {what} : {path} vaut {said(got, 'fr')} au lieu de {said(want, 'fr')}.",
+                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.")
