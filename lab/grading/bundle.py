@@ -38,9 +38,9 @@ RUN_AUTOGRADER = """\
 # Each path can be overridden from the environment (the kit's tests use temporary folders).
 set -u
 root="${{AUTOGRADER_ROOT:-/autograder}}"
-submission="${{LAB_SUBMISSION:-$root/submission}}"
-results="${{LAB_RESULTS:-$root/results}}"
-lab="${{LAB_COMMAND:-$root/venv/bin/lab}}"
+submission="${{AUTOGRADER_SUBMISSION:-$root/submission}}"
+results="${{AUTOGRADER_RESULTS:-$root/results}}"
+lab="${{AUTOGRADER_LAB:-$root/venv/bin/lab}}"
 lang="${{LAB_LANG:-{lang}}}"
 timeout="${{LAB_GRADE_TIMEOUT:-{timeout}}}"
 

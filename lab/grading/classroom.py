@@ -28,6 +28,7 @@ class ClassResult:
     rows: list[tuple[str, Report]]  # (folder name under --out, report), in the order given
     summary: Path
     elapsed: float
+    checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
 
     @property
     def rate(self) -> float:
@@ -95,4 +96,5 @@ def grade_class(
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     summary.write_text(formats.summary_csv(rows), encoding="utf-8")
-    return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started)
+    return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
+                       checks_known=bool(checks.checks))

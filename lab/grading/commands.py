@@ -45,6 +45,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                  on_done=progress)
         finally:
             progress.close()
+        if not result.checks_known:
+            click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=result.summary), err=True)
 

@@ -1,0 +1,85 @@
+"""The Gradescope autograder zip: what it holds, and its run_autograder run on temporary folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from hostile import ROOT, make_submission
+from lab.grading.bundle import write_bundle
+from lab.i18n import text
+
+
+def unpack(bundle: Path, into: Path) -> Path:
+    """Unzip like Gradescope does into /autograder/source, keeping the modes the zip records."""
+    source = into / "source"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(source)
+        for info in archive.infolist():
+            mode = info.external_attr >> 16
+            if mode:
+                os.chmod(source / info.filename, stat.S_IMODE(mode))
+    return source
+
+
+def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path) -> None:
+    bundle = write_bundle(tmp_path / "autograder.zip", lang="en", timeout=30)
+    with zipfile.ZipFile(bundle) as archive:
+        infos = {info.filename: info for info in archive.infolist()}
+        setup = archive.read("setup.sh").decode()
+        run = archive.read("run_autograder").decode()
+    assert list(infos)[:2] == ["setup.sh", "run_autograder"]
+    for name in ("setup.sh", "run_autograder"):
+        assert stat.S_IMODE(infos[name].external_attr >> 16) == 0o755
+        assert stat.S_ISREG(infos[name].external_attr >> 16)
+    assert stat.S_IMODE(infos["kit/pyproject.toml"].external_attr >> 16) == 0o644
+    assert setup.startswith("#!/usr/bin/env bash\n")
+    assert "/autograder/venv/bin/pip install -e /autograder/source/kit" in setup.splitlines()
+    assert run.startswith("#!/usr/bin/env bash\n")
+    assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
+    assert '$lab grade "$submission" --format gradescope --out "$work" --lang "$lang" \\' in run
+    assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
+            "kit/lab/checks/__init__.py", "kit/solutions/server.py"} <= set(infos)
+    assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
+    assert not [name for name in infos if name.startswith("kit/tests/")]
+
+
+def test_the_zip_is_the_same_bytes_every_time(tmp_path: Path) -> None:
+    first = write_bundle(tmp_path / "one.zip").read_bytes()
+    assert write_bundle(tmp_path / "two.zip").read_bytes() == first
+
+
+def run_autograder(root: Path, lab_command: str, lang: str = "en") -> subprocess.CompletedProcess:
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_LAB": lab_command,
+           "LAB_LANG": lang, "LAB_GRADE_TIMEOUT": "20", "PYTHONPATH": str(ROOT)}
+    return subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_run_autograder_grades_the_submission_folder_even_when_nested(tmp_path: Path) -> None:
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    nested = make_submission(tmp_path / "submission", "my-work", "full")  # uploaded as a folder
+    shutil.rmtree(nested / "__pycache__", ignore_errors=True)
+    done = run_autograder(tmp_path, f"{sys.executable} -m lab")
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert set(results) == {"score", "execution_time", "output", "tests"}
+    maximum = sum(test["max_score"] for test in results["tests"])
+    assert maximum > 0
+    assert results["score"] == maximum, results["output"]
+    assert {test["status"] for test in results["tests"]} == {"passed"}
+
+
+def test_run_autograder_still_writes_results_when_lab_cannot_run(tmp_path: Path) -> None:
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="fr"), tmp_path)
+    (tmp_path / "submission").mkdir()
+    done = run_autograder(tmp_path, "/bin/false", lang="fr")
+    assert done.returncode == 0
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results == {"score": 0, "output": text("fr", "bundle.failed"), "tests": []}
