@@ -41,6 +41,42 @@ def run_client(client: Path, lang: str, timeout: float, server_file: str = "serv
     return code
 
 
+def check_folder(folder: Path, lang: str, watch: bool, as_json: bool) -> int:
+    import json
+
+    from lab.checks import run_checks
+    from lab.report import render
+
+    def run_once() -> int:
+        report = run_checks(folder, lang)
+        click.echo(json.dumps(report.to_dict()) if as_json else render(report))
+        return 0 if report.all_passed else 1
+
+    if not watch:
+        return run_once()
+    from lab.checks.watch import watch as watch_folder
+
+    outcome = []
+    watch_folder(folder, lambda: outcome.append(run_once()),
+                 lambda: click.echo("\n" + text(lang, "check.watching", target=folder), err=True))
+    return outcome[-1] if outcome else 1
+
+
+def update_exercises(lang: str, only_check: bool) -> int:
+    from lab.exercises import differences, generate
+
+    if only_check:
+        problems = differences()
+        click.echo(text(lang, "exercises.out_of_sync") if problems else text(lang, "exercises.in_sync"))
+        for problem in problems:
+            click.echo(f"  {problem}")
+        return 1 if problems else 0
+    written = generate()
+    click.echo(text(lang, "exercises.written", names=", ".join(written)) if written
+               else text(lang, "exercises.in_sync"))
+    return 0
+
+
 def make_cli(lang: str) -> click.Group:
     help_text = HELP[lang]
 
@@ -58,6 +94,21 @@ def make_cli(lang: str) -> click.Group:
     def run(folder: str, timeout: float, server_name: str) -> None:
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
         sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout, server_file))
+
+    @cli.command(help=help_text["check"])
+    @click.argument("folder", metavar="DIR", default="exercises")
+    @click.option("--watch", is_flag=True, help=help_text["check.watch"])
+    @click.option("--json", "as_json", is_flag=True, help=help_text["check.json"])
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
+    def check(folder: str, watch: bool, as_json: bool, _lang: str | None) -> None:
+        if not as_json and not Path(folder).is_dir():  # --json always answers with a report
+            raise click.UsageError(text(lang, "no_folder", path=folder))
+        sys.exit(check_folder(Path(folder), lang, watch, as_json))
+
+    @cli.command(help=help_text["exercises"])
+    @click.option("--check", "only_check", is_flag=True, help=help_text["exercises.check"])
+    def exercises(only_check: bool) -> None:
+        sys.exit(update_exercises(lang, only_check))
 
     from lab.grading.commands import add_grading_commands
 

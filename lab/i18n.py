@@ -30,6 +30,14 @@ HELP = {
             "note /autograder/submission et écrit /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Chemin du zip à écrire.",
+        "check": (
+            "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
+            "modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit."
+        ),
+        "check.watch": "Relance les vérifications à chaque enregistrement d’un fichier (Ctrl-C pour arrêter).",
+        "check.json": "Affiche le résultat en JSON (le modèle de résultats du kit).",
+        "exercises": "Régénère exercises/ à partir des marqueurs de solutions/.",
+        "exercises.check": "Ne change rien : échoue si exercises/ n’est pas à jour.",
     },
     "en": {
         "lab": "The MCP handshake lab: run the scenario, check a student's work, grade a class.",
@@ -58,6 +66,14 @@ HELP = {
             "grades /autograder/submission and writes /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Path of the zip to write.",
+        "check": (
+            "Check the work in DIR (default: exercises): server, client, model helper and the "
+            "lesson's answers. Exit code 0 only when everything passes."
+        ),
+        "check.watch": "Run the checks again each time a file is saved (Ctrl-C to stop).",
+        "check.json": "Print the result as JSON (the kit's result model).",
+        "exercises": "Regenerate exercises/ from the markers in solutions/.",
+        "exercises.check": "Change nothing: fail when exercises/ is out of date.",
     },
 }
 
@@ -88,6 +104,19 @@ MESSAGES = {
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
+        "check.heading": "Vérification de {target}",
+        "check.expected": "attendu : ",
+        "check.actual": "obtenu  : ",
+        "check.output": "sortie  : ",
+        "check.hint": "piste   : ",
+        "check.score": "Score : {score}/{max}  ({seconds:.1f} s)",
+        "check.all_passed": "Tout est juste. Bravo !",
+        "check.keep_going": "Corrigez la première erreur de chaque partie, puis relancez `lab check`.",
+        "check.error": "La vérification n’a pas pu aller au bout : {error}",
+        "check.watching": "J’attends un enregistrement dans {target}… (Ctrl-C pour arrêter)",
+        "exercises.written": "Écrit : {names}",
+        "exercises.in_sync": "exercises/ est à jour.",
+        "exercises.out_of_sync": "exercises/ n’est pas à jour (lancez `lab exercises`) :",
     },
     "en": {
         "no_folder": "Folder not found: {path}",
@@ -116,6 +145,19 @@ MESSAGES = {
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
         "bundle.failed": "The autograder could not run lab: see run_autograder's output.",
+        "check.heading": "Checking {target}",
+        "check.expected": "expected: ",
+        "check.actual": "actual:   ",
+        "check.output": "output:   ",
+        "check.hint": "hint:     ",
+        "check.score": "Score: {score}/{max}  ({seconds:.1f} s)",
+        "check.all_passed": "All correct. Well done!",
+        "check.keep_going": "Fix the first error of each part, then run `lab check` again.",
+        "check.error": "The check could not finish: {error}",
+        "check.watching": "Waiting for a save in {target}… (Ctrl-C to stop)",
+        "exercises.written": "Written: {names}",
+        "exercises.in_sync": "exercises/ is up to date.",
+        "exercises.out_of_sync": "exercises/ is out of date (run `lab exercises`):",
     },
 }
 

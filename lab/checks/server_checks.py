@@ -183,16 +183,16 @@ FUNCTION_CHECKS = [
      "Chaque réponse porte l’id de sa requête", "Each reply carries its request's id",
      "Recopiez l’id de la requête tel quel (1 reste un nombre, \"a\" une chaîne).",
      "Copy the request's id as it is (1 stays a number, \"a\" a string)."),
-    ("server.notifications-unanswered", "server-3", notifications_unanswered,
+    ("server.notifications-unanswered", "server-1", notifications_unanswered,
      "Les notifications ne reçoivent aucune réponse", "Notifications get no reply",
      "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
      "A message with no id is a notification: change the state if needed, but write nothing."),
-    ("server.parse-error", "server-3", parse_error,
+    ("server.parse-error", "server-1", parse_error,
      "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
      "A line that is not JSON gets -32700 with id null, and the server goes on",
      "Attrapez l’erreur de json.loads : répondez -32700 avec \"id\": null, puis lisez la ligne suivante.",
      "Catch json.loads's error: answer -32700 with \"id\": null, then read the next line."),
-    ("server.exits-at-eof", "server-3", exits_at_eof,
+    ("server.exits-at-eof", "server-1", exits_at_eof,
      "Le serveur s’arrête (code 0) quand son entrée se ferme",
      "The server stops (code 0) when its input closes",
      "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi.",
@@ -200,13 +200,13 @@ FUNCTION_CHECKS = [
 ]
 
 # The order of the report: each part's checks in the order of the lesson's tables.
+# Part 1 (the messages) also covers what the given loop and routing do once replies can be built.
 ORDER = [
-    STARTS, "server.reply-ids",
+    STARTS, "server.reply-ids", "server.notifications-unanswered", "server.parse-error", "server.exits-at-eof",
     "server.refuses-unknown-version", "server.error-data", "server.accepts-known-version",
     "server.capabilities-only-tools", "server.list-changed-false",
-    "server.gate-before-initialize", "server.gate-while-waiting", "server.notifications-unanswered",
-    "server.tools-list-when-ready", "server.unknown-method", "server.ping-every-state",
-    "server.second-initialize", "server.id-zero", "server.parse-error", "server.exits-at-eof",
+    "server.gate-before-initialize", "server.gate-while-waiting", "server.tools-list-when-ready",
+    "server.unknown-method", "server.ping-every-state", "server.second-initialize", "server.id-zero",
 ]
 
 
