@@ -54,10 +54,17 @@ KINDS = ("full", "partial", *HOSTILE_PRELUDES)
 PARTIAL_BUG = ('"listChanged": False', '"listChanged": True')
 
 
-def make_submission(parent: Path, name: str, kind: str) -> Path:
-    """Write submission `name` of the given kind under `parent` and return its folder."""
+def make_submission(parent: Path, name: str, kind: str, server_only: bool = False) -> Path:
+    """Write submission `name` of the given kind under `parent` and return its folder.
+
+    `server_only`: just server.py (the other checks then fail at once: quicker tests).
+    """
     folder = parent / name
-    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    if server_only:
+        folder.mkdir(parents=True)
+        shutil.copy2(SOLUTIONS / "server.py", folder / "server.py")
+    else:
+        shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     server = folder / "server.py"
     source = server.read_text(encoding="utf-8")
     if kind == "full":

@@ -1,0 +1,132 @@
+"""`lab grade` end to end with the real check engine, on a class with every hostile case in it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hostile import ROOT, make_submission, tree_digest
+from lab.grading.catalogue import Catalogue
+from lab.i18n import text
+
+TIMEOUT = 40  # the class's limit: the engine's own limits catch a hung server first
+SHORT_TIMEOUT = 2  # below the engine's limit for a hung server: then ours is the one that acts
+ENGINE_SECONDS = 15  # generous: one full `lab check` on a busy 2-core machine
+CLASS = ["full", "partial", "untouched", "hangs", "loops", "floods", "exits", "syntax", "deletes",
+         "import_error"]
+
+
+def lab(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LAB_LANG", None)
+    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Grade the class once (Exercism format, English); the tests read the files."""
+    root = tmp_path_factory.mktemp("engine")
+    submissions = []
+    for kind in CLASS:
+        if kind == "untouched":
+            folder = root / "class" / kind
+            shutil.copytree(ROOT / "exercises", folder, ignore=shutil.ignore_patterns("__pycache__"))
+        else:  # the hostile ones only differ in server.py: the rest would only cost time
+            folder = make_submission(root / "class", kind, kind, server_only=kind not in ("full", "partial"))
+        submissions.append(folder)
+    originals = {path.name: tree_digest(path) for path in submissions}
+    started = time.monotonic()
+    done = lab("--lang", "en", "grade", *map(str, submissions), "--format", "exercism",
+               "--out", str(root / "out"), "--jobs", "2", "--timeout", str(TIMEOUT), cwd=root)
+    elapsed = time.monotonic() - started
+    results = {kind: json.loads((root / "out" / kind / "results.json").read_text(encoding="utf-8"))
+               for kind in CLASS if (root / "out" / kind / "results.json").is_file()}
+    return {"done": done, "elapsed": elapsed, "results": results, "root": root,
+            "submissions": submissions, "originals": originals}
+
+
+def failed_ids(results: dict) -> list[str]:
+    return [test["test_code"] for test in results["tests"] if test["status"] != "pass"]
+
+
+def test_every_submission_gets_a_results_file_and_a_summary_row(graded: dict) -> None:
+    assert graded["done"].returncode == 0, graded["done"].stderr
+    assert sorted(graded["results"]) == sorted(CLASS)
+    with (graded["root"] / "out" / "summary.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["submission"] for row in rows] == CLASS
+    maximum = Catalogue.from_engine("en").max_score
+    assert {row["max"] for row in rows} == {str(maximum)}
+    assert graded["done"].stderr.strip().startswith(f"{len(CLASS)} submission(s) graded in ")
+
+
+def test_the_reference_scores_full_marks_and_a_bug_is_caught(graded: dict) -> None:
+    full, partial = graded["results"]["full"], graded["results"]["partial"]
+    assert (full["status"], full["score"]) == ("pass", full["max_score"])
+    assert partial["status"] == "fail"
+    assert "server.list-changed-false" in failed_ids(partial)
+    assert partial["score"] == partial["max_score"] - len(failed_ids(partial))
+    assert graded["results"]["untouched"]["score"] < graded["results"]["untouched"]["max_score"]
+
+
+@pytest.mark.parametrize("kind", ["hangs", "loops"])
+def test_a_server_that_never_answers_is_caught_by_the_engine(graded: dict, kind: str) -> None:
+    results = graded["results"][kind]
+    assert results["status"] == "fail"
+    first = results["tests"][0]
+    assert (first["test_code"], first["status"]) == ("server.json-rpc-replies", "fail")
+    assert "wrote nothing in" in first["message"]
+
+
+def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: Path) -> None:
+    submission = make_submission(tmp_path, "hangs", "hangs", server_only=True)
+    started = time.monotonic()
+    done = lab("grade", str(submission), "--format", "gradescope", "--out", str(tmp_path / "out"),
+               "--timeout", str(SHORT_TIMEOUT), "--lang", "fr", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "out" / "hangs" / "results.json").read_text(encoding="utf-8"))
+    reason = text("fr", "grade.timeout", seconds=SHORT_TIMEOUT)
+    assert results["score"] == 0
+    assert results["output"].splitlines()[0] == reason
+    assert {test["status"] for test in results["tests"]} == {"failed"}
+    assert {test["output"].splitlines()[0] for test in results["tests"]} == {reason}
+    assert elapsed < SHORT_TIMEOUT + 5  # the start-up, the engine's list, the limit: no more
+
+
+@pytest.mark.parametrize(("kind", "evidence"), [
+    ("exits", "code 3"),
+    ("syntax", "SyntaxError"),
+    ("import_error", "ModuleNotFoundError"),
+])
+def test_a_server_that_cannot_run_fails_its_checks_with_the_cause(graded: dict, kind: str, evidence: str) -> None:
+    results = graded["results"][kind]
+    assert results["status"] == "fail"
+    first = results["tests"][0]
+    assert (first["test_code"], first["status"]) == ("server.json-rpc-replies", "fail")
+    assert evidence in (first["message"] or "") + (first["output"] or "")
+
+
+def test_a_flood_is_cut_and_judged(graded: dict) -> None:
+    results = graded["results"]["floods"]
+    assert results["status"] == "fail"
+    assert "server.json-rpc-replies" in failed_ids(results)
+
+
+def test_no_submission_changed_its_original_or_another(graded: dict) -> None:
+    assert {path.name: tree_digest(path) for path in graded["submissions"]} == graded["originals"]
+
+
+def test_the_class_is_not_slowed_by_more_than_the_engine_needs(graded: dict) -> None:
+    # Two jobs: the full and partial submissions take the engine's full time, the hanging and
+    # looping ones its limit for a server (5 s), the rest fail at once.
+    assert graded["elapsed"] < 2 * ENGINE_SECONDS + 10
