@@ -32,14 +32,6 @@ class Failed(Exception):
 
 
 class Skipped(Exception):
-    """A check that cannot run here, through no fault of the student (a tool is missing): why, fr and en."""
-
-    def __init__(self, fr: str, en: str) -> None:
-        super().__init__(en)
-        self.message = {"fr": fr, "en": en}
-
-
-class Skipped(Exception):
     """A check that cannot be judged here (a tool is missing): skipped with the reason, fr and en."""
 
     def __init__(self, fr: str, en: str = "") -> None:
@@ -130,9 +122,6 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         result.expected, result.actual = shown(failure.expected), shown(failure.actual)
         result.message = failure.message[lang]
         result.output = shown(failure.output)
-    except Skipped as why:
-        result.status = SKIPPED
-        result.message = why.message[lang]
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
         result.message = f"{type(error).__name__}: {error}"
