@@ -45,9 +45,11 @@ def spec_negotiation(requested: Any, supported: list) -> Optional[str]:
     It never refuses, so it never returns None: the client, not the server, decides
     whether an older version is good enough. `supported` is newest first.
     """
-    # TODO (bonus_server.py) : …
-    # TODO (bonus_server.py): …
-    raise NotImplementedError("bonus_server.py")
+    # TODO (bonus : la règle de la spec) : renvoyez la version demandée si elle est dans supported, sinon la plus récente de
+    #   supported (la première) : ne refusez plus, le client décidera.
+    # TODO (bonus: the spec’s rule): return the requested version if it is in supported, else the latest one in supported
+    #   (the first one): do not refuse any more, the client will decide.
+    raise NotImplementedError("bonus : la règle de la spec / bonus: the spec’s rule")
 
 
 def make_session(lang: str = "fr") -> Session:

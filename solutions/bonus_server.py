@@ -43,7 +43,11 @@ def spec_negotiation(requested: Any, supported: list) -> Optional[str]:
     It never refuses, so it never returns None: the client, not the server, decides
     whether an older version is good enough. `supported` is newest first.
     """
-    # BEGIN SOLUTION
+    # BEGIN SOLUTION bonus
+    # fr: renvoyez la version demandée si elle est dans supported, sinon la plus récente de
+    # fr: supported (la première) : ne refusez plus, le client décidera.
+    # en: return the requested version if it is in supported, else the latest one in supported
+    # en: (the first one): do not refuse any more, the client will decide.
     return requested if requested in supported else supported[0]
     # END SOLUTION
 

@@ -1,0 +1,308 @@
+"""The bonus step's checks: the spec's version negotiation, proved against real clients.
+
+They apply only to a folder that has bonus_server.py. First the student's bonus server
+is judged over stdin/stdout, like the lesson's server, against the reference
+(solutions/bonus_server.py, run in this process): a supported version is echoed, an
+unknown one is answered with the latest supported version, the state gate still
+holds, listChanged is still false, and `server/discover` gets an error reply.
+
+Then real clients connect (lab/real_clients.py): the official `mcp` SDK client in its
+`legacy` mode and in its default `auto` mode (which probes `server/discover` first),
+and the MCP Inspector CLI through npx. They are slow to start, so each runs in one
+child process with a time limit, and only once the stdio checks they need have passed
+(an untouched exercise costs nothing). When a client cannot run here (no npx, no npm
+registry, no SDK), its check is skipped with the reason instead of failing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from lab import real_clients
+from lab.checks.engine import Check, Context, Failed, Probe, Skipped
+from lab.checks.reference import SOLUTIONS, encode_lines
+from lab.checks.runner import child_env, run_python
+from lab.checks.server_checks import shape_problem
+from lab.checks.server_session import Transcript, expect_reply, field_of, find, parse, same
+
+BONUS = "bonus_server.py"
+TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
+SESSION_LIMIT = 5.0  # seconds for one stdio session: a correct server needs a tenth of it
+# The versions a client may ask for in the handshake era; the replies expected come
+# from the reference server, not from this list.
+ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+UNKNOWN_VERSION = "1999-01-01"
+
+_loading = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _reference_module() -> ModuleType:
+    """solutions/bonus_server.py, loaded once; its `from server import ...` is undone after."""
+    spec = importlib.util.spec_from_file_location("lab_reference_bonus_server", SOLUTIONS / BONUS)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    saved_path, saved_server = list(sys.path), sys.modules.get("server")
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved_path
+        if saved_server is None:
+            sys.modules.pop("server", None)
+        else:
+            sys.modules["server"] = saved_server
+    return module
+
+
+def reference_replies(lines: bytes, lang: str) -> list[dict]:
+    with _loading:
+        session = _reference_module().make_session(lang)
+    replies = []
+    for line in lines.split(b"\n"):
+        reply = session.handle_line(line)
+        if reply is not None:
+            replies.append(reply)
+    return replies
+
+
+# ---------------------------------------------------------------- the stdio probes
+
+
+def initialize(request_id: str, version: str) -> dict:
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "lab-check", "version": "1"}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
+
+
+def request(request_id: str, method: str, params: Any = None) -> dict:
+    message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def discover(request_id: str) -> dict:
+    # As the SDK's auto mode sends it: the modern revision's fields ride in _meta.
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "lab-check", "version": "1"}}
+    return request(request_id, "server/discover", {"_meta": meta})
+
+
+def session_messages() -> list[dict]:
+    return [
+        discover("discover-new"),
+        initialize("init-unknown", UNKNOWN_VERSION),
+        request("list-waiting", "tools/list"),
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        request("list-ready", "tools/list"),
+        discover("discover-ready"),
+        initialize("init-again", ASKED_VERSIONS[0]),
+    ]
+
+
+def stdio_session(context: Context, messages: list[dict]) -> Transcript:
+    data = encode_lines(messages)
+    transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
+    script = context.folder / BONUS
+    transcript.run = run_python(script.resolve(), data=data, limit=SESSION_LIMIT, cwd=context.folder,
+                                env=child_env(context.lang))
+    transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
+    transcript.replies = [parse(line) for line in transcript.lines]
+    return transcript
+
+
+def version_probe(version: str) -> Probe:
+    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT)
+
+
+# ---------------------------------------------------------------- the real-client probes
+
+
+def agrees(context: Context, request_id: str, path: str) -> bool:
+    transcript: Transcript = context.probe("bonus.session")
+    expected, actual = find(transcript.reference, request_id), find(transcript.replies, request_id)
+    return same(field_of(expected, path), field_of(actual, path))
+
+
+def negotiates(context: Context) -> bool:
+    """The stdio session shows the spec's rule: worth starting a real client for."""
+    return agrees(context, "init-unknown", "result.protocolVersion")
+
+
+def answers_discover(context: Context) -> bool:
+    # The auto mode's probe comes first, before initialize: the reply in the new state.
+    reply = find(context.probe("bonus.session").replies, "discover-new")
+    return isinstance(reply, dict) and isinstance(reply.get("error"), dict)
+
+
+def sdk_probe(context: Context) -> dict[str, real_clients.ClientRun]:
+    if not negotiates(context):
+        return {}  # the checks that read this are skipped by their prerequisites
+    modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
+    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes)}
+
+
+def inspector_probe(context: Context) -> real_clients.ClientRun | None:
+    if not negotiates(context):
+        return None
+    return real_clients.run_inspector(context.folder / BONUS)
+
+
+PROBES = {
+    "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT),
+    **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
+    # The real-client probes first wait for the stdio session (SESSION_LIMIT).
+    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT),
+    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT),
+}
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def json_rpc_replies(context: Context) -> None:
+    transcript: Transcript = context.probe("bonus.session")
+    run = transcript.run
+    assert run is not None
+    if not transcript.lines:
+        why_fr = f"rien écrit en {run.duration:g} s" if run.timed_out else f"arrêté (code {run.code}) sans rien écrire"
+        why_en = f"wrote nothing in {run.duration:g} s" if run.timed_out else f"stopped (code {run.code}) without writing"
+        raise Failed(transcript.reference[0], "—", fr=f"Le serveur bonus a {why_fr}.",
+                     en=f"The bonus server {why_en}.", output=run.stderr_tail())
+    for line, reply in zip(transcript.lines, transcript.replies):
+        problem = shape_problem(reply)
+        if problem:
+            raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {…}}',
+                         line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
+                         output=run.stderr_tail())
+
+
+def versions_echoed(context: Context) -> None:
+    for version in ASKED_VERSIONS:
+        expect_reply(context, f"bonus.version.{version}", f"init-{version}", ("result.protocolVersion",))
+
+
+def unknown_version_answered(context: Context) -> None:
+    expect_reply(context, "bonus.session", "init-unknown", ("error", "result.protocolVersion"))
+
+
+def gate_holds(context: Context) -> None:
+    expect_reply(context, "bonus.session", "list-waiting", ("error.code",))
+    expect_reply(context, "bonus.session", "list-ready", ("result",))
+    expect_reply(context, "bonus.session", "init-again", ("error.code",))
+
+
+def capabilities_honest(context: Context) -> None:
+    expect_reply(context, "bonus.session", "init-unknown", ("result.capabilities",))
+
+
+def discover_answered(context: Context) -> None:
+    transcript: Transcript = context.probe("bonus.session")
+    for request_id in ("discover-new", "discover-ready"):
+        reply = find(transcript.replies, request_id)
+        if not (isinstance(reply, dict) and isinstance(reply.get("error"), dict)):
+            expected = find(transcript.reference, request_id)
+            actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
+            what = transcript.request(request_id)
+            raise Failed(expected, actual,
+                         fr=f"Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
+                         en=f"No error reply to {what}: a client that probes would wait for nothing.")
+
+
+def sdk_connects(mode: str, context: Context) -> None:
+    run = context.probe("bonus.sdk").get(f"sdk-{mode}")
+    assert run is not None, "the SDK probe did not run this mode"
+    client_connects(run, context, with_version=True)
+
+
+def inspector_lists_tools(context: Context) -> None:
+    run = context.probe("bonus.inspector")
+    assert run is not None, "the Inspector probe did not run"
+    client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
+
+
+def client_connects(run: real_clients.ClientRun, context: Context, with_version: bool) -> None:
+    # What the client should see: the tools of the reference's tools/list, and the version
+    # the reference answers to a version it does not know (the SDK offers the newest).
+    reference = context.probe("bonus.session").reference
+    want: dict[str, Any] = {"tools": find(reference, "list-ready")["result"]["tools"]}
+    actual: dict[str, Any] = {"tools": run.tools}
+    if with_version:
+        want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
+        actual["version"] = run.version
+    if run.outcome == real_clients.UNAVAILABLE:
+        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({run.reason})",
+                      en=f"skipped: this client cannot run here ({run.reason})")
+    if run.outcome != real_clients.CONNECTED:
+        raise Failed(want, run.reason, fr="Le client n’a pas pu se connecter et lister les outils.",
+                     en="The client could not connect and list the tools.")
+    if not same(actual, want):
+        raise Failed(want, actual, fr="Le client s’est connecté, mais ne voit pas ce qu’il faut.",
+                     en="The client connected, but does not see what it should.")
+
+
+START = "bonus.json-rpc-replies"
+UNKNOWN = "bonus.unknown-version-latest"
+DISCOVER = "bonus.discover-answered"
+STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
+
+# id, points, run, probes, needs, title fr/en, hint fr/en
+ROWS = [
+    (START, 1, json_rpc_replies, ("bonus.session",), (),
+     "Le serveur bonus démarre et répond en JSON-RPC 2.0",
+     "The bonus server starts and answers in JSON-RPC 2.0",
+     "bonus_server.py réutilise le Session de server.py : faites d’abord passer les vérifications du serveur.",
+     "bonus_server.py reuses server.py's Session: make the server's checks pass first."),
+    ("bonus.supported-version-echoed", 2, versions_echoed, STDIO, (START,),
+     "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",
+     "A supported version is echoed as it is (2024-11-05 to 2025-11-25)",
+     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
+     "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."),
+    (UNKNOWN, 2, unknown_version_answered, ("bonus.session",), (START,),
+     "Une version inconnue reçoit un résultat avec la dernière version prise en charge",
+     "An unknown version gets a result with the latest supported version",
+     "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première).",
+     "The spec's rule: do not refuse any more; answer the latest version in supported (the first one)."),
+    ("bonus.gate-still-holds", 1, gate_holds, ("bonus.session",), (START,),
+     "La porte d’état tient toujours (attente, prêt, second initialize)",
+     "The state gate still holds (waiting, ready, second initialize)",
+     "Seule la négociation change : gardez le Session de la leçon, sa porte et ses transitions.",
+     "Only the negotiation changes: keep the lesson's Session, its gate and its transitions."),
+    ("bonus.capabilities-honest", 1, capabilities_honest, ("bonus.session",), (START,),
+     "Les capacités restent honnêtes : tools seulement, listChanged false",
+     "Capabilities stay honest: tools only, listChanged false",
+     "Une annonce est une promesse, avec n’importe quelle version : {\"tools\": {\"listChanged\": false}}.",
+     "An announcement is a promise, whatever the version: {\"tools\": {\"listChanged\": false}}."),
+    (DISCOVER, 1, discover_answered, ("bonus.session",), (START,),
+     "server/discover reçoit une réponse d’erreur, jamais le silence",
+     "server/discover gets an error reply, never silence",
+     "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite).",
+     "An unknown method always gets an error (-32600 before initialize, -32601 after)."),
+    ("bonus.sdk-legacy", 2, lambda context: sdk_connects("legacy", context), ("bonus.session", "bonus.sdk"), (UNKNOWN,),
+     "Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
+     "The mcp SDK client (legacy mode) connects and sees no tools",
+     "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt.",
+     "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready."),
+    ("bonus.sdk-auto", 2, lambda context: sdk_connects("auto", context), ("bonus.session", "bonus.sdk"),
+     (UNKNOWN, DISCOVER),
+     "Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
+     "The mcp SDK client (auto mode: server/discover first) connects and sees no tools",
+     "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize.",
+     "In auto mode the SDK probes server/discover; on an error it falls back to initialize."),
+    ("bonus.inspector", 1, inspector_lists_tools, ("bonus.session", "bonus.inspector"), (UNKNOWN,),
+     "L’Inspector MCP (CLI, par npx) obtient {\"tools\": []}",
+     "The MCP Inspector (CLI, through npx) gets {\"tools\": []}",
+     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list",
+     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"),
+]
+
+CHECKS = [
+    Check(check_id, "bonus", {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
+          probes=probes, needs=needs, applies_when=BONUS, points=points)
+    for check_id, points, run, probes, needs, title_fr, title_en, hint_fr, hint_en in ROWS
+]

@@ -1,0 +1,211 @@
+"""Real MCP clients against a server file: the official `mcp` SDK and the MCP Inspector CLI.
+
+The bonus step's tests and graded checks use them. Both are slow to start (importing the
+SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
+each runs in a child process with a time limit and is killed with its process group when
+late. Output goes to temporary files, read back capped: a flooding child cannot fill a
+pipe or the memory.
+
+Every run ends as one `ClientRun`:
+- connected: the handshake worked and `tools/list` answered (version, tools);
+- refused: the server answered with a JSON-RPC error (`error` holds it);
+- failed: anything else the server did wrong (no answer in time, a broken reply);
+- unavailable: the client itself could not run here (no npx, no registry, no SDK),
+  so a check skips with the reason instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from lab.process import kill_group
+
+CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
+
+SDK_MODES = ("legacy", "auto")
+# One mode: connect and list tools. A healthy server needs milliseconds; the SDK waits
+# 10 s for a `server/discover` answer, so a server that ignores the probe fails here.
+SDK_STEP_LIMIT = 6.0
+# The whole SDK child: the import, every mode, and the SDK's own shutdown of the server.
+SDK_LIMIT = 45.0
+
+INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
+INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
+FETCH_LIMIT = 180.0  # seconds when npx must fetch it first (about 30 s here)
+OUTPUT_CAP = 64 * 1024  # bytes of a child's stdout or stderr worth reading
+
+
+@dataclass
+class ClientRun:
+    client: str  # "sdk-legacy", "sdk-auto" or "inspector"
+    outcome: str  # CONNECTED, REFUSED, FAILED or UNAVAILABLE
+    version: str = ""  # the negotiated protocol version (the Inspector CLI does not print it)
+    tools: Optional[list] = None
+    capabilities: Optional[dict] = None
+    error: Optional[dict] = None  # the server's JSON-RPC error: code, message, data
+    reason: str = ""  # in plain words, when it did not connect
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ClientRun":
+        return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
+
+
+def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[int], str, str]:
+    """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+            start_new_session=(os.name == "posix"), **popen,
+        )
+        try:
+            code: Optional[int] = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            kill_group(process)
+        texts = []
+        for stream in (out, err):
+            stream.seek(0)
+            texts.append(stream.read(OUTPUT_CAP).decode(errors="replace"))
+        return code, texts[0], texts[1]
+
+
+# ---------------------------------------------------------------- the mcp SDK client
+
+
+def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT) -> list[ClientRun]:
+    """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
+    child = "import sys; from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
+    code, out, err = run_capped([sys.executable, "-c", child, str(Path(server).resolve()), *modes], limit)
+    runs = {}
+    for line in out.splitlines():
+        try:
+            run = ClientRun.from_dict(json.loads(line))
+        except (ValueError, TypeError):
+            continue
+        runs[run.client] = run
+    if code is None:
+        why = f"the SDK client did not finish within {limit:g} s"
+    else:
+        why = last_line(err) or f"the SDK client stopped with code {code}"
+    return [runs.get(f"sdk-{mode}") or ClientRun(f"sdk-{mode}", FAILED, reason=why) for mode in modes]
+
+
+def sdk_child(argv: list[str]) -> None:
+    """In the child: print one ClientRun as a JSON line per mode."""
+    server, *modes = argv
+    try:
+        import anyio
+        import mcp  # noqa: F401
+    except ImportError as missing:
+        reason = f"the mcp SDK is not installed ({missing}): pip install -e '.[test]'"
+        for mode in modes:
+            print(json.dumps(asdict(ClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
+        return
+    for mode in modes:
+        print(json.dumps(asdict(anyio.run(sdk_once, server, mode))), flush=True)
+
+
+async def sdk_once(server: str, mode: str) -> ClientRun:
+    import anyio
+    from mcp import StdioServerParameters
+    from mcp.client.client import Client
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.exceptions import MCPError
+
+    name = f"sdk-{mode}"
+    params = StdioServerParameters(command=sys.executable, args=[server], cwd=str(Path(server).parent))
+    with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
+        try:
+            with anyio.fail_after(SDK_STEP_LIMIT):
+                async with Client(stdio_client(params, errlog=quiet), mode=mode) as client:
+                    listed = await client.list_tools()
+                    return ClientRun(
+                        name, CONNECTED, version=client.protocol_version,
+                        tools=[tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools],
+                        capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+                    )
+        except BaseException as problem:  # noqa: B036 - the child reports every ending, then exits
+            refusal = find_exception(problem, MCPError)
+            if refusal is not None:
+                error = {"code": refusal.error.code, "message": refusal.error.message, "data": refusal.error.data}
+                return ClientRun(name, REFUSED, error=error, reason=f"MCP error {refusal.error.code}: {refusal.error.message}")
+            if find_exception(problem, TimeoutError) is not None:
+                return ClientRun(name, FAILED, reason=f"no answer within {SDK_STEP_LIMIT:g} s")
+            cause = find_exception(problem, Exception) or problem
+            return ClientRun(name, FAILED, reason=f"{type(cause).__name__}: {cause}"[:500])
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def find_exception(problem: BaseException, kind: type) -> Any:
+    """`problem` itself or the first `kind` inside its exception groups (anyio wraps errors)."""
+    if isinstance(problem, kind) and not hasattr(problem, "exceptions"):
+        return problem
+    for inner in getattr(problem, "exceptions", ()):
+        found = find_exception(inner, kind)
+        if found is not None:
+            return found
+    return None
+
+
+# ---------------------------------------------------------------- the MCP Inspector CLI
+
+FAILURE_LINE = re.compile(r"^Failed to [^:]*: (?:MCP error (-?\d+): )?(.*)$", re.MULTILINE)
+NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
+
+
+def run_inspector(server: Path, fetch_limit: float = FETCH_LIMIT, limit: float = INSPECTOR_LIMIT) -> ClientRun:
+    """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
+
+    npx first runs offline (the npm cache only, no registry wait); only when the package
+    is not cached does it fetch it, with the longer `fetch_limit`.
+    """
+    npx = shutil.which("npx")
+    if npx is None:
+        return ClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
+    server = Path(server).resolve()
+    command = [INSPECTOR_PACKAGE, "--cli", sys.executable, str(server), "--method", "tools/list"]
+    env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false",
+           "npm_config_audit": "false"}
+    code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
+    fetched = "ENOTCACHED" in err
+    if fetched:
+        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env=env, cwd=server.parent)
+    return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+
+
+def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> ClientRun:
+    if code is None:
+        if fetched:
+            return ClientRun("inspector", UNAVAILABLE, reason=f"npx did not fetch and run {INSPECTOR_PACKAGE} within {limit:g} s")
+        return ClientRun("inspector", FAILED, reason=f"the Inspector got no answer within {limit:g} s")
+    if code == 0:
+        try:
+            listed = json.loads(out)
+        except ValueError:
+            return ClientRun("inspector", FAILED, reason="the Inspector printed no JSON: " + out[:200])
+        tools = listed.get("tools") if isinstance(listed, dict) else None
+        return ClientRun("inspector", CONNECTED, tools=tools)
+    failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
+    if failure is not None:  # the Inspector ran and says what the server did
+        if failure.group(1) is None:
+            return ClientRun("inspector", FAILED, reason=failure.group(0))
+        error = {"code": int(failure.group(1)), "message": failure.group(2)}
+        return ClientRun("inspector", REFUSED, error=error, reason=failure.group(0))
+    npm_error = NPM_ERROR_LINE.search(err)
+    why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
+    return ClientRun("inspector", UNAVAILABLE, reason=f"npx could not run {INSPECTOR_PACKAGE}: {why}")
+
+
+def last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
