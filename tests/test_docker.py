@@ -7,11 +7,18 @@ output, with every variable interpolated, is what the contract tests read.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 import os
 import re
+import signal
+import socket
 import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
@@ -276,6 +283,65 @@ def test_litellm_config_routes_model_lab_with_master_key_lab() -> None:
     assert re.search(r"^      model: os\.environ/LAB_PROVIDER_MODEL$", code, re.M)
     assert re.search(r"^      api_key: os\.environ/LAB_PROVIDER_KEY$", code, re.M)
     assert "sk-" not in code  # no key is ever written in the file
+
+
+def free_local_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get_json(url: str, key: str) -> tuple[int, Any]:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def test_the_shipped_litellm_config_runs_in_a_real_proxy(services: dict[str, Config]) -> None:
+    """Boot LiteLLM on 127.0.0.1 with docker/litellm.yaml; nothing here calls the provider."""
+    executable = os.environ.get("LAB_LITELLM", "")
+    if not Path(executable).is_file():
+        reason = "no LiteLLM proxy here: set LAB_LITELLM to a litellm executable (see .ci/run)"
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    secret = "sk-test-provider-key-never-for-students"
+    port = free_local_port()
+    env = {
+        **os.environ,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",  # no price list fetched from the internet
+        "LAB_PROVIDER_KEY": secret,
+        "LAB_PROVIDER_MODEL": "openai/lab-test-model",
+    }
+    proxy = subprocess.Popen(
+        [executable, "--config", str(LITELLM_CONFIG), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+    )
+    # The container's own healthcheck command, pointed at this proxy.
+    healthcheck = services["ai-gateway"]["healthcheck"]["test"][3]
+    healthcheck = healthcheck.replace("localhost:4000", f"127.0.0.1:{port}")
+    try:
+        deadline = time.monotonic() + 120
+        while subprocess.run([sys.executable, "-c", healthcheck], capture_output=True).returncode:
+            assert proxy.poll() is None, "the LiteLLM proxy stopped: is docker/litellm.yaml valid?"
+            assert time.monotonic() < deadline, "the LiteLLM proxy never became live"
+            time.sleep(0.5)
+        base = f"http://127.0.0.1:{port}/v1"
+        status, models = get_json(f"{base}/models", "lab")
+        assert status == 200
+        assert [model["id"] for model in models["data"]] == ["lab"]
+        assert get_json(f"{base}/models", "not-the-key")[0] in (400, 401, 403)
+        status, info = get_json(f"{base}/model/info", "lab")
+        assert status == 200
+        assert info["data"][0]["litellm_params"]["model"] == "openai/lab-test-model"
+        assert secret not in json.dumps(info)  # the proxy's key does not reveal the provider's
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proxy.pid, signal.SIGKILL)
+        proxy.wait(timeout=30)
 
 
 def mounts_at(service: Config, target: str) -> list[Config]:

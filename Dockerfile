@@ -1,0 +1,34 @@
+# The lab image: the `agent` container students exec into, and the `grader`.
+# Build and start it with `docker compose up -d` (see docs/docker.md).
+FROM python:3.12-slim
+
+# No .pyc files written into the students' bind-mounted checkout, output shown at once,
+# and no pip cache kept in the image.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# A non-root user. uid/gid 1000 is the first user on most Linux hosts, so files in the
+# bind-mounted project stay writable; docker-compose.yml lets LAB_UID/LAB_GID change it.
+RUN groupadd --gid 1000 lab \
+    && useradd --uid 1000 --gid 1000 --create-home --shell /bin/bash lab
+
+# The lesson's project folder is /home/node/project; ours is /home/lab/project.
+WORKDIR /home/lab/project
+
+# Install the kit first, from the files it needs, so that editing exercises or docs does
+# not reinstall its dependencies. Editable: compose bind-mounts the checkout over this
+# folder, and the `lab` command then runs the kit from the checkout, never a stale copy.
+COPY --chown=lab:lab pyproject.toml README.md ./
+COPY --chown=lab:lab lab ./lab
+RUN pip install --editable .
+
+# The rest of the project, for running the image without the bind mount.
+COPY --chown=lab:lab . .
+
+USER lab
+
+# Stay up so students can `docker compose exec agent lab run`, as the lesson's
+# `docker exec ... agent ...`.
+CMD ["sleep", "infinity"]
