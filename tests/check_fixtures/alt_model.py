@@ -1,0 +1,30 @@
+"""A correct model helper written unlike the solution: urllib instead of the openai SDK.
+
+The tests check that it passes every model check, and make buggy helpers from it by
+replacing one line (tests/test_checks_models.py): keep each replaced line unique.
+"""
+
+import json
+import os
+import urllib.error
+import urllib.request
+from collections import namedtuple
+
+Answer = namedtuple("Answer", "text recorded")
+
+
+def ask(messages, sample, max_tokens=80):
+    base = os.environ.get("AI_URL", "http://ai:4000").rstrip("/")
+    timeout = float(os.environ.get("AI_TIMEOUT", "30"))
+    body = json.dumps({"model": "lab", "messages": messages, "max_tokens": max_tokens}).encode()
+    request = urllib.request.Request(base + "/v1/chat/completions", data=body, method="POST",
+                                     headers={"content-type": "application/json", "authorization": "Bearer lab"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return Answer(json.load(response)["choices"][0]["message"]["content"], False)
+    except urllib.error.HTTPError as error:
+        reason = f"HTTP status {error.code}"
+    except Exception as error:
+        reason = str(error)
+    print(f"Recorded sample: no model answered ({reason}).")
+    return Answer(sample, True)

@@ -1,0 +1,63 @@
+"""The client checks: a correct client written unlike the solution passes them all, and
+buggy clients (one change each) are each caught by a specific check."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks_helpers import FIXTURES, failed, mutate, run_some
+
+ALT = (FIXTURES / "alt_client.py").read_text()
+MODEL = (FIXTURES / "alt_model.py").read_text()
+
+BUGS = {
+    "forgets jsonrpc": ('    full = dict(message, jsonrpc="2.0")\n', "    full = dict(message)\n",
+                        {"client.jsonrpc-on-every-message"}),
+    "swaps two messages": ('    {"id": 4, "method": "tools/list"},\n    {"method": "notifications/initialized"},\n',
+                           '    {"method": "notifications/initialized"},\n    {"id": 4, "method": "tools/list"},\n',
+                           {"client.seven-messages"}),
+    "initialize without clientInfo": ('"clientInfo": {"name": "alt", "version": "2"}', '"clientInfo": "alt"',
+                                      {"client.initialize-params"}),
+    "does not print the replies": ('    print("<- " + line)\n', "    pass\n", {"client.prints-exchange"}),
+    "never closes the server's input": ("server.stdin.close()\nserver.wait(timeout=5)\n", "server.kill()\n",
+                                        {"client.closes-input"}),
+    "asks without the capabilities": ('capabilities = json.dumps(replies[2]["result"]["capabilities"])',
+                                      'capabilities = "tools"', {"client.asks-model"}),
+    "does not print the answer": ('print("the model says: " + answer.text)', 'print("the model says: ?")',
+                                  {"client.prints-model-answer"}),
+}
+
+
+def write_client(folder, source):
+    (folder / "client.py").write_text(source)
+    (folder / "model.py").write_text(MODEL)
+
+
+def test_a_correct_client_written_differently_passes(tmp_path):
+    write_client(tmp_path, ALT)
+    report = run_some(tmp_path, "client.")
+    assert len(report.results) == 7
+    assert report.score == report.max_score, [(r.id, r.message) for r in report.results if r.status != "passed"]
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_buggy_client_is_caught_by_its_check(bug, tmp_path):
+    old, new, caught_by = BUGS[bug]
+    write_client(tmp_path, mutate(ALT, old, new))
+    report = run_some(tmp_path, "client.")
+    assert caught_by <= failed(report), report.failed_ids
+
+
+def test_the_client_is_judged_apart_from_its_model(tmp_path):
+    # The spy model stands in for model.py: a broken model.py does not fail the client.
+    (tmp_path / "client.py").write_text(ALT)
+    (tmp_path / "model.py").write_text("raise RuntimeError('broken')\n")
+    assert run_some(tmp_path, "client.").failed_ids == []
+
+
+def test_a_client_that_sends_nothing_says_why(tmp_path):
+    (tmp_path / "client.py").write_text("import sys\nsys.exit('À écrire : client, partie 2')\n")
+    report = run_some(tmp_path, "client.seven", lang="fr")
+    (result,) = report.results
+    assert result.message == "Le serveur n’a rien reçu du client."
+    assert result.output == "À écrire : client, partie 2"

@@ -1,0 +1,52 @@
+"""The model helper's checks against local endpoints: a correct helper written with urllib
+passes them all, and buggy helpers (one change each) are each caught by a specific check."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks_helpers import FIXTURES, failed, mutate, run_some
+
+ALT = (FIXTURES / "alt_model.py").read_text()
+
+BUGS = {
+    "hides the HTTP status": ('        reason = f"HTTP status {error.code}"\n', '        reason = "oops"\n',
+                              {"model.http-error"}),
+    "no timeout": ("urlopen(request, timeout=timeout)", "urlopen(request)", {"model.slow"}),
+    "wrong key": ('"authorization": "Bearer lab"', '"authorization": "Bearer nope"', {"model.request"}),
+    "raises when nobody listens": ("    except Exception as error:\n", "    except ValueError as error:\n",
+                                   {"model.refused", "model.slow"}),
+    "calls the sample the model's words": ("    return Answer(sample, True)\n", "    return Answer(sample, False)\n",
+                                           {"model.refused", "model.http-error", "model.slow"}),
+}
+
+
+def test_a_correct_helper_written_differently_passes(tmp_path):
+    (tmp_path / "model.py").write_text(ALT)
+    report = run_some(tmp_path, "model.")
+    assert [r.id for r in report.results] == ["model.answers", "model.request", "model.refused",
+                                              "model.http-error", "model.slow"]
+    assert report.score == report.max_score == 5, [(r.id, r.message, r.actual) for r in report.results]
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_buggy_helper_is_caught_by_its_check(bug, tmp_path):
+    old, new, caught_by = BUGS[bug]
+    (tmp_path / "model.py").write_text(mutate(ALT, old, new))
+    report = run_some(tmp_path, "model.")
+    assert failed(report) == caught_by, [(r.id, r.message) for r in report.results if r.status != "passed"]
+
+
+def test_a_helper_that_does_not_load_fails_with_its_error(tmp_path):
+    (tmp_path / "model.py").write_text("def ask(:\n")
+    report = run_some(tmp_path, "model.answers", lang="fr")
+    (result,) = report.results
+    assert result.message == "model.py ne se charge pas."
+    assert result.actual.startswith("SyntaxError")
+
+
+def test_a_helper_that_never_returns_is_stopped(tmp_path):
+    (tmp_path / "model.py").write_text("import time\n\ndef ask(messages, sample, max_tokens=80):\n    time.sleep(60)\n")
+    report = run_some(tmp_path, "model.refused")
+    (result,) = report.results
+    assert (result.status, result.message) == ("failed", "ask does not return.")

@@ -1,0 +1,94 @@
+"""Buggy servers, each made from a correct server by one change, are each caught by a
+specific check; the correct server, written unlike the solution, gets full marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks_helpers import FIXTURES, failed, mutate, run_some
+from lab.results import PASSED, SKIPPED
+
+ALT = (FIXTURES / "alt_server.py").read_text()
+
+# name: (line in alt_server.py, its buggy replacement, the checks that must fail)
+BUGS = {
+    "no state gate": ('    if state != "ready":\n', "    if False:\n",
+                      {"server.gate-before-initialize", "server.gate-while-waiting"}),
+    "accepts any version": ("        if version not in VERSIONS:\n", "        if version is None:\n",
+                            {"server.refuses-unknown-version", "server.error-data"}),
+    "skips the waiting state": ('        state = "waiting"\n', '        state = "ready"\n',
+                                {"server.gate-while-waiting"}),
+    "announces an extra capability": ('capabilities = {"tools": {"listChanged": False}}',
+                                      'capabilities = {"tools": {"listChanged": False}, "resources": {}}',
+                                      {"server.capabilities-only-tools"}),
+    "wrong code for an unknown method": ("    fail(msg_id, -32601,", "    fail(msg_id, -32600,",
+                                         {"server.unknown-method"}),
+    "replies to notifications": ("        return  # a notification: never answered\n",
+                                 '        return fail(None, -32600, "Invalid request")\n',
+                                 {"server.notifications-unanswered"}),
+    "accepts a second initialize": ('        if state != "new":\n', "        if False:\n",
+                                    {"server.second-initialize"}),
+    "gates ping": ('    if method == "ping":\n', '    if method == "ping" and state == "ready":\n',
+                   {"server.ping-every-state"}),
+    "missing error data": ('        error["data"] = data\n', "        pass\n", {"server.error-data"}),
+    "listChanged true": ('{"tools": {"listChanged": False}}', '{"tools": {"listChanged": True}}',
+                         {"server.list-changed-false"}),
+    "wrong ids": ('    message["jsonrpc"] = "2.0"\n', '    message["jsonrpc"] = "2.0"\n    message["id"] = str(message["id"])\n',
+                  {"server.reply-ids"}),
+    "treats id 0 as a notification": ('    if "id" not in msg:\n', '    if not msg.get("id"):\n',
+                                      {"server.id-zero"}),
+    "crashes on bad JSON": ("    except ValueError:\n", "    except KeyError:\n", {"server.parse-error"}),
+    "parse error without id null": ('        fail(None, -32700, "Parse error")\n',
+                                    '        send({"error": {"code": -32700, "message": "Parse error"}})\n',
+                                    {"server.parse-error"}),
+    "exits with an error code": ("    answer(msg)\n", "    answer(msg)\nsys.exit(3)\n", {"server.exits-at-eof"}),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_buggy_server_is_caught_by_its_check(bug, tmp_path):
+    old, new, caught_by = BUGS[bug]
+    (tmp_path / "server.py").write_text(mutate(ALT, old, new))
+    report = run_some(tmp_path, "server.")
+    assert caught_by <= failed(report), report.failed_ids
+    starts = next(r for r in report.results if r.id == "server.json-rpc-replies")
+    assert starts.status == PASSED  # a precise failure, not a server that does not start
+    if bug != "wrong ids":  # replies are matched by id: wrong ids fail nearly everything, rightly
+        assert len(failed(report)) <= 5, report.failed_ids  # a bug fails a few checks, not everything
+
+
+def test_a_correct_server_written_differently_gets_full_marks(tmp_path):
+    (tmp_path / "server.py").write_text(ALT)
+    report = run_some(tmp_path, "server.")
+    assert len(report.results) == 17
+    assert report.score == report.max_score == 17, [(r.id, r.message) for r in report.results if r.status != PASSED]
+
+
+def test_a_server_that_does_not_start_skips_the_other_checks(tmp_path):
+    (tmp_path / "server.py").write_text(mutate(ALT, "import json\n", "import jsno\n"))
+    report = run_some(tmp_path, "server.", lang="fr")
+    first, *others = report.results
+    assert (first.id, first.status) == ("server.json-rpc-replies", "failed")
+    assert first.message == "Le serveur a arrêté (code 1) sans rien écrire."
+    assert "ModuleNotFoundError: No module named 'jsno'" in first.output
+    assert {r.status for r in others} == {SKIPPED}
+    assert others[0].message == "ignoré : « Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne » n’a pas réussi"
+
+
+def test_a_hung_server_is_stopped_at_its_limit_and_reported(tmp_path):
+    (tmp_path / "server.py").write_text("import time\nwhile True:\n    time.sleep(1)\n")
+    report = run_some(tmp_path, "server.json-rpc")
+    (result,) = report.results
+    assert result.status == "failed"
+    assert result.message.startswith("The server wrote nothing in 5")
+    assert report.duration < 9
+
+
+def test_expected_and_actual_show_both_replies(tmp_path):
+    old, new, _ = BUGS["wrong code for an unknown method"]
+    (tmp_path / "server.py").write_text(mutate(ALT, old, new))
+    report = run_some(tmp_path, "server.unknown-method")
+    result = report.results[-1]
+    assert result.message == "Reply to resources/list (id 6): error.code is -32600 instead of -32601."
+    assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
+    assert result.hint.startswith("After the state gate")

@@ -1,0 +1,66 @@
+"""The whole suite: the solutions score full marks, the untouched exercises score nothing,
+and `lab check --json` prints the result model that Report.from_dict reads back."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from checks_helpers import ROOT
+from lab.results import PASSED, Report
+
+TASKS = ["server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers"]
+
+
+def lab_check(folder: str, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lab", "check", folder, *options], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_the_solutions_score_full_marks_and_exit_0():
+    result = lab_check("solutions", "--json", "--lang", "en")
+    assert result.returncode == 0, result.stdout[-3000:]
+    report = Report.from_dict(json.loads(result.stdout))
+    assert report.to_dict() == json.loads(result.stdout)
+    assert report.lang == "en" and report.error == ""
+    checks = [r for r in report.results if r.task != "bonus"]  # the bonus is checked where bonus_server.py is
+    assert len(checks) == 32
+    assert [task for task in TASKS if any(r.task == task for r in checks)] == TASKS
+    assert [(r.id, r.status) for r in checks if r.status != PASSED] == []
+    assert report.score == report.max_score
+    assert all(r.title and r.hint for r in checks)
+    assert len({r.id for r in report.results}) == len(report.results)
+
+
+def test_the_untouched_exercises_fail_every_check_and_exit_1():
+    result = lab_check("exercises", "--json")
+    assert result.returncode == 1
+    report = Report.from_dict(json.loads(result.stdout))
+    assert report.lang == "fr"
+    checks = [r for r in report.results if r.task != "bonus"]
+    assert len(checks) == 32
+    assert [r.id for r in checks if r.status == PASSED] == []
+    assert {r.status for r in checks} == {"failed", "skipped"}
+    skipped = {r.id for r in checks if r.status == "skipped"}
+    assert skipped == {r.id for r in checks if r.task.startswith("server") and r.id != "server.json-rpc-replies"}
+
+
+def test_the_terminal_view_of_the_exercises_guides_to_the_first_fix():
+    result = lab_check("exercises", "--lang", "en")
+    assert result.returncode == 1
+    out = result.stdout
+    assert "✗ server, part 1" in out and "– server, part 2" in out
+    assert 'actual:   {"todo":"serveur, partie 1 / server, part 1"}' in out
+    assert "output:   To write: client, partie 2 / client, part 2" in out
+    assert "actual:   NotImplementedError: assistant du modèle / model helper" in out
+    assert "Cell mots_cles.poignee_de_main: it is empty." in out
+    assert "Score: 0/" in out
+
+
+def test_a_missing_folder_is_a_usage_error_but_json_still_reports(tmp_path):
+    missing = str(tmp_path / "nowhere")
+    assert lab_check(missing).returncode == 2
+    result = lab_check(missing, "--json")
+    assert result.returncode == 1
+    assert Report.from_dict(json.loads(result.stdout)).score == 0
