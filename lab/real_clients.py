@@ -82,10 +82,12 @@ def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[
 # ---------------------------------------------------------------- the mcp SDK client
 
 
-def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT) -> list[ClientRun]:
+def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
+            step_limit: float = SDK_STEP_LIMIT) -> list[ClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     child = "import sys; from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    code, out, err = run_capped([sys.executable, "-c", child, str(Path(server).resolve()), *modes], limit)
+    args = [sys.executable, "-c", child, str(Path(server).resolve()), str(step_limit), *modes]
+    code, out, err = run_capped(args, limit)
     runs = {}
     for line in out.splitlines():
         try:
@@ -102,7 +104,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
 
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one ClientRun as a JSON line per mode."""
-    server, *modes = argv
+    server, step_limit, *modes = argv
     try:
         import anyio
         import mcp  # noqa: F401
@@ -112,10 +114,10 @@ def sdk_child(argv: list[str]) -> None:
             print(json.dumps(asdict(ClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
         return
     for mode in modes:
-        print(json.dumps(asdict(anyio.run(sdk_once, server, mode))), flush=True)
+        print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit)))), flush=True)
 
 
-async def sdk_once(server: str, mode: str) -> ClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -126,7 +128,7 @@ async def sdk_once(server: str, mode: str) -> ClientRun:
     params = StdioServerParameters(command=sys.executable, args=[server], cwd=str(Path(server).parent))
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
-            with anyio.fail_after(SDK_STEP_LIMIT):
+            with anyio.fail_after(step_limit):
                 async with Client(stdio_client(params, errlog=quiet), mode=mode) as client:
                     listed = await client.list_tools()
                     return ClientRun(
@@ -140,7 +142,7 @@ async def sdk_once(server: str, mode: str) -> ClientRun:
                 error = {"code": refusal.error.code, "message": refusal.error.message, "data": refusal.error.data}
                 return ClientRun(name, REFUSED, error=error, reason=f"MCP error {refusal.error.code}: {refusal.error.message}")
             if find_exception(problem, TimeoutError) is not None:
-                return ClientRun(name, FAILED, reason=f"no answer within {SDK_STEP_LIMIT:g} s")
+                return ClientRun(name, FAILED, reason=f"no answer within {step_limit:g} s")
             cause = find_exception(problem, Exception) or problem
             return ClientRun(name, FAILED, reason=f"{type(cause).__name__}: {cause}"[:500])
     raise AssertionError("unreachable")  # pragma: no cover

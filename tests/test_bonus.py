@@ -1,0 +1,335 @@
+"""The bonus step: solutions/bonus_server.py negotiates as the spec says, and real clients connect.
+
+Real clients here: the official `mcp` SDK client (in `legacy` mode and in its default
+`auto` mode, which probes `server/discover` first) and the MCP Inspector CLI (through
+npx; skipped with the reason when npx cannot fetch it).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import StdioServerParameters
+from mcp.client.client import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+from conftest import ROOT, SOLUTIONS, load_module, refused_url
+from lab import real_clients
+from lab.checks.reference import load
+
+BONUS = SOLUTIONS / "bonus_server.py"
+LESSON = SOLUTIONS / "server.py"
+LATEST = "2025-11-25"
+SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+CLIENT_LIMIT = 20.0  # seconds for one SDK connection (it needs a fraction of one)
+
+
+def load_bonus() -> Any:
+    """solutions/bonus_server.py in this process, without leaving `server` on sys.path/sys.modules."""
+    saved_path, saved_server = list(sys.path), sys.modules.pop("server", None)
+    try:
+        return load_module(BONUS, "solution_bonus_server")
+    finally:
+        sys.path[:] = saved_path
+        sys.modules.pop("server", None)
+        if saved_server is not None:
+            sys.modules["server"] = saved_server
+
+
+bonus = load_bonus()
+
+
+def exchange(server: Path, messages: list[dict], lang: str = "fr") -> list[dict]:
+    text = "".join(json.dumps(message) + "\n" for message in messages)
+    done = subprocess.run([sys.executable, str(server)], input=text.encode(), capture_output=True,
+                          timeout=10, env={"LAB_LANG": lang})
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def init(request_id: Any, version: str) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+
+
+def request(request_id: Any, method: str) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method}
+
+
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+# ---------------------------------------------------------------- the negotiation and the server
+
+
+@pytest.mark.parametrize("version", SUPPORTED)
+def test_spec_negotiation_echoes_a_supported_version(version: str) -> None:
+    assert bonus.spec_negotiation(version, SUPPORTED) == version
+
+
+@pytest.mark.parametrize("requested", ["1999-01-01", "2026-07-28", "2025-11-26", None, 20241105, ["2024-11-05"]])
+def test_spec_negotiation_answers_anything_else_with_the_latest_supported_version(requested: Any) -> None:
+    assert bonus.spec_negotiation(requested, SUPPORTED) == LATEST
+    assert bonus.spec_negotiation(requested, ["2024-11-05"]) == "2024-11-05"
+
+
+def test_the_bonus_speaks_the_handshake_era_newest_first_as_the_sdk_knows_it() -> None:
+    assert bonus.HANDSHAKE_VERSIONS == SUPPORTED
+    assert bonus.HANDSHAKE_VERSIONS == sorted(HANDSHAKE_PROTOCOL_VERSIONS, reverse=True)
+
+
+def test_the_bonus_server_reuses_the_lessons_core_instead_of_copying_it() -> None:
+    tree = ast.parse(BONUS.read_text(encoding="utf-8"))
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    assert defined == {"spec_negotiation", "make_session"}
+    imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "server"]
+    assert [sorted(alias.name for alias in node.names) for node in imports] == [["Session", "language", "serve"]]
+    session = bonus.make_session("en")
+    assert type(session).__name__ == "Session" and session.negotiate is bonus.spec_negotiation
+    assert session.versions == SUPPORTED
+
+
+def test_the_lessons_scenario_against_the_bonus_server() -> None:
+    replies = exchange(BONUS, [
+        request(1, "tools/list"), init(2, "1999-01-01"), init(3, "2024-11-05"), request(4, "tools/list"),
+        INITIALIZED, request(5, "tools/list"), request(6, "resources/list"),
+    ])
+    assert replies == [
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Pas initialisé"}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"protocolVersion": LATEST,
+                                                "capabilities": {"tools": {"listChanged": False}},
+                                                "serverInfo": {"name": "mcp-handshake-lab", "version": "0.1.0"}}},
+        {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": "Déjà initialisé"}},
+        {"jsonrpc": "2.0", "id": 4, "error": {"code": -32600, "message": "Pas initialisé"}},
+        {"jsonrpc": "2.0", "id": 5, "result": {"tools": []}},
+        {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": "Méthode inconnue : resources/list"}},
+    ]
+
+
+@pytest.mark.parametrize("version", SUPPORTED)
+def test_each_handshake_version_is_echoed_over_the_pipes(version: str) -> None:
+    [reply] = exchange(BONUS, [init(0, version)])
+    assert reply["id"] == 0
+    assert reply["result"]["protocolVersion"] == version
+
+
+def test_server_discover_gets_an_error_in_every_state_never_silence() -> None:
+    replies = exchange(BONUS, [
+        request("new", "server/discover"), init("i", "2025-06-18"), request("waiting", "server/discover"),
+        INITIALIZED, request("ready", "server/discover"),
+    ], lang="en")
+    assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [
+        ("new", -32600), ("i", None), ("waiting", -32600), ("ready", -32601),
+    ]
+    assert replies[-1]["error"]["message"] == "Unknown method: server/discover"
+
+
+# ---------------------------------------------------------------- the mcp SDK client, in this process
+
+RECORDER = '''
+import subprocess, sys, threading
+log_path, *command = sys.argv[1:]
+log = open(log_path, "a", encoding="utf-8")
+lock = threading.Lock()
+child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+def record(prefix, line):
+    with lock:
+        log.write(prefix + line.decode())
+        log.flush()
+
+def forward_replies():
+    for line in child.stdout:
+        record("<- ", line)
+        sys.stdout.buffer.write(line)
+        sys.stdout.buffer.flush()
+
+replies = threading.Thread(target=forward_replies)
+replies.start()
+for line in sys.stdin.buffer:
+    record("-> ", line)
+    child.stdin.write(line)
+    child.stdin.flush()
+child.stdin.close()
+code = child.wait(timeout=10)
+replies.join(timeout=10)
+sys.exit(code)
+'''
+
+
+def recorded(tmp_path: Path, server: Path) -> tuple[list[str], Path]:
+    """A command that runs `server` behind a recorder of every line, both ways."""
+    (tmp_path / "recorder.py").write_text(RECORDER)
+    log = tmp_path / "wire.log"
+    return [sys.executable, str(tmp_path / "recorder.py"), str(log), sys.executable, str(server)], log
+
+
+def wire(log: Path) -> list[tuple[str, dict]]:
+    return [(line[:2], json.loads(line[3:])) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+async def connect(command: list[str], mode: str) -> tuple[str, list, dict]:
+    with anyio.fail_after(CLIENT_LIMIT):
+        async with Client(StdioServerParameters(command=command[0], args=command[1:]), mode=mode) as client:
+            listed = await client.list_tools()
+            capabilities = client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True)
+            return client.protocol_version, listed.tools, capabilities
+
+
+def test_the_sdk_client_in_legacy_mode_connects_with_the_initialize_handshake(tmp_path: Path) -> None:
+    command, log = recorded(tmp_path, BONUS)
+    version, tools, capabilities = anyio.run(connect, command, "legacy")
+    assert (version, tools, capabilities) == (LATEST, [], {"tools": {"listChanged": False}})
+    exchanged = wire(log)
+    assert [(way, message.get("method")) for way, message in exchanged] == [
+        ("->", "initialize"), ("<-", None), ("->", "notifications/initialized"), ("->", "tools/list"), ("<-", None),
+    ]
+    assert exchanged[0][1]["params"]["protocolVersion"] == LATEST  # what the SDK offers
+
+
+def test_the_sdk_client_in_auto_mode_probes_server_discover_then_falls_back_to_initialize(tmp_path: Path) -> None:
+    command, log = recorded(tmp_path, BONUS)
+    version, tools, _ = anyio.run(connect, command, "auto")
+    assert (version, tools) == (LATEST, [])
+    exchanged = wire(log)
+    assert [(way, message.get("method")) for way, message in exchanged] == [
+        ("->", "server/discover"), ("<-", None), ("->", "initialize"), ("<-", None),
+        ("->", "notifications/initialized"), ("->", "tools/list"), ("<-", None),
+    ]
+    probe, answer = exchanged[0][1], exchanged[1][1]
+    assert answer == {"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32600, "message": "Pas initialisé"}}
+
+
+def test_auto_is_the_sdk_clients_default_mode() -> None:
+    assert Client(StdioServerParameters(command=sys.executable, args=[str(BONUS)])).mode == "auto"
+
+
+async def refusal(server: Path, mode: str) -> MCPError:
+    try:
+        await connect([sys.executable, str(server)], mode)
+    except BaseException as problem:  # noqa: B036 - anyio wraps the SDK's error in exception groups
+        found = real_clients.find_exception(problem, MCPError)
+        assert found is not None, repr(problem)
+        return found
+    raise AssertionError("the lesson's strict server let the SDK client connect")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_the_lessons_strict_server_refuses_the_sdk_client_with_a_clear_32602(mode: str) -> None:
+    error = anyio.run(refusal, LESSON, mode)
+    assert error.error.code == -32602
+    assert error.error.message == "Version non prise en charge"
+    assert error.error.data == {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}
+
+
+# ---------------------------------------------------------------- lab.real_clients: the same, in child processes
+
+
+def test_run_sdk_reports_both_modes_of_the_bonus_server_as_connected() -> None:
+    runs = real_clients.run_sdk(BONUS)
+    assert [(run.client, run.outcome, run.version, run.tools, run.capabilities) for run in runs] == [
+        ("sdk-legacy", "connected", LATEST, [], {"tools": {"listChanged": False}}),
+        ("sdk-auto", "connected", LATEST, [], {"tools": {"listChanged": False}}),
+    ]
+
+
+def test_run_sdk_reports_the_lessons_refusal_with_its_data() -> None:
+    [run] = real_clients.run_sdk(LESSON, modes=("auto",))
+    assert (run.client, run.outcome) == ("sdk-auto", "refused")
+    assert run.error == {"code": -32602, "message": "Version non prise en charge",
+                         "data": {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}}
+    assert run.reason == "MCP error -32602: Version non prise en charge"
+
+
+def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
+    silent = tmp_path / "silent.py"
+    silent.write_text("import time\ntime.sleep(60)\n")
+    [run] = real_clients.run_sdk(silent, modes=("legacy",), step_limit=0.5)
+    assert (run.outcome, run.reason) == ("failed", "no answer within 0.5 s")
+
+
+def inspector(server: Path) -> real_clients.ClientRun:
+    run = real_clients.run_inspector(server)
+    if run.outcome == real_clients.UNAVAILABLE:
+        pytest.skip(f"the MCP Inspector cannot run here: {run.reason}")
+    return run
+
+
+def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
+    run = inspector(BONUS)
+    assert (run.outcome, run.tools, run.reason) == ("connected", [], "")
+
+
+@pytest.mark.parametrize("code, out, err, fetched, expected", [
+    (0, '{\n  "tools": []\n}\n', "", False, ("connected", None, "")),
+    (1, "", "Failed to connect to MCP server: MCP error -32602: Version non prise en charge\n", False,
+     ("refused", {"code": -32602, "message": "Version non prise en charge"},
+      "Failed to connect to MCP server: MCP error -32602: Version non prise en charge")),
+    (1, "", "Failed to list tools: Connection lost\n", False, ("failed", None, "Failed to list tools: Connection lost")),
+    (None, "", "", False, ("failed", None, "the Inspector got no answer within 30 s")),
+    (None, "", "", True, ("unavailable", None,
+                          "npx did not fetch and run @modelcontextprotocol/inspector within 180 s")),
+    (1, "", "npm error code E404\nnpm error 404 Not Found - GET https://registry/x\n", True,
+     ("unavailable", None, "npx could not run @modelcontextprotocol/inspector: code E404")),
+    (0, "Starting MCP inspector...\n", "", False, ("failed", None, "the Inspector printed no JSON: Starting MCP inspector...\n")),
+])
+def test_the_inspectors_outcome_is_read_from_what_it_printed(code, out, err, fetched, expected) -> None:
+    limit = real_clients.FETCH_LIMIT if fetched else real_clients.INSPECTOR_LIMIT
+    run = real_clients.inspector_outcome(code, out, err, limit, fetched)
+    assert (run.outcome, run.error, run.reason) == expected
+
+
+def test_without_npx_the_inspector_is_unavailable_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    run = real_clients.run_inspector(BONUS)
+    assert (run.outcome, run.reason) == ("unavailable", "npx is not on PATH (Node.js is not installed)")
+
+
+# ---------------------------------------------------------------- the lesson's client and `lab run --server bonus`
+
+
+def test_the_client_explains_the_first_initialize_that_succeeded() -> None:
+    client = load("client")
+    lesson = [{"id": 1, "error": {}}, {"id": 2, "error": {}}, {"id": 3, "result": {"capabilities": {"a": 1}}}]
+    spec = [{"id": 1, "error": {}}, {"id": 2, "result": {"capabilities": {"b": 2}}}, {"id": 3, "error": {}}]
+    assert client.announced_capabilities(lesson) == {"a": 1}
+    assert client.announced_capabilities(spec) == {"b": 2}
+    with pytest.raises(client.ServerProblem) as problem:
+        client.announced_capabilities([{"id": 1}, {"id": 2, "result": {}}, {"id": 3, "error": {}}])
+    assert problem.value.fields == {"number": 2, "reply": '{"id": 2, "result": {}}'}
+
+
+def lab(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("AI_", "LAB_"))}
+    return subprocess.run([sys.executable, "-m", "lab", *args], capture_output=True, text=True, timeout=60,
+                          env={**environment, **env}, cwd=ROOT)
+
+
+def test_lab_run_server_bonus_shows_the_lessons_scenario_against_the_bonus_server(fake_model: Any) -> None:
+    endpoint = fake_model()
+    done = lab("run", "--server", "bonus", env={"AI_URL": endpoint.url})
+    assert done.returncode == 0, done.stderr
+    received = [json.loads(line[3:]) for line in done.stdout.splitlines() if line.startswith("<- ")]
+    assert [reply["id"] for reply in received] == [1, 2, 3, 4, 5, 6]
+    assert [reply.get("error", {}).get("code") for reply in received] == [-32600, None, -32600, -32600, None, -32601]
+    assert received[1]["result"]["protocolVersion"] == LATEST
+    assert done.stdout.splitlines()[-1] == "le modèle dit : Il liste des outils."
+    [asked] = endpoint.requests
+    assert asked["json"]["messages"][0]["content"].endswith(': {"tools":{"listChanged":false}}')
+
+
+def test_lab_run_server_bonus_needs_a_bonus_server_in_the_folder(tmp_path: Path) -> None:
+    for name in ("client.py", "server.py", "model.py"):
+        (tmp_path / name).write_text((SOLUTIONS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    done = lab("run", str(tmp_path), "--server", "bonus", env={"AI_URL": refused_url()})
+    assert done.returncode == 2
+    assert "Fichier introuvable : " + str(tmp_path / "bonus_server.py") in done.stderr
