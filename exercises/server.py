@@ -210,14 +210,15 @@ class Session:
         if "method" not in message and ("result" in message or "error" in message):
             return None  # a response: this server sent no request, so nothing answers it
         has_id = "id" in message
-        request_id = message.get("id") if has_id and is_valid_id(message.get("id")) else None
+        bad_id = has_id and not is_valid_id(message["id"])
+        request_id = None if bad_id else message.get("id")
         method = message.get("method")
         params = message.get("params", {})
         if (
             message.get("jsonrpc") != "2.0"
             or not isinstance(method, str)
             or not isinstance(params, dict)
-            or (has_id and not is_valid_id(message["id"]))
+            or bad_id
         ):
             return error_reply(request_id, INVALID_REQUEST, self.texts["invalid_request"])
         if not has_id:
@@ -249,11 +250,15 @@ class Session:
         raise NotImplementedError("serveur, partie 3 / server, part 3")
 
 
+# One encoder for every reply: json.dumps with options builds a new encoder at each
+# call, which costs as much as the encoding itself.
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def encode(reply: dict | list) -> bytes:
     # backslashreplace: a lone surrogate the client sent as "\udc80" (valid JSON, not
     # valid UTF-8) goes back as the same escape instead of crashing the server.
-    text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8", "backslashreplace") + b"\n"
+    return ENCODER.encode(reply).encode("utf-8", "backslashreplace") + b"\n"
 
 
 def serve(session: Session, stdin_fd: int = 0, stdout: Any = None) -> None:
