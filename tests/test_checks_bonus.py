@@ -1,0 +1,140 @@
+"""The bonus step's graded checks (lab/checks/bonus.py): the solution gets full marks, and
+bonus servers that keep the lesson's rule, or stay silent on `server/discover`, are caught."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checks_helpers import mutate
+from lab.checks import registry
+from lab.checks.engine import run
+from lab.results import FAILED, PASSED, SKIPPED, Report
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+NEGOTIATION = "return requested if requested in supported else supported[0]"
+MAIN = "    serve(make_session(language()))\n"
+SILENT_ON_DISCOVER = """    session = make_session(language())
+    answer = session.handle
+    session.handle = lambda message: None if message.get("method") == "server/discover" else answer(message)
+    serve(session)
+"""
+BONUS_IDS = [
+    "bonus.json-rpc-replies", "bonus.supported-version-echoed", "bonus.unknown-version-latest",
+    "bonus.gate-still-holds", "bonus.capabilities-honest", "bonus.discover-answered",
+    "bonus.sdk-legacy", "bonus.sdk-auto", "bonus.inspector",
+]
+
+
+def check_bonus(folder: Path, ids: list[str] = BONUS_IDS, lang: str = "en") -> Report:
+    checks, probes, _ = registry()
+    return run(folder, lang, [check for check in checks if check.id in ids], probes)
+
+
+def statuses(report: Report) -> dict[str, str]:
+    return {result.id: result.status for result in report.results}
+
+
+def bonus_folder(tmp_path: Path, old: str = "", new: str = "") -> Path:
+    """server.py from solutions/, and bonus_server.py with one change."""
+    shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    source = (SOLUTIONS / "bonus_server.py").read_text(encoding="utf-8")
+    (tmp_path / "bonus_server.py").write_text(mutate(source, old, new) if old else source, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_bonus_checks_are_registered_in_order_with_their_points() -> None:
+    bonus = [check for check in registry()[0] if check.task == "bonus"]
+    assert [check.id for check in bonus] == BONUS_IDS
+    assert [check.points for check in bonus] == [1, 2, 2, 1, 1, 1, 2, 2, 1]
+    assert all(check.applies_when == "bonus_server.py" for check in bonus)
+    assert all(check.title["fr"] and check.title["en"] and check.hint["fr"] and check.hint["en"] for check in bonus)
+    assert registry()[2]["bonus"] == {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}
+
+
+def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:
+    report = check_bonus(SOLUTIONS)
+    got = statuses(report)
+    inspector = next(result for result in report.results if result.id == "bonus.inspector")
+    if inspector.status == SKIPPED:  # no npx, or no registry: the reason is shown, nothing is lost silently
+        assert inspector.message.startswith("skipped: this client cannot run here (")
+        got["bonus.inspector"] = PASSED
+    assert got == {check_id: PASSED for check_id in BONUS_IDS}, [r.message for r in report.results]
+    assert report.max_score == 13
+
+
+def test_a_bonus_server_that_keeps_the_lessons_rule_is_caught(tmp_path: Path) -> None:
+    folder = bonus_folder(tmp_path, NEGOTIATION, "return requested if requested in supported else None")
+    report = check_bonus(folder)
+    assert statuses(report) == {
+        "bonus.json-rpc-replies": PASSED, "bonus.supported-version-echoed": PASSED,
+        "bonus.unknown-version-latest": FAILED, "bonus.gate-still-holds": FAILED,
+        "bonus.capabilities-honest": FAILED, "bonus.discover-answered": PASSED,
+        "bonus.sdk-legacy": SKIPPED, "bonus.sdk-auto": SKIPPED, "bonus.inspector": SKIPPED,
+    }
+    assert report.score == 4
+    unknown = next(result for result in report.results if result.id == "bonus.unknown-version-latest")
+    assert unknown.message == "Reply to initialize (id \"init-unknown\"): error is {\"code\": -32602, " \
+        "\"message\": \"Unsupported protocol version\", \"data\": {\"requested\": \"1999-01-01\", " \
+        "\"supported\": [\"2025-11-25\", \"2025-06-18\", \"2025-03-26\", \"2024-11-05\"]}} instead of missing."
+    skipped = next(result for result in report.results if result.id == "bonus.sdk-legacy")
+    assert skipped.message == "skipped: “An unknown version gets a result with the latest supported version” did not pass"
+
+
+def test_a_bonus_server_answering_the_oldest_version_shows_expected_and_actual(tmp_path: Path) -> None:
+    folder = bonus_folder(tmp_path, NEGOTIATION, "return requested if requested in supported else supported[-1]")
+    report = check_bonus(folder, BONUS_IDS[:3], lang="fr")
+    assert statuses(report) == {"bonus.json-rpc-replies": PASSED, "bonus.supported-version-echoed": PASSED,
+                                "bonus.unknown-version-latest": FAILED}
+    unknown = report.results[2]
+    assert unknown.message == ("Réponse à initialize (id \"init-unknown\") : result.protocolVersion vaut "
+                               "\"2024-11-05\" au lieu de \"2025-11-25\".")
+    assert '"protocolVersion": "2025-11-25"' in unknown.expected
+    assert '"protocolVersion": "2024-11-05"' in unknown.actual
+    assert unknown.hint.startswith("La règle de la spec : ne refusez plus")
+
+
+def test_a_bonus_server_silent_on_server_discover_is_caught_and_auto_mode_is_not_tried(tmp_path: Path) -> None:
+    folder = bonus_folder(tmp_path, MAIN, SILENT_ON_DISCOVER)
+    report = check_bonus(folder, ["bonus.json-rpc-replies", "bonus.unknown-version-latest",
+                                  "bonus.discover-answered", "bonus.sdk-legacy", "bonus.sdk-auto"])
+    assert statuses(report) == {
+        "bonus.json-rpc-replies": PASSED, "bonus.unknown-version-latest": PASSED,
+        "bonus.discover-answered": FAILED, "bonus.sdk-legacy": PASSED, "bonus.sdk-auto": SKIPPED,
+    }
+    discover = report.results[2]
+    assert discover.message == ("No error reply to server/discover (id \"discover-new\"): "
+                                "a client that probes would wait for nothing.")
+
+
+def test_the_untouched_bonus_exercise_fails_without_starting_a_real_client(tmp_path: Path) -> None:
+    shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    shutil.copy(ROOT / "exercises" / "bonus_server.py", tmp_path / "bonus_server.py")
+    report = check_bonus(tmp_path)
+    assert statuses(report) == {
+        "bonus.json-rpc-replies": PASSED, "bonus.supported-version-echoed": FAILED,
+        "bonus.unknown-version-latest": FAILED, "bonus.gate-still-holds": FAILED,
+        "bonus.capabilities-honest": FAILED, "bonus.discover-answered": PASSED,
+        "bonus.sdk-legacy": SKIPPED, "bonus.sdk-auto": SKIPPED, "bonus.inspector": SKIPPED,
+    }
+    echoed = report.results[1]
+    assert echoed.actual == ('{"jsonrpc": "2.0", "id": "init-2025-11-25", "error": {"code": -32603, '
+                             '"message": "To write: bonus : la règle de la spec / bonus: the spec’s rule"}}')
+
+
+def test_a_folder_without_the_bonus_gets_no_bonus_check(tmp_path: Path) -> None:
+    shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    assert check_bonus(tmp_path).results == []
+
+
+def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"],
+                         lang="fr")
+    inspector = report.results[-1]
+    assert (inspector.status, inspector.message) == (
+        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx is not on PATH (Node.js is not installed))")
+    assert inspector.score == 0 and report.score == 3
