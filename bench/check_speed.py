@@ -1,0 +1,70 @@
+"""How fast `lab check` is: wall time and CPU time per folder, medians over a few runs.
+
+    python bench/check_speed.py [--runs N]
+
+Each run is `python -m lab check FOLDER --json`, as `lab grade` runs it for one
+submission. CPU time is the user + system time of that process and of every process
+it started and waited for (the student's server twice, the client with its spy server,
+the model runner), read from resource.getrusage(RUSAGE_CHILDREN) around the run.
+
+Folders: solutions/ (every check passes: the most work), solutions without the bonus
+file (the bonus checks start real MCP clients), and the untouched exercises/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def one_run(folder: Path) -> tuple[float, float, int, int]:
+    """(wall s, cpu s, score, max score) of one `lab check FOLDER --json`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json"], cwd=REPO,
+                            capture_output=True, text=True, timeout=300)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    report = json.loads(result.stdout)
+    return wall, cpu, report["score"], report["max_score"]
+
+
+def measure(name: str, folder: Path, runs: int) -> dict:
+    one_run(folder)  # warm the file cache; not counted
+    samples = [one_run(folder) for _ in range(runs)]
+    return {"folder": name, "wall": statistics.median(s[0] for s in samples),
+            "cpu": statistics.median(s[1] for s in samples), "score": f"{samples[0][2]}/{samples[0][3]}"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory() as temp:
+        lesson_only = Path(temp) / "solutions-without-bonus"
+        shutil.copytree(REPO / "solutions", lesson_only, ignore=shutil.ignore_patterns("bonus_*", "__pycache__"))
+        rows = [measure("solutions/", REPO / "solutions", runs),
+                measure("solutions/ without bonus_server.py", lesson_only, runs),
+                measure("exercises/ (untouched)", REPO / "exercises", runs)]
+    print(f"`lab check DIR --json`, median of {runs} runs, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}\n")
+    print("| folder | score | wall (s) | CPU (s) |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['folder']} | {row['score']} | {row['wall']:.2f} | {row['cpu']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
