@@ -40,8 +40,12 @@ SDK_LIMIT = 45.0
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
-FETCH_LIMIT = 180.0  # seconds when npx must fetch it first (about 30 s here)
+FETCH_LIMIT = 90.0  # seconds when npx must fetch it first (about 30 s here)
+# npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
+QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false"}
+FAIL_FAST_NPM = {"npm_config_fetch_retries": "0", "npm_config_fetch_timeout": "30000"}
 OUTPUT_CAP = 64 * 1024  # bytes of a child's stdout or stderr worth reading
+KIT_PARENT = str(Path(__file__).resolve().parent.parent)  # the folder that holds `lab/`
 
 
 @dataclass
@@ -85,7 +89,8 @@ def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
             step_limit: float = SDK_STEP_LIMIT) -> list[ClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
-    child = "import sys; from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
+    # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
+    child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
     args = [sys.executable, "-c", child, str(Path(server).resolve()), str(step_limit), *modes]
     code, out, err = run_capped(args, limit)
     runs = {}
@@ -125,7 +130,10 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
     from mcp.shared.exceptions import MCPError
 
     name = f"sdk-{mode}"
-    params = StdioServerParameters(command=sys.executable, args=[server], cwd=str(Path(server).parent))
+    # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
+    # carries what a grader marks its processes with, and LAB_LANG.
+    params = StdioServerParameters(command=sys.executable, args=[server], cwd=str(Path(server).parent),
+                                   env=dict(os.environ))
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
             with anyio.fail_after(step_limit):
@@ -165,23 +173,27 @@ FAILURE_LINE = re.compile(r"^Failed to [^:]*: (?:MCP error (-?\d+): )?(.*)$", re
 NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
-def run_inspector(server: Path, fetch_limit: float = FETCH_LIMIT, limit: float = INSPECTOR_LIMIT) -> ClientRun:
+def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
+                  limit: float = INSPECTOR_LIMIT) -> ClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
     npx first runs offline (the npm cache only, no registry wait); only when the package
-    is not cached does it fetch it, with the longer `fetch_limit`.
+    is not cached does it fetch it (unless `fetch` is false), with the longer `fetch_limit`.
     """
     npx = shutil.which("npx")
     if npx is None:
         return ClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
     server = Path(server).resolve()
     command = [INSPECTOR_PACKAGE, "--cli", sys.executable, str(server), "--method", "tools/list"]
-    env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false",
-           "npm_config_audit": "false"}
+    env = {**os.environ, **QUIET_NPM}
     code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
     fetched = "ENOTCACHED" in err
+    if fetched and not fetch:
+        return ClientRun("inspector", UNAVAILABLE,
+                         reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
     if fetched:
-        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env=env, cwd=server.parent)
+        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM},
+                                    cwd=server.parent)
     return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
 
 

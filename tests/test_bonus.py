@@ -277,7 +277,7 @@ def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
     (1, "", "Failed to list tools: Connection lost\n", False, ("failed", None, "Failed to list tools: Connection lost")),
     (None, "", "", False, ("failed", None, "the Inspector got no answer within 30 s")),
     (None, "", "", True, ("unavailable", None,
-                          "npx did not fetch and run @modelcontextprotocol/inspector within 180 s")),
+                          "npx did not fetch and run @modelcontextprotocol/inspector within 90 s")),
     (1, "", "npm error code E404\nnpm error 404 Not Found - GET https://registry/x\n", True,
      ("unavailable", None, "npx could not run @modelcontextprotocol/inspector: code E404")),
     (0, "Starting MCP inspector...\n", "", False, ("failed", None, "the Inspector printed no JSON: Starting MCP inspector...\n")),

@@ -138,3 +138,13 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
     assert (inspector.status, inspector.message) == (
         SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx is not on PATH (Node.js is not installed))")
     assert inspector.score == 0 and report.score == 3
+
+
+def test_while_grading_npx_only_uses_its_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LAB_GRADE_TOKEN", "test")  # what `lab grade` marks its children with
+    monkeypatch.setenv("npm_config_cache", str(tmp_path / "empty-npm-cache"))
+    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"])
+    inspector = report.results[-1]
+    assert (inspector.status, inspector.message) == (
+        SKIPPED, "skipped: this client cannot run here (@modelcontextprotocol/inspector is not in npx's cache, "
+                 "and this run does not fetch it)")

@@ -17,6 +17,7 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import threading
 from functools import lru_cache
@@ -30,6 +31,7 @@ from lab.checks.reference import SOLUTIONS, encode_lines
 from lab.checks.runner import child_env, run_python
 from lab.checks.server_checks import shape_problem
 from lab.checks.server_session import Transcript, expect_reply, field_of, find, parse, same
+from lab.grading.runner import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
@@ -150,7 +152,10 @@ def sdk_probe(context: Context) -> dict[str, real_clients.ClientRun]:
 def inspector_probe(context: Context) -> real_clients.ClientRun | None:
     if not negotiates(context):
         return None
-    return real_clients.run_inspector(context.folder / BONUS)
+    # A class being graded (`lab grade`) has no network and a time limit per submission:
+    # there npx only uses its cache (`lab check solutions` once fills it).
+    grading = TOKEN_VARIABLE in os.environ
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not grading)
 
 
 PROBES = {
