@@ -31,10 +31,10 @@ SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 
 
 def run_client(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
-    from lab.process import run_with_limit
+    from lab.process import run_python_with_limit
 
     env = {**os.environ, "LAB_LANG": lang}
-    code = run_with_limit([sys.executable, str(client), server_file], timeout, env=env)
+    code = run_python_with_limit(client, [server_file], timeout, env)
     if code is None:
         click.echo(text(lang, "run.timeout", seconds=timeout), err=True)
         return 124
