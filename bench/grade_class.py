@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,29 +39,37 @@ def build_class(folder: Path, count: int) -> list[tuple[str, Path]]:
             for index, kind in enumerate(kinds)]
 
 
-def time_engine_alone() -> float:
-    """One `lab check solutions --json` from a cold start: the floor for one submission."""
-    started = time.monotonic()
-    subprocess.run([sys.executable, "-m", "lab", "check", str(ROOT / "solutions"), "--json"],
+def children_cpu() -> float:
+    """CPU seconds used so far by every finished descendant (workers and student processes)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_engine_alone(folder: Path) -> tuple[float, float]:
+    """One `lab check FOLDER --json` from a cold start: wall and CPU seconds."""
+    cpu, started = children_cpu(), time.monotonic()
+    subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json"],
                    capture_output=True, timeout=120)
-    return time.monotonic() - started
+    return time.monotonic() - started, children_cpu() - cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
     options = parser.parse_args()
 
     holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
     submissions = build_class(holder / "class", options.count)
     jobs = options.jobs or os.cpu_count() or 1
-    engine_alone = time_engine_alone()
+    engine_wall, engine_cpu = time_engine_alone(ROOT / "solutions")
 
+    cpu_before = children_cpu()
     result = grade_class([path for _, path in submissions], holder / "grades", lang="en",
                          jobs=jobs, limits=Limits(timeout=options.timeout))
+    class_cpu = children_cpu() - cpu_before
 
     durations: dict[str, list[float]] = defaultdict(list)
     scores: dict[str, list[int]] = defaultdict(list)
@@ -70,7 +79,9 @@ def main() -> None:
     print(f"{options.count} submissions, {jobs} jobs on {os.cpu_count()} cores, "
           f"time limit {options.timeout:g} s")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
-    print(f"engine alone on solutions/ (cold start): {engine_alone:.2f} s")
+    print(f"CPU: {class_cpu:.0f} s in all, {class_cpu / options.count:.2f} s per submission "
+          f"(the floor on {os.cpu_count()} cores: {class_cpu / (os.cpu_count() or 1):.0f} s)")
+    print(f"engine alone on solutions/ (cold start): {engine_wall:.2f} s wall, {engine_cpu:.2f} s CPU")
     print(f"{'kind':10} {'count':>5} {'mean s':>7} {'max s':>7} {'score':>7}")
     for kind in dict.fromkeys(MIX):
         if durations[kind]:
