@@ -8,12 +8,25 @@ from functools import lru_cache
 LANGUAGES = ("fr", "en")
 
 
+def find_env_file() -> str | None:
+    """The nearest .env from the current directory up (as find_dotenv(usecwd=True) finds it)."""
+    folder = os.getcwd()
+    while not os.path.isfile(os.path.join(folder, ".env")):
+        if os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+    return os.path.join(folder, ".env")
+
+
 @lru_cache(maxsize=None)
 def load_dotenv_once() -> None:
-    # python-dotenv never overrides a variable that is already set: the environment wins.
-    from dotenv import find_dotenv, load_dotenv
+    # Most runs have no .env: look for one first, and import python-dotenv (with the
+    # logging module it pulls in, a tenth of `lab --help`) only when there is one.
+    path = find_env_file()
+    if path:
+        from dotenv import load_dotenv
 
-    load_dotenv(find_dotenv(usecwd=True))
+        load_dotenv(path)  # never overrides a variable already set: the environment wins
 
 
 def language(explicit: str | None = None) -> str:
