@@ -88,7 +88,6 @@ def can_fork() -> bool:
 def run_script_here(script: Path, args: list[str], env: dict[str, str]) -> int:
     """In the forked child: become `python script args...` and return its exit code."""
     import runpy
-    import traceback
 
     os.setsid()  # its own group, as start_new_session gives a new interpreter
     os.environ.clear()
@@ -106,6 +105,8 @@ def run_script_here(script: Path, args: list[str], env: dict[str, str]) -> int:
             print(stop.code, file=sys.stderr)
             code = 1
     except BaseException as error:  # the traceback Python would print, without runpy's frames
+        import traceback  # only now: it is slow to import, and most runs never need it
+
         frames = error.__traceback__
         while frames and frames.tb_frame.f_code.co_filename != path:
             frames = frames.tb_next
