@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -68,8 +69,11 @@ class Context:
     futures: dict[str, Future] = field(default_factory=dict)
 
     def probe(self, name: str) -> Any:
-        future = self.futures[name]
-        return future.result(timeout=self.probes[name].limit + PROBE_GRACE)
+        limit = self.probes[name].limit + PROBE_GRACE
+        try:
+            return self.futures[name].result(timeout=limit)
+        except FutureTimeout:
+            raise TimeoutError(f"the probe {name!r} did not finish within {limit:g} s") from None
 
 
 def shown(value: Any) -> str:
