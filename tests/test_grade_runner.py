@@ -183,3 +183,23 @@ def test_a_report_cannot_award_itself_more_points(catalogue: Catalogue) -> None:
         ("stub.one", 2, "passed"), ("stub.two", 3, "error"), ("stub.three", 5, "error")]
     assert report.results[1].message == text("en", "grade.not_reported")
     assert (report.score, report.max_score) == (2, 10)
+
+
+def test_student_code_does_not_see_the_graders_secrets(tmp_path: Path, catalogue: Catalogue) -> None:
+    submission = make_submission(tmp_path, "snoop", "full")
+    seen = tmp_path / "environment.json"
+    server = submission / "server.py"
+    server.write_text(with_prelude(server.read_text(), (
+        f"import json, os\njson.dump(dict(os.environ), open({str(seen)!r}, 'w'))\n")))
+    env = {"PATH": os.environ["PATH"], "HOME": "/home/teacher", "OPENAI_API_KEY": "sk-secret",
+           "GITHUB_TOKEN": "ghp-secret", "AWS_SECRET_ACCESS_KEY": "x", "DB_PASSWORD": "x",
+           "AI_URL": "https://api.example.com", "AI_KEY": "sk-real", "AI_MODEL": "gpt",
+           "AI_TIMEOUT": "30", "LAB_LANG": "fr"}
+    report = grade_submission(submission, "en", LIMITS, catalogue, STUB, env=env)
+    assert report.score == 10
+    environment = json.loads(seen.read_text())
+    environment.pop("LC_CTYPE", None)  # Python may set it for a UTF-8 locale
+    token = environment.pop("LAB_GRADE_TOKEN")
+    assert len(token) == 16
+    assert environment == {"PATH": os.environ["PATH"], "HOME": "/home/teacher", "AI_TIMEOUT": "30",
+                           "LAB_LANG": "en"}

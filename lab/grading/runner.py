@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 import selectors
 import signal
@@ -32,7 +33,11 @@ from lab.i18n import text
 from lab.results import Report
 
 KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
-TOKEN_VARIABLE = "LAB_GRADE_TOKEN"
+TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # also tells the checks they run under `lab grade`
+# Never handed to student code: the grader's secrets (an instructor's provider key, a CI
+# token...) and the model settings (the checks start their own local model endpoints).
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|SESSION", re.I)
+MODEL_SETTINGS = {"AI_URL", "AI_KEY", "AI_MODEL"}
 GiB = 1024**3
 MiB = 1024**2
 
@@ -199,6 +204,14 @@ def kill_by_token(token: str) -> int:
     return killed
 
 
+def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
+    """The grader's environment without its secrets and model settings, in the report's language."""
+    kept = {name: value for name, value in env.items()
+            if name not in MODEL_SETTINGS and not SECRET_NAME.search(name)}
+    kept["LAB_LANG"] = lang
+    return kept
+
+
 def grade_submission(
     submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
     target: str = "lab", env: dict[str, str] | None = None,
@@ -209,9 +222,8 @@ def grade_submission(
     with sandbox.private_copy(submission) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
-        base_env = dict(os.environ if env is None else env)
-        base_env["LAB_LANG"] = lang
-        outcome = run_child(check_command(copy, lang, limits, target), copy, limits, base_env)
+        child_env = student_environment(dict(os.environ if env is None else env), lang)
+        outcome = run_child(check_command(copy, lang, limits, target), copy, limits, child_env)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks)
