@@ -68,11 +68,23 @@ class NoModel(Exception):
         return REASONS[lang][self.reason].format(**self.fields)
 
 
+def find_env_file() -> str | None:
+    """The nearest .env from the current directory up (as python-dotenv's find_dotenv)."""
+    folder = os.getcwd()
+    while not os.path.isfile(os.path.join(folder, ".env")):
+        if os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+    return os.path.join(folder, ".env")
+
+
 def load_settings() -> dict[str, str]:
     """The environment wins over .env; python-dotenv only fills in what is missing."""
-    from dotenv import find_dotenv, load_dotenv
+    env_file = find_env_file()
+    if env_file:  # python-dotenv is slow to import (it loads logging): only when there is a .env
+        from dotenv import load_dotenv
 
-    load_dotenv(find_dotenv(usecwd=True))
+        load_dotenv(env_file)
     return {
         "url": os.environ.get("AI_URL", "http://ai:4000"),
         "key": os.environ.get("AI_KEY", "lab"),
