@@ -92,8 +92,9 @@ def make_cli(lang: str) -> click.Group:
     @click.option("--server", "server_name", type=click.Choice(list(SERVER_FILES)), default="lesson",
                   show_default=True, help=help_text["run.server"])
     def run(folder: str, timeout: float, server_name: str) -> None:
+        client = find_file(folder, "client.py", lang)
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
-        sys.exit(run_client(find_file(folder, "client.py", lang), lang, timeout, server_file))
+        sys.exit(run_client(client, lang, timeout, server_file))
 
     @cli.command(help=help_text["check"])
     @click.argument("folder", metavar="DIR", default="exercises")
