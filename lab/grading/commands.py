@@ -14,6 +14,9 @@ from lab.i18n import HELP, text
 from lab.settings import LANGUAGES
 
 MiB = 1024**2
+# Above the check engine's own worst case (its slowest probes give up after about 55 s), so
+# its precise verdicts win; this limit catches what the engine itself could not stop.
+DEFAULT_TIMEOUT = 90.0
 
 
 def add_grading_commands(cli: click.Group, lang: str) -> None:
@@ -27,7 +30,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
                   show_default=True, help=help_text["grade.out"])
     @click.option("--jobs", type=click.IntRange(min=1), default=None, help=help_text["grade.jobs"])
-    @click.option("--timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
+    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
@@ -55,7 +58,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
                   default=Path("autograder.zip"), show_default=True,
                   help=help_text["gradescope_bundle.out"])
-    @click.option("--timeout", type=click.FloatRange(min=1), default=60.0, show_default=True,
+    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def gradescope_bundle(out: Path, timeout: float, _lang: str | None) -> None:

@@ -65,7 +65,7 @@ else:
 
 @dataclass(frozen=True)
 class Limits:
-    timeout: float = 60.0  # wall clock for the whole submission, seconds
+    timeout: float = 90.0  # wall clock for the whole submission, seconds
     memory_bytes: int = 2 * GiB  # address space: Python with openai imported needs ~1 GiB
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
