@@ -45,6 +45,7 @@ TEXTS = {
         "model_says": "le modèle dit : {text}",
         "problem": "Problème : {what}",
         "exited": "le serveur s’est arrêté (code {code}) après {count} réponse(s) sur 6",
+        "closed": "le serveur a fermé sa sortie après {count} réponse(s) sur 6, sans s’arrêter",
         "silent": "le serveur n’a rien répondu en {seconds:g} s (réponse {number} sur 6 attendue)",
         "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
         "too_long": "le serveur a écrit une ligne de plus de {limit} octets",
@@ -58,6 +59,7 @@ TEXTS = {
         "model_says": "the model says: {text}",
         "problem": "Problem: {what}",
         "exited": "the server stopped (code {code}) after {count} of 6 replies",
+        "closed": "the server closed its output after {count} of 6 replies, and did not stop",
         "silent": "the server sent nothing for {seconds:g} s (reply {number} of 6 expected)",
         "not_json": "the server wrote a line that is not a JSON object: {line}",
         "too_long": "the server wrote a line longer than {limit} bytes",
@@ -134,7 +136,8 @@ def send_scenario(server: subprocess.Popen) -> None:
 
 
 def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict]:
-    lines: queue.Queue = queue.Queue()
+    # Bounded: a server that floods its output makes the reader wait, not the memory grow.
+    lines: queue.Queue = queue.Queue(maxsize=64)
     threading.Thread(target=read_lines, args=(server.stdout, lines), daemon=True).start()
     replies: list[dict] = []
     for number, expected in enumerate(expected_ids, start=1):
@@ -142,8 +145,12 @@ def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict
             raw = lines.get(timeout=SILENCE_LIMIT)
         except queue.Empty:
             raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=number) from None
-        if not raw:
-            raise ServerProblem("exited", code=server.wait(), count=len(replies))
+        if not raw:  # the end of its output: it stopped, or it closed its stdout and lives on
+            try:
+                code = server.wait(timeout=EXIT_LIMIT)
+            except subprocess.TimeoutExpired:
+                raise ServerProblem("closed", count=len(replies)) from None
+            raise ServerProblem("exited", code=code, count=len(replies))
         if len(raw) > MAX_LINE:
             raise ServerProblem("too_long", limit=MAX_LINE)
         # TODO (client, partie 2) : décodez raw (des octets) en une ligne sans son retour à la ligne, affichez "<- " + la
@@ -152,9 +159,12 @@ def read_replies(server: subprocess.Popen, expected_ids: list[int]) -> list[dict
         #   it as JSON into reply (None when it is not JSON).
         raise NotImplementedError("client, partie 2 / client, part 2")
         if not isinstance(reply, dict):
-            raise ServerProblem("not_json", line=line[:200])
+            # In quotes, with its control characters escaped: what the server really wrote.
+            raise ServerProblem("not_json", line=json.dumps(line[:200], ensure_ascii=False))
         if reply.get("id") != expected:
-            raise ServerProblem("wrong_id", number=number, expected=expected, actual=reply.get("id"))
+            # As JSON, so that the string "1" does not read as the number 1.
+            actual = json.dumps(reply.get("id"), ensure_ascii=False)[:100]
+            raise ServerProblem("wrong_id", number=number, expected=json.dumps(expected), actual=actual)
         replies.append(reply)
     return replies
 
@@ -173,11 +183,14 @@ def finish(server: subprocess.Popen) -> None:
 
 
 def stop(server: subprocess.Popen) -> None:
-    """Kill the server and its group if it still runs, and reap it: no zombie."""
-    if server.poll() is None:
-        try:
-            os.killpg(server.pid, signal.SIGKILL)
-        except (AttributeError, OSError):
+    """Kill the server's whole group and reap the server: no zombie, nothing left.
+
+    The group even when the server itself has exited: a child it left behind may
+    still run, and hold its pipes open."""
+    try:
+        os.killpg(server.pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no process groups here, or nobody left in it
+        if server.poll() is None:
             server.kill()
     server.wait()
 
@@ -214,9 +227,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         send_scenario(server)
         expected_ids = [message["id"] for message in SCENARIO if "id" in message]
-        capabilities = announced_capabilities(read_replies(server, expected_ids))
-        finish(server)
+        replies = read_replies(server, expected_ids)
+        finish(server)  # as the lesson: input closed after six replies, then the model is asked
+        capabilities = announced_capabilities(replies)
     except ServerProblem as problem:
+        stop(server)  # first, so that nothing it still writes comes after the problem line
         what = TEXTS[lang][problem.key].format(**problem.fields)
         print(TEXTS[lang]["problem"].format(what=what), file=sys.stderr, flush=True)
         return 1

@@ -247,7 +247,10 @@ class Session:
         # TODO (server, part 3): first the gate (GATE; else OPEN_WHEN_READY): refuse with -32600 (RpcError), "already
         #   initialized" for initialize; then the handler from self.handlers, or -32601; then
         #   the transition (TRANSITIONS); return the handler's result.
-        raise NotImplementedError("serveur, partie 3 / server, part 3")
+        handler = self.handlers.get(method)  # (sans porte ni transition / no gate, no transition yet)
+        if handler is None:
+            raise NotImplementedError("serveur, partie 3 / server, part 3")
+        return handler(params)
 
 
 # One encoder for every reply: json.dumps with options builds a new encoder at each

@@ -111,7 +111,7 @@ def exercise_text(text: str, suffix: str, name: str) -> str:
             out.extend(block.as_python() if suffix == ".py" else block.as_toml())
             block = None
         elif (note := NOTE.match(line)) and not block.body:
-            block.notes[note["kind"]].append(note["text"].strip())
+            block.notes[note["kind"]].append(note["text"].rstrip())  # a placeholder keeps its indent
         else:
             block.body.append(line)
     if block is not None:

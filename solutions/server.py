@@ -288,6 +288,10 @@ class Session:
         # en: first the gate (GATE; else OPEN_WHEN_READY): refuse with -32600 (RpcError), "already
         # en: initialized" for initialize; then the handler from self.handlers, or -32601; then
         # en: the transition (TRANSITIONS); return the handler's result.
+        # placeholder: handler = self.handlers.get(method)  # (sans porte ni transition / no gate, no transition yet)
+        # placeholder: if handler is None:
+        # placeholder:     raise NotImplementedError("{part}")
+        # placeholder: return handler(params)
         # The lesson's order: the state gate first, then the method name.
         if self.state not in GATE.get(method, OPEN_WHEN_READY):
             refusal = "already_initialized" if method == "initialize" else "not_initialized"
