@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, STUB_ENGINE, make_submission, tree_digest
+from hostile import ROOT, STUB_ENGINE, make_submission, stub_catalogue, tree_digest
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names
-from lab.grading.runner import Limits, grade_submission
+from lab.grading.runner import Limits
 
 TIMEOUT = 2.0
 LIMITS = Limits(timeout=TIMEOUT)
@@ -22,8 +22,7 @@ STUB = str(STUB_ENGINE)
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    reference = make_submission(tmp_path_factory.mktemp("ref"), "reference", "full")
-    return Catalogue.from_report(grade_submission(reference, "fr", LIMITS, Catalogue(), STUB))
+    return stub_catalogue(tmp_path_factory.mktemp("ref"))
 
 
 def read_summary(path: Path) -> list[dict[str, str]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import STUB_ENGINE, make_submission, tree_digest, with_prelude
+from hostile import STUB_ENGINE, make_submission, stub_catalogue, tree_digest, with_prelude
 from lab.grading.catalogue import Catalogue
 from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report
 from lab.i18n import text
@@ -26,8 +26,7 @@ STUB = str(STUB_ENGINE)
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    reference = make_submission(tmp_path_factory.mktemp("ref"), "reference", "full")
-    return Catalogue.from_report(grade_submission(reference, "fr", LIMITS, Catalogue(), STUB))
+    return stub_catalogue(tmp_path_factory.mktemp("ref"))
 
 
 def grade(tmp_path: Path, kind: str, catalogue: Catalogue, lang: str = "en",

@@ -8,4 +8,5 @@ and writes the formats the platforms read (Gradescope, Exercism/GitHub Classroom
 - classroom.py: the class in parallel, output folders, summary CSV
 - progress.py: the terminal progress bar
 - bundle.py: the Gradescope autograder zip
+- commands.py: `lab grade` and `lab gradescope-bundle`, added to the `lab` group
 """

@@ -8,7 +8,8 @@ so student code never runs in the grader's process. It gets:
   setrlimit in the child itself: they are inherited by every student process the checks start;
 - stdout and stderr read at the same time with a size cap, so no pipe ever fills;
 - `python -I`: the submission's folder is not on sys.path, so a `lab/` folder in it cannot
-  stand in for the kit, and PYTHON* variables are ignored.
+  stand in for the kit, and PYTHON* variables are ignored;
+- the grader's environment without its secrets (see student_environment).
 Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
 the reason (see catalogue.py).
 """

@@ -88,6 +88,15 @@ def with_prelude(source: str, prelude: str) -> str:
     return prelude + source
 
 
+def stub_catalogue(parent: Path):
+    """The stub engine's list of checks, from its run on a full submission (as a class run does)."""
+    from lab.grading.catalogue import Catalogue
+    from lab.grading.runner import Limits, grade_submission
+
+    reference = make_submission(parent, "reference", "full")
+    return Catalogue.from_report(grade_submission(reference, "fr", Limits(timeout=10), Catalogue(), str(STUB_ENGINE)))
+
+
 def tree_digest(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` (relative path -> bytes), caches aside: to prove nothing changed."""
     return {
