@@ -1,6 +1,6 @@
 """How fast `lab check` is: wall time and CPU time per folder, medians over a few runs.
 
-    python bench/check_speed.py [--runs N]
+    python bench/check_speed.py [--runs N] [--breakdown]
 
 Each run is `python -m lab check FOLDER --json`, as `lab grade` runs it for one
 submission. CPU time is the user + system time of that process and of every process
@@ -48,10 +48,31 @@ def measure(name: str, folder: Path, runs: int) -> dict:
             "cpu": statistics.median(s[1] for s in samples), "score": f"{samples[0][2]}/{samples[0][3]}"}
 
 
+def breakdown(folder: Path) -> None:
+    """Each probe alone, one after the other, in this process: where the time goes."""
+    sys.path.insert(0, str(REPO))
+    from lab.checks import registry
+    from lab.checks.engine import Context, run_probe
+
+    _, probes, _ = registry()
+    context = Context(folder=folder, lang="fr", probes=probes)
+    print(f"\nEach probe alone on {folder.name}/ (children's CPU; the in-process work is small):\n")
+    print("| probe | wall (s) | CPU (s) |")
+    print("|---|---|---|")
+    for name in probes:
+        before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        run_probe(context, name)
+        wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    parser.add_argument("--breakdown", action="store_true", help="also time each probe alone")
+    options = parser.parse_args()
+    runs = options.runs
     with tempfile.TemporaryDirectory() as temp:
         lesson_only = Path(temp) / "solutions-without-bonus"
         shutil.copytree(REPO / "solutions", lesson_only, ignore=shutil.ignore_patterns("bonus_*", "__pycache__"))
@@ -64,6 +85,8 @@ def main() -> None:
     print("|---|---|---|---|")
     for row in rows:
         print(f"| {row['folder']} | {row['score']} | {row['wall']:.2f} | {row['cpu']:.2f} |")
+    if options.breakdown:
+        breakdown(REPO / "solutions")
 
 
 if __name__ == "__main__":
