@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -225,6 +226,15 @@ def test_all_the_bad_lines_at_once_then_the_lesson_still_gets_its_six_replies() 
     replies = run_server(garbage + b"".join(dumps(message) + b"\n" for message in LESSON) + dumps(PROBE) + b"\n")
     expected_garbage = [reply for name, state, _, expected in TABLE if state == "new" for reply in expected]
     assert replies == expected_garbage + LESSON_REPLIES + [result("probe", {})]
+
+
+def test_a_32_megabyte_line_is_answered_in_linear_time() -> None:
+    # It arrives in 512 reads of 64 KB; gluing each to the previous ones would copy
+    # 8 GB (a minute of work) before the line is even complete.
+    started = time.monotonic()
+    replies = run_server(dumps(request(1, "ping", {"pad": MEGABYTE * 32})) + b"\n" + dumps(PROBE) + b"\n", timeout=60)
+    assert replies == [result(1, {}), result("probe", {})]
+    assert time.monotonic() - started < 8
 
 
 def test_the_replies_speak_french_by_default() -> None:
