@@ -247,7 +247,7 @@ def test_run_sdk_reports_the_lessons_refusal_with_its_data() -> None:
 
 def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
     silent = tmp_path / "silent.py"
-    silent.write_text("import time\ntime.sleep(60)\n")
+    silent.write_text("import sys\nsys.stdin.read()\n")  # reads everything, answers nothing
     [run] = real_clients.run_sdk(silent, modes=("legacy",), step_limit=0.5)
     assert (run.outcome, run.reason) == ("failed", "no answer within 0.5 s")
 
