@@ -271,14 +271,20 @@ def serve(session: Session, stdin_fd: int = 0, stdout: Any = None) -> None:
     sends one request at a time still gets each reply at once.
     """
     stdout = stdout or sys.stdout.buffer
-    pending = b""
+    # The start of a line still arriving, in pieces joined once when its newline comes:
+    # adding each piece to the last would copy a 32 MB line hundreds of times (minutes).
+    pieces: list[bytes] = []
     while chunk := os.read(stdin_fd, 1 << 16):
-        *lines, pending = (pending + chunk).split(b"\n")
-        replies = [reply for line in lines if (reply := session.handle_line(line)) is not None]
-        if replies:
-            stdout.write(b"".join(map(encode, replies)))
-            stdout.flush()
-    reply = session.handle_line(pending)  # a last line without its newline
+        *lines, rest = chunk.split(b"\n")
+        if lines:
+            lines[0] = b"".join(pieces) + lines[0]
+            pieces = []
+            replies = [reply for line in lines if (reply := session.handle_line(line)) is not None]
+            if replies:
+                stdout.write(b"".join(map(encode, replies)))
+                stdout.flush()
+        pieces.append(rest)
+    reply = session.handle_line(b"".join(pieces))  # a last line without its newline
     if reply is not None:
         stdout.write(encode(reply))
         stdout.flush()
