@@ -97,6 +97,26 @@ def test_a_bonus_server_answering_the_oldest_version_shows_expected_and_actual(t
     assert unknown.hint.startswith("La règle de la spec : ne refusez plus")
 
 
+STDIO_IDS = BONUS_IDS[:6]
+
+
+@pytest.mark.parametrize("file, old, new, caught_by", [
+    ("bonus_server.py", NEGOTIATION, "return requested", "bonus.unknown-version-latest"),
+    ("bonus_server.py", NEGOTIATION, "return supported[0]", "bonus.supported-version-echoed"),
+    ("server.py", '"capabilities": {"tools": {"listChanged": False}}', '"capabilities": {"tools": {"listChanged": True}}',
+     "bonus.capabilities-honest"),
+    ("server.py", "OPEN_WHEN_READY = frozenset({State.READY})", "OPEN_WHEN_READY = frozenset(State)",
+     "bonus.gate-still-holds"),
+])
+def test_each_buggy_bonus_server_is_caught_by_its_check(tmp_path: Path, file: str, old: str, new: str,
+                                                        caught_by: str) -> None:
+    folder = bonus_folder(tmp_path)
+    source = (folder / file).read_text(encoding="utf-8")
+    (folder / file).write_text(mutate(source, old, new), encoding="utf-8")
+    report = check_bonus(folder, STDIO_IDS)
+    assert [result.id for result in report.results if result.status != PASSED] == [caught_by]
+
+
 def test_a_bonus_server_silent_on_server_discover_is_caught_and_auto_mode_is_not_tried(tmp_path: Path) -> None:
     folder = bonus_folder(tmp_path, MAIN, SILENT_ON_DISCOVER)
     report = check_bonus(folder, ["bonus.json-rpc-replies", "bonus.unknown-version-latest",
