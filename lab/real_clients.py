@@ -87,8 +87,9 @@ def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: float = SDK_STEP_LIMIT) -> list[ClientRun]:
+            step_limit: Optional[float] = None) -> list[ClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
+    step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
     args = [sys.executable, "-c", child, str(Path(server).resolve()), str(step_limit), *modes]

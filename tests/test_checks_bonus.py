@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import mutate
+from lab import real_clients
 from lab.checks import registry
 from lab.checks.engine import run
 from lab.results import FAILED, PASSED, SKIPPED, Report
@@ -128,6 +129,22 @@ def test_a_bonus_server_silent_on_server_discover_is_caught_and_auto_mode_is_not
     discover = report.results[2]
     assert discover.message == ("No error reply to server/discover (id \"discover-new\"): "
                                 "a client that probes would wait for nothing.")
+
+
+def test_a_bonus_server_that_answers_only_at_the_end_of_its_input_fails_with_real_clients(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its stdio checks pass (they send everything, then close), but a real client waits for
+    # each reply before it sends the next request.
+    folder = bonus_folder(tmp_path, MAIN, """    import json, sys
+    session = make_session(language())
+    replies = [session.handle_line(line) for line in sys.stdin.buffer.read().split(b"\\n")]
+    sys.stdout.write("".join(json.dumps(reply) + "\\n" for reply in replies if reply is not None))
+""")
+    monkeypatch.setattr(real_clients, "SDK_STEP_LIMIT", 1.0)
+    report = check_bonus(folder, BONUS_IDS[:-1])
+    assert statuses(report) == {check_id: PASSED for check_id in STDIO_IDS} | {
+        "bonus.sdk-legacy": FAILED, "bonus.sdk-auto": FAILED}
+    assert report.results[-1].actual == "no answer within 1 s"
 
 
 def test_the_untouched_bonus_exercise_fails_without_starting_a_real_client(tmp_path: Path) -> None:
