@@ -264,3 +264,13 @@ def test_the_reference_server_still_passes_through_the_same_harness(lab_folder: 
     assert (run.code, run.stderr_tail) == (0, "")
     assert (folder / "left-behind.txt").read_text() == ""
     assert run.seconds < SLACK
+
+
+@pytest.mark.parametrize("name", ["exits-at-once", "replies-out-of-order", "prints-garbage"])
+def test_lab_run_passes_the_problem_line_and_the_failure_code_on(name: str, lab_folder: Any) -> None:
+    folder = lab_folder(PRELUDE + BROKEN_SERVERS[name])
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("AI_", "LAB_"))}
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "run", str(folder)], capture_output=True,
+                          timeout=30, env={**env, "AI_URL": refused_url()}, cwd=folder)
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines()[-1] == "Problem: " + PROBLEMS[name]

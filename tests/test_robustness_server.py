@@ -135,6 +135,8 @@ TABLE: list[tuple[str, str, bytes, list[Any]]] = [
     ("id-array", "ready", dumps(request([1], "ping")), [INVALID]),
     ("id-true", "ready", dumps(request(True, "ping")), [INVALID]),
     ("id-huge-integer", "ready", dumps(request(10**30, "ping")), [result(10**30, {})]),
+    ("id-overflowing-float", "ready", b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}', [INVALID]),
+    ("id-of-5000-digits", "ready", b'{"jsonrpc":"2.0","id":' + b"1" * 5000 + b',"method":"ping"}', [PARSE]),
     ("id-lone-surrogate", "ready", b'{"jsonrpc":"2.0","id":"\\udc80","method":"ping"}', [result("\udc80", {})]),
     ("one-megabyte-request", "ready", dumps(request(1, "ping", {"pad": MEGABYTE})), [result(1, {})]),
     ("one-megabyte-method", "ready", dumps(request(1, MEGABYTE)), [error(1, -32601, "Unknown method: " + MEGABYTE)]),
