@@ -47,6 +47,6 @@ def test_a_helper_that_does_not_load_fails_with_its_error(tmp_path):
 
 def test_a_helper_that_never_returns_is_stopped(tmp_path):
     (tmp_path / "model.py").write_text("import time\n\ndef ask(messages, sample, max_tokens=80):\n    time.sleep(60)\n")
-    report = run_some(tmp_path, "model.refused")
-    (result,) = report.results
-    assert (result.status, result.message) == ("failed", "ask does not return.")
+    report = run_some(tmp_path, "model.")
+    assert {(r.status, r.message) for r in report.results} == {("failed", "ask does not return.")}
+    assert report.duration < 10  # the first case's limit, not the sum of all four

@@ -8,6 +8,7 @@ never raises; it returns whatever it saw (a transcript, an exit code, a problem)
 
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -78,8 +79,6 @@ class Context:
 
 def shown(value: Any) -> str:
     """A value as a student reads it: JSON-like, truncated."""
-    import json
-
     if isinstance(value, str):
         text = value
     else:

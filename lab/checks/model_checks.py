@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lab.checks.endpoints import Endpoints, refused_port
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.runner import Run, child_env, run_python
 
@@ -33,15 +32,17 @@ class ModelRun:
     requests: list[dict] = field(default_factory=list)  # what the endpoints received
 
 
-def cases(endpoints: Endpoints, refused: int, lang: str) -> list[dict]:
+def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
         env = {"AI_URL": url, "AI_TIMEOUT": str(timeout), "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
         return {"name": name, "env": env, "messages": MESSAGES, "sample": SAMPLE, "max_tokens": MAX_TOKENS,
                 "limit": timeout + 2.0}
 
-    # A generous AI_TIMEOUT where the model answers at once: it only has to cover the
-    # openai import on a busy machine. The slow case comes last, once openai is loaded.
-    return [case("answer", endpoints.url("answer"), 10.0), case("refused", f"http://127.0.0.1:{refused}", 2.0),
+    # The refused port first: quick, so a helper that never returns is caught in seconds
+    # (the runner stops at the first hang). A generous AI_TIMEOUT where the model answers
+    # at once: it only has to cover the openai import on a busy machine. The slow case
+    # comes last, once openai is loaded.
+    return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
 
@@ -49,6 +50,8 @@ def run_model(context: Context) -> ModelRun:
     model = context.folder / "model.py"
     if not model.is_file():
         return ModelRun()
+    from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
+
     endpoints, refused = Endpoints(MODEL_TEXT), refused_port()
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:

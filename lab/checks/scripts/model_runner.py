@@ -4,7 +4,8 @@ Usage: python model_runner.py CASES.json RESULTS.json, run in a folder holding t
 student's model.py. Each case sets the environment (AI_URL, AI_TIMEOUT, ...), calls
 ask(messages, sample, max_tokens) in a thread with a time limit, and writes down what
 came back, what was printed, and how long it took. RESULTS.json is rewritten after
-each case, so a crash still leaves the cases before it.
+each case, so a crash still leaves the cases before it. A case whose ask never
+returns ends the run: the later cases are marked the same.
 """
 
 import contextlib
@@ -74,8 +75,13 @@ def main() -> None:
         save()
         os._exit(0)
     for case in cases:
-        results[case["name"]] = run_case(ask, case)
+        outcome = run_case(ask, case)
+        results[case["name"]] = outcome
+        if outcome["hung"]:  # an ask that never returns would hang every case: stop here
+            results.update({later["name"]: outcome for later in cases if later["name"] not in results})
         save()
+        if outcome["hung"]:
+            break
     os._exit(0)  # threads left waiting on a slow model end here
 
 
