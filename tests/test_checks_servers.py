@@ -92,3 +92,11 @@ def test_expected_and_actual_show_both_replies(tmp_path):
     assert result.message == "Reply to resources/list (id 6): error.code is -32600 instead of -32601."
     assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
     assert result.hint.startswith("After the state gate")
+
+
+def test_a_flooding_server_is_stopped_early(tmp_path):
+    (tmp_path / "server.py").write_text("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
+    report = run_some(tmp_path, "server.json-rpc")
+    (result,) = report.results
+    assert result.status == "failed" and result.message == "Malformed line: it is not a JSON object."
+    assert report.duration < 3  # stopped at 1 MB, not at the 5 s limit

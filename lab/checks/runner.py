@@ -2,8 +2,8 @@
 
 The process gets its own process group; when the limit passes, the whole group is
 killed (lab.process.kill_group). Output is read by threads while the process runs,
-so a chatty process never blocks on a full pipe, and only the first MAX_OUTPUT bytes
-are kept.
+so a chatty process never blocks on a full pipe; past MAX_OUTPUT bytes on either
+pipe it is stopped (a flood is a broken program, not an answer).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from lab.process import POSIX, kill_group
 
@@ -41,11 +41,15 @@ class Run:
         return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
 
 
-def drain(stream: IO[bytes], kept: bytearray) -> None:
-    # Keep the beginning, throw the rest away, but keep reading: the writer must never block.
+def drain(stream: IO[bytes], kept: bytearray, on_overflow: Callable[[], None]) -> None:
+    # Keep the beginning; past MAX_OUTPUT the process is broken (a flood): stop it at once
+    # rather than burn CPU on both sides until the time limit.
     while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
-        if len(kept) < MAX_OUTPUT:
-            kept.extend(chunk[: MAX_OUTPUT - len(kept)])
+        kept.extend(chunk[: MAX_OUTPUT - len(kept)])
+        if len(kept) >= MAX_OUTPUT:
+            on_overflow()
+            stream.read()  # what the pipe still holds, until the killed process's end closes it
+            return
 
 
 def feed(stream: IO[bytes], data: bytes) -> None:
@@ -80,10 +84,11 @@ def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env:
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     out, err = bytearray(), bytearray()
+    flood = lambda: sweep_group(process.pid)  # noqa: E731
     threads = [
         threading.Thread(target=feed, args=(process.stdin, data), daemon=True),
-        threading.Thread(target=drain, args=(process.stdout, out), daemon=True),
-        threading.Thread(target=drain, args=(process.stderr, err), daemon=True),
+        threading.Thread(target=drain, args=(process.stdout, out, flood), daemon=True),
+        threading.Thread(target=drain, args=(process.stderr, err, flood), daemon=True),
     ]
     for thread in threads:
         thread.start()
