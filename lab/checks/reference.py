@@ -20,7 +20,10 @@ _loading = threading.Lock()
 
 
 def load(name: str) -> ModuleType:
-    """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once."""
+    """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once.
+
+    Any solution file works, bonus_server.py included (its `from server import ...` too).
+    """
     with _loading:
         return _load(name)
 
@@ -31,14 +34,16 @@ def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"lab_reference_{name}", path)
     assert spec and spec.loader, path
     module = importlib.util.module_from_spec(spec)
-    saved_path, saved_model = list(sys.path), sys.modules.get("model")
+    saved_path, known = list(sys.path), set(sys.modules)
     try:
         spec.loader.exec_module(module)
     finally:
-        # client.py puts its folder on sys.path and imports `model`: undo that here.
+        # client.py puts its folder on sys.path and imports `model` (bonus_server.py imports
+        # `server`): undo that here, so that no bare `model` or `server` leaks into the kit.
         sys.path[:] = saved_path
-        if saved_model is None:
-            sys.modules.pop("model", None)
+        for name in set(sys.modules) - known:
+            if str(getattr(sys.modules[name], "__file__", "") or "").startswith(str(SOLUTIONS)):
+                del sys.modules[name]
     return module
 
 
