@@ -76,10 +76,11 @@ def table(context: Context, name: str) -> dict:
     return cells
 
 
-def grade(wrong: list[tuple[str, str, Any, dict[str, str]]]) -> None:
-    """wrong: (cell, what it asks, what the student wrote, why in fr/en). Fails on the first."""
+def grade(wrong: list[tuple[str, tuple[str, str], Any, dict[str, str]]], lang: str) -> None:
+    """wrong: (cell, what it asks in fr/en, what the student wrote, why in fr/en). Fails on the first."""
     if wrong:
-        cell, asks, written, why = wrong[0]
+        cell, asks_in, written, why = wrong[0]
+        asks = asks_in[0 if lang == "fr" else 1]
         others = ", ".join(w[0] for w in wrong[1:])
         more = {"fr": f" Autres cellules fausses : {others}." if others else "",
                 "en": f" Other wrong cells: {others}." if others else ""}
@@ -95,23 +96,23 @@ def keywords(context: Context) -> None:
     wrong = []
     handshake = cells.get("poignee_de_main", "")
     if not any(opens_session(word) for word in re.findall(r"[a-z/_]+", normalize(handshake))):
-        wrong.append(("mots_cles.poignee_de_main", "la méthode qui ouvre la session / the method that opens the session",
+        wrong.append(("mots_cles.poignee_de_main", ("la méthode qui ouvre la session", "the method that opens the session"),
                       handshake, EMPTY if handshake == "" else
                       {"fr": "ce n’est pas la requête qui fait quitter au serveur l’état nouveau.",
                        "en": "that is not the request that moves the server out of the new state."}))
     state = cells.get("etat", "")
     states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
     if normalize(state) not in states:
-        wrong.append(("mots_cles.etat", "un état du serveur / one of the server's states", state, EMPTY if state == "" else
+        wrong.append(("mots_cles.etat", ("un état du serveur", "one of the server's states"), state, EMPTY if state == "" else
                       {"fr": "ce n’est pas un des états du serveur.", "en": "that is not one of the server's states."}))
     negotiate = cells.get("negocier", "")
     version = VERSION.search(normalize(negotiate))
     if not version or initialize_outcome(version.group()) != ("result", version.group()):
-        wrong.append(("mots_cles.negocier", "une version que les deux côtés parlent / a version both sides speak",
+        wrong.append(("mots_cles.negocier", ("une version que les deux côtés parlent", "a version both sides speak"),
                       negotiate, EMPTY if negotiate == "" else
                       {"fr": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
                        "en": "the server does not accept this version (write a date YYYY-MM-DD)."}))
-    grade(wrong)
+    grade(wrong, context.lang)
 
 
 def opens_session(method: str) -> bool:
@@ -124,7 +125,7 @@ def opens_session(method: str) -> bool:
     return isinstance(reply, dict) and "result" in reply and session.state != before
 
 
-def compare(cell: str, written: Any, expected: tuple[str, Any], asks: str) -> tuple | None:
+def compare(cell: str, written: Any, expected: tuple[str, Any], asks: tuple[str, str]) -> tuple | None:
     if written == "":
         return cell, asks, written, EMPTY
     said = reading(written)
@@ -141,9 +142,9 @@ THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's quest
 def three_clients(context: Context) -> None:
     cells = table(context, "trois_clients")
     wrong = [compare(f"trois_clients.\"{version}\"", cells.get(version, ""), initialize_outcome(version),
-                     f"ce que répond le serveur à initialize {version} / what the server answers to initialize {version}")
+                     (f"ce que répond le serveur à initialize {version}", f"what the server answers to initialize {version}"))
              for version in THREE_CLIENTS]
-    grade([w for w in wrong if w])
+    grade([w for w in wrong if w], context.lang)
 
 
 def six_replies(context: Context) -> None:
@@ -155,8 +156,8 @@ def six_replies(context: Context) -> None:
         if expected[0] == "result" and reading(written)[0] == "result":
             continue  # "résultat" is enough here; the details are in the reply
         wrong.append(compare(f"six_reponses.{reply['id']}", written, expected,
-                             f"la réponse {reply['id']} de `lab run` / reply {reply['id']} of `lab run`"))
-    grade([w for w in wrong if w])
+                             (f"la réponse {reply['id']} de `lab run`", f"reply {reply['id']} of `lab run`")))
+    grade([w for w in wrong if w], context.lang)
 
 
 def check(check_id: str, run, title_fr: str, title_en: str, hint_fr: str, hint_en: str) -> Check:
