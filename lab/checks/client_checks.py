@@ -58,7 +58,9 @@ def run_client(context: Context) -> ClientRun:
         return outcome
     with tempfile.TemporaryDirectory(prefix="lab-client-") as temp:
         work = Path(temp)
-        shutil.copyfile(client, work / "client.py")
+        for source in context.folder.glob("*.py"):  # the client with any helper module of its own
+            if source.name not in ("server.py", "model.py") and source.is_file():
+                shutil.copyfile(source, work / source.name)
         if (context.folder / "model.py").is_file():
             shutil.copyfile(context.folder / "model.py", work / "student_model.py")
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
