@@ -29,6 +29,7 @@ class Gateway:
     """A TCP listener on 127.0.0.1 that misbehaves in one way with every connection.
 
     `hold`: accepts and never answers. `close`: reads the request, then closes.
+    `trickle`: answers one byte every 0.2 s, so that no single read ever times out.
     """
 
     def __init__(self, behaviour: str) -> None:
@@ -48,12 +49,19 @@ class Gateway:
             if self.behaviour == "hold":
                 self.held.append(connection)
                 continue
-            connection.settimeout(AI_TIMEOUT)
-            try:
-                connection.recv(1 << 16)
-            except OSError:
-                pass
-            connection.close()
+            threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
+
+    def answer(self, connection: socket.socket) -> None:
+        connection.settimeout(AI_TIMEOUT * 5)
+        try:
+            connection.recv(1 << 16)
+            if self.behaviour == "trickle":
+                for byte in b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 999\r\n\r\n{":
+                    connection.sendall(bytes([byte]))
+                    time.sleep(0.2)
+        except OSError:
+            pass  # the client gave up first
+        connection.close()
 
     def close(self) -> None:
         self.listener.close()
@@ -105,6 +113,19 @@ def test_a_gateway_that_closes_the_connection_is_named(
     assert answer == (SAMPLE, True)
     assert capsys.readouterr().out == fallback_line(f"connexion fermée par 127.0.0.1:{closing.port}")
     assert seconds < AI_TIMEOUT + 1
+
+
+def test_a_gateway_that_trickles_its_answer_is_cut_at_the_deadline(
+    clean_env: pytest.MonkeyPatch, gateway: Any, capsys: pytest.CaptureFixture
+) -> None:
+    # Each byte comes before the socket's 1 s timeout: only the helper's own
+    # deadline over the whole call (AI_TIMEOUT + 0.5 s) stops it.
+    clean_env.setenv("AI_URL", gateway("trickle").url)
+    clean_env.setenv("AI_TIMEOUT", "1")
+    answer, seconds = ask_timed()
+    assert answer == (SAMPLE, True)
+    assert capsys.readouterr().out == fallback_line("pas de réponse en 1 s")
+    assert AI_TIMEOUT < seconds < AI_TIMEOUT + 1
 
 
 @pytest.mark.parametrize(
