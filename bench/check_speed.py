@@ -52,7 +52,7 @@ def breakdown(folder: Path) -> None:
     """Each probe alone, one after the other, in this process: where the time goes."""
     sys.path.insert(0, str(REPO))
     from lab.checks import registry
-    from lab.checks.engine import Context, run_probe
+    from lab.checks.engine import Context, ProbeCrash, run_probe
 
     _, probes, _ = registry()
     context = Context(folder=folder, lang="fr", probes=probes)
@@ -61,10 +61,13 @@ def breakdown(folder: Path) -> None:
     print("|---|---|---|")
     for name in probes:
         before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        run_probe(context, name)
+        outcome = run_probe(context, name)
         wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
+        if isinstance(outcome, ProbeCrash):  # it reads other probes' results: not timed alone
+            print(f"| {name} | — | — |")
+        else:
+            print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
 
 
 def main() -> None:
