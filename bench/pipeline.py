@@ -43,10 +43,16 @@ class Throughput:
     seconds: float  # from the first request written to the last reply read
     rss_before_kib: int | None  # after the handshake, before the requests
     peak_rss_kib: int | None  # the server's high-water mark, requests included
+    cpu_seconds: float | None  # the server's own CPU time for the requests (user + system)
 
     @property
     def per_second(self) -> float:
         return self.requests / self.seconds
+
+    @property
+    def cpu_per_reply(self) -> float | None:
+        # Steadier than replies per second on a busy machine: waiting for a core costs no CPU.
+        return None if self.cpu_seconds is None else self.cpu_seconds / self.requests
 
 
 def memory_kib(pid: int, field: str) -> int | None:
@@ -59,6 +65,15 @@ def memory_kib(pid: int, field: str) -> int | None:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a live process so far; None where /proc is absent."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def request_lines(first_id: int, count: int, method: str = "tools/list") -> bytes:
@@ -139,6 +154,7 @@ def pipelined(argv: list[str], cwd: Path, env: dict[str, str], count: int) -> Th
     with StdioServer(argv, cwd, env) as server:
         server.handshake()
         rss_before = memory_kib(server.process.pid, "VmRSS")
+        cpu_before = cpu_seconds(server.process.pid)
         errors: list[BaseException] = []
 
         def write_all() -> None:  # a thread: writing and reading at once, no pipe ever fills up
@@ -160,13 +176,15 @@ def pipelined(argv: list[str], cwd: Path, env: dict[str, str], count: int) -> Th
             last = lines
         seconds = time.perf_counter() - started
         peak = memory_kib(server.process.pid, "VmHWM")
+        cpu_after = cpu_seconds(server.process.pid)
+        cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         writer.join(SILENCE_LIMIT)
         final = json.loads(last.splitlines()[-1])
         if errors or received != count or results != count or final.get("result") != {"tools": []}:
             raise ServerFailure(
                 f"{received} replies, {results} tool lists for {count} requests; last: {final}"
             )
-        return Throughput(count, seconds, rss_before, peak)
+        return Throughput(count, seconds, rss_before, peak, cpu)
 
 
 def round_trips(argv: list[str], cwd: Path, env: dict[str, str], count: int) -> list[float]:
