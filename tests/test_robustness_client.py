@@ -37,7 +37,7 @@ client.SILENCE_LIMIT = client.EXIT_LIMIT = float(sys.argv[1])  # seconds
 sys.argv = sys.argv[:1]
 code = client.main()
 children = []
-for entry in os.listdir("/proc"):
+for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
     try:
         stat = open(f"/proc/{{entry}}/stat").read()
     except OSError:
