@@ -33,10 +33,14 @@ from lab.grading.runner import Limits  # noqa: E402
 MIX = (["full"] * 12 + ["partial"] * 4 + ["hangs", "loops"] + ["exits", "syntax"])
 
 
-def build_class(folder: Path, count: int) -> list[tuple[str, Path]]:
+def build_class(folder: Path, count: int, bonus: bool = True) -> list[tuple[str, Path]]:
     kinds = [MIX[index % len(MIX)] for index in range(count)]
-    return [(kind, make_submission(folder, f"student-{index:03d}-{kind}", kind))
-            for index, kind in enumerate(kinds)]
+    submissions = [(kind, make_submission(folder, f"student-{index:03d}-{kind}", kind))
+                   for index, kind in enumerate(kinds)]
+    if not bonus:  # the bonus checks (real MCP clients: SDK, Inspector) apply only with this file
+        for _, path in submissions:
+            (path / "bonus_server.py").unlink(missing_ok=True)
+    return submissions
 
 
 def children_cpu() -> float:
@@ -59,10 +63,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
+    parser.add_argument("--without-bonus", action="store_true",
+                        help="no bonus_server.py: shows what the real-client bonus checks cost")
     options = parser.parse_args()
+    load_before = os.getloadavg()[0]  # other work on the machine skews every figure below
 
     holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
-    submissions = build_class(holder / "class", options.count)
+    submissions = build_class(holder / "class", options.count, bonus=not options.without_bonus)
     jobs = options.jobs or os.cpu_count() or 1
     engine_wall, engine_cpu = time_engine_alone(ROOT / "solutions")
 
@@ -76,8 +83,9 @@ def main() -> None:
     for (kind, _), (_, report) in zip(submissions, result.rows):
         durations[kind].append(report.duration)
         scores[kind].append(report.score)
-    print(f"{options.count} submissions, {jobs} jobs on {os.cpu_count()} cores, "
-          f"time limit {options.timeout:g} s")
+    print(f"{options.count} submissions{' without bonus_server.py' if options.without_bonus else ''}, "
+          f"{jobs} jobs on {os.cpu_count()} cores, time limit {options.timeout:g} s, "
+          f"load average before: {load_before:.1f}")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
     print(f"CPU: {class_cpu:.0f} s in all, {class_cpu / options.count:.2f} s per submission "
           f"(the floor on {os.cpu_count()} cores: {class_cpu / (os.cpu_count() or 1):.0f} s)")
