@@ -306,8 +306,9 @@ class Session:
 
 
 # One encoder for every reply: json.dumps with options builds a new encoder at each
-# call, which costs as much as the encoding itself.
-ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# call, which costs as much as the encoding itself. A reply is built here and never
+# contains itself, so the encoder need not check for cycles.
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
 def encode(reply: dict | list) -> bytes:
