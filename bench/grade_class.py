@@ -1,6 +1,6 @@
 """Benchmark `lab grade` on a synthetic class: correct, partial, hanging and crashing submissions.
 
-    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 10] [--keep DIR]
+    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--without-bonus] [--keep DIR]
 
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
 hang or crash, see tests/hostile), grades it with all cores (or --jobs), and prints the wall
@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--timeout", type=float, default=90.0)  # lab grade's default
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
     parser.add_argument("--without-bonus", action="store_true",
                         help="no bonus_server.py: shows what the real-client bonus checks cost")
