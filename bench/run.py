@@ -36,6 +36,8 @@ REPO = Path(__file__).resolve().parent.parent
 SOLUTIONS = REPO / "solutions"
 FALLBACK_FR = "Échantillon enregistré"  # the model step ran and fell back to the sample
 GROWTH = (1_000, 100_000, 1_000_000)
+LAB_RUN = "`lab run` (no model)"
+NODE_PAIR = "Node: `node client2.js` (no model)"
 
 # The official SDK's stdio server with no tools: it answers tools/list with [] as ours does.
 SDK_SERVER = """\
@@ -84,13 +86,13 @@ def measure_startup(scratch: Path | None, env: dict[str, str], repeat: int) -> d
     lab = lab_command()
     scenario = scenario_check(FALLBACK_FR)
     commands = {
-        "`lab run` (no model)": Command([*lab, "run"], REPO, env, scenario),
+        LAB_RUN: Command([*lab, "run"], REPO, env, scenario),
         "`python solutions/client.py` (no model)": Command(
             [sys.executable, str(SOLUTIONS / "client.py")], REPO, env, scenario
         ),
     }
     if scratch:
-        commands["Node: `node client2.js` (no model)"] = Command(
+        commands[NODE_PAIR] = Command(
             ["node", "client2.js"], scratch, env, scenario
         )
     commands["`lab --help`"] = Command([*lab, "--help"], REPO, env, contains("run"))
@@ -230,12 +232,12 @@ def main() -> int:
         figures["round_trip_seconds"] = latency
 
     print(f"## Targets (load average now {os.getloadavg()[0]:.2f})\n")
-    names = list(commands)
     ours = throughput["solutions/server.py"]["per_second"]
     help_time = median(commands["`lab --help`"].times)
     met = [verdict("`lab --help` under 0.15 s", help_time < 0.15, f"{help_time:.3f} s")]
     if scratch:
-        lab_run, node_pair = median(commands[names[0]].times), median(commands[names[2]].times)
+        lab_run = median(commands[LAB_RUN].times)
+        node_pair = median(commands[NODE_PAIR].times)
         node_rate = throughput["Node serveur2.js"]["per_second"]
         met.append(verdict("`lab run` no slower than the Node pair", lab_run <= node_pair,
                            f"{lab_run:.3f} s vs {node_pair:.3f} s"))
