@@ -146,14 +146,17 @@ def test_a_memory_hog_fails_instead_of_eating_the_machine(tmp_path: Path, catalo
     assert report.error.splitlines()[-1] == "MemoryError"
 
 
-def test_a_lab_folder_in_the_submission_cannot_replace_the_kit(tmp_path: Path, catalogue: Catalogue) -> None:
+def test_modules_in_the_submission_cannot_replace_the_kit_or_the_standard_library(tmp_path: Path, catalogue: Catalogue) -> None:
     submission = make_submission(tmp_path, "impostor", "full", server_only=True)
     fake = {"target": "x", "lang": "en", "error": "", "duration": 0, "results": [
         {"id": check.id, "task": check.task, "points": check.points, "status": "passed", "title": "FAKE"}
         for check in catalogue.checks]}
+    claim = f"print({json.dumps(json.dumps(fake))})\nraise SystemExit(0)\n"
     (submission / "lab").mkdir()
     (submission / "lab" / "__init__.py").write_text("")
-    (submission / "lab" / "__main__.py").write_text(f"print({json.dumps(json.dumps(fake))})\n")
+    (submission / "lab" / "__main__.py").write_text(claim)
+    for module in ("runpy", "resource"):  # what the child imports first, from the standard library
+        (submission / f"{module}.py").write_text(claim)
     report = grade_submission(submission, "en", LIMITS, catalogue, target="lab")
     assert "FAKE" not in {result.title for result in report.results}
 
