@@ -205,3 +205,14 @@ def test_student_code_does_not_see_the_graders_secrets(tmp_path: Path, catalogue
     assert len(token) == 16
     assert environment == {"PATH": os.environ["PATH"], "HOME": "/home/teacher", "AI_TIMEOUT": "30",
                            "LAB_LANG": "en"}
+
+
+def test_the_child_keeps_a_bytecode_cache_folder_despite_isolated_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.grading.runner import check_command
+
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", "/tmp/pycache")
+    assert check_command(Path("/x"), "fr", LIMITS)[1:4] == ["-I", "-X", "pycache_prefix=/tmp/pycache"]
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX")
+    command = check_command(Path("/x"), "en", LIMITS)
+    assert command[1:3] == ["-I", "-c"]
+    assert command[-5:] == ["check", "/x", "--json", "--lang", "en"]

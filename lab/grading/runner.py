@@ -93,8 +93,11 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab") 
 
     `target` is a module name or a .py file run as __main__ (tests use a stub engine).
     """
+    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    cache = ["-X", f"pycache_prefix={prefix}"] if prefix else []
     return [
-        sys.executable, "-I", "-c", BOOTSTRAP,
+        sys.executable, "-I", *cache, "-c", BOOTSTRAP,
         str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
         str(limits.file_bytes), target,
         "check", str(folder), "--json", "--lang", lang,
