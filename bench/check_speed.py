@@ -7,8 +7,8 @@ submission. CPU time is the user + system time of that process and of every proc
 it started and waited for (the student's server twice, the client with its spy server,
 the model runner), read from resource.getrusage(RUSAGE_CHILDREN) around the run.
 
-Folders: solutions/ (every check passes: the most work), solutions without the bonus
-file (the bonus checks start real MCP clients), and the untouched exercises/.
+Rows: solutions/ (every check passes: the most work), solutions/ with `--bonus` (the
+bonus checks start real MCP clients), and the untouched exercises/.
 """
 
 from __future__ import annotations
@@ -17,22 +17,20 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def one_run(folder: Path) -> tuple[float, float, int, int]:
-    """(wall s, cpu s, score, max score) of one `lab check FOLDER --json`."""
+def one_run(folder: Path, *options: str) -> tuple[float, float, int, int]:
+    """(wall s, cpu s, score, max score) of one `lab check FOLDER --json [options]`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json"], cwd=REPO,
+    result = subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json", *options], cwd=REPO,
                             capture_output=True, text=True, timeout=300)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -41,9 +39,9 @@ def one_run(folder: Path) -> tuple[float, float, int, int]:
     return wall, cpu, report["score"], report["max_score"]
 
 
-def measure(name: str, folder: Path, runs: int) -> dict:
-    one_run(folder)  # warm the file cache; not counted
-    samples = [one_run(folder) for _ in range(runs)]
+def measure(name: str, folder: Path, runs: int, *options: str) -> dict:
+    one_run(folder, *options)  # warm the file cache; not counted
+    samples = [one_run(folder, *options) for _ in range(runs)]
     return {"folder": name, "wall": statistics.median(s[0] for s in samples),
             "cpu": statistics.median(s[1] for s in samples), "score": f"{samples[0][2]}/{samples[0][3]}"}
 
@@ -76,12 +74,9 @@ def main() -> None:
     parser.add_argument("--breakdown", action="store_true", help="also time each probe alone")
     options = parser.parse_args()
     runs = options.runs
-    with tempfile.TemporaryDirectory() as temp:
-        lesson_only = Path(temp) / "solutions-without-bonus"
-        shutil.copytree(REPO / "solutions", lesson_only, ignore=shutil.ignore_patterns("bonus_*", "__pycache__"))
-        rows = [measure("solutions/", REPO / "solutions", runs),
-                measure("solutions/ without bonus_server.py", lesson_only, runs),
-                measure("exercises/ (untouched)", REPO / "exercises", runs)]
+    rows = [measure("solutions/", REPO / "solutions", runs),
+            measure("solutions/ --bonus", REPO / "solutions", runs, "--bonus"),
+            measure("exercises/ (untouched)", REPO / "exercises", runs)]
     print(f"`lab check DIR --json`, median of {runs} runs, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"load average before: {os.getloadavg()[0]:.2f}\n")
     print("| folder | score | wall (s) | CPU (s) |")

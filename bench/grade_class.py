@@ -1,6 +1,6 @@
 """Benchmark `lab grade` on a synthetic class: correct, partial, hanging and crashing submissions.
 
-    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--without-bonus] [--keep DIR]
+    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--bonus] [--keep DIR]
 
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
 hang or crash, see tests/hostile), grades it with all cores (or --jobs), and prints the wall
@@ -33,14 +33,10 @@ from lab.grading.runner import Limits  # noqa: E402
 MIX = (["full"] * 12 + ["partial"] * 4 + ["hangs", "loops"] + ["exits", "syntax"])
 
 
-def build_class(folder: Path, count: int, bonus: bool = True) -> list[tuple[str, Path]]:
+def build_class(folder: Path, count: int) -> list[tuple[str, Path]]:
     kinds = [MIX[index % len(MIX)] for index in range(count)]
-    submissions = [(kind, make_submission(folder, f"student-{index:03d}-{kind}", kind))
-                   for index, kind in enumerate(kinds)]
-    if not bonus:  # the bonus checks (real MCP clients: SDK, Inspector) apply only with this file
-        for _, path in submissions:
-            (path / "bonus_server.py").unlink(missing_ok=True)
-    return submissions
+    return [(kind, make_submission(folder, f"student-{index:03d}-{kind}", kind))
+            for index, kind in enumerate(kinds)]
 
 
 def children_cpu() -> float:
@@ -49,10 +45,10 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_engine_alone(folder: Path) -> tuple[float, float]:
+def time_engine_alone(folder: Path, bonus: bool) -> tuple[float, float]:
     """One `lab check FOLDER --json` from a cold start: wall and CPU seconds."""
     cpu, started = children_cpu(), time.monotonic()
-    subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json"],
+    subprocess.run([sys.executable, "-m", "lab", "check", str(folder), "--json", *(["--bonus"] if bonus else [])],
                    capture_output=True, timeout=120)
     return time.monotonic() - started, children_cpu() - cpu
 
@@ -63,19 +59,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--timeout", type=float, default=90.0)  # lab grade's default
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
-    parser.add_argument("--without-bonus", action="store_true",
-                        help="no bonus_server.py: shows what the real-client bonus checks cost")
+    parser.add_argument("--bonus", action="store_true",
+                        help="grade the bonus step too (lab grade --bonus: real MCP clients, slower)")
     options = parser.parse_args()
     load_before = os.getloadavg()[0]  # other work on the machine skews every figure below
 
     holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
-    submissions = build_class(holder / "class", options.count, bonus=not options.without_bonus)
+    submissions = build_class(holder / "class", options.count)
     jobs = options.jobs or os.cpu_count() or 1
-    engine_wall, engine_cpu = time_engine_alone(ROOT / "solutions")
+    engine_wall, engine_cpu = time_engine_alone(ROOT / "solutions", options.bonus)
 
     cpu_before = children_cpu()
     result = grade_class([path for _, path in submissions], holder / "grades", lang="en",
-                         jobs=jobs, limits=Limits(timeout=options.timeout))
+                         jobs=jobs, limits=Limits(timeout=options.timeout), bonus=options.bonus)
     class_cpu = children_cpu() - cpu_before
 
     durations: dict[str, list[float]] = defaultdict(list)
@@ -83,7 +79,7 @@ def main() -> None:
     for (kind, _), (_, report) in zip(submissions, result.rows):
         durations[kind].append(report.duration)
         scores[kind].append(report.score)
-    print(f"{options.count} submissions{' without bonus_server.py' if options.without_bonus else ''}, "
+    print(f"{options.count} submissions{' with the bonus step' if options.bonus else ''}, "
           f"{jobs} jobs on {os.cpu_count()} cores, time limit {options.timeout:g} s, "
           f"load average before: {load_before:.1f}")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")

@@ -41,14 +41,14 @@ def run_client(client: Path, lang: str, timeout: float, server_file: str = "serv
     return code
 
 
-def check_folder(folder: Path, lang: str, watch: bool, as_json: bool) -> int:
+def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: bool = False) -> int:
     import json
 
     from lab.checks import run_checks
     from lab.report import render
 
     def run_once() -> int:
-        report = run_checks(folder, lang)
+        report = run_checks(folder, lang, bonus)
         click.echo(json.dumps(report.to_dict()) if as_json else render(report))
         return 0 if report.all_passed else 1
 
@@ -100,11 +100,12 @@ def make_cli(lang: str) -> click.Group:
     @click.argument("folder", metavar="DIR", default="exercises")
     @click.option("--watch", is_flag=True, help=help_text["check.watch"])
     @click.option("--json", "as_json", is_flag=True, help=help_text["check.json"])
+    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
-    def check(folder: str, watch: bool, as_json: bool, _lang: str | None) -> None:
+    def check(folder: str, watch: bool, as_json: bool, bonus: bool, _lang: str | None) -> None:
         if not as_json and not Path(folder).is_dir():  # --json always answers with a report
             raise click.UsageError(text(lang, "no_folder", path=folder))
-        sys.exit(check_folder(Path(folder), lang, watch, as_json))
+        sys.exit(check_folder(Path(folder), lang, watch, as_json, bonus))
 
     @cli.command(help=help_text["exercises"])
     @click.option("--check", "only_check", is_flag=True, help=help_text["exercises.check"])

@@ -10,7 +10,7 @@ import pytest
 
 from checks_helpers import mutate
 from lab import real_clients
-from lab.checks import registry
+from lab.checks import registry, run_checks, selected_checks
 from lab.checks.engine import run
 from lab.results import FAILED, PASSED, SKIPPED, Report
 
@@ -54,6 +54,14 @@ def test_the_bonus_checks_are_registered_in_order_with_their_points() -> None:
     assert all(check.applies_when == "bonus_server.py" for check in bonus)
     assert all(check.title["fr"] and check.title["en"] and check.hint["fr"] and check.hint["en"] for check in bonus)
     assert registry()[2]["bonus"] == {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}
+
+
+def test_the_bonus_checks_run_only_on_request() -> None:
+    assert [check.id for check in selected_checks() if check.task == "bonus"] == []
+    assert [check.id for check in selected_checks(bonus=True) if check.task == "bonus"] == BONUS_IDS
+    lesson_only = run_checks(SOLUTIONS, "en")
+    assert [result.id for result in lesson_only.results if result.task == "bonus"] == []
+    assert lesson_only.score == lesson_only.max_score == 32
 
 
 def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:

@@ -101,7 +101,7 @@ def test_each_format_writes_its_file_per_submission(tmp_path: Path, catalogue: C
 def test_without_an_engine_list_the_solutions_give_the_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab.grading import classroom
 
-    monkeypatch.setattr(Catalogue, "from_engine", classmethod(lambda cls, lang: None))
+    monkeypatch.setattr(Catalogue, "from_engine", classmethod(lambda cls, lang, bonus=False: None))
     # The stub engine run on solutions/ awards nothing there but still lists its three checks.
     listed = classroom.load_catalogue("en", LIMITS, target=STUB)
     assert [(check.id, check.points) for check in listed.checks] == [
@@ -111,7 +111,7 @@ def test_without_an_engine_list_the_solutions_give_the_checks(monkeypatch: pytes
 def test_the_engine_list_matches_the_registry_and_counts_bonus_checks_only_with_their_file(tmp_path: Path) -> None:
     from lab.checks import registry
 
-    listed = Catalogue.from_engine("en")
+    listed = Catalogue.from_engine("en", bonus=True)
     checks = registry()[0]
     assert [(c.id, c.points, c.task) for c in listed.checks] == [(c.id, c.points, c.task) for c in checks]
     assert [c.title for c in listed.checks] == [c.title["en"] for c in checks]

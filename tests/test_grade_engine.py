@@ -36,7 +36,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     submissions = []
     for kind in CLASS:
         # Only `full` has every file: the others differ in server.py, and the engine's other
-        # checks (client, model, bonus) would only cost time; they fail at once without files.
+        # checks (client, model) would only cost time; they fail at once without files.
         submissions.append(make_submission(root / "class", kind, kind, server_only=kind != "full"))
     originals = {path.name: tree_digest(path) for path in submissions}
     started = time.monotonic()
@@ -60,10 +60,10 @@ def test_every_submission_gets_a_results_file_and_a_summary_row(graded: dict) ->
         rows = list(csv.DictReader(handle))
     assert [row["submission"] for row in rows] == CLASS
     listed = Catalogue.from_engine("en")
-    # A check bound to a file (the bonus) counts only where the file is.
-    assert [row["max"] for row in rows] == [
-        str(listed.for_folder(path).max_score) for path in graded["submissions"]]
-    assert rows[0]["max"] != rows[1]["max"]
+    # Without --bonus, every submission is graded on the lesson's checks alone.
+    assert {check.task for check in listed.checks} == {
+        "server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers"}
+    assert [row["max"] for row in rows] == [str(listed.max_score)] * len(CLASS)
     assert graded["done"].stderr.strip().startswith(f"{len(CLASS)} submission(s) graded in ")
 
 

@@ -216,3 +216,14 @@ def test_the_child_keeps_a_bytecode_cache_folder_despite_isolated_mode(monkeypat
     command = check_command(Path("/x"), "en", LIMITS)
     assert command[1:3] == ["-I", "-c"]
     assert command[-5:] == ["check", "/x", "--json", "--lang", "en"]
+    assert check_command(Path("/x"), "en", LIMITS, bonus=True)[-6:] == ["check", "/x", "--json", "--lang", "en",
+                                                                        "--bonus"]
+
+
+def test_the_bonus_checks_count_only_when_the_class_is_graded_with_bonus() -> None:
+    from lab.grading.catalogue import Catalogue
+
+    lesson, with_bonus = Catalogue.from_engine("en"), Catalogue.from_engine("en", bonus=True)
+    assert [check.task for check in lesson.checks if check.task == "bonus"] == []
+    assert len([check for check in with_bonus.checks if check.task == "bonus"]) == 9
+    assert (lesson.bonus, with_bonus.bonus, with_bonus.for_folder(Path("/nowhere")).bonus) == (False, True, True)

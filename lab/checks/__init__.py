@@ -5,7 +5,8 @@ How checks are found: every module of this package that defines `CHECKS` (a list
 `Probe`: the runs its checks read) and `TASKS` (task id -> {"fr": ..., "en": ...},
 for a new lesson part). To add checks, write `lab/checks/<name>.py` with those names;
 nothing else to register. A check with `applies_when="bonus_server.py"` is checked only
-in folders that have that file (so a folder without the bonus is not marked down).
+in folders that have that file (so a folder without the bonus is not marked down), and
+a task in OPT_IN_TASKS only when asked (`lab check --bonus`).
 
 Reports list the tasks in TASKS order, then any new task in the order the modules
 were found (alphabetical), each task's checks in their module's order.
@@ -56,12 +57,21 @@ def task_title(task: str, lang: str) -> str:
     return registry()[2].get(task, {}).get(lang, task)
 
 
-def run_checks(folder: Path, lang: str) -> Report:
+# Tasks checked only on request (`--bonus`): the bonus step's real MCP clients take
+# seconds of CPU each, too much for every `lab check` and every graded submission.
+OPT_IN_TASKS = frozenset({"bonus"})
+
+
+def selected_checks(bonus: bool = False) -> list[Check]:
+    """The checks of a run: every lesson check, and the opt-in tasks' only with `bonus`."""
+    return [check for check in registry()[0] if bonus or check.task not in OPT_IN_TASKS]
+
+
+def run_checks(folder: Path, lang: str, bonus: bool = False) -> Report:
     """Check a folder. Never raises because of the student's code: problems become results."""
     started = time.monotonic()
     try:
-        checks, probes, _ = registry()
-        return run(Path(folder), lang, checks, probes)
+        return run(Path(folder), lang, selected_checks(bonus), registry()[1])
     except Exception as error:  # a kit bug: still a report, saying what happened
         return Report(target=str(folder), lang=lang, error=f"{type(error).__name__}: {error}",
                       duration=round(time.monotonic() - started, 3))

@@ -53,7 +53,7 @@ fi
 work=$(mktemp -d)
 mkdir -p "$results"
 $lab grade "$submission" --format gradescope --out "$work" --lang "$lang" \\
-  --timeout "$timeout" --jobs 1
+  --timeout "$timeout" --jobs 1{bonus}
 produced=$(find "$work" -mindepth 2 -maxdepth 2 -name results.json -print -quit)
 if [ -n "$produced" ]; then
   cp "$produced" "$results/results.json"
@@ -69,10 +69,11 @@ def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
-def run_autograder_script(lang: str, timeout: float = 90.0) -> str:
+def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False) -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
                           ensure_ascii=False)
-    return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback))
+    return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
+                                 bonus=" --bonus" if bonus else "")
 
 
 def kit_files(root: Path = KIT_ROOT) -> list[Path]:
@@ -97,11 +98,12 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
     archive.writestr(info, data)
 
 
-def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0, root: Path = KIT_ROOT) -> Path:
+def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0, root: Path = KIT_ROOT,
+                 bonus: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
         add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
-        add(archive, "run_autograder", run_autograder_script(lang, timeout).encode(), executable=True)
+        add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus).encode(), executable=True)
         for relative in kit_files(root):
             add(archive, f"kit/{relative.as_posix()}", (root / relative).read_bytes())
     return path

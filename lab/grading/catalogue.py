@@ -19,33 +19,34 @@ from lab.results import ERROR, PASSED, CheckResult, Report
 class Catalogue:
     checks: list[CheckResult] = field(default_factory=list)  # templates: id, task, points, title, hint
     conditions: dict[str, str] = field(default_factory=dict)  # check id -> file it applies to
+    bonus: bool = False  # the opt-in bonus checks count (`lab grade --bonus`)
 
     def for_folder(self, folder: Path) -> "Catalogue":
         """The checks that count for this folder (a bonus check only where its file exists)."""
         kept = [check for check in self.checks
                 if check.id not in self.conditions or (folder / self.conditions[check.id]).is_file()]
-        return Catalogue(kept, self.conditions)
+        return Catalogue(kept, self.conditions, self.bonus)
 
     @classmethod
-    def from_report(cls, report: Report) -> "Catalogue":
+    def from_report(cls, report: Report, bonus: bool = False) -> "Catalogue":
         """The checks a full run reported (the solutions' run, when the engine lists none)."""
         if report.error:
-            return cls()
-        return cls([blank(result) for result in report.results])
+            return cls(bonus=bonus)
+        return cls([blank(result) for result in report.results], bonus=bonus)
 
     @classmethod
-    def from_engine(cls, lang: str) -> "Catalogue | None":
-        """The check engine's own list (lab.checks.registry()), if it offers one."""
+    def from_engine(cls, lang: str, bonus: bool = False) -> "Catalogue | None":
+        """The check engine's own list (lab.checks.selected_checks()), if it offers one."""
         try:
             from lab import checks as engine
 
-            listed = engine.registry()[0]
+            listed = engine.selected_checks(bonus)
             templates = [blank(as_result(check, lang)) for check in listed]
         except Exception:  # no engine, or an engine bug: fall back to the solutions' run
             return None
         conditions = {check.id: check.applies_when for check in listed
                       if getattr(check, "applies_when", "")}
-        return cls(templates, conditions)
+        return cls(templates, conditions, bonus)
 
     @property
     def max_score(self) -> int:

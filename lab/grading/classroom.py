@@ -50,12 +50,13 @@ def output_names(submissions: list[Path]) -> list[str]:
     return names
 
 
-def load_catalogue(lang: str, limits: Limits, target: str = "lab") -> Catalogue:
+def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool = False) -> Catalogue:
     """The engine's list of checks; failing that, what a run on the solutions reports."""
-    listed = Catalogue.from_engine(lang)
+    listed = Catalogue.from_engine(lang, bonus=bonus)
     if listed is not None and listed.checks:
         return listed
-    return Catalogue.from_report(grade_submission(SOLUTIONS, lang, limits, Catalogue(), target))
+    solutions = grade_submission(SOLUTIONS, lang, limits, Catalogue(bonus=bonus), target)
+    return Catalogue.from_report(solutions, bonus=bonus)
 
 
 def write_one(out: Path, name: str, report: Report, fmt: str) -> Path:
@@ -70,11 +71,12 @@ def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
     on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
+    bonus: bool = False,
 ) -> ClassResult:
     """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`."""
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target)
+    checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     names = output_names(submissions)
     reports: dict[int, Report] = {}
     workers = max(1, jobs or os.cpu_count() or 1)

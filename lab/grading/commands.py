@@ -34,9 +34,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                   help=help_text["grade.timeout"])
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
+    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
-              timeout: float, memory_mib: int, _lang: str | None) -> None:
+              timeout: float, memory_mib: int, bonus: bool, _lang: str | None) -> None:
         from lab.grading.classroom import grade_class
         from lab.grading.progress import ProgressBar
         from lab.grading.runner import Limits
@@ -45,7 +46,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
-                                 on_done=progress)
+                                 on_done=progress, bonus=bonus)
         finally:
             progress.close()
         if not result.checks_known:
@@ -60,9 +61,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                   help=help_text["gradescope_bundle.out"])
     @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
+    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
-    def gradescope_bundle(out: Path, timeout: float, _lang: str | None) -> None:
+    def gradescope_bundle(out: Path, timeout: float, bonus: bool, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        path = write_bundle(out, lang, timeout)
+        path = write_bundle(out, lang, timeout, bonus=bonus)
         click.echo(text(lang, "gradescope_bundle.done", path=path))

@@ -88,8 +88,8 @@ class Outcome:
     elapsed: float
 
 
-def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab") -> list[str]:
-    """The child's command line: `lab check FOLDER --json --lang LANG` under the limits.
+def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", bonus: bool = False) -> list[str]:
+    """The child's command line: `lab check FOLDER --json --lang LANG [--bonus]` under the limits.
 
     `target` is a module name or a .py file run as __main__ (tests use a stub engine).
     """
@@ -100,7 +100,7 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab") 
         sys.executable, "-I", *cache, "-c", BOOTSTRAP,
         str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
         str(limits.file_bytes), target,
-        "check", str(folder), "--json", "--lang", lang,
+        "check", str(folder), "--json", "--lang", lang, *(["--bonus"] if bonus else []),
     ]
 
 
@@ -227,7 +227,7 @@ def grade_submission(
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
-        outcome = run_child(check_command(copy, lang, limits, target), copy, limits, child_env)
+        outcome = run_child(check_command(copy, lang, limits, target, checks.bonus), copy, limits, child_env)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks)
