@@ -14,12 +14,18 @@ POSIX = os.name == "posix"
 
 
 def kill_group(process: subprocess.Popen) -> None:
-    """Kill the process and everything it started, then reap it (no zombie)."""
-    if process.poll() is None:
+    """Kill the process and everything it started, then reap it (no zombie).
+
+    The group is killed even when its leader has exited already: what the leader
+    started may still run (until the leader is reaped, its pid names the group).
+    """
+    if POSIX:
         try:
-            os.killpg(process.pid, signal.SIGKILL) if POSIX else process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
         except OSError:
-            process.kill()
+            pass  # the group is gone already
+    if process.poll() is None:
+        process.kill()
     process.wait()
 
 
