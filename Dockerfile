@@ -1,5 +1,5 @@
 # The lab image: the `agent` container students exec into, and the `grader`.
-# Build and start it with `docker compose up -d` (see docs/docker.md).
+# Build and start it with `docker compose up -d` (see the README, "The docker lab").
 FROM python:3.12-slim
 
 # Bytecode cached outside the students' bind-mounted checkout (no .pyc in their folder,

@@ -51,7 +51,7 @@ def run_python_with_limit(script: Path, args: list[str], timeout: float, env: di
 
     Where it is safe, the script runs in a fork of this interpreter instead of a new
     one: Python itself and the modules the kit has already imported come for free,
-    which takes about a tenth of a second off every `lab run` (docs/performance.md).
+    which takes about a tenth of a second off every `lab run` (README, "Performance").
     The child still gets its own process group, environment and arguments.
     """
     if not can_fork():

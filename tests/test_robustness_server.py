@@ -3,7 +3,7 @@
 Every case drives the real `python solutions/server.py` process over pipes. The
 invariants: the server exits 0 only at the end of its input, writes nothing but
 JSON lines, answers every request exactly once, and its state is right afterwards.
-The table below is the one in docs/bad-input.md.
+The table below is the one in the README ("Bad input").
 """
 
 from __future__ import annotations
