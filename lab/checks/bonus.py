@@ -16,20 +16,15 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-import threading
-from functools import lru_cache
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from lab import real_clients
+from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
-from lab.checks.reference import SOLUTIONS, encode_lines
+from lab.checks.reference import encode_lines
 from lab.checks.runner import child_env, run_python
-from lab.checks.server_checks import shape_problem
+from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import Transcript, expect_reply, field_of, find, parse, same
 from lab.grading.runner import TOKEN_VARIABLE
 
@@ -41,36 +36,11 @@ SESSION_LIMIT = 5.0  # seconds for one stdio session: a correct server needs a t
 ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 UNKNOWN_VERSION = "1999-01-01"
 
-_loading = threading.Lock()
-
-
-@lru_cache(maxsize=1)
-def _reference_module() -> ModuleType:
-    """solutions/bonus_server.py, loaded once; its `from server import ...` is undone after."""
-    spec = importlib.util.spec_from_file_location("lab_reference_bonus_server", SOLUTIONS / BONUS)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    saved_path, saved_server = list(sys.path), sys.modules.get("server")
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = saved_path
-        if saved_server is None:
-            sys.modules.pop("server", None)
-        else:
-            sys.modules["server"] = saved_server
-    return module
-
 
 def reference_replies(lines: bytes, lang: str) -> list[dict]:
-    with _loading:
-        session = _reference_module().make_session(lang)
-    replies = []
-    for line in lines.split(b"\n"):
-        reply = session.handle_line(line)
-        if reply is not None:
-            replies.append(reply)
-    return replies
+    """What the reference bonus server answers to these lines, in order."""
+    session = reference.load("bonus_server").make_session(lang)
+    return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
 
 
 # ---------------------------------------------------------------- the stdio probes
@@ -171,20 +141,7 @@ PROBES = {
 
 
 def json_rpc_replies(context: Context) -> None:
-    transcript: Transcript = context.probe("bonus.session")
-    run = transcript.run
-    assert run is not None
-    if not transcript.lines:
-        why_fr = f"rien écrit en {run.duration:g} s" if run.timed_out else f"arrêté (code {run.code}) sans rien écrire"
-        why_en = f"wrote nothing in {run.duration:g} s" if run.timed_out else f"stopped (code {run.code}) without writing"
-        raise Failed(transcript.reference[0], "—", fr=f"Le serveur bonus a {why_fr}.",
-                     en=f"The bonus server {why_en}.", output=run.stderr_tail())
-    for line, reply in zip(transcript.lines, transcript.replies):
-        problem = shape_problem(reply)
-        if problem:
-            raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {…}}',
-                         line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
-                         output=run.stderr_tail())
+    require_json_rpc_lines(context.probe("bonus.session"), ("Le serveur bonus", "The bonus server"))
 
 
 def versions_echoed(context: Context) -> None:

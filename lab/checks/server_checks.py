@@ -18,13 +18,19 @@ STARTS = "server.json-rpc-replies"
 
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
-    run = transcript.run
-    if run is None:
+    if transcript.run is None:
         raise Failed("server.py", "—", fr="Il n’y a pas de fichier server.py.", en="There is no server.py file.")
+    require_json_rpc_lines(transcript, ("Le serveur", "The server"))
+
+
+def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it (fr, en)."""
+    run = transcript.run
+    assert run is not None
     if not transcript.lines:
         why_fr = f"rien écrit en {run.duration:g} s" if run.timed_out else f"arrêté (code {run.code}) sans rien écrire"
         why_en = f"wrote nothing in {run.duration:g} s" if run.timed_out else f"stopped (code {run.code}) without writing"
-        raise Failed(transcript.reference[0], "—", fr=f"Le serveur a {why_fr}.", en=f"The server {why_en}.",
+        raise Failed(transcript.reference[0], "—", fr=f"{who[0]} a {why_fr}.", en=f"{who[1]} {why_en}.",
                      output=run.stderr_tail())
     for line, reply in zip(transcript.lines, transcript.replies):
         problem = shape_problem(reply)
