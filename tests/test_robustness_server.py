@@ -263,7 +263,7 @@ EVERY_STATE = {
 }
 
 
-@pytest.mark.parametrize("state_index, state", enumerate(PREFIX), ids=list(PREFIX))
+@pytest.mark.parametrize("state_index, state", list(enumerate(PREFIX)), ids=list(PREFIX))
 def test_a_request_in_every_state_follows_the_gate(state_index: int, state: str) -> None:
     # initialize last: it is the only one of these that may move the state
     messages = [initialize("r") if method == "initialize" else request("r", method) for method in EVERY_STATE]
