@@ -55,3 +55,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyP
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     return monkeypatch
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory: pytest.TempPathFactory):
+    """The stub engine's list of checks (tests/hostile), which the grading tests grade against."""
+    from hostile import stub_catalogue
+
+    return stub_catalogue(tmp_path_factory.mktemp("ref"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, STUB_ENGINE, make_submission, stub_catalogue, tree_digest
+from hostile import ROOT, STUB_ENGINE, make_submission, tree_digest
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names
 from lab.grading.runner import Limits
@@ -18,11 +18,6 @@ from lab.grading.runner import Limits
 TIMEOUT = 2.0
 LIMITS = Limits(timeout=TIMEOUT)
 STUB = str(STUB_ENGINE)
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return stub_catalogue(tmp_path_factory.mktemp("ref"))
 
 
 def read_summary(path: Path) -> list[dict[str, str]]:

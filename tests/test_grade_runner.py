@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import STUB_ENGINE, make_submission, stub_catalogue, tree_digest, with_prelude
+from hostile import STUB_ENGINE, make_submission, tree_digest, with_prelude
 from lab.grading.catalogue import Catalogue
 from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report
 from lab.i18n import text
@@ -22,11 +22,6 @@ from lab.results import CheckResult, Report
 TIMEOUT = 2.0
 LIMITS = Limits(timeout=TIMEOUT)
 STUB = str(STUB_ENGINE)
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return stub_catalogue(tmp_path_factory.mktemp("ref"))
 
 
 def grade(tmp_path: Path, kind: str, catalogue: Catalogue, lang: str = "en",

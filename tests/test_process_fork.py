@@ -5,7 +5,6 @@ and the time limit still kills its whole group."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
