@@ -22,7 +22,7 @@ HELP = {
         ),
         "grade.format": "Format des résultats : gradescope, exercism (GitHub Classroom), junit ou csv.",
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
-        "grade.jobs": "Travaux notés en même temps (par défaut : un par cœur).",
+        "grade.jobs": "Travaux notés en même temps (par défaut : deux par cœur).",
         "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
         "gradescope_bundle": (
@@ -59,7 +59,7 @@ HELP = {
         ),
         "grade.format": "Results format: gradescope, exercism (GitHub Classroom), junit or csv.",
         "grade.out": "Folder to write the results into (created if needed).",
-        "grade.jobs": "Submissions graded at the same time (default: one per core).",
+        "grade.jobs": "Submissions graded at the same time (default: two per core).",
         "grade.timeout": "Seconds allowed per submission; past that it is stopped and unchecked items score 0.",
         "grade.memory": "Largest memory of each process of a submission, in MiB.",
         "gradescope_bundle": (

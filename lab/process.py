@@ -91,18 +91,23 @@ def can_fork() -> bool:
     return True
 
 
-def run_script_here(script: Path, args: list[str], env: dict[str, str]) -> int:
-    """In the forked child: become `python script args...` and return its exit code."""
+def run_script_here(script: Path | str, args: list[str], env: dict[str, str]) -> int:
+    """In a forked child: become `python script args...` (or `python -m module`), return its exit code."""
     import runpy
 
     os.setsid()  # its own group, as start_new_session gives a new interpreter
     os.environ.clear()
     os.environ.update(env)
-    path = os.path.abspath(script)  # as Python gives __file__ and sys.path[0]
+    is_module = not str(script).endswith(".py")
+    path = "" if is_module else os.path.abspath(script)  # as Python gives __file__
     sys.argv = [str(script), *args]
-    sys.path[0] = os.path.dirname(path)
+    if not is_module:
+        sys.path.insert(0, os.path.dirname(path))  # `python script` puts the script's folder first
     try:
-        runpy.run_path(path, run_name="__main__")
+        if is_module:
+            runpy.run_module(str(script), run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(path, run_name="__main__")
         code = 0
     except SystemExit as stop:  # what Python does with sys.exit(...)
         if stop.code is None or isinstance(stop.code, int):
@@ -114,7 +119,7 @@ def run_script_here(script: Path, args: list[str], env: dict[str, str]) -> int:
         import traceback  # only now: it is slow to import, and most runs never need it
 
         frames = error.__traceback__
-        while frames and frames.tb_frame.f_code.co_filename != path:
+        while path and frames and frames.tb_frame.f_code.co_filename != path:
             frames = frames.tb_next
         traceback.print_exception(type(error), error, frames)
         code = 1

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, make_submission, tree_digest
+from hostile import ROOT, make_submission, tree_digest, with_prelude
 from lab.grading.catalogue import Catalogue
 from lab.i18n import text
 
@@ -75,13 +75,16 @@ def test_the_reference_scores_full_marks_and_a_bug_is_caught(graded: dict) -> No
     assert server_failures == ["server.list-changed-false"]
 
 
-@pytest.mark.parametrize("kind", ["hangs", "loops"])
-def test_a_server_that_never_answers_is_caught_by_the_engine(graded: dict, kind: str) -> None:
+@pytest.mark.parametrize(("kind", "message"), [
+    ("hangs", "The server wrote nothing in 5"),  # its wall-clock limit: 5.0xx s
+    ("loops", "The server used up its CPU time (2 s) without writing, an endless loop most likely."),
+])
+def test_a_server_that_never_answers_is_caught_by_the_engine(graded: dict, kind: str, message: str) -> None:
     results = graded["results"][kind]
     assert results["status"] == "fail"
     first = results["tests"][0]
     assert (first["test_code"], first["status"]) == ("server.json-rpc-replies", "fail")
-    assert "wrote nothing in" in first["message"]
+    assert first["message"].startswith(message), first["message"]
 
 
 def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: Path) -> None:
@@ -127,3 +130,60 @@ def test_the_class_is_not_slowed_by_more_than_the_engine_needs(graded: dict) -> 
     # Three jobs: the full submission takes the engine's full time, the hanging and
     # looping ones its limit for a server (5 s), the rest fail at once.
     assert graded["elapsed"] < 2 * ENGINE_SECONDS + 10
+
+
+# ---------------------------------------------------------------- the preloader, with the real engine
+
+
+def verdicts(report) -> list[tuple[str, str]]:
+    return [(result.id, result.status) for result in report.results]
+
+
+def test_the_preloader_changes_the_speed_not_the_verdicts(tmp_path: Path) -> None:
+    from lab.grading.classroom import grade_class
+    from lab.grading.runner import Limits
+
+    submissions = [ROOT / "solutions", ROOT / "exercises", make_submission(tmp_path, "partial", "partial")]
+    graded = {preload: grade_class(submissions, tmp_path / str(preload), lang="en", jobs=3,
+                                   limits=Limits(timeout=TIMEOUT), preload=preload)
+              for preload in (False, True)}
+    plain, preloaded = ([verdicts(report) for _, report in graded[mode].rows] for mode in (False, True))
+    assert preloaded == plain
+    assert [sum(status == "passed" for _, status in rows) for rows in preloaded] == [32, 0, 31]
+
+
+@pytest.mark.parametrize("preload", [False, True])
+def test_the_reference_keeps_full_marks_under_a_small_memory_limit(tmp_path: Path, preload: bool) -> None:
+    # --memory limits address space; glibc used to reserve 64 MiB of it per thread (MALLOC_ARENA_MAX).
+    from lab.grading.classroom import grade_class
+    from lab.grading.runner import MiB, Limits
+
+    result = grade_class([ROOT / "solutions"], tmp_path / "out", lang="en", preload=preload,
+                         limits=Limits(timeout=TIMEOUT, memory_bytes=384 * MiB))
+    report = result.rows[0][1]
+    assert [result.id for result in report.results if result.status != "passed"] == []
+
+
+def test_student_processes_never_see_the_preloader(tmp_path: Path) -> None:
+    from lab.grading.classroom import grade_class
+    from lab.grading.preload import available
+    from lab.grading.runner import Limits
+
+    if not available():
+        pytest.skip("the preloader needs Linux (pidfds)")
+    submission = make_submission(tmp_path, "snoop", "full")
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    spy = ("import json as _json, os as _os, sys as _sys\n"
+           f"_json.dump({{'env': dict(_os.environ), 'openai': 'openai' in _sys.modules}}, "
+           f"open(_os.path.join({str(seen)!r}, _os.path.basename(__file__) + str(_os.getpid())), 'w'))\n")
+    for name in ("server.py", "model.py"):
+        path = submission / name
+        path.write_text(with_prelude(path.read_text(encoding="utf-8"), spy), encoding="utf-8")
+    result = grade_class([submission], tmp_path / "out", lang="en", limits=Limits(timeout=TIMEOUT), preload=True)
+    assert result.rows[0][1].score == result.rows[0][1].max_score
+    reports = {path.name: json.loads(path.read_text()) for path in seen.iterdir()}
+    by_file = {name: [r for file, r in reports.items() if file.startswith(name)] for name in ("server.py", "model.py")}
+    assert len(by_file["server.py"]) == 2 and len(by_file["model.py"]) == 1  # two sessions, one model runner
+    assert all("LAB_PRELOAD" not in report["env"] for report in reports.values())
+    assert [r["openai"] for r in by_file["model.py"]] == [True]  # the model runner was forked, preloaded

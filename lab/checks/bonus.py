@@ -25,7 +25,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import encode_lines
 from lab.checks.runner import child_env, run_python
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.server_session import Transcript, expect_reply, field_of, find, parse, same
+from lab.checks.server_session import SERVER_CPU, Transcript, expect_reply, field_of, find, parse, same
 from lab.grading.runner import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
@@ -82,7 +82,7 @@ def stdio_session(context: Context, messages: list[dict]) -> Transcript:
     transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
     script = context.folder / BONUS
     transcript.run = run_python(script.resolve(), data=data, limit=SESSION_LIMIT, cwd=context.folder,
-                                env=child_env(context.lang))
+                                env=child_env(context.lang), cpu_seconds=SERVER_CPU)
     transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
     transcript.replies = [parse(line) for line in transcript.lines]
     return transcript

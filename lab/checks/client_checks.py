@@ -21,6 +21,7 @@ from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
+CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
 MODEL_SAYS = ("le modèle dit : ", "the model says: ")
@@ -68,7 +69,7 @@ def run_client(context: Context) -> ClientRun:
         env = child_env(context.lang, LAB_SPY_LOG=str(work / "server.log"), LAB_SPY_MODEL_LOG=str(work / "model.log"),
                         LAB_REFERENCE_SERVER=str(SOLUTIONS / "server.py"), LAB_SPY_MODEL_TEXT=MODEL_TEXT,
                         AI_URL="http://127.0.0.1:9")
-        outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env)
+        outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU)
         for entry in read_log(work / "server.log"):
             if "in" in entry:
                 outcome.received.append(parse(entry["in"]))

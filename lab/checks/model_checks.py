@@ -21,7 +21,7 @@ MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
-SLOW_TIMEOUT = 0.5  # AI_TIMEOUT for the slow model: the helper must give up after it (plus 1 s)
+SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the slow model: the helper must give up after it (plus 1 s)
 FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded sample: no model answered (")
 
 
@@ -61,7 +61,7 @@ def run_model(context: Context) -> ModelRun:
             (work / "cases.json").write_text(json.dumps(todo), encoding="utf-8")
             limit = sum(case["limit"] for case in todo) + 3.0  # plus start-up and the openai import
             run = run_python(RUNNER, limit=limit, cwd=work, env=child_env(context.lang),
-                             args=(str(work / "cases.json"), str(work / "results.json")))
+                             args=(str(work / "cases.json"), str(work / "results.json")), preloaded=True)
             results_file = work / "results.json"
             results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
         return ModelRun(run, results, list(endpoints.requests))

@@ -1,7 +1,9 @@
 """Running one student process for a probe: input in, capped output out, always within a limit.
 
 The process gets its own process group; when the limit passes, the whole group is
-killed (lab.process.kill_group). Output is read by threads while the process runs,
+killed (lab.process.kill_group). A CPU budget (setrlimit, inherited by what it starts) ends
+an endless loop in a couple of seconds of CPU rather than at the wall-clock limit: while it
+waits, a loop would burn a core that the rest of a class needs. Output is read by threads while the process runs,
 so a chatty process never blocks on a full pipe; past MAX_OUTPUT bytes on either
 pipe it is stopped (a flood is a broken program, not an answer).
 """
@@ -20,6 +22,8 @@ from typing import IO, Callable
 
 from lab.process import POSIX, kill_group
 
+PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
+
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
 
 
@@ -33,6 +37,11 @@ class Run:
     @property
     def timed_out(self) -> bool:
         return self.code is None
+
+    @property
+    def cpu_exhausted(self) -> bool:
+        """Stopped by its CPU budget: an endless loop, most likely."""
+        return POSIX and self.code == -signal.SIGXCPU
 
     def stdout_lines(self) -> list[str]:
         return self.stdout.decode("utf-8", errors="replace").splitlines()
@@ -71,18 +80,48 @@ def sweep_group(pgid: int) -> None:
 
 def child_env(lang: str, **extra: str) -> dict[str, str]:
     env = {**os.environ, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+    env.pop(PRELOAD_VARIABLE, None)  # the preloader is the kit's, not the student's
     env.update(extra)
     return env
 
 
-def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = ()) -> Run:
-    """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s."""
-    started = time.monotonic()
-    process = subprocess.Popen(
+def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool):
+    """`python script args...` as a new interpreter, or forked by `lab grade`'s preloader if
+    `preloaded` and there is one (the kit's own scripts only: it has openai imported already)."""
+    address = os.environ.get(PRELOAD_VARIABLE) if preloaded else None
+    if address:
+        from lab.grading.preload import start
+
+        forked = start(address, str(script), list(args), cwd, env)
+        if forked is not None:
+            return forked
+    return subprocess.Popen(
         [sys.executable, str(script), *args], cwd=cwd, env=env, start_new_session=POSIX,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
+
+
+def limit_cpu(pid: int, seconds: int) -> None:
+    """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return
+    if hasattr(resource, "prlimit"):  # Linux
+        try:
+            resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
+        except (OSError, ValueError):
+            pass  # it has exited already, or its limit is lower still
+
+
+def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
+               args: tuple[str, ...] = (), preloaded: bool = False, cpu_seconds: int | None = None) -> Run:
+    """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s
+    (and at most `cpu_seconds` of CPU)."""
+    started = time.monotonic()
+    process = start_python(script, args, cwd, env, preloaded)
+    if cpu_seconds:
+        limit_cpu(process.pid, cpu_seconds)
     out, err = bytearray(), bytearray()
     flood = lambda: sweep_group(process.pid)  # noqa: E731
     threads = [

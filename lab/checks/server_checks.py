@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed
-from lab.checks.server_session import PROBES, Transcript, expect_reply, same  # noqa: F401 (PROBES is read by the registry)
+from lab.checks.server_session import PROBES, SERVER_CPU, Transcript, expect_reply, same  # noqa: F401 (PROBES is read by the registry)
 
 STARTS = "server.json-rpc-replies"
 
@@ -28,8 +28,14 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
     run = transcript.run
     assert run is not None
     if not transcript.lines:
-        why_fr = f"rien écrit en {run.duration:g} s" if run.timed_out else f"arrêté (code {run.code}) sans rien écrire"
-        why_en = f"wrote nothing in {run.duration:g} s" if run.timed_out else f"stopped (code {run.code}) without writing"
+        if run.timed_out:
+            why_fr, why_en = f"rien écrit en {run.duration:g} s", f"wrote nothing in {run.duration:g} s"
+        elif run.cpu_exhausted:
+            why_fr, why_en = (f"utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) sans rien écrire, "
+                              "une boucle sans fin sans doute",
+                              f"used up its CPU time ({SERVER_CPU} s) without writing, an endless loop most likely")
+        else:
+            why_fr, why_en = f"arrêté (code {run.code}) sans rien écrire", f"stopped (code {run.code}) without writing"
         raise Failed(transcript.reference[0], "—", fr=f"{who[0]} a {why_fr}.", en=f"{who[1]} {why_en}.",
                      output=run.stderr_tail())
     for line, reply in zip(transcript.lines, transcript.replies):
@@ -104,6 +110,12 @@ def exits_at_eof(context: Context) -> None:
         raise Failed("exit code 0", f"{run.duration:g} s",
                      fr="Le serveur tourne encore alors que son entrée est fermée.",
                      en="The server still runs although its input is closed.")
+    if run.cpu_exhausted:
+        raise Failed("exit code 0", f"{SERVER_CPU} s CPU",
+                     fr=f"Le serveur a utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) au lieu de s’arrêter : "
+                        "une boucle sans fin ?",
+                     en=f"The server used up its CPU time ({SERVER_CPU} s) instead of stopping: an endless loop?",
+                     output=run.stderr_tail())
     if run.code != 0:
         raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
                      en=f"The server stopped with code {run.code}.", output=run.stderr_tail())

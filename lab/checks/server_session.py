@@ -19,6 +19,7 @@ from lab.checks.reference import encode_lines, reference_replies, scenario_messa
 from lab.checks.runner import Run, child_env, run_python
 
 SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tenth of it
+SERVER_CPU = 2  # seconds of CPU for a session: a correct server needs a twentieth of one
 MISSING = object()  # a field the reply does not have (distinct from null)
 
 
@@ -83,7 +84,7 @@ def session(context: Context, messages: list[Any]) -> Transcript:
     if not script.is_file():
         return transcript
     transcript.run = run_python(script.resolve(), data=data, limit=SERVER_LIMIT, cwd=context.folder,
-                                env=child_env(context.lang))
+                                env=child_env(context.lang), cpu_seconds=SERVER_CPU)
     transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
     transcript.replies = [parse(line) for line in transcript.lines]
     return transcript

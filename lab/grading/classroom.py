@@ -2,7 +2,8 @@
 
 A thread pool is enough: each thread only waits on its own child process (runner.py), which
 does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on.
+time limit and no longer; the others go on. The children are forked by one preloader for the
+class (preload.py), which has imported the kit and openai once for all of them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Callable
 
 from lab.grading import formats
 from lab.grading.catalogue import Catalogue
-from lab.grading.runner import Limits, grade_submission
+from lab.grading.preload import preloader
+from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.results import Report
 
 SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
@@ -50,6 +52,12 @@ def output_names(submissions: list[Path]) -> list[str]:
     return names
 
 
+def default_jobs() -> int:
+    """Two submissions per core: each job waits on student processes much of the time (a hanging
+    server holds its job for 5 s doing nothing), and the other one keeps the core busy meanwhile."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool = False) -> Catalogue:
     """The engine's list of checks; failing that, what a run on the solutions reports."""
     listed = Catalogue.from_engine(lang, bonus=bonus)
@@ -71,18 +79,24 @@ def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
     on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
-    bonus: bool = False,
+    bonus: bool = False, preload: bool = True,
 ) -> ClassResult:
-    """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`."""
+    """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`.
+
+    `preload`: fork every submission's checks from one preloaded process (False: a new
+    interpreter each, as on systems where the preloader cannot run).
+    """
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     names = output_names(submissions)
     reports: dict[int, Report] = {}
-    workers = max(1, jobs or os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade") as pool:
+    workers = max(1, jobs or default_jobs())
+    environment = student_environment(dict(os.environ), lang)
+    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address, \
+            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade") as pool:
         futures = {
-            pool.submit(grade_submission, submission, lang, limits, checks, target): index
+            pool.submit(grade_submission, submission, lang, limits, checks, target, preload=address): index
             for index, submission in enumerate(submissions)
         }
         for future in as_completed(futures):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.grading import catalogue, sandbox
+from lab.grading import preload as preload_module
 from lab.i18n import text
 from lab.results import Report
 
@@ -42,20 +43,13 @@ MODEL_SETTINGS = {"AI_URL", "AI_KEY", "AI_MODEL"}
 GiB = 1024**3
 MiB = 1024**2
 
-# Runs inside the child before anything else: limits first, then the kit.
+# Runs inside the child before anything else: the limits, then the kit.
 BOOTSTRAP = """\
-import resource, runpy, sys
+import runpy, sys
 kit, cpu, memory, file_size, target, *args = sys.argv[1:]
-def cap(kind, soft, hard):
-    old_hard = resource.getrlimit(kind)[1]
-    if old_hard != resource.RLIM_INFINITY:
-        soft, hard = min(soft, old_hard), min(hard, old_hard)
-    resource.setrlimit(kind, (soft, hard))
-cap(resource.RLIMIT_CPU, int(cpu), int(cpu) + 2)  # SIGXCPU first, SIGKILL 2 s later
-cap(resource.RLIMIT_AS, int(memory), int(memory))
-cap(resource.RLIMIT_FSIZE, int(file_size), int(file_size))
-cap(resource.RLIMIT_CORE, 0, 0)
 sys.path.insert(0, kit)
+from lab.grading.limits import apply_limits
+apply_limits(int(cpu), int(memory), int(file_size))
 sys.argv = [target, *args]
 if target.endswith(".py"):
     runpy.run_path(target, run_name="__main__")
@@ -88,31 +82,51 @@ class Outcome:
     elapsed: float
 
 
+def cache_options() -> list[str]:
+    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    return ["-X", f"pycache_prefix={prefix}"] if prefix else []
+
+
+def check_arguments(folder: Path, lang: str, bonus: bool = False) -> list[str]:
+    return ["check", str(folder), "--json", "--lang", lang, *(["--bonus"] if bonus else [])]
+
+
 def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", bonus: bool = False) -> list[str]:
     """The child's command line: `lab check FOLDER --json --lang LANG [--bonus]` under the limits.
 
     `target` is a module name or a .py file run as __main__ (tests use a stub engine).
     """
-    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
-    cache = ["-X", f"pycache_prefix={prefix}"] if prefix else []
     return [
-        sys.executable, "-I", *cache, "-c", BOOTSTRAP,
+        sys.executable, "-I", *cache_options(), "-c", BOOTSTRAP,
         str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
-        str(limits.file_bytes), target,
-        "check", str(folder), "--json", "--lang", lang, *(["--bonus"] if bonus else []),
+        str(limits.file_bytes), target, *check_arguments(folder, lang, bonus),
     ]
 
 
-def run_child(args: list[str], cwd: Path, limits: Limits, env: dict[str, str]) -> Outcome:
+def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
+                env: dict[str, str], preload: str | None) -> subprocess.Popen | preload_module.Forked:
+    """`lab check FOLDER --json` in FOLDER: forked by the class's preloader when there is one
+    (it applies the same limits), else a new interpreter that applies them itself."""
+    if preload:
+        forked = preload_module.start(preload, target, check_arguments(folder, lang, bonus), folder,
+                                      {**env, preload_module.PRELOAD_VARIABLE: preload})
+        if forked is not None:
+            forked.stdin.close()  # as /dev/null: nothing to read
+            return forked
+    return subprocess.Popen(
+        check_command(folder, lang, limits, target, bonus), cwd=folder, env=env,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+
+
+def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
+              env: dict[str, str], preload: str | None = None) -> Outcome:
     """Run to the end or to the time limit, reading both pipes with caps; always clean up."""
     token = secrets.token_hex(8)
     env = {**env, TOKEN_VARIABLE: token}
     started = time.monotonic()
-    process = subprocess.Popen(
-        args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True,
-    )
+    process = start_child(folder, lang, limits, target, bonus, env, preload)
     try:
         out, err, timed_out = read_capped(process, started + limits.timeout, limits)
     finally:
@@ -213,21 +227,27 @@ def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
     kept = {name: value for name, value in env.items()
             if name not in MODEL_SETTINGS and not SECRET_NAME.search(name)}
     kept["LAB_LANG"] = lang
+    # The memory limit counts address space, and glibc reserves 64 MiB of it for each thread's
+    # malloc arena: with the checks' threads, a correct submission failed under --memory 768.
+    kept.setdefault("MALLOC_ARENA_MAX", "2")
     return kept
 
 
 def grade_submission(
     submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
-    target: str = "lab", env: dict[str, str] | None = None,
+    target: str = "lab", env: dict[str, str] | None = None, preload: str | None = None,
 ) -> Report:
-    """Grade one submission folder; never raises for anything the submission does."""
+    """Grade one submission folder; never raises for anything the submission does.
+
+    `preload`: the address of the class's preloader (preload.py), if one runs.
+    """
     started = time.monotonic()
     checks = checks.for_folder(submission)
     with sandbox.private_copy(submission) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
-        outcome = run_child(check_command(copy, lang, limits, target, checks.bonus), copy, limits, child_env)
+        outcome = run_child(copy, lang, limits, target, checks.bonus, child_env, preload)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks)

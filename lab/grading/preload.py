@@ -1,0 +1,319 @@
+"""The preloader: one process per class that has imported the kit and openai once, and forks a
+ready interpreter for every run that asks for one.
+
+Why: `import openai` alone costs over a second of CPU, and every submission used to pay it
+(its model helper is checked in a new interpreter), plus a Python start-up and the kit's
+imports for its `lab check`. A fork of a process that has all that loaded costs milliseconds.
+`lab grade` uses it for each submission's `lab check` and for its model helper's runner; the
+student's server and client stay real `python file.py` processes, as a real MCP client starts them.
+
+A forked process is as contained as a new interpreter would be:
+- the preloader forks only from its own single-threaded loop (a fork taken while other
+  threads run can leave a lock held forever in the child);
+- the child gets a session and process group of its own, the asker's working folder,
+  environment, stdin, stdout and stderr (passed over the socket), and the class's limits
+  (CPU, memory, file size, no core), exactly what a process under a grading child inherits;
+- it lives no longer than the connection that asked for it: when the asker closes it (done,
+  killed at its time limit, crashed), the preloader kills the child's whole group, then reaps it;
+- when the grader goes (the preloader's stdin closes), every forked group is killed.
+The preloader itself runs with the class's environment without secrets (student_environment),
+so even /proc/PID/environ of a forked process shows none.
+
+Protocol, over an AF_UNIX SOCK_SEQPACKET socket (one message per send, no framing needed):
+    asker -> preloader  {"target", "args", "cwd", "env"} and three fds (stdin, stdout, stderr)
+    preloader -> asker  {"pid": N}, later {"exit": CODE} (negative: killed by that signal)
+    asker closes        the preloader sweeps the group and reaps the child.
+Linux only (pidfds); elsewhere, and whenever the preloader cannot be reached, the kit starts a
+new interpreter as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import select
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from lab.checks.runner import PRELOAD_VARIABLE  # the socket's path: the kit's, never given to students
+from lab.grading.limits import apply_limits
+from lab.process import run_script_here
+# Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
+PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
+             "lab.grading.preload", "openai")
+READY_LIMIT = 60.0  # seconds for the preloader to import all that (about 1.5 s here)
+REPLY_LIMIT = 10.0  # seconds for it to fork and answer with the child's pid
+MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
+
+BOOT = """\
+import sys
+kit, address, cpu, memory, file_size = sys.argv[1:]
+sys.path.insert(0, kit)
+from lab.grading.preload import serve
+serve(address, int(cpu), int(memory), int(file_size))
+"""
+
+
+def available() -> bool:
+    return sys.platform == "linux" and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+
+
+# ---------------------------------------------------------------- the preloader's side
+
+
+@dataclass
+class Child:
+    pid: int
+    pidfd: int
+    asker: socket.socket
+    exited: bool = False
+    asker_gone: bool = False
+
+
+class Preloader:
+    """The loop: accept a request, fork, report the exit, sweep and reap when the asker is done."""
+
+    def __init__(self, address: str, cpu: int, memory: int, file_size: int) -> None:
+        self.limits = (cpu, memory, file_size)
+        self.selector = selectors.DefaultSelector()
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.listener.bind(address)
+        self.listener.listen(64)
+        self.selector.register(self.listener, selectors.EVENT_READ, self.accept)
+        self.selector.register(0, selectors.EVENT_READ, self.grader_gone)  # EOF: the grader went
+        self.children: dict[int, Child] = {}
+        self.running = True
+
+    def loop(self) -> None:
+        while self.running:
+            for key, _ in self.selector.select():
+                try:
+                    key.data(key.fileobj)
+                except Exception:  # a kit bug must not end the preloader (and so slow the class)
+                    import traceback
+
+                    traceback.print_exc()
+
+    def accept(self, listener: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            asker, _ = listener.accept()
+            self.selector.register(asker, selectors.EVENT_READ, self.request)
+
+    def request(self, asker: socket.socket) -> None:
+        """One request per connection: fork the child, or close on anything malformed."""
+        self.selector.unregister(asker)
+        fds: list[int] = []
+        try:
+            message, fds, _, _ = socket.recv_fds(asker, MESSAGE_BYTES, 3)
+            order = json.loads(message)
+            if len(fds) != 3 or not isinstance(order, dict):
+                raise ValueError("a request is a JSON object and three file descriptors")
+            pid = self.fork(order, fds)
+        except (OSError, ValueError, TypeError, KeyError):
+            asker.close()
+            return
+        finally:
+            for fd in fds:
+                os.close(fd)  # the child has its copies
+        child = Child(pid, os.pidfd_open(pid), asker)
+        self.children[pid] = child
+        self.selector.register(child.pidfd, selectors.EVENT_READ, lambda _: self.exited(child))
+        self.selector.register(asker, selectors.EVENT_READ, lambda _: self.asker_done(child))
+        with contextlib.suppress(OSError):
+            asker.send(json.dumps({"pid": pid}).encode())
+
+    def fork(self, order: dict, fds: list[int]) -> int:
+        target, args, cwd, env = order["target"], order["args"], order["cwd"], order["env"]
+        if not (isinstance(target, str) and isinstance(cwd, str) and isinstance(args, list)
+                and isinstance(env, dict)):
+            raise ValueError("target and cwd are strings, args a list, env an object")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 70  # EX_SOFTWARE, if even becoming the child fails
+            try:
+                code = self.become(target, [str(a) for a in args], cwd,
+                                   {str(k): str(v) for k, v in env.items()}, fds)
+            finally:
+                os._exit(code)  # the child never returns into the loop
+        return pid
+
+    def become(self, target: str, args: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> int:
+        """In the child: drop the preloader's sockets, take the asker's stdio, folder and limits, run."""
+        self.selector.close()
+        self.listener.close()
+        for child in self.children.values():
+            child.asker.close()
+            with contextlib.suppress(OSError):
+                os.close(child.pidfd)
+        for number, fd in enumerate(fds):
+            os.dup2(fd, number)  # 0, 1, 2: the grader's pipe on stdin is replaced too
+        for fd in fds:
+            os.close(fd)
+        apply_limits(*self.limits)
+        os.chdir(cwd)
+        return run_script_here(target, args, env)  # new session, environment, argv, path
+
+    def exited(self, child: Child) -> None:
+        """The child has ended (not reaped yet, so its pid still names its group): tell the asker."""
+        self.selector.unregister(child.pidfd)
+        child.exited = True
+        info = os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+        code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        if not child.asker_gone:
+            with contextlib.suppress(OSError):
+                child.asker.send(json.dumps({"exit": code}).encode())
+        else:
+            self.reap(child)
+
+    def asker_done(self, child: Child) -> None:
+        """The asker closed (or wrote again): whatever the child left running goes."""
+        self.selector.unregister(child.asker)
+        child.asker.close()
+        child.asker_gone = True
+        with contextlib.suppress(OSError):
+            os.killpg(child.pid, signal.SIGKILL)
+        if child.exited:
+            self.reap(child)  # else exited() reaps it once the kill has landed
+
+    def reap(self, child: Child) -> None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child.pid, 0)
+        os.close(child.pidfd)
+        del self.children[child.pid]
+
+    def grader_gone(self, _stdin: int) -> None:
+        if os.read(0, 4096):
+            return  # the grader writes nothing; ignore it if it does
+        for pid in self.children:
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
+        self.running = False
+
+
+def warm_up_openai() -> None:
+    """Load what a helper's first `OpenAI(...).chat.completions.create(...)` would: the chat
+    resources (imported lazily) and the platform headers (cached; reading them runs `uname -p`)."""
+    import openai
+
+    client = openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="lab", max_retries=0)
+    client.chat.completions.with_raw_response  # noqa: B018 (the lazy imports are the point)
+    client.platform_headers()
+    client.close()
+
+
+def serve(address: str, cpu: int, memory: int, file_size: int) -> None:
+    """The preloader's main: import everything, say ready on stdout, then serve until stdin closes."""
+    for name in PRELOADED:
+        with contextlib.suppress(ImportError):  # a kit without openai still grades, only slower
+            importlib.import_module(name)
+    with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
+        warm_up_openai()
+    preloader = Preloader(address, cpu, memory, file_size)
+    print("ready", flush=True)
+    preloader.loop()
+
+
+# ---------------------------------------------------------------- the asker's side
+
+
+class Forked:
+    """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
+
+    def __init__(self, control: socket.socket, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.control, self.pid, self.returncode = control, pid, None
+        self.stdin = os.fdopen(stdin, "wb")
+        self.stdout = os.fdopen(stdout, "rb")
+        self.stderr = os.fdopen(stderr, "rb")
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.receive_exit(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None and not self.receive_exit(timeout):
+            raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0)
+        return self.returncode  # type: ignore[return-value]
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def receive_exit(self, timeout: float | None) -> bool:
+        """True once the exit code is in; then close, so the preloader sweeps the group and reaps."""
+        if not select.select([self.control], [], [], timeout)[0]:
+            return False
+        try:
+            message = self.control.recv(4096)
+            self.returncode = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
+        except (OSError, ValueError, KeyError, TypeError):
+            self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
+        self.control.close()
+        return True
+
+
+def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str]) -> Forked | None:
+    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot."""
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        control.settimeout(REPLY_LIMIT)
+        control.connect(address)
+        order = {"target": target, "args": args, "cwd": str(cwd), "env": env}
+        socket.send_fds(control, [json.dumps(order).encode()], theirs)
+        pid = int(json.loads(control.recv(4096))["pid"])
+        control.settimeout(None)
+    except (OSError, ValueError, KeyError, TypeError):
+        control.close()
+        for fd in ours:
+            os.close(fd)
+        return None
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    return Forked(control, pid, *ours)
+
+
+@contextlib.contextmanager
+def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
+              enabled: bool = True) -> Iterator[str | None]:
+    """Run a preloader for the `with` block and yield its address (None where it cannot run)."""
+    if not (enabled and available()):
+        yield None
+        return
+    from lab.grading.runner import KIT_PARENT, cache_options
+    from lab.grading.sandbox import remove_tree
+
+    folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
+    address = os.path.join(folder, "socket")
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
+         str(KIT_PARENT), address, str(cpu), str(memory), str(file_size)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
+    )
+    try:
+        ready = select.select([process.stdout], [], [], READY_LIMIT)[0]
+        yield address if ready and process.stdout.readline() == b"ready\n" else None
+    finally:
+        process.stdin.close()  # the preloader kills what it forked and ends
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+        remove_tree(Path(folder))
