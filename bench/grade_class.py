@@ -1,9 +1,10 @@
 """Benchmark `lab grade` on a synthetic class: correct, partial, hanging and crashing submissions.
 
-    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--bonus] [--keep DIR]
+    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--bonus] [--no-preload] [--keep DIR]
 
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
-hang or crash, see tests/hostile), grades it with all cores (or --jobs), and prints the wall
+hang or crash, see tests/hostile), grades it with all cores (two jobs per core, or --jobs),
+with the class's preloader (or, with --no-preload, a new interpreter per submission), and prints the wall
 time, submissions per second, and how long each kind took (a hanging submission must cost no
 more than its time limit). Also times the check engine alone on solutions/, once, to show
 where the time goes. Target: 100 submissions in under 60 s on 2 cores.
@@ -59,6 +60,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--timeout", type=float, default=90.0)  # lab grade's default
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
+    parser.add_argument("--no-preload", dest="preload", action="store_false",
+                        help="a new interpreter per submission, as where the preloader cannot run")
     parser.add_argument("--bonus", action="store_true",
                         help="grade the bonus step too (lab grade --bonus: real MCP clients, slower)")
     options = parser.parse_args()
@@ -71,7 +74,8 @@ def main() -> None:
 
     cpu_before = children_cpu()
     result = grade_class([path for _, path in submissions], holder / "grades", lang="en",
-                         jobs=jobs, limits=Limits(timeout=options.timeout), bonus=options.bonus)
+                         jobs=jobs, limits=Limits(timeout=options.timeout), bonus=options.bonus,
+                         preload=options.preload)
     class_cpu = children_cpu() - cpu_before
 
     durations: dict[str, list[float]] = defaultdict(list)
@@ -80,7 +84,8 @@ def main() -> None:
         durations[kind].append(report.duration)
         scores[kind].append(report.score)
     print(f"{options.count} submissions{' with the bonus step' if options.bonus else ''}, "
-          f"{jobs} jobs on {os.cpu_count()} cores, time limit {options.timeout:g} s, "
+          f"{jobs} jobs on {os.cpu_count()} cores, {'preloaded' if options.preload else 'no preloader'}, "
+          f"time limit {options.timeout:g} s, "
           f"load average before: {load_before:.1f}")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
     print(f"CPU: {class_cpu:.0f} s in all, {class_cpu / options.count:.2f} s per submission "

@@ -229,3 +229,21 @@ def test_when_the_grader_goes_every_fork_is_killed(tmp_path: Path) -> None:
 def test_a_disabled_preloader_yields_none() -> None:
     with preloader(CPU, MEMORY, FILE_SIZE, ENV, enabled=False) as where:
         assert where is None
+
+
+def test_a_fork_inherits_no_descriptor_of_the_preloader(address: str, tmp_path: Path) -> None:
+    script = write(tmp_path, "fds.py", "import os\nprint(sorted(int(fd) for fd in os.listdir('/proc/self/fd')))\n")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as idle:
+        idle.connect(address)  # another asker's connection, still open in the preloader
+        time.sleep(0.1)
+        running = start(address, str(write(tmp_path, "sleeps.py", "import time\ntime.sleep(5)\n")), [], tmp_path, ENV)
+        code, out, _ = finish(start(address, str(script), [], tmp_path, ENV))
+        running.control.close()
+    assert code == 0
+    assert json.loads(out) == [0, 1, 2, 3]  # stdio, and the folder listdir is reading
+
+
+def test_the_preloader_forks_from_a_single_thread(address: str) -> None:
+    # A fork copies only the calling thread: with others running, a lock could stay held for ever.
+    status = Path(f"/proc/{preloader_pid(address)}/status").read_text()
+    assert "Threads:\t1\n" in status

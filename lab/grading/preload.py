@@ -117,21 +117,28 @@ class Preloader:
             order = json.loads(message)
             if len(fds) != 3 or not isinstance(order, dict):
                 raise ValueError("a request is a JSON object and three file descriptors")
-            pid = self.fork(order, fds)
+            pid = self.fork(order, fds, asker)
         except (OSError, ValueError, TypeError, KeyError):
             asker.close()
             return
         finally:
             for fd in fds:
                 os.close(fd)  # the child has its copies
-        child = Child(pid, os.pidfd_open(pid), asker)
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:  # out of descriptors: a fork nobody could watch must not run
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            asker.close()
+            return
+        child = Child(pid, pidfd, asker)
         self.children[pid] = child
         self.selector.register(child.pidfd, selectors.EVENT_READ, lambda _: self.exited(child))
         self.selector.register(asker, selectors.EVENT_READ, lambda _: self.asker_done(child))
         with contextlib.suppress(OSError):
             asker.send(json.dumps({"pid": pid}).encode())
 
-    def fork(self, order: dict, fds: list[int]) -> int:
+    def fork(self, order: dict, fds: list[int], asker: socket.socket) -> int:
         target, args, cwd, env = order["target"], order["args"], order["cwd"], order["env"]
         if not (isinstance(target, str) and isinstance(cwd, str) and isinstance(args, list)
                 and isinstance(env, dict)):
@@ -142,20 +149,27 @@ class Preloader:
         if pid == 0:
             code = 70  # EX_SOFTWARE, if even becoming the child fails
             try:
+                self.close_inherited(asker)
                 code = self.become(target, [str(a) for a in args], cwd,
                                    {str(k): str(v) for k, v in env.items()}, fds)
             finally:
                 os._exit(code)  # the child never returns into the loop
         return pid
 
-    def become(self, target: str, args: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> int:
-        """In the child: drop the preloader's sockets, take the asker's stdio, folder and limits, run."""
-        self.selector.close()
-        self.listener.close()
+    def close_inherited(self, asker: socket.socket) -> None:
+        """In the child: none of the preloader's sockets or pidfds may reach student code (with
+        another asker's connection, it could send that asker a false exit code)."""
+        for key in list(self.selector.get_map().values()):
+            if isinstance(key.fileobj, socket.socket):
+                key.fileobj.close()  # the listener, every asker's connection, idle ones too
         for child in self.children.values():
-            child.asker.close()
             with contextlib.suppress(OSError):
                 os.close(child.pidfd)
+        asker.close()
+        self.selector.close()
+
+    def become(self, target: str, args: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> int:
+        """In the child: take the asker's stdio, folder and limits, then run the target."""
         for number, fd in enumerate(fds):
             os.dup2(fd, number)  # 0, 1, 2: the grader's pipe on stdin is replaced too
         for fd in fds:
