@@ -247,3 +247,19 @@ def test_the_preloader_forks_from_a_single_thread(address: str) -> None:
     # A fork copies only the calling thread: with others running, a lock could stay held for ever.
     status = Path(f"/proc/{preloader_pid(address)}/status").read_text()
     assert "Threads:\t1\n" in status
+
+
+def test_a_preloader_that_cannot_start_means_new_interpreters(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from hostile import make_submission
+    from lab.grading.classroom import grade_class
+    from lab.grading.runner import Limits
+
+    monkeypatch.setattr(preload, "BOOT", "raise SystemExit(1)")  # dies before saying ready
+    with preloader(CPU, MEMORY, FILE_SIZE, ENV) as where:
+        assert where is None
+    submission = make_submission(tmp_path, "full", "full", server_only=True)
+    result = grade_class([submission], tmp_path / "out", lang="en", limits=Limits(timeout=30))
+    report = result.rows[0][1]
+    assert report.error == ""
+    assert [r.id for r in report.results if r.status == "passed"][:3] == [
+        "server.json-rpc-replies", "server.reply-ids", "server.notifications-unanswered"]

@@ -1,11 +1,11 @@
 """Running one student process for a probe: input in, capped output out, always within a limit.
 
 The process gets its own process group; when the limit passes, the whole group is
-killed (lab.process.kill_group). A CPU budget (setrlimit, inherited by what it starts) ends
-an endless loop in a couple of seconds of CPU rather than at the wall-clock limit: while it
-waits, a loop would burn a core that the rest of a class needs. Output is read by threads while the process runs,
-so a chatty process never blocks on a full pipe; past MAX_OUTPUT bytes on either
-pipe it is stopped (a flood is a broken program, not an answer).
+killed (lab.process.kill_group). A CPU budget (setrlimit, inherited by what it starts)
+ends an endless loop after a couple of seconds of CPU rather than at the wall-clock
+limit, which would let it burn a core that the rest of a class needs. Output is read by
+threads while the process runs, so a chatty process never blocks on a full pipe; past
+MAX_OUTPUT bytes on either pipe it is stopped (a flood is a broken program, not an answer).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ so student code never runs in the grader's process. It gets:
 - `python -I`: the submission's folder is not on sys.path, so a `lab/` folder in it cannot
   stand in for the kit, and PYTHON* variables are ignored;
 - the grader's environment without its secrets (see student_environment).
-Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
+During `lab grade` on Linux the child is forked by the class's preloader (preload.py) instead
+of started anew: the same limits, environment and isolated interpreter, with the kit and
+openai already imported. Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
 the reason (see catalogue.py).
 """
 
@@ -61,7 +63,7 @@ else:
 @dataclass(frozen=True)
 class Limits:
     timeout: float = 90.0  # wall clock for the whole submission, seconds
-    memory_bytes: int = 2 * GiB  # address space: Python with openai imported needs ~1 GiB
+    memory_bytes: int = 2 * GiB  # address space of each process (the reference runs in 384 MiB)
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
     file_bytes: int = 64 * MiB  # the largest file a student process may write
