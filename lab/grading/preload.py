@@ -195,8 +195,7 @@ class Preloader:
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        with contextlib.suppress(OSError):
-            os.killpg(child.pid, signal.SIGKILL)
+        kill_group(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
@@ -210,9 +209,16 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+            kill_group(pid)
         self.running = False
+
+
+def kill_group(pid: int) -> None:
+    """Kill a fork's group, and the fork itself: in the instant after fork(), before the
+    child's setsid(), its group does not exist yet."""
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(OSError):
+            kill(pid, signal.SIGKILL)
 
 
 def warm_up_openai() -> None:
