@@ -139,7 +139,7 @@ def verdicts(report) -> list[tuple[str, str]]:
     return [(result.id, result.status) for result in report.results]
 
 
-def test_the_preloader_changes_the_speed_not_the_verdicts(tmp_path: Path) -> None:
+def test_the_preloader_gives_the_same_verdicts_as_new_interpreters(tmp_path: Path) -> None:
     from lab.grading.classroom import grade_class
     from lab.grading.runner import Limits
 

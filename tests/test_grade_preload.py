@@ -18,6 +18,7 @@ from typing import Iterator
 
 import pytest
 
+from hostile import is_gone, wait_until_gone
 from lab.grading import preload
 from lab.grading.preload import Forked, preloader, start
 from lab.grading.runner import GiB, MiB
@@ -51,7 +52,7 @@ time.sleep(600)
 
 
 @pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def address() -> Iterator[str]:
     with preloader(CPU, MEMORY, FILE_SIZE, {**ENV, "LAB_PRELOADER_ONLY": "yes"}) as where:
         assert where is not None
         yield where
@@ -68,21 +69,6 @@ def finish(process: Forked, data: bytes = b"") -> tuple[int, bytes, bytes]:
     process.stdin.close()
     out, err = process.stdout.read(), process.stderr.read()
     return process.wait(timeout=10), out, err
-
-
-def is_gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state in ("Z", "X")
-
-
-def wait_until_gone(*pids: int, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not all(is_gone(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return all(is_gone(pid) for pid in pids)
 
 
 def preloader_pid(address: str) -> int:

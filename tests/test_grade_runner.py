@@ -16,7 +16,7 @@ from typing import Iterator
 
 import pytest
 
-from hostile import STUB_ENGINE, make_submission, tree_digest, with_prelude
+from hostile import STUB_ENGINE, make_submission, tree_digest, wait_until_gone, with_prelude
 from lab.grading.catalogue import Catalogue
 from lab.grading.preload import available, preloader
 from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report, student_environment
@@ -98,14 +98,6 @@ def test_a_submission_that_never_ends_is_stopped_at_its_time_limit(
     assert TIMEOUT <= elapsed < TIMEOUT + 1.0
 
 
-def process_is_gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state in ("Z", "X")  # killed, waiting for init to reap it
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="the token sweep reads /proc")
 def test_a_process_that_left_the_group_is_killed_too(tmp_path: Path, catalogue: Catalogue, preload: str | None) -> None:
     pid_file = tmp_path / "escaped.pid"
@@ -113,11 +105,7 @@ def test_a_process_that_left_the_group_is_killed_too(tmp_path: Path, catalogue: 
                             env={**os.environ, "GRADE_TEST_PID_FILE": str(pid_file)})
     assert_all_zero_with(report, text("en", "grade.timeout", seconds=TIMEOUT))
     assert TIMEOUT <= elapsed < TIMEOUT + 1.0
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 2
-    while not process_is_gone(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert process_is_gone(pid)
+    assert wait_until_gone(int(pid_file.read_text()), seconds=2)
 
 
 def test_megabytes_of_output_are_cut_and_reported(tmp_path: Path, catalogue: Catalogue, preload: str | None) -> None:

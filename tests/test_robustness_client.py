@@ -30,7 +30,7 @@ TAIL = 1 << 16  # bytes of each output kept: a flood must not fill the test's me
 
 # Runs the client as the lesson does, with shorter limits; then lists the children
 # the client left behind (a zombie is one that was never waited for).
-WRAPPER = f"""\
+WRAPPER = """\
 import os, sys
 import client
 client.SILENCE_LIMIT = client.EXIT_LIMIT = float(sys.argv[1])  # seconds
@@ -39,7 +39,7 @@ code = client.main()
 children = []
 for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
     try:
-        stat = open(f"/proc/{{entry}}/stat").read()
+        stat = open(f"/proc/{entry}/stat").read()
     except OSError:
         continue
     state, parent = stat.rsplit(")", 1)[1].split()[:2]

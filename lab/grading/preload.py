@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from lab.checks.runner import PRELOAD_VARIABLE  # the socket's path: the kit's, never given to students
 from lab.grading.limits import apply_limits
 from lab.process import run_script_here
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.

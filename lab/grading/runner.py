@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
 from lab.grading import catalogue, sandbox
 from lab.grading import preload as preload_module
 from lab.i18n import text
@@ -112,7 +113,7 @@ def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: boo
     (it applies the same limits), else a new interpreter that applies them itself."""
     if preload:
         forked = preload_module.start(preload, target, check_arguments(folder, lang, bonus), folder,
-                                      {**env, preload_module.PRELOAD_VARIABLE: preload})
+                                      {**env, PRELOAD_VARIABLE: preload})
         if forked is not None:
             forked.stdin.close()  # as /dev/null: nothing to read
             return forked

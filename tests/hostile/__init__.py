@@ -10,6 +10,7 @@ ignores it.
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -104,3 +105,20 @@ def tree_digest(folder: Path) -> dict[str, bytes]:
         for path in sorted(folder.rglob("*"))
         if path.is_file() and "__pycache__" not in path.parts
     }
+
+
+def is_gone(pid: int) -> bool:
+    """True once process `pid` has ended (a zombie waiting to be reaped counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def wait_until_gone(*pids: int, seconds: float = 5.0) -> bool:
+    """Whether every one of `pids` has ended within `seconds` (a kill takes a moment to land)."""
+    deadline = time.monotonic() + seconds
+    while not all(is_gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return all(is_gone(pid) for pid in pids)
