@@ -26,7 +26,7 @@ from lab.checks.reference import encode_lines
 from lab.checks.runner import child_env, run_python
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import SERVER_CPU, Transcript, expect_reply, field_of, find, parse, same
-from lab.grading.runner import TOKEN_VARIABLE
+from lab.process import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}

@@ -9,14 +9,19 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.runner import Run, child_env, run_python
+from lab.checks.runner import Run, child_env, start_python
+from lab.process import LineSession
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
+RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
+PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
+IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
 MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
@@ -47,30 +52,67 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
 
 
 def run_model(context: Context) -> ModelRun:
+    """Drive the runner case by case from here: each case's time is measured here, and each
+    answer read from the runner's stdout pipe; nothing the runner writes elsewhere counts."""
     model = context.folder / "model.py"
     if not model.is_file():
         return ModelRun()
     from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
 
-    endpoints, refused = Endpoints(MODEL_TEXT), refused_port()
+    refused = refused_port()
+    endpoints: Endpoints | None = None
+    session: LineSession | None = None
+    started = time.monotonic()
+    results: dict[str, Any] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             shutil.copyfile(model, work / "model.py")
+            shutil.copyfile(RUNNER, work / RUNNER_COPY)
+            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
+                                              listen=(PORT_VARIABLE,))
+            session = LineSession(process)
+            endpoints = Endpoints(MODEL_TEXT, listeners.get(PORT_VARIABLE))
             todo = cases(endpoints, refused.getsockname()[1], context.lang)
-            (work / "cases.json").write_text(json.dumps(todo), encoding="utf-8")
-            limit = sum(case["limit"] for case in todo) + 3.0  # plus start-up and the openai import
-            run = run_python(RUNNER, limit=limit, cwd=work, env=child_env(context.lang),
-                             args=(str(work / "cases.json"), str(work / "results.json")), preloaded=True)
-            results_file = work / "results.json"
-            results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
+            session.send(json.dumps({"env": todo[0]["env"]}).encode())
+            first = parse_line(session.read_line(IMPORT_LIMIT))
+            if "import" in first or "ready" not in first:
+                results["import"] = str(first.get("import", "model.py did not load within "
+                                                             f"{IMPORT_LIMIT:g} s"))[:300]
+            else:
+                for case in todo:
+                    sent = time.monotonic()
+                    session.send(json.dumps(case).encode())
+                    line = session.read_line(case["limit"])
+                    seconds = round(time.monotonic() - sent, 3)
+                    if line is None:  # no answer in time: this case and the later ones are hung
+                        for later in todo[todo.index(case):]:
+                            results[later["name"]] = {"hung": True, "seconds": seconds}
+                        break
+                    outcome = parse_line(line)
+                    outcome.update(seconds=seconds, hung=False)
+                    results[case["name"]] = outcome
+            code = session.close()
+        stderr = bytes(session.stderr)
+        run = Run(b"", stderr, code, round(time.monotonic() - started, 3))
         return ModelRun(run, results, list(endpoints.requests))
     finally:
-        endpoints.close()
+        if session is not None:
+            session.close()
+        if endpoints is not None:
+            endpoints.close()
         refused.close()
 
 
-PROBES = {"model.run": Probe(run_model, 40.0)}  # the sum of the cases' limits, and more
+def parse_line(line: bytes | None) -> dict:
+    try:
+        value = json.loads(line or b"{}")
+    except ValueError:
+        return {"error": "the runner printed something that is not JSON"}
+    return value if isinstance(value, dict) else {}
+
+
+PROBES = {"model.run": Probe(run_model, 50.0)}  # the import's limit and the cases', and more
 
 
 def outcome_of(context: Context, name: str) -> dict:
