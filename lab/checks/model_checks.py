@@ -7,6 +7,7 @@ import is paid once: a model that answers, a refused port, an HTTP error, a slow
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import tempfile
 import time
@@ -33,6 +34,7 @@ FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded
 @dataclass
 class ModelRun:
     run: Run | None = None  # None when there is no model.py
+    text: str = ""  # what the model answered this run (a fresh nonce in it: it cannot be guessed)
     results: dict[str, Any] = field(default_factory=dict)
     requests: list[dict] = field(default_factory=list)  # what the endpoints received
 
@@ -72,11 +74,17 @@ def run_model(context: Context) -> ModelRun:
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))
             session = LineSession(process)
-            endpoints = Endpoints(MODEL_TEXT, listeners.get(PORT_VARIABLE))
+            answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
+            endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             todo = cases(endpoints, refused.getsockname()[1], context.lang)
-            session.send(json.dumps({"env": todo[0]["env"]}).encode())
+            # Each message carries a fresh id that its answer must echo: a line printed ahead of
+            # time (by model.py writing to the runner's stdout) answers no case.
+            for case in todo:
+                case["id"] = secrets.token_hex(8)
+            ready = secrets.token_hex(8)
+            session.send(json.dumps({"env": todo[0]["env"], "id": ready}).encode())
             first = parse_line(session.read_line(IMPORT_LIMIT))
-            if "import" in first or "ready" not in first:
+            if "import" in first or first.get("ready") != ready:
                 results["import"] = str(first.get("import", "model.py did not load within "
                                                              f"{IMPORT_LIMIT:g} s"))[:300]
             else:
@@ -90,12 +98,14 @@ def run_model(context: Context) -> ModelRun:
                             results[later["name"]] = {"hung": True, "seconds": seconds}
                         break
                     outcome = parse_line(line)
+                    if outcome.get("id") != case["id"]:
+                        outcome = {"error": "the runner's answer is not this case's"}
                     outcome.update(seconds=seconds, hung=False)
                     results[case["name"]] = outcome
             code = session.close()
         stderr = bytes(session.stderr)
         run = Run(b"", stderr, code, round(time.monotonic() - started, 3))
-        return ModelRun(run, results, list(endpoints.requests))
+        return ModelRun(run, answer_text, results, list(endpoints.requests))
     finally:
         if session is not None:
             session.close()
@@ -140,8 +150,9 @@ def outcome_of(context: Context, name: str) -> dict:
 def answers(context: Context) -> None:
     outcome = outcome_of(context, "answer")
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
-    if got != {"text": MODEL_TEXT, "recorded": False}:
-        raise Failed({"text": MODEL_TEXT, "recorded": False}, got, fr="ask ne renvoie pas le texte du modèle.",
+    model: ModelRun = context.probe("model.run")
+    if got != {"text": model.text, "recorded": False}:
+        raise Failed({"text": model.text, "recorded": False}, got, fr="ask ne renvoie pas le texte du modèle.",
                      en="ask does not return the model's text.", output=outcome.get("printed", ""))
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process import POSIX, kill_group, limit_cpu, loopback_listener, start_student
+from lab.process import POSIX, kill_group, limit_cpu, loopback_listener, start, start_student
 
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
 
@@ -102,8 +102,6 @@ def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, 
 
     address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandbox.current() else None
     if address:
-        from lab.grading.preload import start
-
         listeners = {name: loopback_listener() for name in listen}
         ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
         forked = start(address, str(script), list(args), cwd, {**env, **ports})

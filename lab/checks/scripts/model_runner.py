@@ -1,10 +1,10 @@
 """Calls the student's `ask` once per case, in this one process (the openai import is paid once).
 
 Usage: python model_runner.py, run in a folder holding the student's model.py. It prints
-one JSON line when model.py is loaded ({"ready": true}, or {"import": error}), then reads
+one JSON line when model.py is loaded ({"ready": ID}, or {"import": error}), then reads
 one case a line on stdin (the environment to set, the messages, the sample, max_tokens),
 calls ask(messages, sample, max_tokens) and prints one JSON line: what came back and what
-ask printed. The checks judge from outside: they time each case themselves, give up on a
+ask printed, with the case's id. The checks judge from outside: they time each case themselves, give up on a
 case that does not answer in time, and read only the line that answers the case they sent.
 """
 
@@ -61,9 +61,10 @@ def main() -> None:
     except BaseException as error:
         say({"import": one_line(error)})
         os._exit(0)
-    say({"ready": True})
+    say({"ready": first.get("id")})
     for line in sys.stdin:
-        say(run_case(ask, json.loads(line)))
+        case = json.loads(line)
+        say({**run_case(ask, case), "id": case.get("id")})
     os._exit(0)  # threads left waiting on a slow model end here
 
 
