@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,9 +77,10 @@ class Spec:
     hidden: tuple[str, ...] = ()
     writable: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = field(default=())  # (link, target) at the root, e.g. /lib -> usr/lib
+    proc: bool = True  # a /proc of its own; False where it cannot be mounted (docker masks /proc)
 
     def with_writable(self, *folders: Path | str) -> "Spec":
-        return Spec(self.bwrap, self.readable, self.hidden, tuple(str(f) for f in folders), self.links)
+        return replace(self, writable=tuple(str(f) for f in folders))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -88,7 +89,7 @@ class Spec:
     def from_json(cls, text: str) -> "Spec":
         data = json.loads(text)
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
-                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]))
+                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]))
 
 
 def python_folders() -> list[str]:
@@ -145,7 +146,8 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
         command += ["--tmpfs", folder, "--remount-ro", folder]
-    command += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    command += ["--proc", "/proc"] if spec.proc else []
+    command += ["--dev", "/dev", "--tmpfs", "/tmp"]
     for folder in spec.writable:
         command += ["--bind", folder, folder]
     command += ["--chdir", str(cwd), "--"]
@@ -168,13 +170,23 @@ def find() -> tuple[Spec | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "missing"
-    spec = default_spec(bwrap)
-    trial = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
+    problem = ""
+    # Inside docker a new /proc cannot be mounted over the masked one: then none at all.
+    for spec in (default_spec(bwrap), replace(default_spec(bwrap), proc=False)):
+        problem = trial(spec)
+        if not problem:
+            return spec, ""
+    return None, "broken:" + problem
+
+
+def trial(spec: Spec) -> str:
+    """"" when a Python program runs in this sandbox, else what went wrong."""
+    command = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
     try:
-        done = subprocess.run(trial, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
+        done = subprocess.run(command, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"broken:{error}"
+        return str(error)
     if done.returncode != 0 or done.stdout.strip() != b"ok":
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return None, "broken:" + (detail[-1] if detail else f"exit code {done.returncode}")
-    return spec, ""
+        return detail[-1] if detail else f"exit code {done.returncode}"
+    return ""
