@@ -61,7 +61,7 @@ def test_the_bonus_checks_run_only_on_request() -> None:
     assert [check.id for check in selected_checks(bonus=True) if check.task == "bonus"] == BONUS_IDS
     lesson_only = run_checks(SOLUTIONS, "en")
     assert [result.id for result in lesson_only.results if result.task == "bonus"] == []
-    assert lesson_only.score == lesson_only.max_score == 32
+    assert lesson_only.score == lesson_only.max_score == 34
 
 
 def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:

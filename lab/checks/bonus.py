@@ -22,15 +22,13 @@ from typing import Any
 from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
-from lab.checks.reference import encode_lines
-from lab.checks.runner import child_env, run_python
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.server_session import SERVER_CPU, Transcript, expect_reply, field_of, find, parse, same
+from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
 from lab.grading.runner import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
-SESSION_LIMIT = 5.0  # seconds for one stdio session: a correct server needs a tenth of it
+SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
 # The versions a client may ask for in the handshake era; the replies expected come
 # from the reference server, not from this list.
 ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -78,14 +76,7 @@ def session_messages() -> list[dict]:
 
 
 def stdio_session(context: Context, messages: list[dict]) -> Transcript:
-    data = encode_lines(messages)
-    transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
-    script = context.folder / BONUS
-    transcript.run = run_python(script.resolve(), data=data, limit=SESSION_LIMIT, cwd=context.folder,
-                                env=child_env(context.lang), cpu_seconds=SERVER_CPU)
-    transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
-    transcript.replies = [parse(line) for line in transcript.lines]
-    return transcript
+    return session(context, messages, BONUS, reference_replies)
 
 
 def version_probe(version: str) -> Probe:

@@ -1,7 +1,10 @@
 """The model helper's checks: the student's `ask` against local endpoints (see endpoints.py).
 
 All four cases run in one child process (scripts/model_runner.py), so the openai
-import is paid once: a model that answers, a refused port, an HTTP error, a slow model.
+import is paid once: a model that answers, a refused port, an HTTP error, and a model
+that accepts the connection and never answers. The runner gives ask no deadline: this
+process reads each case's result with a time limit and kills the runner when it passes,
+so only the student's own timeout can save the silent case.
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.runner import Run, child_env, run_python
+from lab.checks.runner import Run, child_env, converse
+from lab.checks.tracebacks import trimmed
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
-SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the slow model: the helper must give up after it (plus 1 s)
+SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
+IMPORT_LIMIT = 10.0  # seconds to start the runner and import model.py (openai's import included)
 FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded sample: no model answered (")
 
 
@@ -39,11 +44,41 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
                 "limit": timeout + 2.0}
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
-    # (the runner stops at the first hang). A generous AI_TIMEOUT where the model answers
-    # at once: it only has to cover the openai import on a busy machine. The slow case
+    # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
+    # at once: it only has to cover the openai import on a busy machine. The silent model
     # comes last, once openai is loaded.
     return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
+
+
+def converse_with_runner(work: Path, todo: list[dict], lang: str) -> tuple[Run, dict[str, Any]]:
+    """Run the cases; a case whose line does not come within its limit is marked hung."""
+    talk = converse(RUNNER, cwd=work, env=child_env(lang), args=(str(work / "cases.json"),), preloaded=True)
+    results: dict[str, Any] = {}
+    ready = talk.read_line(IMPORT_LIMIT)
+    first = parse_line(ready)
+    if "import" in first:
+        results["import"] = first
+    elif first.get("ready"):
+        for case in todo:
+            line = talk.read_line(case["limit"])
+            if line is None and not talk.ended:  # ask is still waiting: it has no limit of its own
+                hung = {"hung": case["name"], "seconds": case["limit"]}
+                results.update({later["name"]: hung for later in todo if later["name"] not in results})
+                break
+            if line is None:
+                break  # the runner ended (the student's code killed it): later cases are missing
+            outcome = parse_line(line)
+            results[outcome.get("name", case["name"])] = outcome
+    return talk.finish(1.0), results
+
+
+def parse_line(line: bytes | None) -> dict:
+    try:
+        value = json.loads(line or b"{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def run_model(context: Context) -> ModelRun:
@@ -59,18 +94,15 @@ def run_model(context: Context) -> ModelRun:
             shutil.copyfile(model, work / "model.py")
             todo = cases(endpoints, refused.getsockname()[1], context.lang)
             (work / "cases.json").write_text(json.dumps(todo), encoding="utf-8")
-            limit = sum(case["limit"] for case in todo) + 3.0  # plus start-up and the openai import
-            run = run_python(RUNNER, limit=limit, cwd=work, env=child_env(context.lang),
-                             args=(str(work / "cases.json"), str(work / "results.json")), preloaded=True)
-            results_file = work / "results.json"
-            results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
+            run, results = converse_with_runner(work, todo, context.lang)
         return ModelRun(run, results, list(endpoints.requests))
     finally:
         endpoints.close()
         refused.close()
 
 
-PROBES = {"model.run": Probe(run_model, 40.0)}  # the sum of the cases' limits, and more
+# At most: the import, every case's limit, and the runner's end.
+PROBES = {"model.run": Probe(run_model, IMPORT_LIMIT + 4.0 + 12.0 + 12.0 + SLOW_TIMEOUT + 2.0 + 2.0)}
 
 
 def outcome_of(context: Context, name: str) -> dict:
@@ -78,20 +110,28 @@ def outcome_of(context: Context, name: str) -> dict:
     if model.run is None:
         raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
     if "import" in model.results:
-        raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=model.run.stderr_tail())
+        raise Failed("import model", model.results["import"]["import"], fr="model.py ne se charge pas.",
+                     en="model.py does not load.", output=model.results["import"].get("trace", ""))
     if name not in model.results:
+        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
         raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",
-                     en="The test process stopped before this case.", output=model.run.stderr_tail())
+                     en="The test process stopped before this case.", output=output)
     outcome = model.results[name]
+    if outcome.get("hung") == "slow":
+        raise Failed(f"≤ {SLOW_TIMEOUT + 1.0:g} s", f"> {outcome['seconds']:g} s",
+                     fr=f"Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
+                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Rien dans ask ne borne l’attente.",
+                     en=f"The model accepts the connection but never answers: ask was still waiting after "
+                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Nothing in ask limits the wait.")
     if outcome.get("hung"):
-        raise Failed("ask(…) → Answer", f"{outcome['seconds']:g} s",
+        raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      fr="ask ne rend pas la main.", en="ask does not return.")
     if "error" in outcome:
         todo = outcome["error"].startswith("NotImplementedError")
         raise Failed("ask(…) → Answer", outcome["error"],
                      fr="ask est encore à écrire." if todo else "ask a levé une exception au lieu de répondre.",
-                     en="ask is still to be written." if todo else "ask raised an exception instead of answering.")
+                     en="ask is still to be written." if todo else "ask raised an exception instead of answering.",
+                     output="" if todo else outcome.get("trace", ""))
     return outcome
 
 

@@ -10,9 +10,12 @@ from collections import Counter
 from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed
-from lab.checks.server_session import PROBES, SERVER_CPU, Transcript, expect_reply, same  # noqa: F401 (PROBES is read by the registry)
+from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
+    FIRST_REPLY_LIMIT, PROBES, REPLY_LIMIT, SERVER_CPU, Transcript, expect_reply, same)
 
 STARTS = "server.json-rpc-replies"
+S, R = "server.scenario", "server.rules"
+BOTH = (S, R)
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -36,13 +39,47 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
         else:
             why_fr, why_en = f"arrêté (code {run.code}) sans rien écrire", f"stopped (code {run.code}) without writing"
         raise Failed(transcript.reference[0], "—", fr=f"{who[0]} a {why_fr}.", en=f"{who[1]} {why_en}.",
-                     output=run.stderr_tail())
-    for line, reply in zip(transcript.lines, transcript.replies):
+                     output=transcript.traceback())
+    for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
+        if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
+                         fr=f"La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : "
+                            "les messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+                         en=f"Line {number} of the output is not JSON. On stdout, nothing but the replies: "
+                            "log messages go to stderr, print(..., file=sys.stderr).",
+                         output=transcript.traceback())
         problem = shape_problem(reply)
         if problem:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
                          line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
-                         output=run.stderr_tail())
+                         output=transcript.traceback())
+
+
+def keeps_running(context: Context) -> None:
+    for probe in (S, R):
+        transcript: Transcript = context.probe(probe)
+        if transcript.stopped_at is not None and transcript.run is not None:
+            line = transcript.message_text(transcript.stopped_at)
+            code = "?" if transcript.run.code is None else transcript.run.code
+            raise Failed("…", line,
+                         fr=f"Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
+                         en=f"The server stopped (code {code}) after this line, before its input ended.",
+                         output=transcript.traceback())
+
+
+def flushes_each_reply(context: Context) -> None:
+    for probe in (S, R):
+        transcript: Transcript = context.probe(probe)
+        if transcript.late is None or transcript.stopped_at is not None:
+            continue
+        if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
+            limit = FIRST_REPLY_LIMIT if transcript.lines_in_time == 0 else REPLY_LIMIT
+            line = transcript.message_text(transcript.late)
+            raise Failed(f"< {limit:g} s", line,
+                         fr=f"Pas de réponse à cette ligne en {limit:g} s : les réponses ne sont arrivées qu’à la "
+                            "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+                         en=f"No reply to this line within {limit:g} s: the replies came only when the input "
+                            "closed. A real client waits for each reply before it sends the next line.")
 
 
 def shape_problem(reply: Any) -> tuple[str, str] | None:
@@ -106,18 +143,18 @@ def exits_at_eof(context: Context) -> None:
     run = transcript.run
     assert run is not None  # needs STARTS
     if run.timed_out:
-        raise Failed("exit code 0", f"{run.duration:g} s",
+        raise Failed("code 0", f"{run.duration:g} s",
                      fr="Le serveur tourne encore alors que son entrée est fermée.",
                      en="The server still runs although its input is closed.")
     if run.cpu_exhausted:
-        raise Failed("exit code 0", f"{SERVER_CPU} s CPU",
+        raise Failed("code 0", f"{SERVER_CPU} s CPU",
                      fr=f"Le serveur a utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) au lieu de s’arrêter : "
                         "une boucle sans fin ?",
                      en=f"The server used up its CPU time ({SERVER_CPU} s) instead of stopping: an endless loop?",
-                     output=run.stderr_tail())
+                     output=transcript.traceback())
     if run.code != 0:
         raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
-                     en=f"The server stopped with code {run.code}.", output=run.stderr_tail())
+                     en=f"The server stopped with code {run.code}.", output=transcript.traceback())
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -129,9 +166,6 @@ def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context]
 
     return agree
 
-
-S, R = "server.scenario", "server.rules"
-BOTH = (S, R)
 
 # Part 1 (the messages) also covers what the loop does once replies can be built.
 CHECKS = [
@@ -149,6 +183,20 @@ CHECKS = [
           title={"fr": "Les notifications ne reçoivent aucune réponse", "en": "Notifications get no reply"},
           hint={"fr": "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
                 "en": "A message with no id is a notification: change the state if needed, but write nothing."}),
+    Check(id="server.keeps-running", task="server-1", needs=(STARTS,), probes=BOTH, run=keeps_running, cause=True,
+          title={"fr": "Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
+                 "en": "The server reads until its input ends, without stopping on the way"},
+          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle : lisez l’erreur ci-dessus, "
+                      "ligne de votre fichier comprise.",
+                "en": "No line, whatever it holds, may stop the loop: read the error above, with the line of your file."}),
+    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, run=flushes_each_reply,
+          cause=True,
+          title={"fr": "Chaque réponse part aussitôt écrite (le client attend chacune)",
+                 "en": "Each reply leaves as soon as it is written (the client waits for each)"},
+          hint={"fr": "La sortie d’un programme vers un tube reste dans un tampon : videz-le (flush) après chaque "
+                      "réponse, sinon le client attend sans fin.",
+                "en": "A program's output to a pipe stays in a buffer: flush it after each reply, otherwise the "
+                      "client waits forever."}),
     Check(id="server.parse-error", task="server-1", needs=(STARTS,), probes=BOTH, run=parse_error,
           title={"fr": "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
                  "en": "A line that is not JSON gets -32700 with id null, and the server goes on"},

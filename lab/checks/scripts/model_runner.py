@@ -1,11 +1,13 @@
 """Calls the student's `ask` once per case, in this one process (the openai import is paid once).
 
-Usage: python model_runner.py CASES.json RESULTS.json, run in a folder holding the
-student's model.py. Each case sets the environment (AI_URL, AI_TIMEOUT, ...), calls
-ask(messages, sample, max_tokens) in a thread with a time limit, and writes down what
-came back, what was printed, and how long it took. RESULTS.json is rewritten after
-each case, so a crash still leaves the cases before it. A case whose ask never
-returns ends the run: the later cases are marked the same.
+Usage: python model_runner.py CASES.json, run in a folder holding the student's model.py.
+
+It writes one JSON line on its stdout once model.py is imported ({"ready": true}, or
+{"import": error}), then one per case: what ask returned, what it printed, how long it
+took. Each case sets the environment (AI_URL, AI_TIMEOUT, ...) and calls
+ask(messages, sample, max_tokens) directly: nothing here limits how long ask waits,
+only the student's own code does. The caller reads each line with the case's time
+limit and kills this process when one does not come.
 """
 
 import contextlib
@@ -13,12 +15,24 @@ import io
 import json
 import os
 import sys
-import threading
 import time
+import traceback
 
 
 def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".splitlines()[0][:300]
+
+
+def student_trace(error: BaseException) -> str:
+    """The frames of model.py only, with their code, and the error line."""
+    lines = []
+    for frame in traceback.extract_tb(error.__traceback__):
+        if os.path.basename(frame.filename) == "model.py":
+            where = f", in {frame.name}" if frame.name != "<module>" else ""
+            lines.append(f"model.py, line {frame.lineno}{where}")
+            if frame.line:
+                lines.append(f"    {frame.line}")
+    return "\n".join(lines + [one_line(error)])
 
 
 def answer_parts(answer):
@@ -34,36 +48,30 @@ def answer_parts(answer):
 
 def run_case(ask, case: dict) -> dict:
     os.environ.update(case["env"])
-    outcome: dict = {}
+    outcome: dict = {"name": case["name"]}
     printed = io.StringIO()
-
-    def call() -> None:
+    started = time.monotonic()
+    with contextlib.redirect_stdout(printed):
         try:
             text, recorded = answer_parts(ask(case["messages"], case["sample"], case["max_tokens"]))
             outcome.update(text=text if isinstance(text, str) else repr(text),
                            recorded=recorded if isinstance(recorded, bool) else None)
         except BaseException as error:  # SystemExit too: the student's code must not end the run
-            outcome["error"] = one_line(error)
-
-    started = time.monotonic()
-    with contextlib.redirect_stdout(printed):
-        worker = threading.Thread(target=call, daemon=True)
-        worker.start()
-        worker.join(case["limit"])
+            outcome.update(error=one_line(error), trace=student_trace(error))
     outcome["seconds"] = round(time.monotonic() - started, 3)
-    outcome["hung"] = worker.is_alive()
     outcome["printed"] = printed.getvalue()[:4000]
     return outcome
 
 
 def main() -> None:
-    cases_file, results_file = sys.argv[1], sys.argv[2]
-    cases = json.loads(open(cases_file, encoding="utf-8").read())
-    results: dict = {}
+    cases = json.loads(open(sys.argv[1], encoding="utf-8").read())
+    # Our own channel to the caller; the student's code writing to fd 1 lands on stderr.
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
 
-    def save() -> None:
-        with open(results_file, "w", encoding="utf-8") as out:
-            json.dump(results, out, ensure_ascii=False)
+    def say(message: dict) -> None:
+        channel.write(json.dumps(message, ensure_ascii=False) + "\n")
+        channel.flush()
 
     os.environ.update(cases[0]["env"])  # a helper that reads its settings at import sees the first case's
     sys.path.insert(0, os.getcwd())
@@ -71,18 +79,12 @@ def main() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             from model import ask  # the student's model.py, in the current folder
     except BaseException as error:
-        results["import"] = one_line(error)
-        save()
+        say({"import": one_line(error), "trace": student_trace(error)})
         os._exit(0)
+    say({"ready": True})
     for case in cases:
-        outcome = run_case(ask, case)
-        results[case["name"]] = outcome
-        if outcome["hung"]:  # an ask that never returns would hang every case: stop here
-            results.update({later["name"]: outcome for later in cases if later["name"] not in results})
-        save()
-        if outcome["hung"]:
-            break
-    os._exit(0)  # threads left waiting on a slow model end here
+        say(run_case(ask, case))
+    os._exit(0)  # threads the student's code left waiting end here
 
 
 if __name__ == "__main__":
