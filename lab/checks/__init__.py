@@ -59,6 +59,11 @@ def task_title(task: str, lang: str) -> str:
     return registry()[2].get(task, {}).get(lang, task)
 
 
+def is_cause(check_id: str) -> bool:
+    """Declared as a root cause (see Check.cause): shown first among its part's failures."""
+    return any(check.id == check_id and check.cause for check in registry()[0])
+
+
 # Tasks checked only on request (`--bonus`): the bonus step's real MCP clients take
 # seconds of CPU each, too much for every `lab check` and every graded submission.
 OPT_IN_TASKS = frozenset({"bonus"})

@@ -19,6 +19,7 @@ from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import SOLUTIONS, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.tracebacks import trimmed
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
@@ -89,7 +90,7 @@ def client_run(context: Context) -> ClientRun:
         raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
     if not outcome.received:
         raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
-                     en="The server received nothing from the client.", output=outcome.run.stderr_tail())
+                     en="The server received nothing from the client.", output=client_trace(outcome))
     return outcome
 
 
@@ -132,13 +133,20 @@ def jsonrpc_everywhere(context: Context) -> None:
 
 def prints_exchange(context: Context) -> None:
     outcome = client_run(context)
+    lines = outcome.run.stdout_lines() if outcome.run else []
     for prefix, seen, who in (("-> ", outcome.received, ("envoyé", "sent")), ("<- ", outcome.replies, ("reçu", "received"))):
         printed = outcome.printed(prefix)
-        if not same(printed, seen):
-            raise Failed([prefix + json.dumps(m, ensure_ascii=False) for m in seen],
-                         [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
-                         fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
-                         en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
+        if same(printed, seen):
+            continue
+        expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
+        bare = [line for line in lines if seen and same(parse(line), seen[0])]
+        if bare and not printed:
+            raise Failed(expected[0], bare[0],
+                         fr=f"Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été {who[0]}.",
+                         en=f"The lines are printed without the \"{prefix}\" prefix: one cannot tell what was {who[1]}.")
+        raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
+                     fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
+                     en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
 
 
 def closes_input(context: Context) -> None:
@@ -146,11 +154,22 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     if not outcome.eof:
-        raise Failed("EOF", "—", fr="Le client n’a pas fermé l’entrée du serveur.",
-                     en="The client did not close the server's input.", output=run.stderr_tail())
+        raise Failed({"fr": "la fin de l’entrée du serveur", "en": "the end of the server's input"}[context.lang], "—",
+                     fr="Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client attend "
+                        f"le serveur, et tout s’arrête au bout de {CLIENT_LIMIT:g} s.",
+                     en="The client did not close the server's input: the server waits for more, the client waits "
+                        f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
+                     output=client_trace(outcome))
     if run.timed_out:
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
-                     en="The client did not end.", output=run.stderr_tail())
+                     en="The client did not end.", output=client_trace(outcome))
+
+
+def client_trace(outcome: ClientRun) -> str:
+    """What the client wrote on stderr, its traceback trimmed to its own files."""
+    if outcome.run is None:
+        return ""
+    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"))
 
 
 def announced(outcome: ClientRun) -> Any:
@@ -167,7 +186,7 @@ def asks_model(context: Context) -> None:
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
-                     en="The client must call ask once.", output=outcome.run.stderr_tail() if outcome.run else "")
+                     en="The client must call ask once.", output=client_trace(outcome))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
@@ -178,7 +197,7 @@ def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
     wanted = [prefix + MODEL_TEXT for prefix in MODEL_SAYS]
-    stderr = outcome.run.stderr_tail() if outcome.run else ""
+    stderr = client_trace(outcome)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
                      fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",
@@ -211,7 +230,7 @@ CHECKS = [
                  "en": "The client prints \"-> \" each message and \"<- \" each reply"},
           hint={"fr": "Affichez \"-> \" + le JSON envoyé, puis \"<- \" + chaque ligne reçue, telle quelle.",
                 "en": "Print \"-> \" + the JSON sent, then \"<- \" + each line received, as it is."}),
-    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input,
+    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input, cause=True,
           title={"fr": "Après six réponses, le client ferme l’entrée du serveur",
                  "en": "After six replies the client closes the server's input"},
           hint={"fr": "Fermez l’entrée du serveur après la sixième réponse : il voit la fin de son entrée et s’arrête.",

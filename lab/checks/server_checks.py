@@ -61,7 +61,8 @@ def keeps_running(context: Context) -> None:
         if transcript.stopped_at is not None and transcript.run is not None:
             line = transcript.message_text(transcript.stopped_at)
             code = "?" if transcript.run.code is None else transcript.run.code
-            raise Failed("…", line,
+            expected = {"fr": "lire jusqu’à la fin de l’entrée", "en": "reading until the input ends"}[context.lang]
+            raise Failed(expected, line,
                          fr=f"Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
                          en=f"The server stopped (code {code}) after this line, before its input ended.",
                          output=transcript.traceback())
