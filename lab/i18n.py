@@ -16,7 +16,7 @@ HELP = {
             "bonus (bonus_server.py, la règle de la spec)."
         ),
         "grade": (
-            "Note une classe : lance les vérifications notées sur chaque SUBMISSION (un travail : "
+            "Note une classe : lance les vérifications notées sur chaque TRAVAIL ("
             "une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
             "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
         ),

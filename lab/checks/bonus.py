@@ -17,6 +17,7 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from lab import real_clients
@@ -179,6 +180,30 @@ def inspector_lists_tools(context: Context) -> None:
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
+# lab/real_clients.py says why a client failed in English; these are the French of its sentences.
+FRENCH_REASONS = [
+    (r"no answer within (\S+) s", "aucune réponse en {0} s"),
+    (r"the Inspector got no answer within (\S+) s", "l’Inspector n’a reçu aucune réponse en {0} s"),
+    (r"the mcp SDK is not installed \((.*)\): (.*)", "le SDK mcp n’est pas installé ({0}) : {1}"),
+    (r"npx is not on PATH \(Node\.js is not installed\)", "npx n’est pas dans le PATH (Node.js n’est pas installé)"),
+    (r"(\S+) is not in npx's cache, and this run does not fetch it",
+     "{0} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas"),
+    (r"npx did not fetch and run (\S+) within (\S+) s", "npx n’a pas téléchargé et lancé {0} en {1} s"),
+    (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
+    (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
+    (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
+]
+
+
+def reason_in(lang: str, reason: str) -> str:
+    """A real client's reason for failing, in `lang` (what the student's server said stays as it is)."""
+    if lang == "fr":
+        for pattern, french in FRENCH_REASONS:
+            if match := re.fullmatch(pattern, reason, flags=re.S):
+                return french.format(*match.groups())
+    return reason
+
+
 def client_connects(run: real_clients.ClientRun, context: Context, with_version: bool) -> None:
     # What the client should see: the tools of the reference's tools/list, and the version
     # the reference answers to a version it does not know (the SDK offers the newest).
@@ -189,10 +214,10 @@ def client_connects(run: real_clients.ClientRun, context: Context, with_version:
         want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
         actual["version"] = run.version
     if run.outcome == real_clients.UNAVAILABLE:
-        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({run.reason})",
+        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({reason_in('fr', run.reason)})",
                       en=f"skipped: this client cannot run here ({run.reason})")
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, run.reason, fr="Le client n’a pas pu se connecter et lister les outils.",
+        raise Failed(want, reason_in(context.lang, run.reason), fr="Le client n’a pas pu se connecter et lister les outils.",
                      en="The client could not connect and list the tools.")
     if not same(actual, want):
         raise Failed(want, actual, fr="Le client s’est connecté, mais ne voit pas ce qu’il faut.",
