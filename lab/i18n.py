@@ -24,6 +24,8 @@ HELP = {
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
         "grade.jobs": "Travaux notés en même temps (par défaut : deux par cœur).",
         "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
+        "grade.no_sandbox": "Noter sans bac à sable (bubblewrap) : le code étudiant tourne avec vos droits. Machine jetable seulement.",
+        "grade.force": "Tout noter à nouveau, même les travaux déjà notés dans --out.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
         "gradescope_bundle": (
             "Écrit le zip d’autograder Gradescope (setup.sh installe le kit, run_autograder "
@@ -61,6 +63,8 @@ HELP = {
         "grade.out": "Folder to write the results into (created if needed).",
         "grade.jobs": "Submissions graded at the same time (default: two per core).",
         "grade.timeout": "Seconds allowed per submission; past that it is stopped and unchecked items score 0.",
+        "grade.no_sandbox": "Grade without the sandbox (bubblewrap): student code runs with your rights. Throwaway machines only.",
+        "grade.force": "Grade everything again, even submissions already graded in --out.",
         "grade.memory": "Largest memory of each process of a submission, in MiB.",
         "gradescope_bundle": (
             "Write the Gradescope autograder zip (setup.sh installs the kit, run_autograder "
@@ -97,6 +101,30 @@ MESSAGES = {
             "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
         ),
         "grade.not_reported": "Vérification absente du rapport : comptée 0.",
+        "grade.kit_error": "Erreur du kit (pas du travail de l’étudiant) : {error}",
+        "grade.no_sandbox.platform": (
+            "lab grade isole chaque travail avec bubblewrap, qui n’existe que sous Linux. "
+            "Utilisez le correcteur docker (docker compose --profile grade run grader), "
+            "ou --no-sandbox sur une machine jetable."
+        ),
+        "grade.no_sandbox.missing": (
+            "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
+            "(apt-get install bubblewrap, dnf install bubblewrap), ou utilisez le correcteur docker "
+            "(docker compose --profile grade run grader), ou --no-sandbox sur une machine jetable."
+        ),
+        "grade.no_sandbox.broken": (
+            "lab grade isole chaque travail avec bubblewrap, mais bwrap ne démarre pas ici ({detail}). "
+            "Les espaces de noms utilisateur sont-ils activés (sysctl kernel.unprivileged_userns_clone=1) ? "
+            "Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable."
+        ),
+        "grade.unsandboxed": (
+            "ATTENTION : noté SANS bac à sable (--no-sandbox) : le code étudiant a tourné avec les droits "
+            "du correcteur et pouvait fausser les notes."
+        ),
+        "grade.copy_files": "Plus de {limit} fichiers dans le travail : pas copié, rien n’a pu être vérifié.",
+        "grade.copy_bytes": "Plus de {limit} Mio dans le travail : pas copié, rien n’a pu être vérifié.",
+        "grade.copy_time": "Le travail n’a pas pu être copié dans le temps alloué : rien n’a pu être vérifié.",
+        "grade.resumed": "{count} travail(s) déjà noté(s) dans {path} : repris tels quels (--force pour tout refaire).",
         "grade.expected": "Attendu : {value}",
         "grade.actual": "Obtenu : {value}",
         "grade.hint": "Piste : {value}",
@@ -140,6 +168,30 @@ MESSAGES = {
             "Whatever could not be checked scores 0.\n{stderr}"
         ),
         "grade.not_reported": "Check missing from the report: scored 0.",
+        "grade.kit_error": "Kit error (not the student's doing): {error}",
+        "grade.no_sandbox.platform": (
+            "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
+            "Use the docker grader (docker compose --profile grade run grader), "
+            "or --no-sandbox on a throwaway machine."
+        ),
+        "grade.no_sandbox.missing": (
+            "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "
+            "Install it (apt-get install bubblewrap, dnf install bubblewrap), or use the docker grader "
+            "(docker compose --profile grade run grader), or --no-sandbox on a throwaway machine."
+        ),
+        "grade.no_sandbox.broken": (
+            "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). "
+            "Are user namespaces enabled (sysctl kernel.unprivileged_userns_clone=1)? "
+            "Otherwise use the docker grader, or --no-sandbox on a throwaway machine."
+        ),
+        "grade.unsandboxed": (
+            "WARNING: graded WITHOUT a sandbox (--no-sandbox): student code ran with the grader's rights "
+            "and could have forged grades."
+        ),
+        "grade.copy_files": "More than {limit} files in the submission: not copied, nothing could be checked.",
+        "grade.copy_bytes": "More than {limit} MiB in the submission: not copied, nothing could be checked.",
+        "grade.copy_time": "The submission could not be copied within its time limit: nothing could be checked.",
+        "grade.resumed": "{count} submission(s) already graded in {path}: kept as they are (--force to grade them again).",
         "grade.expected": "Expected: {value}",
         "grade.actual": "Actual: {value}",
         "grade.hint": "Hint: {value}",

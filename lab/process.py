@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 POSIX = os.name == "posix"
+TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: the checks know they are graded
 
 
 def kill_group(process: subprocess.Popen) -> None:
@@ -151,3 +155,192 @@ def kill_and_reap(pid: int) -> None:
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass  # reaped already
+
+
+# ---------------------------------------------------------------- a student process for a check
+
+
+LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
+
+
+class KitError(RuntimeError):
+    """The kit itself failed (not the student's code): reported as a kit error, never a zero."""
+
+
+def loopback_listener() -> socket.socket:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    return listener
+
+
+def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple[str, ...] = (),
+                  cpu_seconds: int = 0) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
+    """Start a student process with stdin, stdout and stderr on pipes, in its own session.
+
+    Under `lab grade` (a sandbox spec in the environment, see lab.sandbox) it runs inside
+    bubblewrap; elsewhere as it is (`lab check` on the student's own machine). `listen` names
+    environment variables: each gets the port of a loopback listener that the process can
+    reach (inside its sandbox's own network when there is one); the listeners are returned,
+    for the caller to serve.
+    """
+    from lab import sandbox
+
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    spec = sandbox.current()
+    if spec is None:
+        listeners = {name: loopback_listener() for name in listen}
+        env = {**env, **{name: str(sock.getsockname()[1]) for name, sock in listeners.items()}}
+        process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
+        if cpu_seconds:
+            limit_cpu(process.pid, cpu_seconds)
+        return process, listeners
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
+    command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
+    try:
+        process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+                                   pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
+    finally:
+        if theirs:
+            theirs.close()
+    if ours is None:
+        return process, {}
+    try:
+        ours.settimeout(LISTEN_LIMIT)
+        names, fds, _, _ = socket.recv_fds(ours, 4096, len(listen))
+        if json.loads(names) != list(listen) or len(fds) != len(listen):
+            raise KitError("the sandbox's launcher handed out the wrong listeners")
+    except (OSError, ValueError) as error:
+        kill_group(process)
+        raise KitError(f"the sandbox's launcher gave no listeners: {error}") from None
+    finally:
+        ours.close()
+    return process, {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
+
+
+def limit_cpu(pid: int, seconds: int) -> None:
+    """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return
+    if hasattr(resource, "prlimit"):  # Linux
+        try:
+            resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
+        except (OSError, ValueError):
+            pass  # it has exited already, or its limit is lower still
+
+
+class LineSession:
+    """A started student process driven one line at a time: the caller writes a line, then waits
+    (with its own limit) for the next line on stdout. stderr is kept, capped."""
+
+    def __init__(self, process: subprocess.Popen, keep: int = 1 << 16) -> None:
+        import queue
+        import threading
+
+        self.process = process
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr = bytearray()
+        self.keep = keep
+
+        def read_lines() -> None:
+            for line in process.stdout:  # type: ignore[union-attr]
+                self.lines.put(line[:keep])
+            self.lines.put(None)
+
+        def read_errors() -> None:
+            while chunk := process.stderr.read1(1 << 16):  # type: ignore[union-attr]
+                self.stderr.extend(chunk[: max(0, keep - len(self.stderr))])
+
+        for target in (read_lines, read_errors):
+            threading.Thread(target=target, daemon=True).start()
+
+    def send(self, line: bytes) -> bool:
+        try:
+            self.process.stdin.write(line.rstrip(b"\n") + b"\n")  # type: ignore[union-attr]
+            self.process.stdin.flush()  # type: ignore[union-attr]
+            return True
+        except (OSError, ValueError):
+            return False  # it stopped reading or ended: the next read says so
+
+    def read_line(self, timeout: float) -> bytes | None:
+        """The next line, or None if none came within `timeout` or the output ended."""
+        import queue
+
+        try:
+            return self.lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+
+    def close(self) -> int | None:
+        """Kill it and everything it started; its exit code if it had ended on its own."""
+        code = self.process.poll()
+        kill_group(self.process)
+        return code
+
+
+# ---------------------------------------------------------------- asking `lab grade`'s preloader
+
+REPLY_LIMIT = 10.0  # seconds for the preloader (lab/grading/preload.py) to fork and answer with the pid
+
+
+class Forked:
+    """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
+
+    def __init__(self, control: socket.socket, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.control, self.pid, self.returncode = control, pid, None
+        self.stdin = os.fdopen(stdin, "wb")
+        self.stdout = os.fdopen(stdout, "rb")
+        self.stderr = os.fdopen(stderr, "rb")
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.receive_exit(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None and not self.receive_exit(timeout):
+            raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0)
+        return self.returncode  # type: ignore[return-value]
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def receive_exit(self, timeout: float | None) -> bool:
+        """True once the exit code is in; then close, so the preloader sweeps the group and reaps."""
+        if not select.select([self.control], [], [], timeout)[0]:
+            return False
+        try:
+            message = self.control.recv(4096)
+            self.returncode = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
+        except (OSError, ValueError, KeyError, TypeError):
+            self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
+        self.control.close()
+        return True
+
+
+def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str]) -> Forked | None:
+    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot."""
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        control.settimeout(REPLY_LIMIT)
+        control.connect(address)
+        order = {"target": target, "args": args, "cwd": str(cwd), "env": env}
+        socket.send_fds(control, [json.dumps(order).encode()], theirs)
+        pid = int(json.loads(control.recv(4096))["pid"])
+        control.settimeout(None)
+    except (OSError, ValueError, KeyError, TypeError):
+        control.close()
+        for fd in ours:
+            os.close(fd)
+        return None
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    return Forked(control, pid, *ours)

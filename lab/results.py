@@ -39,6 +39,8 @@ class Report:
     results: list[CheckResult] = field(default_factory=list)
     error: str = ""  # set when the run itself could not finish (crash, time limit)
     duration: float = 0.0
+    kit_error: bool = False  # `error` is the kit's own failure, not the submission's doing
+    warnings: list[str] = field(default_factory=list)  # e.g. graded without a sandbox
 
     @property
     def score(self) -> int:
@@ -70,4 +72,6 @@ class Report:
             results=results,
             error=data.get("error", ""),
             duration=data.get("duration", 0.0),
+            kit_error=bool(data.get("kit_error", False)),
+            warnings=[str(w) for w in data.get("warnings", [])],
         )

@@ -181,7 +181,7 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
                          lang="fr")
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
-        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx is not on PATH (Node.js is not installed))")
+        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx n’est pas dans le PATH (Node.js n’est pas installé))")
     assert inspector.score == 0 and report.score == 3
 
 

@@ -80,7 +80,8 @@ def test_each_format_writes_its_file_per_submission(tmp_path: Path, catalogue: C
     out = tmp_path / "out"
     grade_class(submissions, out, fmt=fmt, lang="fr", jobs=2, limits=LIMITS, target=STUB, catalogue=catalogue)
     assert sorted(path.name for path in out.iterdir()) == ["ada", "bo", "summary.csv"]
-    assert [path.name for path in (out / "bo").iterdir()] == [file_name]
+    # The results file, and the record that lets a rerun skip this finished submission.
+    assert sorted(path.name for path in (out / "bo").iterdir()) == [".lab-report.json", file_name]
     content = (out / "bo" / file_name).read_text(encoding="utf-8")
     if fmt == "exercism":
         assert json.loads(content)["status"] == "error"

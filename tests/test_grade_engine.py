@@ -149,7 +149,7 @@ def test_the_preloader_gives_the_same_verdicts_as_new_interpreters(tmp_path: Pat
               for preload in (False, True)}
     plain, preloaded = ([verdicts(report) for _, report in graded[mode].rows] for mode in (False, True))
     assert preloaded == plain
-    assert [sum(status == "passed" for _, status in rows) for rows in preloaded] == [32, 0, 31]
+    assert [sum(status == "passed" for _, status in rows) for rows in preloaded] == [34, 0, 33]
 
 
 @pytest.mark.parametrize("preload", [False, True])
@@ -164,7 +164,8 @@ def test_the_reference_keeps_full_marks_under_a_small_memory_limit(tmp_path: Pat
     assert [result.id for result in report.results if result.status != "passed"] == []
 
 
-def test_student_processes_never_see_the_preloader(tmp_path: Path) -> None:
+def test_student_processes_never_see_the_preloader_without_the_sandbox(tmp_path: Path) -> None:
+    """--no-sandbox only: in the sandbox, student processes never come from the preloader."""
     from lab.grading.classroom import grade_class
     from lab.grading.preload import available
     from lab.grading.runner import Limits
@@ -180,7 +181,8 @@ def test_student_processes_never_see_the_preloader(tmp_path: Path) -> None:
     for name in ("server.py", "model.py"):
         path = submission / name
         path.write_text(with_prelude(path.read_text(encoding="utf-8"), spy), encoding="utf-8")
-    result = grade_class([submission], tmp_path / "out", lang="en", limits=Limits(timeout=TIMEOUT), preload=True)
+    result = grade_class([submission], tmp_path / "out", lang="en", limits=Limits(timeout=TIMEOUT), preload=True,
+                         sandboxed=False)
     assert result.rows[0][1].score == result.rows[0][1].max_score
     reports = {path.name: json.loads(path.read_text()) for path in seen.iterdir()}
     by_file = {name: [r for file, r in reports.items() if file.startswith(name)] for name in ("server.py", "model.py")}

@@ -25,7 +25,7 @@ from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
-from lab.grading.runner import TOKEN_VARIABLE
+from lab.process import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}

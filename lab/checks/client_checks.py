@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.reference import SOLUTIONS, scenario_messages
+from lab.checks.reference import load, new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
@@ -26,6 +28,7 @@ CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (e
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
 MODEL_SAYS = ("le modèle dit : ", "the model says: ")
+SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
 
 @dataclass
@@ -41,16 +44,76 @@ class ClientRun:
         return [parse(line[len(prefix):]) for line in lines if line.startswith(prefix)]
 
 
-def read_log(path: Path) -> list[dict]:
-    if not path.is_file():
-        return []
-    entries = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entries.append(json.loads(line))
-        except ValueError:
-            pass
-    return entries
+class Spies:
+    """The spy server and the spy model, served here (outside the client's sandbox): each
+    writes down what reached it, and nothing the client writes anywhere else counts."""
+
+    def __init__(self, listeners: dict[str, socket.socket], lang: str) -> None:
+        self.lang = lang
+        self.closed = False
+        self.lock = threading.Lock()
+        self.log: list[tuple[str, Any]] = []  # ("in", line) ("out", reply) ("eof", True) ("ask", call)
+        self.listeners = listeners
+        self.threads = [threading.Thread(target=self.accept, args=(listeners[name], serve), daemon=True)
+                        for name, serve in ((SERVER_PORT, self.serve_server), (MODEL_PORT, self.serve_model))]
+        for thread in self.threads:
+            thread.start()
+
+    def record(self, kind: str, value: Any) -> None:
+        with self.lock:
+            self.log.append((kind, value))
+
+    def accept(self, listener: socket.socket, serve) -> None:
+        listener.settimeout(0.1)
+        while not self.closed:
+            try:
+                connection, _ = listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            connection.settimeout(CLIENT_LIMIT)
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    def serve_server(self, connection: socket.socket) -> None:
+        session = new_session(self.lang)
+        encode = load("server").encode
+        with connection, connection.makefile("rb") as lines:
+            try:
+                for frame in lines:  # one JSON string a line (Latin-1 bytes), `null` at the end
+                    raw = json.loads(frame)
+                    if raw is None:
+                        self.record("eof", True)
+                        break
+                    raw = raw.encode("latin-1")
+                    self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+                    reply = session.handle_line(raw)
+                    if reply is not None:
+                        self.record("out", reply)
+                        connection.sendall(encode(reply))
+            except (ValueError, AttributeError, UnicodeError):
+                pass  # not the relay's frames: nothing more from this connection counts
+            except OSError:
+                pass
+
+    def serve_model(self, connection: socket.socket) -> None:
+        with connection, connection.makefile("rb") as lines:
+            try:
+                line = lines.readline(1 << 20)
+                try:
+                    self.record("ask", json.loads(line))
+                except ValueError:
+                    self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
+                connection.sendall(json.dumps(MODEL_TEXT).encode() + b"\n")
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.closed = True
+        for listener in self.listeners.values():
+            listener.close()
+        for thread in self.threads:
+            thread.join(timeout=1.0)
 
 
 def run_client(context: Context) -> ClientRun:
@@ -58,6 +121,7 @@ def run_client(context: Context) -> ClientRun:
     outcome = ClientRun()
     if not client.is_file():
         return outcome
+    spies: list[Spies] = []
     with tempfile.TemporaryDirectory(prefix="lab-client-") as temp:
         work = Path(temp)
         for source in context.folder.glob("*.py"):  # the client with any helper module of its own
@@ -67,17 +131,23 @@ def run_client(context: Context) -> ClientRun:
             shutil.copyfile(context.folder / "model.py", work / "student_model.py")
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
-        env = child_env(context.lang, LAB_SPY_LOG=str(work / "server.log"), LAB_SPY_MODEL_LOG=str(work / "model.log"),
-                        LAB_REFERENCE_SERVER=str(SOLUTIONS / "server.py"), LAB_SPY_MODEL_TEXT=MODEL_TEXT,
-                        AI_URL="http://127.0.0.1:9")
-        outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU)
-        for entry in read_log(work / "server.log"):
-            if "in" in entry:
-                outcome.received.append(parse(entry["in"]))
-            elif "out" in entry:
-                outcome.replies.append(entry["out"])
-            outcome.eof = outcome.eof or "eof" in entry
-        outcome.asks = read_log(work / "model.log")
+        env = child_env(context.lang, AI_URL="http://127.0.0.1:9")
+        try:
+            outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU,
+                                     listen=(SERVER_PORT, MODEL_PORT),
+                                     serve=lambda listeners: spies.append(Spies(listeners, context.lang)))
+        finally:
+            for spy in spies:
+                spy.close()
+    for kind, value in spies[0].log if spies else []:
+        if kind == "in":
+            outcome.received.append(parse(value))
+        elif kind == "out":
+            outcome.replies.append(value)
+        elif kind == "eof":
+            outcome.eof = True
+        elif kind == "ask":
+            outcome.asks.append(value)
     return outcome
 
 

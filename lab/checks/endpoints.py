@@ -29,8 +29,15 @@ class Endpoints(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, answer_text: str) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+    def __init__(self, answer_text: str, listener: socket.socket | None = None) -> None:
+        """Serve on `listener` (a listening socket made elsewhere, e.g. inside a sandbox's own
+        network), or on a new port of this machine's loopback."""
+        if listener is None:
+            super().__init__(("127.0.0.1", 0), Handler)
+        else:
+            super().__init__(listener.getsockname(), Handler, bind_and_activate=False)
+            self.socket.close()
+            self.socket = listener
         self.answer_text = answer_text
         self.requests: list[dict[str, Any]] = []
         self.closing = threading.Event()

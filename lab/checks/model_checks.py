@@ -10,29 +10,35 @@ so only the student's own timeout can save the silent case.
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.runner import Run, child_env, converse
+from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
+from lab.process import LineSession
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
+RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
+PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
+IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
 MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
 SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
-IMPORT_LIMIT = 10.0  # seconds to start the runner and import model.py (openai's import included)
 FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded sample: no model answered (")
 
 
 @dataclass
 class ModelRun:
     run: Run | None = None  # None when there is no model.py
+    text: str = ""  # what the model answered this run (a fresh nonce in it: it cannot be guessed)
     results: dict[str, Any] = field(default_factory=dict)
     requests: list[dict] = field(default_factory=list)  # what the endpoints received
 
@@ -51,58 +57,77 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
 
-def converse_with_runner(work: Path, todo: list[dict], lang: str) -> tuple[Run, dict[str, Any]]:
-    """Run the cases; a case whose line does not come within its limit is marked hung."""
-    talk = converse(RUNNER, cwd=work, env=child_env(lang), args=(str(work / "cases.json"),), preloaded=True)
+def run_model(context: Context) -> ModelRun:
+    """Drive the runner case by case from here: each case's time is measured here, and each
+    answer read from the runner's stdout pipe; nothing the runner writes elsewhere counts."""
+    model = context.folder / "model.py"
+    if not model.is_file():
+        return ModelRun()
+    from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
+
+    refused = refused_port()
+    endpoints: Endpoints | None = None
+    session: LineSession | None = None
+    started = time.monotonic()
     results: dict[str, Any] = {}
-    ready = talk.read_line(IMPORT_LIMIT)
-    first = parse_line(ready)
-    if "import" in first:
-        results["import"] = first
-    elif first.get("ready"):
-        for case in todo:
-            line = talk.read_line(case["limit"])
-            if line is None and not talk.ended:  # ask is still waiting: it has no limit of its own
-                hung = {"hung": case["name"], "seconds": case["limit"]}
-                results.update({later["name"]: hung for later in todo if later["name"] not in results})
-                break
-            if line is None:
-                break  # the runner ended (the student's code killed it): later cases are missing
-            outcome = parse_line(line)
-            results[outcome.get("name", case["name"])] = outcome
-    return talk.finish(1.0), results
+    try:
+        with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
+            work = Path(temp)
+            shutil.copyfile(model, work / "model.py")
+            shutil.copyfile(RUNNER, work / RUNNER_COPY)
+            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
+                                              listen=(PORT_VARIABLE,))
+            session = LineSession(process)
+            answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
+            endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
+            todo = cases(endpoints, refused.getsockname()[1], context.lang)
+            # Each message carries a fresh id that its answer must echo: a line printed ahead of
+            # time (by model.py writing to the runner's stdout) answers no case.
+            for case in todo:
+                case["id"] = secrets.token_hex(8)
+            ready = secrets.token_hex(8)
+            session.send(json.dumps({"env": todo[0]["env"], "id": ready}).encode())
+            first = parse_line(session.read_line(IMPORT_LIMIT))
+            if "import" in first or first.get("ready") != ready:
+                results["import"] = str(first.get("import", "model.py did not load within "
+                                                             f"{IMPORT_LIMIT:g} s"))[:300]
+                results["import_trace"] = str(first.get("trace", ""))[:2000]
+            else:
+                for case in todo:
+                    sent = time.monotonic()
+                    session.send(json.dumps(case).encode())
+                    line = session.read_line(case["limit"])
+                    seconds = round(time.monotonic() - sent, 3)
+                    if line is None:  # no answer in time: this case and the later ones are hung
+                        for later in todo[todo.index(case):]:
+                            results[later["name"]] = {"hung": case["name"], "seconds": seconds}
+                        break
+                    outcome = parse_line(line)
+                    if outcome.get("id") != case["id"]:
+                        outcome = {"error": "the runner's answer is not this case's"}
+                    outcome.update(seconds=seconds, hung=False)
+                    results[case["name"]] = outcome
+            code = session.close()
+        stderr = bytes(session.stderr)
+        run = Run(b"", stderr, code, round(time.monotonic() - started, 3))
+        return ModelRun(run, answer_text, results, list(endpoints.requests))
+    finally:
+        if session is not None:
+            session.close()
+        if endpoints is not None:
+            endpoints.close()
+        refused.close()
 
 
 def parse_line(line: bytes | None) -> dict:
     try:
         value = json.loads(line or b"{}")
     except ValueError:
-        return {}
+        return {"error": "the runner printed something that is not JSON"}
     return value if isinstance(value, dict) else {}
 
 
-def run_model(context: Context) -> ModelRun:
-    model = context.folder / "model.py"
-    if not model.is_file():
-        return ModelRun()
-    from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
-
-    endpoints, refused = Endpoints(MODEL_TEXT), refused_port()
-    try:
-        with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
-            work = Path(temp)
-            shutil.copyfile(model, work / "model.py")
-            todo = cases(endpoints, refused.getsockname()[1], context.lang)
-            (work / "cases.json").write_text(json.dumps(todo), encoding="utf-8")
-            run, results = converse_with_runner(work, todo, context.lang)
-        return ModelRun(run, results, list(endpoints.requests))
-    finally:
-        endpoints.close()
-        refused.close()
-
-
-# At most: the import, every case's limit, and the runner's end.
-PROBES = {"model.run": Probe(run_model, IMPORT_LIMIT + 4.0 + 12.0 + 12.0 + SLOW_TIMEOUT + 2.0 + 2.0)}
+PROBES = {"model.run": Probe(run_model, 50.0)}  # the import's limit and the cases', and more
 
 
 def outcome_of(context: Context, name: str) -> dict:
@@ -110,8 +135,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if model.run is None:
         raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
     if "import" in model.results:
-        raise Failed("import model", model.results["import"]["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=model.results["import"].get("trace", ""))
+        raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
+                     en="model.py does not load.", output=model.results.get("import_trace", ""))
     if name not in model.results:
         output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
         raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",
@@ -138,8 +163,9 @@ def outcome_of(context: Context, name: str) -> dict:
 def answers(context: Context) -> None:
     outcome = outcome_of(context, "answer")
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
-    if got != {"text": MODEL_TEXT, "recorded": False}:
-        raise Failed({"text": MODEL_TEXT, "recorded": False}, got, fr="ask ne renvoie pas le texte du modèle.",
+    model: ModelRun = context.probe("model.run")
+    if got != {"text": model.text, "recorded": False}:
+        raise Failed({"text": model.text, "recorded": False}, got, fr="ask ne renvoie pas le texte du modèle.",
                      en="ask does not return the model's text.", output=outcome.get("printed", ""))
 
 

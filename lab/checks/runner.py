@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process import POSIX, kill_group
+from lab.process import POSIX, kill_group, limit_cpu, loopback_listener, start, start_student
 
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
 
@@ -79,52 +79,54 @@ def sweep_group(pgid: int) -> None:
             pass  # the group is empty: the usual case
 
 
+# What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
+SANDBOX_BASE = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+
+
 def child_env(lang: str, **extra: str) -> dict[str, str]:
-    env = {**os.environ, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+    from lab import sandbox
+
+    base = dict(SANDBOX_BASE) if sandbox.current() else dict(os.environ)
+    env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
     env.pop(PRELOAD_VARIABLE, None)  # the preloader is the kit's, not the student's
+    env.pop(sandbox.VARIABLE, None)
     # A real client's server gets no help to flush its replies: neither does the student's.
     env.pop("PYTHONUNBUFFERED", None)
     env.update(extra)
     return env
 
 
-def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool):
-    """`python script args...` as a new interpreter, or forked by `lab grade`'s preloader if
-    `preloaded` and there is one (the kit's own scripts only: it has openai imported already)."""
-    address = os.environ.get(PRELOAD_VARIABLE) if preloaded else None
+def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool,
+                 listen: tuple[str, ...] = (), cpu_seconds: int = 0):
+    """`python script args...` as a new interpreter (sandboxed under `lab grade`, lab.process),
+    or forked by `lab grade`'s preloader if `preloaded` and there is one and no sandbox (the
+    kit's own scripts only: it has openai imported already). Returns (process, listeners)."""
+    from lab import sandbox
+
+    address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandbox.current() else None
     if address:
-        from lab.grading.preload import start
-
-        forked = start(address, str(script), list(args), cwd, env)
+        listeners = {name: loopback_listener() for name in listen}
+        ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
+        forked = start(address, str(script), list(args), cwd, {**env, **ports})
         if forked is not None:
-            return forked
-    return subprocess.Popen(
-        [sys.executable, str(script), *args], cwd=cwd, env=env, start_new_session=POSIX,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
-
-
-def limit_cpu(pid: int, seconds: int) -> None:
-    """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later)."""
-    try:
-        import resource  # POSIX only
-    except ImportError:
-        return
-    if hasattr(resource, "prlimit"):  # Linux
-        try:
-            resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
-        except (OSError, ValueError):
-            pass  # it has exited already, or its limit is lower still
+            if cpu_seconds:
+                limit_cpu(forked.pid, cpu_seconds)
+            return forked, listeners
+        for listener in listeners.values():
+            listener.close()
+    return start_student([sys.executable, str(script), *args], cwd, env, listen, cpu_seconds)
 
 
 def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = (), preloaded: bool = False, cpu_seconds: int | None = None) -> Run:
+               args: tuple[str, ...] = (), preloaded: bool = False, cpu_seconds: int | None = None,
+               listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
     """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s
-    (and at most `cpu_seconds` of CPU)."""
+    (and at most `cpu_seconds` of CPU). `listen`: see lab.process.start_student; `serve` gets
+    the listeners (name -> socket) before the process reads its input."""
     started = time.monotonic()
-    process = start_python(script, args, cwd, env, preloaded)
-    if cpu_seconds:
-        limit_cpu(process.pid, cpu_seconds)
+    process, listeners = start_python(script, args, cwd, env, preloaded, listen, cpu_seconds or 0)
+    if serve is not None:
+        serve(listeners)
     out, err = bytearray(), bytearray()
     flood = lambda: sweep_group(process.pid)  # noqa: E731
     threads = [
@@ -143,7 +145,7 @@ def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env:
         sweep_group(process.pid)
     for thread in threads:
         thread.join(timeout=1.0)  # a grandchild in another group may hold a pipe: don't wait for it
-    return Run(bytes(out), bytes(err), code, round(time.monotonic() - started, 3))
+    return Run(bytes(out), bytes(err), exit_code(code), round(time.monotonic() - started, 3))
 
 
 class Conversation:
@@ -154,11 +156,9 @@ class Conversation:
     returns the whole Run (every byte it wrote, its stderr, its exit code).
     """
 
-    def __init__(self, process, cpu_seconds: int | None) -> None:
+    def __init__(self, process) -> None:
         self.process = process
         self.started = time.monotonic()
-        if cpu_seconds:
-            limit_cpu(process.pid, cpu_seconds)
         self.out, self.err = bytearray(), bytearray()
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.ended = False  # its stdout reached its end (it exited, or closed it)
@@ -219,7 +219,7 @@ class Conversation:
             sweep_group(self.process.pid)
         for thread in self.threads:
             thread.join(timeout=1.0)
-        return Run(bytes(self.out), bytes(self.err), code, round(time.monotonic() - self.started, 3))
+        return Run(bytes(self.out), bytes(self.err), exit_code(code), round(time.monotonic() - self.started, 3))
 
     def remaining_lines(self) -> list[bytes]:
         """The lines it wrote that were not read yet (call after finish)."""
@@ -235,4 +235,13 @@ class Conversation:
 def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
              preloaded: bool = False, cpu_seconds: int | None = None) -> Conversation:
     """Start `python script args...` for a line-by-line conversation (see Conversation)."""
-    return Conversation(start_python(script, args, cwd, env, preloaded), cpu_seconds)
+    process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=cpu_seconds or 0)
+    return Conversation(process)
+
+def exit_code(code: int | None) -> int | None:
+    """bwrap ends with 128 + N when the program inside was killed by signal N: as Popen says it."""
+    from lab import sandbox
+
+    if code is not None and sandbox.current() and 128 < code < 160:
+        return 128 - code
+    return code

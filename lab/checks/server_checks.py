@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed
 from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
-    FIRST_REPLY_LIMIT, PROBES, REPLY_LIMIT, SERVER_CPU, Transcript, expect_reply, same)
+    FIRST_REPLY_LIMIT, PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
@@ -31,7 +31,7 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
     assert run is not None
     if not transcript.lines:
         if run.timed_out:
-            why_fr, why_en = f"rien écrit en {run.duration:g} s", f"wrote nothing in {run.duration:g} s"
+            why_fr, why_en = f"rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
         elif run.cpu_exhausted:
             why_fr, why_en = (f"utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) sans rien écrire, "
                               "une boucle sans fin sans doute",

@@ -71,7 +71,8 @@ class Catalogue:
                 status = result.status if result.status in (PASSED, "failed", "skipped", ERROR) else ERROR
                 results.append(replace(result, points=check.points, task=check.task, status=status))
         return Report(target=report.target, lang=report.lang or lang, results=results,
-                      error=report.error, duration=report.duration)
+                      error=report.error, duration=report.duration, kit_error=report.kit_error,
+                      warnings=list(report.warnings))
 
 
 def blank(result: CheckResult) -> CheckResult:

@@ -8,6 +8,7 @@ class (preload.py), which has imported the kit and openai once for all of them.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -15,14 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from lab import sandbox as sandbox_module
 from lab.grading import formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
+from lab.i18n import text
 from lab.results import Report
+from lab.sandbox import Spec
 
 SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
+DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
 
 
 @dataclass
@@ -67,46 +72,99 @@ def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool =
     return Catalogue.from_report(solutions, bonus=bonus)
 
 
-def write_one(out: Path, name: str, report: Report, fmt: str) -> Path:
+class SandboxUnavailable(Exception):
+    """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
+
+
+def find_sandbox(lang: str) -> Spec:
+    spec, why = sandbox_module.find()
+    if spec is None:
+        kind, _, detail = why.partition(":")
+        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail))
+    return spec
+
+
+def write_atomically(path: Path, content: str) -> None:
+    """A reader (or a rerun) sees the old file or the new one, never half of one."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(content, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
+    """The submission's results file, then the record that says it is complete (for a rerun)."""
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
-    path.write_text(formats.render(report, fmt, name), encoding="utf-8")
+    write_atomically(path, formats.render(report, fmt, name))
+    record = {"format": fmt, "bonus": bonus, "report": report.to_dict()}
+    write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
     return path
+
+
+def finished(out: Path, name: str, fmt: str, bonus: bool) -> Report | None:
+    """The report of a submission graded by an earlier run with the same settings, if complete."""
+    folder = out / name
+    try:
+        record = json.loads((folder / DONE_NAME).read_text(encoding="utf-8"))
+        if record["format"] != fmt or record["bonus"] != bonus or not (folder / formats.FILE_NAMES[fmt]).is_file():
+            return None
+        report = Report.from_dict(record["report"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return None if report.kit_error else report  # a kit error is worth another try
 
 
 def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
     on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
-    bonus: bool = False, preload: bool = True,
+    bonus: bool = False, preload: bool = True, sandboxed: bool = True, force: bool = False,
+    on_resume: Callable[[int], None] | None = None,
 ) -> ClassResult:
     """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`.
 
     `preload`: fork every submission's checks from one preloaded process (False: a new
     interpreter each, as on systems where the preloader cannot run).
+    `sandboxed`: every student process runs in a bubblewrap sandbox (raises SandboxUnavailable
+    where it cannot); False grades as `lab check` does, with a warning in every report.
+    Each submission's files are written as soon as it is graded; a rerun with the same `out`
+    keeps what an earlier run finished (`force`: grade everything again).
     """
     started = time.monotonic()
+    jail = find_sandbox(lang) if sandboxed else None
     out.mkdir(parents=True, exist_ok=True)
-    checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     names = output_names(submissions)
     reports: dict[int, Report] = {}
+    if not force:
+        for index, name in enumerate(names):
+            earlier = finished(out, name, fmt, bonus)
+            if earlier is not None:
+                reports[index] = earlier
+        if reports and on_resume:
+            on_resume(len(reports))
+    todo = [index for index in range(len(submissions)) if index not in reports]
+    checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     workers = max(1, jobs or default_jobs())
     environment = student_environment(dict(os.environ), lang)
-    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address, \
+    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment,
+                   preload and bool(todo)) as address, \
             ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade") as pool:
         futures = {
-            pool.submit(grade_submission, submission, lang, limits, checks, target, preload=address): index
-            for index, submission in enumerate(submissions)
+            pool.submit(grade_submission, submissions[index], lang, limits, checks, target,
+                        preload=address, jail=jail): index
+            for index in todo
         }
         for future in as_completed(futures):
             index = futures[future]
             try:
                 report = future.result()
-            except Exception as error:  # a grader bug: that submission still gets a file
-                report = checks.failed(str(submissions[index]), lang, f"{type(error).__name__}: {error}")
+            except Exception as error:  # a grader bug: that submission gets a kit error, not a zero
+                report = checks.failed(str(submissions[index]), lang,
+                                       text(lang, "grade.kit_error", error=f"{type(error).__name__}: {error}"))
+                report.kit_error = True
             reports[index] = report
-            write_one(out, names[index], report, fmt)
+            write_one(out, names[index], report, fmt, bonus)
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]

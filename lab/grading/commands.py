@@ -35,18 +35,27 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
+    @click.option("--force", is_flag=True, help=help_text["grade.force"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
-              timeout: float, memory_mib: int, bonus: bool, _lang: str | None) -> None:
-        from lab.grading.classroom import grade_class
+              timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, force: bool,
+              _lang: str | None) -> None:
+        from lab.grading.classroom import SandboxUnavailable, grade_class
         from lab.grading.progress import ProgressBar
         from lab.grading.runner import Limits
 
+        if no_sandbox:
+            click.echo(text(lang, "grade.unsandboxed"), err=True)
         progress = ProgressBar()
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
-                                 on_done=progress, bonus=bonus)
+                                 on_done=progress, bonus=bonus, sandboxed=not no_sandbox, force=force,
+                                 on_resume=lambda count: click.echo(
+                                     text(lang, "grade.resumed", count=count, path=out), err=True))
+        except SandboxUnavailable as problem:
+            raise click.ClickException(str(problem)) from None
         finally:
             progress.close()
         if not result.checks_known:

@@ -45,12 +45,11 @@ from pathlib import Path
 from typing import Iterator
 
 from lab.grading.limits import apply_limits
-from lab.process import run_script_here
+from lab.process import REPLY_LIMIT, Forked, run_script_here, start  # noqa: F401 (the asker's side)
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
              "lab.grading.preload", "openai")
 READY_LIMIT = 60.0  # seconds for the preloader to import all that (about 1.5 s here)
-REPLY_LIMIT = 10.0  # seconds for it to fork and answer with the child's pid
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 
 BOOT = """\
@@ -244,67 +243,6 @@ def serve(address: str, cpu: int, memory: int, file_size: int) -> None:
 
 
 # ---------------------------------------------------------------- the asker's side
-
-
-class Forked:
-    """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
-
-    def __init__(self, control: socket.socket, pid: int, stdin: int, stdout: int, stderr: int) -> None:
-        self.control, self.pid, self.returncode = control, pid, None
-        self.stdin = os.fdopen(stdin, "wb")
-        self.stdout = os.fdopen(stdout, "rb")
-        self.stderr = os.fdopen(stderr, "rb")
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            self.receive_exit(0)
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        if self.returncode is None and not self.receive_exit(timeout):
-            raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0)
-        return self.returncode  # type: ignore[return-value]
-
-    def kill(self) -> None:
-        if self.returncode is None:
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
-
-    def receive_exit(self, timeout: float | None) -> bool:
-        """True once the exit code is in; then close, so the preloader sweeps the group and reaps."""
-        if not select.select([self.control], [], [], timeout)[0]:
-            return False
-        try:
-            message = self.control.recv(4096)
-            self.returncode = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
-        except (OSError, ValueError, KeyError, TypeError):
-            self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
-        self.control.close()
-        return True
-
-
-def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str]) -> Forked | None:
-    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot."""
-    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
-    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
-    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        control.settimeout(REPLY_LIMIT)
-        control.connect(address)
-        order = {"target": target, "args": args, "cwd": str(cwd), "env": env}
-        socket.send_fds(control, [json.dumps(order).encode()], theirs)
-        pid = int(json.loads(control.recv(4096))["pid"])
-        control.settimeout(None)
-    except (OSError, ValueError, KeyError, TypeError):
-        control.close()
-        for fd in ours:
-            os.close(fd)
-        return None
-    finally:
-        for fd in theirs:
-            os.close(fd)
-    return Forked(control, pid, *ours)
 
 
 @contextlib.contextmanager

@@ -33,12 +33,14 @@ from pathlib import Path
 
 from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
 from lab.grading import catalogue, sandbox
+from lab.sandbox import VARIABLE as jail_variable
+from lab.sandbox import Spec
 from lab.grading import preload as preload_module
 from lab.i18n import text
+from lab.process import TOKEN_VARIABLE
 from lab.results import Report
 
 KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
-TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # also tells the checks they run under `lab grade`
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|SESSION", re.I)
@@ -68,6 +70,7 @@ class Limits:
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
     file_bytes: int = 64 * MiB  # the largest file a student process may write
+    copy: sandbox.CopyCaps = sandbox.CopyCaps()  # what a submission may hold to be copied at all
 
     @property
     def cpu_seconds(self) -> int:
@@ -239,28 +242,47 @@ def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
 def grade_submission(
     submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
     target: str = "lab", env: dict[str, str] | None = None, preload: str | None = None,
+    jail: Spec | None = None,
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does.
 
     `preload`: the address of the class's preloader (preload.py), if one runs.
+    `jail`: the sandbox every student process of this submission runs in (lab/sandbox.py);
+    None grades without one, and the report says so. The check run itself (the child) stays
+    outside it: it is the kit's code, and the only one that writes the verdict.
     """
     started = time.monotonic()
     checks = checks.for_folder(submission)
-    with sandbox.private_copy(submission) as copy:
+    deadline = started + limits.timeout
+    with sandbox.private_copy(submission, limits.copy, deadline) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
+        if isinstance(copy, sandbox.Refused):  # over the copy's caps: the submission's doing
+            return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
-        outcome = run_child(copy, lang, limits, target, checks.bonus, child_env, preload)
+        if jail is not None:
+            # The check run's temporary folders (client, model) go beside the copy: the one
+            # folder the sandbox shows read-write.
+            child_env.update({jail_variable: jail.with_writable(copy.parent).to_json(), "TMPDIR": str(copy.parent)})
+        remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
+        outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
-    report = read_report(outcome, lang, limits, checks)
+    report = read_report(outcome, lang, limits, checks, trusted=jail is not None)
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)
+    if jail is None:
+        report.warnings.append(text(lang, "grade.unsandboxed"))
     return report
 
 
-def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.Catalogue) -> Report:
-    """The child's Report if it printed a readable one, else every check at 0 with the reason."""
+def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.Catalogue,
+                trusted: bool = False) -> Report:
+    """The child's Report if it printed a readable one, else every check at 0 with the reason.
+
+    `trusted`: student code ran sandboxed, out of the child's reach, so a child that ends
+    without a report is the kit's failure (a kit error), not the submission's.
+    """
     if outcome.code is None:
         return checks.failed("", lang, text(lang, "grade.timeout", seconds=limits.timeout))
     parsed = parse_report(outcome.stdout)
@@ -269,6 +291,10 @@ def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.C
             why = text(lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
         else:
             why = text(lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
+        if trusted:
+            report = checks.failed("", lang, text(lang, "grade.kit_error", error=why))
+            report.kit_error = True
+            return report
         return checks.failed("", lang, why)
     return checks.reconcile(parsed, lang)
 

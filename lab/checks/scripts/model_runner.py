@@ -1,13 +1,11 @@
 """Calls the student's `ask` once per case, in this one process (the openai import is paid once).
 
-Usage: python model_runner.py CASES.json, run in a folder holding the student's model.py.
-
-It writes one JSON line on its stdout once model.py is imported ({"ready": true}, or
-{"import": error}), then one per case: what ask returned, what it printed, how long it
-took. Each case sets the environment (AI_URL, AI_TIMEOUT, ...) and calls
-ask(messages, sample, max_tokens) directly: nothing here limits how long ask waits,
-only the student's own code does. The caller reads each line with the case's time
-limit and kills this process when one does not come.
+Usage: python model_runner.py, run in a folder holding the student's model.py. It prints
+one JSON line when model.py is loaded ({"ready": ID}, or {"import": error}), then reads
+one case a line on stdin (the environment to set, the messages, the sample, max_tokens),
+calls ask(messages, sample, max_tokens) and prints one JSON line: what came back and what
+ask printed, with the case's id. The checks judge from outside: they time each case themselves, give up on a
+case that does not answer in time, and read only the line that answers the case they sent.
 """
 
 import contextlib
@@ -15,7 +13,6 @@ import io
 import json
 import os
 import sys
-import time
 import traceback
 
 
@@ -48,9 +45,8 @@ def answer_parts(answer):
 
 def run_case(ask, case: dict) -> dict:
     os.environ.update(case["env"])
-    outcome: dict = {"name": case["name"]}
+    outcome: dict = {}
     printed = io.StringIO()
-    started = time.monotonic()
     with contextlib.redirect_stdout(printed):
         try:
             text, recorded = answer_parts(ask(case["messages"], case["sample"], case["max_tokens"]))
@@ -58,33 +54,31 @@ def run_case(ask, case: dict) -> dict:
                            recorded=recorded if isinstance(recorded, bool) else None)
         except BaseException as error:  # SystemExit too: the student's code must not end the run
             outcome.update(error=one_line(error), trace=student_trace(error))
-    outcome["seconds"] = round(time.monotonic() - started, 3)
     outcome["printed"] = printed.getvalue()[:4000]
     return outcome
 
 
 def main() -> None:
-    cases = json.loads(open(sys.argv[1], encoding="utf-8").read())
-    # Our own channel to the caller; the student's code writing to fd 1 lands on stderr.
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")  # what ask prints goes to the case's record
+    sys.stdout = io.StringIO()
 
     def say(message: dict) -> None:
-        channel.write(json.dumps(message, ensure_ascii=False) + "\n")
-        channel.flush()
+        replies.write(json.dumps(message, ensure_ascii=False) + "\n")
+        replies.flush()
 
-    os.environ.update(cases[0]["env"])  # a helper that reads its settings at import sees the first case's
+    first = json.loads(sys.stdin.readline() or "{}")
+    os.environ.update(first.get("env", {}))  # a helper that reads its settings at import sees the first case's
     sys.path.insert(0, os.getcwd())
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            from model import ask  # the student's model.py, in the current folder
+        from model import ask  # the student's model.py, in the current folder
     except BaseException as error:
         say({"import": one_line(error), "trace": student_trace(error)})
         os._exit(0)
-    say({"ready": True})
-    for case in cases:
-        say(run_case(ask, case))
-    os._exit(0)  # threads the student's code left waiting end here
+    say({"ready": first.get("id")})
+    for line in sys.stdin:
+        case = json.loads(line)
+        say({**run_case(ask, case), "id": case.get("id")})
+    os._exit(0)  # threads left waiting on a slow model end here
 
 
 if __name__ == "__main__":

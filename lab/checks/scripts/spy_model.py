@@ -1,13 +1,15 @@
 """A spy that stands in for model.py while the student's client is checked.
 
-`ask` writes down what it was asked (in LAB_SPY_MODEL_LOG) and answers at once with
-LAB_SPY_MODEL_TEXT, so the client is judged on its own, whatever its model.py does.
+`ask` sends what it was asked to the checks' spy model (127.0.0.1:LAB_SPY_MODEL_PORT, served
+from outside the client's sandbox, which writes it down) and returns the text it answers at
+once, so the client is judged on its own, whatever its model.py does.
 Any other name the client imports comes from the student's model.py, copied beside
 this file as student_model.py.
 """
 
 import json
 import os
+import socket
 from typing import NamedTuple
 
 
@@ -28,9 +30,11 @@ def load_settings() -> dict:
 
 def ask(messages, sample, max_tokens=80):
     call = {"messages": messages, "sample": sample, "max_tokens": max_tokens}
-    with open(os.environ["LAB_SPY_MODEL_LOG"], "a", encoding="utf-8") as log:
-        log.write(json.dumps(call, ensure_ascii=False, default=repr) + "\n")
-    return Answer(os.environ["LAB_SPY_MODEL_TEXT"], False)
+    port = int(os.environ["LAB_SPY_MODEL_PORT"])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(json.dumps(call, ensure_ascii=False, default=repr).encode() + b"\n")
+        answer = connection.makefile("rb").readline()
+    return Answer(json.loads(answer), False)
 
 
 def __getattr__(name: str):

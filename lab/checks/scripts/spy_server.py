@@ -1,45 +1,43 @@
-"""A spy that stands in for the student's server.py while their client is checked.
+"""Stands in for the student's server.py while their client is checked: a dumb relay.
 
-It answers exactly like the reference server (solutions/server.py, loaded from
-LAB_REFERENCE_SERVER) and writes down, one JSON object a line in LAB_SPY_LOG, every
-line it receives ({"in": ...}), every reply it sends ({"out": ...}) and the end of
-its input ({"eof": true}). It never outlives LIFETIME seconds.
+It connects to the spy server of the checks (127.0.0.1:LAB_SPY_SERVER_PORT, served by the
+checks from outside the client's sandbox, where the reference server answers and what
+arrives is written down), passes its stdin there line by line, and what comes back to its
+stdout. Each line goes as a JSON string (its bytes as Latin-1) and the end of its stdin as
+`null`, so the spy tells a client that closes the server's input from one that kills the
+server. It never outlives LIFETIME seconds.
 """
 
-import importlib.util
 import json
 import os
+import socket
 import sys
 import threading
 
 LIFETIME = 20.0
 
 
+def forward_input(connection: socket.socket) -> None:
+    try:
+        for line in sys.stdin.buffer:
+            connection.sendall(json.dumps(line.decode("latin-1")).encode() + b"\n")
+        connection.sendall(b"null\n")
+    except OSError:
+        pass
+
+
 def main() -> None:
     timer = threading.Timer(LIFETIME, os._exit, (3,))  # never outlive a killed client
     timer.daemon = True
     timer.start()
-    spec = importlib.util.spec_from_file_location("lab_reference_server", os.environ["LAB_REFERENCE_SERVER"])
-    reference = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(reference)
-    session = reference.Session(lang=reference.language())
-    with open(os.environ["LAB_SPY_LOG"], "a", encoding="utf-8") as log:
-
-        def record(kind: str, value: object) -> None:
-            log.write(json.dumps({kind: value}, ensure_ascii=False) + "\n")
-            log.flush()
-
-        for raw in sys.stdin.buffer:
-            record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-            reply = session.handle_line(raw)
-            if reply is not None:
-                record("out", reply)
-                try:
-                    sys.stdout.buffer.write(reference.encode(reply))
-                    sys.stdout.buffer.flush()
-                except BrokenPipeError:
-                    break
-        record("eof", True)
+    connection = socket.create_connection(("127.0.0.1", int(os.environ["LAB_SPY_SERVER_PORT"])), timeout=LIFETIME)
+    threading.Thread(target=forward_input, args=(connection,), daemon=True).start()
+    try:
+        while chunk := connection.recv(65536):
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+    except (OSError, BrokenPipeError):
+        pass
     os._exit(0)
 
 

@@ -1,0 +1,180 @@
+"""The sandbox that student processes run in during `lab grade`: bubblewrap (`bwrap`).
+
+Each student process (server, client, model runner, bonus server) starts as
+`bwrap ... -- python FILE`, with:
+- its own pid, network, mount, user, ipc, uts and cgroup namespaces (`--unshare-all`): it sees
+  no process outside its sandbox (not the grader, not the trusted check run that started it,
+  not another submission), and its network is a loopback of its own;
+- `--die-with-parent` and a pid namespace: when the process started inside ends or the check
+  run that started it goes, everything the student started goes too (setsid, double fork,
+  empty environment change nothing: pid 1 of the namespace leaving kills the rest);
+- a filesystem of read-only system folders, Python and its site-packages (openai and its
+  dependencies), where the kit's own source is covered by an empty folder; the submission's
+  private folder read-write (`Spec.writable`); a private /tmp and /dev; nothing else: no
+  home, no working folder, no class folder, no output folder, no other copy;
+- the environment the check gives it (see lab.checks.runner.child_env), nothing more.
+The trusted side passes the spec to the check run in LAB_SANDBOX (JSON); the check run wraps
+every student command with `wrap`.
+
+Listening sockets a check needs (a fake model, a spy server) must be reachable from inside
+the sandbox's network only: a tiny launcher (LAUNCHER) runs first inside the sandbox,
+binds them on its loopback, passes them out over an inherited unix socket (SCM_RIGHTS),
+closes its own copies, and only then executes the student's program. The trusted side
+serves them; student code can connect to them, never own them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+VARIABLE = "LAB_SANDBOX"  # the spec, in the trusted check run's environment
+KIT = Path(__file__).resolve().parent.parent  # the folder holding lab/ and solutions/
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
+                "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
+PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
+
+# Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
+# (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners)
+LAUNCHER = """\
+import json, os, resource, socket, sys
+split = sys.argv.index("--")
+cpu, channel, names, program = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1:]
+if cpu:
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    soft = cpu if hard == resource.RLIM_INFINITY else min(cpu, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1 if hard == resource.RLIM_INFINITY else hard))
+listeners = []
+for name in names:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    os.environ[name] = str(listener.getsockname()[1])
+    listeners.append(listener)
+if channel >= 0:
+    with socket.socket(fileno=channel) as out:
+        socket.send_fds(out, [json.dumps(names).encode()], [listener.fileno() for listener in listeners])
+for listener in listeners:
+    listener.close()
+os.execv(program[0], program)
+"""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a sandbox shows: read-only folders, folders hidden in them, one writable folder."""
+
+    bwrap: str
+    readable: tuple[str, ...]
+    hidden: tuple[str, ...] = ()
+    writable: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] = field(default=())  # (link, target) at the root, e.g. /lib -> usr/lib
+
+    def with_writable(self, *folders: Path | str) -> "Spec":
+        return Spec(self.bwrap, self.readable, self.hidden, tuple(str(f) for f in folders), self.links)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Spec":
+        data = json.loads(text)
+        return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
+                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]))
+
+
+def python_folders() -> list[str]:
+    """The interpreter, its standard library and every site-packages folder it reads."""
+    folders = {sys.base_prefix, sys.prefix, sysconfig.get_paths()["stdlib"],
+               sysconfig.get_paths()["platstdlib"], sysconfig.get_paths()["purelib"],
+               sysconfig.get_paths()["platlib"]}
+    folders.update(path for path in sys.path if path and os.path.isdir(path) and "site-packages" in path)
+    executable = os.path.realpath(sys.executable)
+    folders.add(os.path.dirname(os.path.dirname(executable)))
+    return sorted(folders)
+
+
+def kit_folders() -> list[str]:
+    """Where the kit's source is: its checkout (or installed package), and solutions/."""
+    return [str(KIT / "lab"), str(KIT / "solutions")]
+
+
+def inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def default_spec(bwrap: str) -> Spec:
+    readable: list[str] = []
+    links: list[tuple[str, str]] = []
+    for name in SYSTEM:
+        if os.path.islink(name):
+            links.append((name, os.readlink(name)))
+        elif os.path.isdir(name):
+            readable.append(name)
+    readable += [name for name in SYSTEM_FILES if os.path.exists(name)]
+    for folder in python_folders():
+        if not any(inside(folder, other) for other in readable):
+            readable.append(folder)
+    # An installed kit sits in site-packages: cover it. (A checkout that holds the venv is
+    # fine as it is: only the venv folder is shown, not the checkout around it.)
+    hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
+    return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(links))
+
+
+def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
+         listen: tuple[str, ...] = (), cpu_seconds: int = 0) -> list[str]:
+    """`argv` as a bwrap command line under `spec`, working in `cwd` (which must be writable).
+
+    The launcher sets the CPU limit inside (a limit set from outside would miss the processes
+    bwrap has forked already). With `listen`, it first binds one loopback listener per name,
+    sets NAME=port in the environment and sends the sockets out over the inherited fd `channel`.
+    """
+    command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+               "--hostname", "lab", "--cap-drop", "ALL"]
+    for link, target in spec.links:
+        command += ["--symlink", target, link]
+    for folder in spec.readable:
+        command += ["--ro-bind", folder, folder]
+    for folder in spec.hidden:
+        command += ["--tmpfs", folder, "--remount-ro", folder]
+    command += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in spec.writable:
+        command += ["--bind", folder, folder]
+    command += ["--chdir", str(cwd), "--"]
+    if listen or cpu_seconds:
+        command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
+    return command + argv
+
+
+def current() -> Spec | None:
+    """The sandbox of this check run (None: student processes run as they are)."""
+    text = os.environ.get(VARIABLE)
+    return Spec.from_json(text) if text else None
+
+
+@lru_cache(maxsize=1)
+def find() -> tuple[Spec | None, str]:
+    """The sandbox this machine can give, or None and why not (fr/en message key, detail)."""
+    if sys.platform != "linux":
+        return None, "platform"
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return None, "missing"
+    spec = default_spec(bwrap)
+    trial = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
+    try:
+        done = subprocess.run(trial, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"broken:{error}"
+    if done.returncode != 0 or done.stdout.strip() != b"ok":
+        detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, "broken:" + (detail[-1] if detail else f"exit code {done.returncode}")
+    return spec, ""

