@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from lab.click_words import localize, speak
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES, language
 
@@ -86,12 +87,15 @@ def make_cli(lang: str) -> click.Group:
     def cli(lang: str | None) -> None:
         pass  # read before click runs: see main()
 
+    lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
+
     @cli.command(help=help_text["run"])
     @click.argument("folder", metavar="DIR", default="solutions")
     @click.option("--timeout", default=120.0, show_default=True, help=help_text["run.timeout"])
     @click.option("--server", "server_name", type=click.Choice(list(SERVER_FILES)), default="lesson",
                   show_default=True, help=help_text["run.server"])
-    def run(folder: str, timeout: float, server_name: str) -> None:
+    @lang_option
+    def run(folder: str, timeout: float, server_name: str, _lang: str | None) -> None:
         client = find_file(folder, "client.py", lang)
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
         sys.exit(run_client(client, lang, timeout, server_file))
@@ -101,7 +105,7 @@ def make_cli(lang: str) -> click.Group:
     @click.option("--watch", is_flag=True, help=help_text["check.watch"])
     @click.option("--json", "as_json", is_flag=True, help=help_text["check.json"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
-    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
+    @lang_option
     def check(folder: str, watch: bool, as_json: bool, bonus: bool, _lang: str | None) -> None:
         if not as_json and not Path(folder).is_dir():  # --json always answers with a report
             raise click.UsageError(text(lang, "no_folder", path=folder))
@@ -109,12 +113,14 @@ def make_cli(lang: str) -> click.Group:
 
     @cli.command(help=help_text["exercises"])
     @click.option("--check", "only_check", is_flag=True, help=help_text["exercises.check"])
-    def exercises(only_check: bool) -> None:
+    @lang_option
+    def exercises(only_check: bool, _lang: str | None) -> None:
         sys.exit(update_exercises(lang, only_check))
 
     from lab.grading.commands import add_grading_commands
 
     add_grading_commands(cli, lang)  # lab grade, lab gradescope-bundle
+    localize(cli, lang)  # click's own metavars (INTEGER, DIRECTORY, ...)
 
     return cli
 
@@ -131,4 +137,6 @@ def language_from_argv(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    make_cli(language(language_from_argv(argv)))(args=argv, prog_name="lab")
+    lang = language(language_from_argv(argv))
+    speak(lang)  # click's own words (Usage, Options, its errors) before it builds anything
+    make_cli(lang)(args=argv, prog_name="lab")

@@ -16,7 +16,7 @@ HELP = {
             "bonus (bonus_server.py, la règle de la spec)."
         ),
         "grade": (
-            "Note une classe : lance les vérifications notées sur chaque SUBMISSION (un travail : "
+            "Note une classe : lance les vérifications notées sur chaque TRAVAIL ("
             "une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
             "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
         ),
@@ -139,6 +139,8 @@ MESSAGES = {
         "check.actual": "obtenu  : ",
         "check.output": "sortie  : ",
         "check.hint": "piste   : ",
+        "check.absent": "absent",
+        "check.also_failing": "échouent aussi : {ids}",
         "check.score": "Score : {score}/{max}  ({seconds:.1f} s)",
         "check.all_passed": "Tout est juste. Bravo !",
         "check.keep_going": "Corrigez la première erreur de chaque partie, puis relancez `lab check`.",
@@ -204,6 +206,8 @@ MESSAGES = {
         "check.actual": "actual:   ",
         "check.output": "output:   ",
         "check.hint": "hint:     ",
+        "check.absent": "missing",
+        "check.also_failing": "also failing: {ids}",
         "check.score": "Score: {score}/{max}  ({seconds:.1f} s)",
         "check.all_passed": "All correct. Well done!",
         "check.keep_going": "Fix the first error of each part, then run `lab check` again.",

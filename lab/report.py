@@ -1,16 +1,25 @@
-"""The student's terminal view of a Report: progress per lesson part, the first failure of
-each part (expected, actual, hint), and the score."""
+"""The student's terminal view of a Report: progress per lesson part, one failure of each
+part (expected, actual, hint), and the score.
+
+The failure shown is the part's first root cause if one failed (the process crashed,
+its output is not JSON, ...: see Check.cause), else its first failure; the others are
+named on one line. Expected and actual JSON values show only where they differ.
+"""
 
 from __future__ import annotations
 
+import json
 from itertools import groupby
+from typing import Any
 
 import click
 
-from lab.checks import task_title
+from lab.checks import is_cause, task_title
 from lab.i18n import text
 from lab.results import FAILED, PASSED, SKIPPED, CheckResult, Report
 
+MAX_DIFFERENCES = 6  # paths shown; more means the values have little in common
+MISSING = object()
 MARKS = {PASSED: ("✓", "green"), FAILED: ("✗", "red"), SKIPPED: ("–", "yellow")}
 INDENT = "      "
 
@@ -29,19 +38,75 @@ def indented(value: str, width: int) -> str:
     return value.replace("\n", "\n" + INDENT + " " * width)
 
 
+def as_json(text: str) -> Any:
+    """The dict or list a shown value holds, or None (text, or a value cut short)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """(key path, expected, actual) wherever two JSON values differ."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = list(expected) + [key for key in actual if key not in expected]
+        found = []
+        for key in keys:
+            found += differences(expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else key)
+        return found
+    if isinstance(expected, list) and isinstance(actual, list):
+        found = []
+        for index in range(max(len(expected), len(actual))):
+            found += differences(expected[index] if index < len(expected) else MISSING,
+                                 actual[index] if index < len(actual) else MISSING, f"{path}[{index}]")
+        return found
+    if json.dumps(expected, sort_keys=True, default=str) == json.dumps(actual, sort_keys=True, default=str):
+        return []
+    return [(path, expected, actual)]
+
+
+def said(value: Any, lang: str) -> str:
+    if value is MISSING:
+        return text(lang, "check.absent")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
+    """(label key, value) pairs: only the differing paths of two JSON values, else both whole."""
+    wanted, got = as_json(problem.expected), as_json(problem.actual)
+    if wanted is not None and got is not None and type(wanted) is type(got):
+        found = differences(wanted, got)
+        if 0 < len(found) <= MAX_DIFFERENCES and all(path for path, _, _ in found):
+            pairs = []
+            for path, want, have in found:
+                pairs += [("check.expected", f"{path} = {said(want, lang)}"),
+                          ("check.actual", f"{path} = {said(have, lang)}")]
+            return pairs
+    return [("check.expected", problem.expected), ("check.actual", problem.actual)]
+
+
+def shown_problem(results: list[CheckResult]) -> CheckResult | None:
+    failures = [r for r in results if r.status not in (PASSED, SKIPPED)]
+    causes = [r for r in failures if is_cause(r.id)]
+    return (causes or failures or [None])[0]
+
+
 def first_problem(results: list[CheckResult], lang: str) -> list[str]:
-    problem = next((r for r in results if r.status not in (PASSED, SKIPPED)), None)
+    problem = shown_problem(results)
     if problem is None:  # only skipped checks: say why once
         skipped = next(r for r in results if r.status == SKIPPED)
         return [INDENT + skipped.message]
     lines = [f"    {click.style('✗', fg='red')} {problem.title}  [{problem.id}]"]
     if problem.message:
         lines.append(INDENT + indented(problem.message, 0))
-    for key, value in (("check.expected", problem.expected), ("check.actual", problem.actual),
-                       ("check.output", problem.output), ("check.hint", problem.hint)):
+    for key, value in (*compared(problem, lang), ("check.output", problem.output), ("check.hint", problem.hint)):
         if value:
             label = text(lang, key)
             lines.append(INDENT + label + indented(value, len(label)))
+    others = [r.id for r in results if r.status not in (PASSED, SKIPPED) and r is not problem]
+    if others:
+        lines.append(INDENT + text(lang, "check.also_failing", ids=", ".join(others)))
     return lines
 
 

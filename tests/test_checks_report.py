@@ -20,7 +20,7 @@ REPORT = Report(target="exercises", lang="en", duration=1.23, results=[
     result("server.a", "server-1", "passed"),
     result("server.b", "server-2", "failed", hint="do this", expected='{"code": -32602}',
            actual='{"code": -32600}\nsecond line', message="Reply 2 is wrong."),
-    result("server.c", "server-2", "failed", message="not shown: only the first failure is"),
+    result("server.c", "server-2", "failed", message="not shown: its id is listed"),
     result("server.d", "server-3", "skipped", message="skipped: “title server.a” did not pass"),
 ])
 
@@ -37,6 +37,7 @@ def test_each_part_shows_its_mark_score_and_first_failure():
         '      actual:   {"code": -32600}',
         "                second line",
         "      hint:     do this",
+        "      also failing: server.c",
         "– server, part 3               0/1",
         "      skipped: “title server.a” did not pass",
         "",
@@ -72,3 +73,47 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path):
         raise KeyboardInterrupt
 
     watch(tmp_path, interrupted, lambda: None)  # returns instead of raising
+
+
+def test_a_root_cause_is_shown_before_the_failures_it_explains():
+    # The reply-ids failure comes first in the part, but the crash explains it.
+    report = Report(target="exercises", lang="fr", results=[
+        result("server.json-rpc-replies", "server-1", "passed"),
+        result("server.reply-ids", "server-1", "failed", message="Aucune réponse ne porte l’id after-bad-json."),
+        result("server.keeps-running", "server-1", "failed", message="Le serveur s’est arrêté (code 1).",
+               output="server.py, line 58\n    msg = json.loads(line)\njson.decoder.JSONDecodeError: Expecting value"),
+        result("server.parse-error", "server-1", "failed", message="Aucune réponse à id null."),
+    ])
+    lines = click.unstyle(render(report)).splitlines()
+    assert lines[2:9] == [
+        "✗ serveur, partie 1            1/4",
+        "    ✗ title server.keeps-running  [server.keeps-running]",
+        "      Le serveur s’est arrêté (code 1).",
+        "      sortie  : server.py, line 58",
+        "                    msg = json.loads(line)",
+        "                json.decoder.JSONDecodeError: Expecting value",
+        "      échouent aussi : server.reply-ids, server.parse-error",
+    ]
+
+
+def test_json_values_show_only_the_paths_that_differ():
+    expected = '{"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": "Méthode inconnue"}}'
+    actual = '{"jsonrpc": "2.0", "id": 6, "error": {"code": -32600, "message": "Méthode inconnue", "x": [1]}}'
+    for lang, labels, absent in (("en", ("expected: ", "actual:   "), "missing"),
+                                 ("fr", ("attendu : ", "obtenu  : "), "absent")):
+        report = Report(target="t", lang=lang, results=[
+            result("server.unknown-method", "server-3", "failed", expected=expected, actual=actual)])
+        lines = click.unstyle(render(report)).splitlines()
+        assert lines[4:8] == [
+            f"      {labels[0]}error.code = -32601",
+            f"      {labels[1]}error.code = -32600",
+            f"      {labels[0]}error.x = {absent}",
+            f"      {labels[1]}error.x = [1]",
+        ]
+
+
+def test_the_json_report_keeps_the_whole_values():
+    whole = '{"id": 6, "error": {"code": -32601}}'
+    report = Report(target="t", lang="en", results=[
+        result("server.unknown-method", "server-3", "failed", expected=whole, actual='{"id": 6, "error": {"code": 1}}')])
+    assert report.to_dict()["results"][0]["expected"] == whole

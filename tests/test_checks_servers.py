@@ -60,8 +60,8 @@ def test_each_buggy_server_is_caught_by_its_check(bug, tmp_path):
 def test_a_correct_server_written_differently_gets_full_marks(tmp_path):
     (tmp_path / "server.py").write_text(ALT)
     report = run_some(tmp_path, "server.")
-    assert len(report.results) == 17
-    assert report.score == report.max_score == 17, [(r.id, r.message) for r in report.results if r.status != PASSED]
+    assert len(report.results) == 19
+    assert report.score == report.max_score == 19, [(r.id, r.message) for r in report.results if r.status != PASSED]
 
 
 def test_a_server_that_does_not_start_skips_the_other_checks(tmp_path):
@@ -115,5 +115,5 @@ def test_a_flooding_server_is_stopped_early(tmp_path):
     (tmp_path / "server.py").write_text("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
     report = run_some(tmp_path, "server.json-rpc")
     (result,) = report.results
-    assert result.status == "failed" and result.message == "Malformed line: it is not a JSON object."
+    assert result.status == "failed" and result.message.startswith("Line 1 of the output is not JSON.")
     assert report.duration < 3  # stopped at 1 MB, not at the 5 s limit

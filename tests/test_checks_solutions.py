@@ -29,7 +29,7 @@ def test_the_solutions_score_full_marks_and_exit_0(tmp_path):
     assert report.to_dict() == json.loads(result.stdout)
     assert report.lang == "en" and report.error == ""
     checks = report.results
-    assert len(checks) == 32
+    assert len(checks) == 34
     assert [task for task in TASKS if any(r.task == task for r in checks)] == TASKS
     assert [(r.id, r.status) for r in checks if r.status != PASSED] == []
     assert report.score == report.max_score
@@ -43,7 +43,7 @@ def test_the_untouched_exercises_fail_every_check_and_exit_1():
     report = Report.from_dict(json.loads(result.stdout))
     assert report.lang == "fr"
     checks = [r for r in report.results if r.task != "bonus"]
-    assert len(checks) == 32
+    assert len(checks) == 34
     assert [r.id for r in checks if r.status == PASSED] == []
     assert {r.status for r in checks} == {"failed", "skipped"}
     skipped = {r.id for r in checks if r.status == "skipped"}

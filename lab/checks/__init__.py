@@ -1,7 +1,9 @@
 """The graded checks: `run_checks(folder, lang)` checks a student's folder and returns a Report.
 
 How checks are found: every module of this package that defines `CHECKS` (a list of
-`lab.checks.engine.Check`) is a checks module; it may also define `PROBES` (name ->
+`lab.checks.engine.Check(...)` declarations, each whole: id, task, points, titles, hint,
+prerequisites, probes and the function that judges; listed in docs/checks.md by
+`python -m lab.checks.doc`) is a checks module; it may also define `PROBES` (name ->
 `Probe`: the runs its checks read) and `TASKS` (task id -> {"fr": ..., "en": ...},
 for a new lesson part). To add checks, write `lab/checks/<name>.py` with those names;
 nothing else to register. A check with `applies_when="bonus_server.py"` is checked only
@@ -9,7 +11,7 @@ in folders that have that file (so a folder without the bonus is not marked down
 a task in OPT_IN_TASKS only when asked (`lab check --bonus`).
 
 Reports list the tasks in TASKS order, then any new task in the order the modules
-were found (alphabetical), each task's checks in their module's order.
+were found (alphabetical), each task's checks in the order they are declared.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ def registry() -> tuple[list[Check], dict[str, Probe], dict[str, dict[str, str]]
 
 def task_title(task: str, lang: str) -> str:
     return registry()[2].get(task, {}).get(lang, task)
+
+
+def is_cause(check_id: str) -> bool:
+    """Declared as a root cause (see Check.cause): shown first among its part's failures."""
+    return any(check.id == check_id and check.cause for check in registry()[0])
 
 
 # Tasks checked only on request (`--bonus`): the bonus step's real MCP clients take

@@ -17,20 +17,19 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
-from lab.checks.reference import encode_lines
-from lab.checks.runner import child_env, run_python
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.server_session import SERVER_CPU, Transcript, expect_reply, field_of, find, parse, same
+from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
 from lab.process import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
-SESSION_LIMIT = 5.0  # seconds for one stdio session: a correct server needs a tenth of it
+SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
 # The versions a client may ask for in the handshake era; the replies expected come
 # from the reference server, not from this list.
 ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -78,14 +77,7 @@ def session_messages() -> list[dict]:
 
 
 def stdio_session(context: Context, messages: list[dict]) -> Transcript:
-    data = encode_lines(messages)
-    transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
-    script = context.folder / BONUS
-    transcript.run = run_python(script.resolve(), data=data, limit=SESSION_LIMIT, cwd=context.folder,
-                                env=child_env(context.lang), cpu_seconds=SERVER_CPU)
-    transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
-    transcript.replies = [parse(line) for line in transcript.lines]
-    return transcript
+    return session(context, messages, BONUS, reference_replies)
 
 
 def version_probe(version: str) -> Probe:
@@ -188,6 +180,30 @@ def inspector_lists_tools(context: Context) -> None:
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
+# lab/real_clients.py says why a client failed in English; these are the French of its sentences.
+FRENCH_REASONS = [
+    (r"no answer within (\S+) s", "aucune réponse en {0} s"),
+    (r"the Inspector got no answer within (\S+) s", "l’Inspector n’a reçu aucune réponse en {0} s"),
+    (r"the mcp SDK is not installed \((.*)\): (.*)", "le SDK mcp n’est pas installé ({0}) : {1}"),
+    (r"npx is not on PATH \(Node\.js is not installed\)", "npx n’est pas dans le PATH (Node.js n’est pas installé)"),
+    (r"(\S+) is not in npx's cache, and this run does not fetch it",
+     "{0} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas"),
+    (r"npx did not fetch and run (\S+) within (\S+) s", "npx n’a pas téléchargé et lancé {0} en {1} s"),
+    (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
+    (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
+    (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
+]
+
+
+def reason_in(lang: str, reason: str) -> str:
+    """A real client's reason for failing, in `lang` (what the student's server said stays as it is)."""
+    if lang == "fr":
+        for pattern, french in FRENCH_REASONS:
+            if match := re.fullmatch(pattern, reason, flags=re.S):
+                return french.format(*match.groups())
+    return reason
+
+
 def client_connects(run: real_clients.ClientRun, context: Context, with_version: bool) -> None:
     # What the client should see: the tools of the reference's tools/list, and the version
     # the reference answers to a version it does not know (the SDK offers the newest).
@@ -198,10 +214,10 @@ def client_connects(run: real_clients.ClientRun, context: Context, with_version:
         want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
         actual["version"] = run.version
     if run.outcome == real_clients.UNAVAILABLE:
-        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({run.reason})",
+        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({reason_in('fr', run.reason)})",
                       en=f"skipped: this client cannot run here ({run.reason})")
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, run.reason, fr="Le client n’a pas pu se connecter et lister les outils.",
+        raise Failed(want, reason_in(context.lang, run.reason), fr="Le client n’a pas pu se connecter et lister les outils.",
                      en="The client could not connect and list the tools.")
     if not same(actual, want):
         raise Failed(want, actual, fr="Le client s’est connecté, mais ne voit pas ce qu’il faut.",
@@ -213,58 +229,60 @@ UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
 
-# id, points, run, probes, needs, title fr/en, hint fr/en
-ROWS = [
-    (START, 1, json_rpc_replies, ("bonus.session",), (),
-     "Le serveur bonus démarre et répond en JSON-RPC 2.0",
-     "The bonus server starts and answers in JSON-RPC 2.0",
-     "bonus_server.py réutilise le Session de server.py : faites d’abord passer les vérifications du serveur.",
-     "bonus_server.py reuses server.py's Session: make the server's checks pass first."),
-    ("bonus.supported-version-echoed", 2, versions_echoed, STDIO, (START,),
-     "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",
-     "A supported version is echoed as it is (2024-11-05 to 2025-11-25)",
-     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
-     "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."),
-    (UNKNOWN, 2, unknown_version_answered, ("bonus.session",), (START,),
-     "Une version inconnue reçoit un résultat avec la dernière version prise en charge",
-     "An unknown version gets a result with the latest supported version",
-     "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première).",
-     "The spec's rule: do not refuse any more; answer the latest version in supported (the first one)."),
-    ("bonus.gate-still-holds", 1, gate_holds, ("bonus.session",), (START,),
-     "La porte d’état tient toujours (attente, prêt, second initialize)",
-     "The state gate still holds (waiting, ready, second initialize)",
-     "Seule la négociation change : gardez le Session de la leçon, sa porte et ses transitions.",
-     "Only the negotiation changes: keep the lesson's Session, its gate and its transitions."),
-    ("bonus.capabilities-honest", 1, capabilities_honest, ("bonus.session",), (START,),
-     "Les capacités restent honnêtes : tools seulement, listChanged false",
-     "Capabilities stay honest: tools only, listChanged false",
-     "Une annonce est une promesse, avec n’importe quelle version : {\"tools\": {\"listChanged\": false}}.",
-     "An announcement is a promise, whatever the version: {\"tools\": {\"listChanged\": false}}."),
-    (DISCOVER, 1, discover_answered, ("bonus.session",), (START,),
-     "server/discover reçoit une réponse d’erreur, jamais le silence",
-     "server/discover gets an error reply, never silence",
-     "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite).",
-     "An unknown method always gets an error (-32600 before initialize, -32601 after)."),
-    ("bonus.sdk-legacy", 2, lambda context: sdk_connects("legacy", context), ("bonus.session", "bonus.sdk"), (UNKNOWN,),
-     "Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
-     "The mcp SDK client (legacy mode) connects and sees no tools",
-     "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt.",
-     "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready."),
-    ("bonus.sdk-auto", 2, lambda context: sdk_connects("auto", context), ("bonus.session", "bonus.sdk"),
-     (UNKNOWN, DISCOVER),
-     "Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
-     "The mcp SDK client (auto mode: server/discover first) connects and sees no tools",
-     "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize.",
-     "In auto mode the SDK probes server/discover; on an error it falls back to initialize."),
-    ("bonus.inspector", 1, inspector_lists_tools, ("bonus.session", "bonus.inspector"), (UNKNOWN,),
-     "L’Inspector MCP (CLI, par npx) obtient {\"tools\": []}",
-     "The MCP Inspector (CLI, through npx) gets {\"tools\": []}",
-     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list",
-     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"),
-]
+SDK = ("bonus.session", "bonus.sdk")
+
 
 CHECKS = [
-    Check(check_id, "bonus", {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
-          probes=probes, needs=needs, applies_when=BONUS, points=points)
-    for check_id, points, run, probes, needs, title_fr, title_en, hint_fr, hint_en in ROWS
+    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True,
+          title={"fr": "Le serveur bonus démarre et répond en JSON-RPC 2.0",
+                 "en": "The bonus server starts and answers in JSON-RPC 2.0"},
+          hint={"fr": "bonus_server.py réutilise le Session de server.py : faites d’abord passer les vérifications du serveur.",
+                "en": "bonus_server.py reuses server.py's Session: make the server's checks pass first."}),
+    Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
+          run=versions_echoed,
+          title={"fr": "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",
+                 "en": "A supported version is echoed as it is (2024-11-05 to 2025-11-25)"},
+          hint={"fr": "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
+                "en": "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."}),
+    Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),
+          run=unknown_version_answered,
+          title={"fr": "Une version inconnue reçoit un résultat avec la dernière version prise en charge",
+                 "en": "An unknown version gets a result with the latest supported version"},
+          hint={"fr": "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première).",
+                "en": "The spec's rule: do not refuse any more; answer the latest version in supported (the first one)."}),
+    Check(id="bonus.gate-still-holds", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
+          run=gate_holds,
+          title={"fr": "La porte d’état tient toujours (attente, prêt, second initialize)",
+                 "en": "The state gate still holds (waiting, ready, second initialize)"},
+          hint={"fr": "Seule la négociation change : gardez le Session de la leçon, sa porte et ses transitions.",
+                "en": "Only the negotiation changes: keep the lesson's Session, its gate and its transitions."}),
+    Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
+          run=capabilities_honest,
+          title={"fr": "Les capacités restent honnêtes : tools seulement, listChanged false",
+                 "en": "Capabilities stay honest: tools only, listChanged false"},
+          hint={"fr": "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire.",
+                "en": "An announcement is a promise, whatever the version: nothing more than what the server does."}),
+    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered,
+          title={"fr": "server/discover reçoit une réponse d’erreur, jamais le silence",
+                 "en": "server/discover gets an error reply, never silence"},
+          hint={"fr": "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite).",
+                "en": "An unknown method always gets an error (-32600 before initialize, -32601 after)."}),
+    Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN,), probes=SDK,
+          run=lambda context: sdk_connects("legacy", context),
+          title={"fr": "Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
+                 "en": "The mcp SDK client (legacy mode) connects and sees no tools"},
+          hint={"fr": "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt.",
+                "en": "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready."}),
+    Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN, DISCOVER), probes=SDK,
+          run=lambda context: sdk_connects("auto", context),
+          title={"fr": "Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
+                 "en": "The mcp SDK client (auto mode: server/discover first) connects and sees no tools"},
+          hint={"fr": "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize.",
+                "en": "In auto mode the SDK probes server/discover; on an error it falls back to initialize."}),
+    Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(UNKNOWN,),
+          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
+          title={"fr": "L’Inspector MCP (CLI, par npx) obtient {\"tools\": []}",
+                 "en": "The MCP Inspector (CLI, through npx) gets {\"tools\": []}"},
+          hint={"fr": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list",
+                "en": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"}),
 ]

@@ -21,6 +21,7 @@ from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import load, new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.tracebacks import trimmed
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
@@ -159,7 +160,7 @@ def client_run(context: Context) -> ClientRun:
         raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
     if not outcome.received:
         raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
-                     en="The server received nothing from the client.", output=outcome.run.stderr_tail())
+                     en="The server received nothing from the client.", output=client_trace(outcome))
     return outcome
 
 
@@ -202,13 +203,20 @@ def jsonrpc_everywhere(context: Context) -> None:
 
 def prints_exchange(context: Context) -> None:
     outcome = client_run(context)
+    lines = outcome.run.stdout_lines() if outcome.run else []
     for prefix, seen, who in (("-> ", outcome.received, ("envoyé", "sent")), ("<- ", outcome.replies, ("reçu", "received"))):
         printed = outcome.printed(prefix)
-        if not same(printed, seen):
-            raise Failed([prefix + json.dumps(m, ensure_ascii=False) for m in seen],
-                         [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
-                         fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
-                         en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
+        if same(printed, seen):
+            continue
+        expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
+        bare = [line for line in lines if seen and same(parse(line), seen[0])]
+        if bare and not printed:
+            raise Failed(expected[0], bare[0],
+                         fr=f"Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été {who[0]}.",
+                         en=f"The lines are printed without the \"{prefix}\" prefix: one cannot tell what was {who[1]}.")
+        raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
+                     fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
+                     en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
 
 
 def closes_input(context: Context) -> None:
@@ -216,11 +224,22 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     if not outcome.eof:
-        raise Failed("EOF", "—", fr="Le client n’a pas fermé l’entrée du serveur.",
-                     en="The client did not close the server's input.", output=run.stderr_tail())
+        raise Failed({"fr": "la fin de l’entrée du serveur", "en": "the end of the server's input"}[context.lang], "—",
+                     fr="Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client attend "
+                        f"le serveur, et tout s’arrête au bout de {CLIENT_LIMIT:g} s.",
+                     en="The client did not close the server's input: the server waits for more, the client waits "
+                        f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
+                     output=client_trace(outcome))
     if run.timed_out:
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
-                     en="The client did not end.", output=run.stderr_tail())
+                     en="The client did not end.", output=client_trace(outcome))
+
+
+def client_trace(outcome: ClientRun) -> str:
+    """What the client wrote on stderr, its traceback trimmed to its own files."""
+    if outcome.run is None:
+        return ""
+    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"))
 
 
 def announced(outcome: ClientRun) -> Any:
@@ -237,7 +256,7 @@ def asks_model(context: Context) -> None:
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
-                     en="The client must call ask once.", output=outcome.run.stderr_tail() if outcome.run else "")
+                     en="The client must call ask once.", output=client_trace(outcome))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
@@ -248,7 +267,7 @@ def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
     wanted = [prefix + MODEL_TEXT for prefix in MODEL_SAYS]
-    stderr = outcome.run.stderr_tail() if outcome.run else ""
+    stderr = client_trace(outcome)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
                      fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",
@@ -258,46 +277,42 @@ def prints_model_answer(context: Context) -> None:
                      en="The client does not end with code 0.", output=stderr)
 
 
-def check(check_id: str, task: str, run, title_fr: str, title_en: str, hint_fr: str, hint_en: str) -> Check:
-    return Check(check_id, task, {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
-                 probes=("client.run",))
-
+RUN = ("client.run",)
 
 CHECKS = [
-    check("client.seven-messages", "client-1", seven_messages,
-          "Le client envoie les sept messages de la leçon, dans l’ordre",
-          "The client sends the lesson's seven messages, in order",
-          "SCENARIO : tools/list (1), initialize 1999-01-01 (2), initialize 2024-11-05 (3), tools/list (4), "
-          "notifications/initialized sans id, tools/list (5), resources/list (6).",
-          "SCENARIO: tools/list (1), initialize 1999-01-01 (2), initialize 2024-11-05 (3), tools/list (4), "
-          "notifications/initialized with no id, tools/list (5), resources/list (6)."),
-    check("client.initialize-params", "client-1", initialize_params,
-          "Les initialize portent protocolVersion, capabilities et clientInfo",
-          "The initialize requests carry protocolVersion, capabilities and clientInfo",
-          "initialize(id, version) : params = {protocolVersion, capabilities: {}, clientInfo: {name, version}}.",
-          "initialize(id, version): params = {protocolVersion, capabilities: {}, clientInfo: {name, version}}."),
-    check("client.jsonrpc-on-every-message", "client-2", jsonrpc_everywhere,
-          "Chaque message envoyé porte \"jsonrpc\": \"2.0\"", "Every message sent carries \"jsonrpc\": \"2.0\"",
-          "Ajoutez \"jsonrpc\": \"2.0\" à chaque message au moment de l’envoyer.",
-          "Add \"jsonrpc\": \"2.0\" to each message when you send it."),
-    check("client.prints-exchange", "client-2", prints_exchange,
-          "Le client affiche « -> » chaque message et « <- » chaque réponse",
-          "The client prints \"-> \" each message and \"<- \" each reply",
-          "Affichez \"-> \" + le JSON envoyé, puis \"<- \" + chaque ligne reçue, telle quelle.",
-          "Print \"-> \" + the JSON sent, then \"<- \" + each line received, as it is."),
-    check("client.closes-input", "client-2", closes_input,
-          "Après six réponses, le client ferme l’entrée du serveur",
-          "After six replies the client closes the server's input",
-          "Fermez server.stdin après la sixième réponse : le serveur voit la fin de son entrée et s’arrête.",
-          "Close server.stdin after the sixth reply: the server sees the end of its input and stops."),
-    check("client.asks-model", "client-3", asks_model,
-          "Le client demande au modèle d’expliquer les capacités annoncées",
-          "The client asks the model to explain the announced capabilities",
-          "Une question : QUESTION[lang] + json.dumps(capacités de la réponse 3), via ask(…).",
-          "One question: QUESTION[lang] + json.dumps(capabilities of reply 3), through ask(…)."),
-    check("client.prints-model-answer", "client-3", prints_model_answer,
-          "Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
-          "The client prints \"the model says:\" and the answer, and ends (code 0)",
-          "Affichez TEXTS[lang][\"model_says\"] avec le texte renvoyé par ask.",
-          "Print TEXTS[lang][\"model_says\"] with the text ask returned."),
+    Check(id="client.seven-messages", task="client-1", probes=RUN, run=seven_messages,
+          title={"fr": "Le client envoie les sept messages de la leçon, dans l’ordre",
+                 "en": "The client sends the lesson's seven messages, in order"},
+          hint={"fr": "Le scénario de la leçon : sept messages, dont une notification sans id, dans l’ordre du tableau.",
+                "en": "The lesson's scenario: seven messages, one of them a notification with no id, in the table's order."}),
+    Check(id="client.initialize-params", task="client-1", probes=RUN, run=initialize_params,
+          title={"fr": "Les initialize portent protocolVersion, capabilities et clientInfo",
+                 "en": "The initialize requests carry protocolVersion, capabilities and clientInfo"},
+          hint={"fr": "Les params d’initialize : la version demandée, les capacités du client (aucune) et qui il est.",
+                "en": "initialize's params: the version asked for, the client's capabilities (none) and who it is."}),
+    Check(id="client.jsonrpc-on-every-message", task="client-2", probes=RUN, run=jsonrpc_everywhere,
+          title={"fr": "Chaque message envoyé porte \"jsonrpc\": \"2.0\"",
+                 "en": "Every message sent carries \"jsonrpc\": \"2.0\""},
+          hint={"fr": "Ajoutez \"jsonrpc\": \"2.0\" à chaque message au moment de l’envoyer.",
+                "en": "Add \"jsonrpc\": \"2.0\" to each message when you send it."}),
+    Check(id="client.prints-exchange", task="client-2", probes=RUN, run=prints_exchange,
+          title={"fr": "Le client affiche « -> » chaque message et « <- » chaque réponse",
+                 "en": "The client prints \"-> \" each message and \"<- \" each reply"},
+          hint={"fr": "Affichez \"-> \" + le JSON envoyé, puis \"<- \" + chaque ligne reçue, telle quelle.",
+                "en": "Print \"-> \" + the JSON sent, then \"<- \" + each line received, as it is."}),
+    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input, cause=True,
+          title={"fr": "Après six réponses, le client ferme l’entrée du serveur",
+                 "en": "After six replies the client closes the server's input"},
+          hint={"fr": "Fermez l’entrée du serveur après la sixième réponse : il voit la fin de son entrée et s’arrête.",
+                "en": "Close the server's input after the sixth reply: it sees the end of its input and stops."}),
+    Check(id="client.asks-model", task="client-3", probes=RUN, run=asks_model,
+          title={"fr": "Le client demande au modèle d’expliquer les capacités annoncées",
+                 "en": "The client asks the model to explain the announced capabilities"},
+          hint={"fr": "Une seule question au modèle, avec les capacités de la réponse 3 en JSON, par ask.",
+                "en": "One question to the model, with the capabilities of reply 3 as JSON, through ask."}),
+    Check(id="client.prints-model-answer", task="client-3", probes=RUN, run=prints_model_answer,
+          title={"fr": "Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
+                 "en": "The client prints \"the model says:\" and the answer, and ends (code 0)"},
+          hint={"fr": "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask.",
+                "en": "Print the lesson's \"the model says:\" line followed by the text ask returned."}),
 ]

@@ -1,7 +1,8 @@
 """Local model endpoints on 127.0.0.1 for the model helper's checks.
 
 One HTTP server answers OpenAI-style chat completions under three prefixes:
-/answer (a model that answers), /error (HTTP 503) and /slow (answers too late);
+/answer (a model that answers), /error (HTTP 503) and /slow (reads the request and
+never answers, until the endpoints close);
 `refused_port()` gives a port where nothing listens. Requests are written down.
 """
 
@@ -13,7 +14,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-SLOW_DELAY = 3.0  # seconds: longer than any AI_TIMEOUT the checks set, plus one
+SILENT_LIMIT = 60.0  # seconds /slow keeps a connection without answering, if never closed
 
 
 def completion(text: str) -> dict:
@@ -67,8 +68,7 @@ class Handler(BaseHTTPRequestHandler):
         if prefix == "error":
             self.send(503, {"error": {"message": "model overloaded", "type": "server_error"}})
         elif prefix == "slow":
-            self.server.closing.wait(SLOW_DELAY)
-            self.send(200, completion("too late"))
+            self.server.closing.wait(SILENT_LIMIT)  # accepted, read, never answered
         else:
             self.send(200, completion(self.server.answer_text))
 

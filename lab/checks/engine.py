@@ -41,17 +41,27 @@ class Skipped(Exception):
         self.message = {"fr": fr, "en": en or fr}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Check:
+    """One graded check, declared whole in one place (see docs/checks.md for the list).
+
+    Every checks module declares its checks as `Check(...)` literals with these keywords,
+    in the order of the report; nothing else describes a check.
+    """
+
     id: str  # stable, e.g. "server.ping-every-state"
     task: str  # the lesson part, e.g. "server-3"
-    title: dict[str, str]  # {"fr": ..., "en": ...}
-    hint: dict[str, str]
-    run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
-    probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
-    needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
-    applies_when: str = ""  # a file name: checked only when the folder has this file
     points: int = 1
+    title: dict[str, str]  # {"fr": ..., "en": ...}
+    hint: dict[str, str]  # {"fr": ..., "en": ...}: what to do next, never the answer itself
+    needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
+    probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
+    run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
+    applies_when: str = ""  # a file name: checked only when the folder has this file
+    # A root cause (the process crashed, its output is not JSON, a notification was
+    # answered, nothing was flushed): when it fails, the report shows it before the
+    # other failures of its part, which it most likely explains.
+    cause: bool = False
 
 
 @dataclass(frozen=True)

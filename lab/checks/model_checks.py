@@ -1,7 +1,10 @@
 """The model helper's checks: the student's `ask` against local endpoints (see endpoints.py).
 
 All four cases run in one child process (scripts/model_runner.py), so the openai
-import is paid once: a model that answers, a refused port, an HTTP error, a slow model.
+import is paid once: a model that answers, a refused port, an HTTP error, and a model
+that accepts the connection and never answers. The runner gives ask no deadline: this
+process reads each case's result with a time limit and kills the runner when it passes,
+so only the student's own timeout can save the silent case.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.runner import Run, child_env, start_python
+from lab.checks.tracebacks import trimmed
 from lab.process import LineSession
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -27,7 +31,7 @@ MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
-SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the slow model: the helper must give up after it (plus 1 s)
+SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
 FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded sample: no model answered (")
 
 
@@ -46,8 +50,8 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
                 "limit": timeout + 2.0}
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
-    # (the runner stops at the first hang). A generous AI_TIMEOUT where the model answers
-    # at once: it only has to cover the openai import on a busy machine. The slow case
+    # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
+    # at once: it only has to cover the openai import on a busy machine. The silent model
     # comes last, once openai is loaded.
     return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
@@ -87,6 +91,7 @@ def run_model(context: Context) -> ModelRun:
             if "import" in first or first.get("ready") != ready:
                 results["import"] = str(first.get("import", "model.py did not load within "
                                                              f"{IMPORT_LIMIT:g} s"))[:300]
+                results["import_trace"] = str(first.get("trace", ""))[:2000]
             else:
                 for case in todo:
                     sent = time.monotonic()
@@ -95,7 +100,7 @@ def run_model(context: Context) -> ModelRun:
                     seconds = round(time.monotonic() - sent, 3)
                     if line is None:  # no answer in time: this case and the later ones are hung
                         for later in todo[todo.index(case):]:
-                            results[later["name"]] = {"hung": True, "seconds": seconds}
+                            results[later["name"]] = {"hung": case["name"], "seconds": seconds}
                         break
                     outcome = parse_line(line)
                     if outcome.get("id") != case["id"]:
@@ -131,19 +136,27 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
     if "import" in model.results:
         raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=model.run.stderr_tail())
+                     en="model.py does not load.", output=model.results.get("import_trace", ""))
     if name not in model.results:
+        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
         raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",
-                     en="The test process stopped before this case.", output=model.run.stderr_tail())
+                     en="The test process stopped before this case.", output=output)
     outcome = model.results[name]
+    if outcome.get("hung") == "slow":
+        raise Failed(f"≤ {SLOW_TIMEOUT + 1.0:g} s", f"> {outcome['seconds']:g} s",
+                     fr=f"Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
+                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Rien dans ask ne borne l’attente.",
+                     en=f"The model accepts the connection but never answers: ask was still waiting after "
+                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Nothing in ask limits the wait.")
     if outcome.get("hung"):
-        raise Failed("ask(…) → Answer", f"{outcome['seconds']:g} s",
+        raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      fr="ask ne rend pas la main.", en="ask does not return.")
     if "error" in outcome:
         todo = outcome["error"].startswith("NotImplementedError")
         raise Failed("ask(…) → Answer", outcome["error"],
                      fr="ask est encore à écrire." if todo else "ask a levé une exception au lieu de répondre.",
-                     en="ask is still to be written." if todo else "ask raised an exception instead of answering.")
+                     en="ask is still to be written." if todo else "ask raised an exception instead of answering.",
+                     output="" if todo else outcome.get("trace", ""))
     return outcome
 
 
@@ -191,33 +204,33 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
                      en="ask waited too long.")
 
 
-def check(check_id: str, run, title_fr: str, title_en: str, hint_fr: str, hint_en: str) -> Check:
-    return Check(check_id, "model", {"fr": title_fr, "en": title_en}, {"fr": hint_fr, "en": hint_en}, run,
-                 probes=("model.run",))
-
+RUN = ("model.run",)
 
 CHECKS = [
-    check("model.answers", answers, "Quand le modèle répond, ask renvoie son texte",
-          "When the model answers, ask returns its text",
-          "Renvoyez Answer(texte, recorded=False) avec choices[0].message.content.",
-          "Return Answer(text, recorded=False) with choices[0].message.content."),
-    check("model.request", request_shape, "La requête : POST /v1/chat/completions, Bearer lab, model, max_tokens",
-          "The request: POST /v1/chat/completions, Bearer lab, model, max_tokens",
-          "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask.",
-          "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given."),
-    check("model.refused", lambda context: fallback(context, "refused"),
-          "Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
-          "Connection refused: the sample and one line saying why",
-          "Toute erreur devient NoModel ; ask affiche FALLBACK_LINE avec la raison et renvoie l’échantillon.",
-          "Every failure becomes NoModel; ask prints FALLBACK_LINE with the reason and returns the sample."),
-    check("model.http-error", lambda context: fallback(context, "error", must_say="503"),
-          "Erreur HTTP 503 : l’échantillon, et la raison donne le statut",
-          "HTTP error 503: the sample, and the reason gives the status",
-          "openai.APIStatusError porte status_code : NoModel(\"status\", status=…).",
-          "openai.APIStatusError carries status_code: NoModel(\"status\", status=…)."),
-    check("model.slow", lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0),
-          "Modèle trop lent : l’échantillon au bout de AI_TIMEOUT (+ 1 s au plus)",
-          "Model too slow: the sample after AI_TIMEOUT (+ 1 s at most)",
-          "Passez timeout=AI_TIMEOUT et max_retries=0 au client openai (ses essais répétés triplent l’attente).",
-          "Give the openai client timeout=AI_TIMEOUT and max_retries=0 (its retries triple the wait)."),
+    Check(id="model.answers", task="model", probes=RUN, run=answers,
+          title={"fr": "Quand le modèle répond, ask renvoie son texte",
+                 "en": "When the model answers, ask returns its text"},
+          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
+                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
+    Check(id="model.request", task="model", probes=RUN, run=request_shape,
+          title={"fr": "La requête : POST /v1/chat/completions, Bearer lab, model, max_tokens",
+                 "en": "The request: POST /v1/chat/completions, Bearer lab, model, max_tokens"},
+          hint={"fr": "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask.",
+                "en": "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given."}),
+    Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused"),
+          title={"fr": "Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
+                 "en": "Connection refused: the sample and one line saying why"},
+          hint={"fr": "Toute erreur de la requête mène au repli : une ligne qui dit pourquoi, puis l’échantillon.",
+                "en": "Every failure of the request leads to the fallback: one line saying why, then the sample."}),
+    Check(id="model.http-error", task="model", probes=RUN,
+          run=lambda context: fallback(context, "error", must_say="503"),
+          title={"fr": "Erreur HTTP 503 : l’échantillon, et la raison donne le statut",
+                 "en": "HTTP error 503: the sample, and the reason gives the status"},
+          hint={"fr": "Une erreur HTTP porte son statut : mettez-le dans la raison du repli.",
+                "en": "An HTTP error carries its status: put it in the fallback's reason."}),
+    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0),
+          title={"fr": "Modèle muet : ask abandonne seul au bout de AI_TIMEOUT (+ 1 s au plus)",
+                 "en": "Silent model: ask gives up on its own after AI_TIMEOUT (+ 1 s at most)"},
+          hint={"fr": "Donnez à la requête son propre délai, AI_TIMEOUT, sans nouvel essai : sinon ask attend sans fin.",
+                "en": "Give the request its own time limit, AI_TIMEOUT, with no retry: otherwise ask waits forever."}),
 ]

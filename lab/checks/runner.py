@@ -11,6 +11,7 @@ MAX_OUTPUT bytes on either pipe it is stopped (a flood is a broken program, not 
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -89,6 +90,8 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
     env.pop(PRELOAD_VARIABLE, None)  # the preloader is the kit's, not the student's
     env.pop(sandbox.VARIABLE, None)
+    # A real client's server gets no help to flush its replies: neither does the student's.
+    env.pop("PYTHONUNBUFFERED", None)
     env.update(extra)
     return env
 
@@ -144,6 +147,96 @@ def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env:
         thread.join(timeout=1.0)  # a grandchild in another group may hold a pipe: don't wait for it
     return Run(bytes(out), bytes(err), exit_code(code), round(time.monotonic() - started, 3))
 
+
+class Conversation:
+    """A process talked to as a real client does: write a line, wait for a line, with a limit
+    on each wait. Nothing helps it along: its output arrives when it writes (and flushes) it.
+
+    Start one with `converse(...)`; `finish()` closes its input, waits for its end and
+    returns the whole Run (every byte it wrote, its stderr, its exit code).
+    """
+
+    def __init__(self, process) -> None:
+        self.process = process
+        self.started = time.monotonic()
+        self.out, self.err = bytearray(), bytearray()
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.ended = False  # its stdout reached its end (it exited, or closed it)
+        flood = lambda: sweep_group(process.pid)  # noqa: E731
+        self.threads = [threading.Thread(target=self.read_lines, args=(flood,), daemon=True),
+                        threading.Thread(target=drain, args=(process.stderr, self.err, flood), daemon=True)]
+        for thread in self.threads:
+            thread.start()
+
+    def read_lines(self, on_overflow: Callable[[], None]) -> None:
+        pending = b""
+        try:
+            while chunk := self.process.stdout.read1(1 << 16):
+                self.out.extend(chunk[: MAX_OUTPUT - len(self.out)])
+                if len(self.out) >= MAX_OUTPUT:
+                    on_overflow()
+                    self.process.stdout.read()
+                    break
+                *complete, pending = (pending + chunk).split(b"\n")
+                for line in complete:
+                    self.lines.put(line)
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us: the process is gone
+        if pending:
+            self.lines.put(pending)
+        self.lines.put(None)
+
+    def send(self, data: bytes) -> bool:
+        """Write to its input; False when it no longer reads (it has exited)."""
+        try:
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+
+    def read_line(self, within: float) -> bytes | None:
+        """Its next line, waiting at most `within` s; None when none came (see `ended`)."""
+        if self.ended:
+            return None
+        try:
+            line = self.lines.get(timeout=max(0.0, within))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.ended = True
+        return line
+
+    def finish(self, within: float) -> Run:
+        """Close its input, wait at most `within` s for its end, then kill what is left."""
+        feed(self.process.stdin, b"")
+        try:
+            code: int | None = self.process.wait(timeout=max(0.0, within))
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            kill_group(self.process)
+            sweep_group(self.process.pid)
+        for thread in self.threads:
+            thread.join(timeout=1.0)
+        return Run(bytes(self.out), bytes(self.err), exit_code(code), round(time.monotonic() - self.started, 3))
+
+    def remaining_lines(self) -> list[bytes]:
+        """The lines it wrote that were not read yet (call after finish)."""
+        rest = []
+        while not self.ended:
+            line = self.read_line(0)
+            if line is None:
+                break
+            rest.append(line)
+        return rest
+
+
+def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
+             preloaded: bool = False, cpu_seconds: int | None = None) -> Conversation:
+    """Start `python script args...` for a line-by-line conversation (see Conversation)."""
+    process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=cpu_seconds or 0)
+    return Conversation(process)
 
 def exit_code(code: int | None) -> int | None:
     """bwrap ends with 128 + N when the program inside was killed by signal N: as Popen says it."""

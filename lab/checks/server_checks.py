@@ -7,13 +7,15 @@ reference server's on these fields". The few others are small functions.
 from __future__ import annotations
 
 from collections import Counter
-from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed
-from lab.checks.server_session import PROBES, SERVER_CPU, Transcript, expect_reply, same  # noqa: F401 (PROBES is read by the registry)
+from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
+    FIRST_REPLY_LIMIT, PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
 
 STARTS = "server.json-rpc-replies"
+S, R = "server.scenario", "server.rules"
+BOTH = (S, R)
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -29,7 +31,7 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
     assert run is not None
     if not transcript.lines:
         if run.timed_out:
-            why_fr, why_en = f"rien écrit en {run.duration:g} s", f"wrote nothing in {run.duration:g} s"
+            why_fr, why_en = f"rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
         elif run.cpu_exhausted:
             why_fr, why_en = (f"utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) sans rien écrire, "
                               "une boucle sans fin sans doute",
@@ -37,13 +39,48 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
         else:
             why_fr, why_en = f"arrêté (code {run.code}) sans rien écrire", f"stopped (code {run.code}) without writing"
         raise Failed(transcript.reference[0], "—", fr=f"{who[0]} a {why_fr}.", en=f"{who[1]} {why_en}.",
-                     output=run.stderr_tail())
-    for line, reply in zip(transcript.lines, transcript.replies):
+                     output=transcript.traceback())
+    for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
+        if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
+                         fr=f"La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : "
+                            "les messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+                         en=f"Line {number} of the output is not JSON. On stdout, nothing but the replies: "
+                            "log messages go to stderr, print(..., file=sys.stderr).",
+                         output=transcript.traceback())
         problem = shape_problem(reply)
         if problem:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
                          line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
-                         output=run.stderr_tail())
+                         output=transcript.traceback())
+
+
+def keeps_running(context: Context) -> None:
+    for probe in (S, R):
+        transcript: Transcript = context.probe(probe)
+        if transcript.stopped_at is not None and transcript.run is not None:
+            line = transcript.message_text(transcript.stopped_at)
+            code = "?" if transcript.run.code is None else transcript.run.code
+            expected = {"fr": "lire jusqu’à la fin de l’entrée", "en": "reading until the input ends"}[context.lang]
+            raise Failed(expected, line,
+                         fr=f"Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
+                         en=f"The server stopped (code {code}) after this line, before its input ended.",
+                         output=transcript.traceback())
+
+
+def flushes_each_reply(context: Context) -> None:
+    for probe in (S, R):
+        transcript: Transcript = context.probe(probe)
+        if transcript.late is None or transcript.stopped_at is not None:
+            continue
+        if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
+            limit = FIRST_REPLY_LIMIT if transcript.lines_in_time == 0 else REPLY_LIMIT
+            line = transcript.message_text(transcript.late)
+            raise Failed(f"< {limit:g} s", line,
+                         fr=f"Pas de réponse à cette ligne en {limit:g} s : les réponses ne sont arrivées qu’à la "
+                            "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+                         en=f"No reply to this line within {limit:g} s: the replies came only when the input "
+                            "closed. A real client waits for each reply before it sends the next line.")
 
 
 def shape_problem(reply: Any) -> tuple[str, str] | None:
@@ -107,137 +144,138 @@ def exits_at_eof(context: Context) -> None:
     run = transcript.run
     assert run is not None  # needs STARTS
     if run.timed_out:
-        raise Failed("exit code 0", f"{run.duration:g} s",
+        raise Failed("code 0", f"{run.duration:g} s",
                      fr="Le serveur tourne encore alors que son entrée est fermée.",
                      en="The server still runs although its input is closed.")
     if run.cpu_exhausted:
-        raise Failed("exit code 0", f"{SERVER_CPU} s CPU",
+        raise Failed("code 0", f"{SERVER_CPU} s CPU",
                      fr=f"Le serveur a utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) au lieu de s’arrêter : "
                         "une boucle sans fin ?",
                      en=f"The server used up its CPU time ({SERVER_CPU} s) instead of stopping: an endless loop?",
-                     output=run.stderr_tail())
+                     output=transcript.traceback())
     if run.code != 0:
         raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
-                     en=f"The server stopped with code {run.code}.", output=run.stderr_tail())
+                     en=f"The server stopped with code {run.code}.", output=transcript.traceback())
 
 
-def replies_agree(rows: tuple[tuple[str, Any, tuple[str, ...]], ...], context: Context) -> None:
-    for probe, request_id, paths in rows:
-        expect_reply(context, probe, request_id, paths)
+def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
+    """A check that the replies to these (probe, request id, fields) agree with the reference's."""
+
+    def agree(context: Context) -> None:
+        for probe, request_id, paths in rows:
+            expect_reply(context, probe, request_id, paths)
+
+    return agree
 
 
-S, R = "server.scenario", "server.rules"
-
-# id, task, (probe, request id, fields)..., title fr/en, hint fr/en
-REPLY_RULES = [
-    ("server.refuses-unknown-version", "server-2", ((S, 2, ("error.code",)),),
-     "Réponse 2 : une version inconnue est refusée avec -32602",
-     "Reply 2: an unknown version is refused with -32602",
-     "Si la version demandée n’est pas dans VERSIONS, levez l’erreur -32602 (partie 2).",
-     "When the requested version is not in VERSIONS, raise error -32602 (part 2)."),
-    ("server.error-data", "server-2", ((S, 2, ("error.data",)),),
-     "Réponse 2 : error.data donne la version demandée et la liste acceptée",
-     "Reply 2: error.data gives the requested version and the supported list",
-     "data = {\"requested\": <la version demandée>, \"supported\": VERSIONS}, pour que le client réessaie.",
-     "data = {\"requested\": <the requested version>, \"supported\": VERSIONS}, so the client can retry."),
-    ("server.accepts-known-version", "server-2",
-     ((S, 3, ("result.protocolVersion",)), (R, "init-2025", ("result.protocolVersion",))),
-     "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
-     "Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)",
-     "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
-     "Answer with the requested version when it is in VERSIONS, in result.protocolVersion."),
-    ("server.capabilities-only-tools", "server-2",
-     ((S, 3, ("result.capabilities#keys", "result.serverInfo.name#type", "result.serverInfo.version#type")),),
-     "Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
-     "Reply 3: only the tools capability is announced, with serverInfo",
-     "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
-     "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version."),
-    ("server.list-changed-false", "server-2", ((S, 3, ("result.capabilities.tools.listChanged",)),),
-     "Réponse 3 : listChanged est false", "Reply 3: listChanged is false",
-     "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false.",
-     "This server never says when its list changes: it says listChanged: false."),
-    ("server.gate-before-initialize", "server-3", ((S, 1, ("error.code",)),),
-     "Réponse 1 : tools/list avant initialize reçoit -32600",
-     "Reply 1: tools/list before initialize gets -32600",
-     "Dans l’état nouveau, seules initialize et ping passent la porte ; le reste reçoit -32600.",
-     "In the new state only initialize and ping pass the gate; everything else gets -32600."),
-    ("server.gate-while-waiting", "server-3", ((S, 4, ("error.code",)),),
-     "Réponse 4 : tools/list avant la notification reçoit encore -32600",
-     "Reply 4: tools/list before the notification still gets -32600",
-     "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt.",
-     "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready."),
-    ("server.tools-list-when-ready", "server-3", ((S, 5, ("result",)),),
-     "Réponse 5 : tools/list une fois prêt renvoie une liste vide",
-     "Reply 5: tools/list once ready returns an empty list",
-     "Dans l’état prêt, tools/list répond {\"tools\": []}.", "In the ready state, tools/list answers {\"tools\": []}."),
-    ("server.unknown-method", "server-3", ((S, 6, ("error.code",)),),
-     "Réponse 6 : une méthode jamais annoncée reçoit -32601",
-     "Reply 6: a method never announced gets -32601",
-     "Après la porte d’état, une méthode sans gestionnaire reçoit -32601 (méthode inconnue).",
-     "After the state gate, a method with no handler gets -32601 (method not found)."),
-    ("server.ping-every-state", "server-3",
-     ((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)), (R, "ping-ready", ("result",))),
-     "ping reçoit {} dans chaque état", "ping gets {} in every state",
-     "ping passe la porte dans tous les états : nouveau, attente et prêt.",
-     "ping passes the gate in every state: new, waiting and ready."),
-    ("server.second-initialize", "server-3",
-     ((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))),
-     "Un second initialize reçoit -32600", "A second initialize gets -32600",
-     "initialize n’est accepté que dans l’état nouveau ; ensuite : -32600, « Déjà initialisé ».",
-     "initialize is accepted only in the new state; after that: -32600, “Already initialized”."),
-    ("server.id-zero", "server-3", ((R, 0, ("result",)),),
-     "Une requête d’id 0 reçoit sa réponse", "A request with id 0 gets its reply",
-     "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`).",
-     "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`)."),
+# Part 1 (the messages) also covers what the loop does once replies can be built.
+CHECKS = [
+    Check(id=STARTS, task="server-1", probes=BOTH, run=json_rpc_replies, cause=True,
+          title={"fr": "Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
+                 "en": "The server starts and answers in JSON-RPC 2.0, one object per line"},
+          hint={"fr": "Chaque réponse : {\"jsonrpc\": \"2.0\", \"id\": …} plus result, ou error {code, message} (partie 1).",
+                "en": "Each reply: {\"jsonrpc\": \"2.0\", \"id\": …} plus result, or error {code, message} (part 1)."}),
+    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, run=reply_ids,
+          title={"fr": "Chaque réponse porte l’id de sa requête", "en": "Each reply carries its request's id"},
+          hint={"fr": "Recopiez l’id de la requête tel quel (1 reste un nombre, \"a\" une chaîne).",
+                "en": "Copy the request's id as it is (1 stays a number, \"a\" a string)."}),
+    Check(id="server.notifications-unanswered", task="server-1", needs=(STARTS,), probes=BOTH,
+          run=notifications_unanswered, cause=True,
+          title={"fr": "Les notifications ne reçoivent aucune réponse", "en": "Notifications get no reply"},
+          hint={"fr": "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
+                "en": "A message with no id is a notification: change the state if needed, but write nothing."}),
+    Check(id="server.keeps-running", task="server-1", needs=(STARTS,), probes=BOTH, run=keeps_running, cause=True,
+          title={"fr": "Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
+                 "en": "The server reads until its input ends, without stopping on the way"},
+          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle : lisez l’erreur ci-dessus, "
+                      "ligne de votre fichier comprise.",
+                "en": "No line, whatever it holds, may stop the loop: read the error above, with the line of your file."}),
+    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, run=flushes_each_reply,
+          cause=True,
+          title={"fr": "Chaque réponse part aussitôt écrite (le client attend chacune)",
+                 "en": "Each reply leaves as soon as it is written (the client waits for each)"},
+          hint={"fr": "La sortie d’un programme vers un tube reste dans un tampon : videz-le (flush) après chaque "
+                      "réponse, sinon le client attend sans fin.",
+                "en": "A program's output to a pipe stays in a buffer: flush it after each reply, otherwise the "
+                      "client waits forever."}),
+    Check(id="server.parse-error", task="server-1", needs=(STARTS,), probes=BOTH, run=parse_error,
+          title={"fr": "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
+                 "en": "A line that is not JSON gets -32700 with id null, and the server goes on"},
+          hint={"fr": "Attrapez l’erreur de json.loads : répondez -32700 avec \"id\": null, puis lisez la ligne suivante.",
+                "en": "Catch json.loads's error: answer -32700 with \"id\": null, then read the next line."}),
+    Check(id="server.exits-at-eof", task="server-1", needs=(STARTS,), probes=BOTH, run=exits_at_eof,
+          title={"fr": "Le serveur s’arrête (code 0) quand son entrée se ferme",
+                 "en": "The server stops (code 0) when its input closes"},
+          hint={"fr": "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi.",
+                "en": "At the end of input, the reading loop ends and so does the program."}),
+    Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 2, ("error.code",))),
+          title={"fr": "Réponse 2 : une version inconnue est refusée avec -32602",
+                 "en": "Reply 2: an unknown version is refused with -32602"},
+          hint={"fr": "Si la version demandée n’est pas dans VERSIONS, levez l’erreur -32602 (partie 2).",
+                "en": "When the requested version is not in VERSIONS, raise error -32602 (part 2)."}),
+    Check(id="server.error-data", task="server-2", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 2, ("error.data",))),
+          title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",
+                 "en": "Reply 2: error.data gives the requested version and the supported list"},
+          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client réessaie.",
+                "en": "The -32602 error carries in data the requested version and the supported list, so the client can retry."}),
+    Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 3, ("result.protocolVersion",)), (R, "init-2025", ("result.protocolVersion",))),
+          title={"fr": "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
+                 "en": "Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)"},
+          hint={"fr": "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
+                "en": "Answer with the requested version when it is in VERSIONS, in result.protocolVersion."}),
+    Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 3, ("result.capabilities#keys", "result.serverInfo.name#type",
+                                    "result.serverInfo.version#type"))),
+          title={"fr": "Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
+                 "en": "Reply 3: only the tools capability is announced, with serverInfo"},
+          hint={"fr": "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
+                "en": "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version."}),
+    Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 3, ("result.capabilities.tools.listChanged",))),
+          title={"fr": "Réponse 3 : listChanged est false", "en": "Reply 3: listChanged is false"},
+          hint={"fr": "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false.",
+                "en": "This server never says when its list changes: it says listChanged: false."}),
+    Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 1, ("error.code",))),
+          title={"fr": "Réponse 1 : tools/list avant initialize reçoit -32600",
+                 "en": "Reply 1: tools/list before initialize gets -32600"},
+          hint={"fr": "Dans l’état nouveau, seules initialize et ping passent la porte ; le reste reçoit -32600.",
+                "en": "In the new state only initialize and ping pass the gate; everything else gets -32600."}),
+    Check(id="server.gate-while-waiting", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 4, ("error.code",))),
+          title={"fr": "Réponse 4 : tools/list avant la notification reçoit encore -32600",
+                 "en": "Reply 4: tools/list before the notification still gets -32600"},
+          hint={"fr": "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt.",
+                "en": "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready."}),
+    Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 5, ("result",))),
+          title={"fr": "Réponse 5 : tools/list une fois prêt renvoie une liste vide",
+                 "en": "Reply 5: tools/list once ready returns an empty list"},
+          hint={"fr": "Dans l’état prêt, tools/list répond avec la liste des outils : ce serveur n’en a aucun.",
+                "en": "In the ready state, tools/list answers with the list of tools: this server has none."}),
+    Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((S, 6, ("error.code",))),
+          title={"fr": "Réponse 6 : une méthode jamais annoncée reçoit -32601",
+                 "en": "Reply 6: a method never announced gets -32601"},
+          hint={"fr": "Après la porte d’état, une méthode sans gestionnaire reçoit -32601 (méthode inconnue).",
+                "en": "After the state gate, a method with no handler gets -32601 (method not found)."}),
+    Check(id="server.ping-every-state", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
+                            (R, "ping-ready", ("result",))),
+          title={"fr": "ping reçoit {} dans chaque état", "en": "ping gets {} in every state"},
+          hint={"fr": "ping passe la porte dans tous les états : nouveau, attente et prêt.",
+                "en": "ping passes the gate in every state: new, waiting and ready."}),
+    Check(id="server.second-initialize", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))),
+          title={"fr": "Un second initialize reçoit -32600", "en": "A second initialize gets -32600"},
+          hint={"fr": "initialize n’est accepté que dans l’état nouveau ; ensuite, c’est une requête invalide.",
+                "en": "initialize is accepted only in the new state; after that it is an invalid request."}),
+    Check(id="server.id-zero", task="server-3", needs=(STARTS,), probes=BOTH,
+          run=replies_agree((R, 0, ("result",))),
+          title={"fr": "Une requête d’id 0 reçoit sa réponse", "en": "A request with id 0 gets its reply"},
+          hint={"fr": "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`).",
+                "en": "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`)."}),
 ]
-
-FUNCTION_CHECKS = [
-    (STARTS, "server-1", json_rpc_replies,
-     "Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
-     "The server starts and answers in JSON-RPC 2.0, one object per line",
-     "Chaque réponse : {\"jsonrpc\": \"2.0\", \"id\": …} plus result, ou error {code, message} (partie 1).",
-     "Each reply: {\"jsonrpc\": \"2.0\", \"id\": …} plus result, or error {code, message} (part 1)."),
-    ("server.reply-ids", "server-1", reply_ids,
-     "Chaque réponse porte l’id de sa requête", "Each reply carries its request's id",
-     "Recopiez l’id de la requête tel quel (1 reste un nombre, \"a\" une chaîne).",
-     "Copy the request's id as it is (1 stays a number, \"a\" a string)."),
-    ("server.notifications-unanswered", "server-1", notifications_unanswered,
-     "Les notifications ne reçoivent aucune réponse", "Notifications get no reply",
-     "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
-     "A message with no id is a notification: change the state if needed, but write nothing."),
-    ("server.parse-error", "server-1", parse_error,
-     "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
-     "A line that is not JSON gets -32700 with id null, and the server goes on",
-     "Attrapez l’erreur de json.loads : répondez -32700 avec \"id\": null, puis lisez la ligne suivante.",
-     "Catch json.loads's error: answer -32700 with \"id\": null, then read the next line."),
-    ("server.exits-at-eof", "server-1", exits_at_eof,
-     "Le serveur s’arrête (code 0) quand son entrée se ferme",
-     "The server stops (code 0) when its input closes",
-     "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi.",
-     "At the end of input, the reading loop ends and so does the program."),
-]
-
-# The order of the report: each part's checks in the order of the lesson's tables.
-# Part 1 (the messages) also covers what the given loop and routing do once replies can be built.
-ORDER = [
-    STARTS, "server.reply-ids", "server.notifications-unanswered", "server.parse-error", "server.exits-at-eof",
-    "server.refuses-unknown-version", "server.error-data", "server.accepts-known-version",
-    "server.capabilities-only-tools", "server.list-changed-false",
-    "server.gate-before-initialize", "server.gate-while-waiting", "server.tools-list-when-ready",
-    "server.unknown-method", "server.ping-every-state", "server.second-initialize", "server.id-zero",
-]
-
-
-def build() -> list[Check]:
-    checks = {}
-    for check_id, task, run, *texts in FUNCTION_CHECKS:
-        checks[check_id] = Check(check_id, task, {"fr": texts[0], "en": texts[1]}, {"fr": texts[2], "en": texts[3]},
-                                 run, probes=(S, R), needs=() if check_id == STARTS else (STARTS,))
-    for check_id, task, rows, *texts in REPLY_RULES:
-        checks[check_id] = Check(check_id, task, {"fr": texts[0], "en": texts[1]}, {"fr": texts[2], "en": texts[3]},
-                                 partial(replies_agree, rows), probes=(S, R), needs=(STARTS,))
-    assert sorted(checks) == sorted(ORDER), "every server check has its place in ORDER"
-    return [checks[check_id] for check_id in ORDER]
-
-
-CHECKS = build()

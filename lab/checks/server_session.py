@@ -1,8 +1,14 @@
 """The server probes: two real sessions with the student's server.py, over stdin/stdout only.
 
-1. The lesson's scenario: the seven messages in one go, then the input closes.
+1. The lesson's scenario: the seven messages, then the input closes.
 2. The other rules, in one more session: ping in every state, a second initialize,
    the 2025-03-26 version, id 0, an unknown notification, a line that is not JSON.
+
+Each session is driven as a real client drives a server: one line, then wait for its
+reply (at most REPLY_LIMIT s) before the next, with nothing in the server's
+environment to flush its output for it. A reply that does not come in time ends the
+waiting: the rest is sent at once and the input closed, so what the server wrote only
+at the end is still judged (and the flush check names the cause).
 
 Each probe also computes what the reference server answers to the same lines, so a
 check compares the two replies that carry the same id.
@@ -11,15 +17,19 @@ check compares the two replies that carry the same id.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed, Probe
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
-from lab.checks.runner import Run, child_env, run_python
+from lab.checks.runner import Run, child_env, converse
+from lab.checks.tracebacks import trimmed
 
 SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tenth of it
 SERVER_CPU = 2  # seconds of CPU for a session: a correct server needs a twentieth of one
+FIRST_REPLY_LIMIT = 3.0  # seconds for the first reply: the interpreter starts meanwhile
+REPLY_LIMIT = 2.0  # seconds for each later reply: a correct server needs a millisecond
 MISSING = object()  # a field the reply does not have (distinct from null)
 
 
@@ -55,6 +65,21 @@ class Transcript:
     run: Run | None = None  # None when there is no server.py
     lines: list[str] = field(default_factory=list)
     replies: list[Any] = field(default_factory=list)  # each line parsed, or the raw text
+    late: int | None = None  # the message whose reply did not come in time, input still open
+    lines_in_time: int = 0  # lines written while its input was open and replies were awaited
+    stopped_at: int | None = None  # the message after which it exited, its input still open
+    script: str = "server.py"  # its file name, to trim its tracebacks
+
+    def message_text(self, index: int) -> str:
+        message = self.sent[index]
+        raw = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode()
+        return raw.decode("utf-8", errors="replace")
+
+    def traceback(self) -> str:
+        """What it wrote on stderr, its traceback trimmed to its own file."""
+        if self.run is None:
+            return ""
+        return trimmed(self.run.stderr.decode("utf-8", errors="replace"), (self.script,))
 
     def request(self, request_id: Any) -> str:
         for message in self.sent:
@@ -77,15 +102,48 @@ def parse(line: str) -> Any:
         return line
 
 
-def session(context: Context, messages: list[Any]) -> Transcript:
+def owes_reply(message: Any) -> bool:
+    """A request (it has an id) or a line that is not JSON (answered with id null)."""
+    return isinstance(message, bytes) or (isinstance(message, dict) and "id" in message)
+
+
+def session(context: Context, messages: list[Any], script_name: str = "server.py",
+            reference: Callable[[bytes, str], list[dict]] = reference_replies) -> Transcript:
+    """A session with `script_name` (the lesson's server, or the bonus one and its `reference`)."""
     data = encode_lines(messages)
-    transcript = Transcript(sent=messages, reference=reference_replies(data, context.lang))
-    script = context.folder / "server.py"
+    transcript = Transcript(sent=messages, reference=reference(data, context.lang), script=script_name)
+    script = context.folder / script_name
     if not script.is_file():
         return transcript
-    transcript.run = run_python(script.resolve(), data=data, limit=SERVER_LIMIT, cwd=context.folder,
-                                env=child_env(context.lang), cpu_seconds=SERVER_CPU)
-    transcript.lines = [line for line in transcript.run.stdout_lines() if line.strip()]
+    started = time.monotonic()
+    talk = converse(script.resolve(), cwd=context.folder, env=child_env(context.lang), cpu_seconds=SERVER_CPU)
+    received: list[bytes] = []
+    owed = 0
+    for index, line in enumerate(data.split(b"\n")[:-1]):
+        if not talk.send(line + b"\n"):
+            transcript.stopped_at = max(0, index - 1)
+            break
+        if transcript.late is not None or not owes_reply(messages[index]):
+            continue
+        owed += 1
+        limit = FIRST_REPLY_LIMIT if owed == 1 else REPLY_LIMIT
+        until = min(time.monotonic() + limit, started + SERVER_LIMIT)
+        # Any line counts as the reply: matching ids is the checks' job, not the driver's.
+        while len(received) < owed and not talk.ended:
+            got = talk.read_line(until - time.monotonic())
+            if got is None:
+                break
+            received.append(got)
+        if talk.ended:
+            transcript.stopped_at = index
+            break
+        if len(received) < owed:
+            transcript.late = index  # from here on: everything at once, then the end of input
+    transcript.lines_in_time = len(received)
+    transcript.run = talk.finish(started + SERVER_LIMIT - time.monotonic())
+    received += talk.remaining_lines()
+    text = [raw.decode("utf-8", errors="replace").rstrip("\r") for raw in received]
+    transcript.lines = [line for line in text if line.strip()]
     transcript.replies = [parse(line) for line in transcript.lines]
     return transcript
 
@@ -134,8 +192,7 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
     what = transcript.request(request_id)
     if actual is MISSING:
         raise Failed(expected, "\n".join(transcript.lines) or "—",
-                     fr=f"Aucune réponse à {what}.", en=f"No reply to {what}.",
-                     output=transcript.run.stderr_tail() if transcript.run else "")
+                     fr=f"Aucune réponse à {what}.", en=f"No reply to {what}.", output=transcript.traceback())
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):
