@@ -38,7 +38,8 @@ def test_without_bubblewrap_lab_grade_stops_and_says_what_to_install(tmp_path: P
     done = lab("--lang", lang, "grade", str(submission), "--out", str(tmp_path / "out"), cwd=tmp_path,
                path=str(tmp_path / "no-bin"))
     assert done.returncode == 1
-    assert done.stderr.strip() == "Error: " + text(lang, "grade.no_sandbox.missing")
+    error = {"fr": "Erreur : ", "en": "Error: "}[lang]  # click's word, in the run's language
+    assert done.stderr.strip() == error + text(lang, "grade.no_sandbox.missing")
     assert not (tmp_path / "out").exists()  # nothing graded, nothing half-written
 
 
