@@ -142,3 +142,27 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
     assert seen["pids"] == ["1", "2"]  # bwrap's own init, and this process (the launcher became it)
     assert list(listeners) == ["LAB_PORT"]
     listeners["LAB_PORT"].close()
+
+
+@needs_bwrap
+def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK client runs outside (its report is out of the server's reach); the server it
+    starts runs in the sandbox: a server that refuses to start where it can see the kit
+    connects only when sandboxed."""
+    from hostile import with_prelude
+    from lab import real_clients
+
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for name in ("server.py", "bonus_server.py"):
+        (folder / name).write_text((ROOT / "solutions" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    bonus = folder / "bonus_server.py"
+    bonus.write_text(with_prelude(bonus.read_text(encoding="utf-8"),
+                                  f"import os as _o, sys as _s\nif _o.path.exists({str(ROOT / 'lab')!r}):\n"
+                                  "    _s.exit(3)\n"), encoding="utf-8")
+    outside = real_clients.run_sdk(bonus, ("legacy",))
+    assert [run.outcome for run in outside] == [real_clients.REFUSED]  # MCP error -32000: Connection closed
+    monkeypatch.setenv(sandbox.VARIABLE, sandbox.find()[0].with_writable(folder).to_json())
+    inside = real_clients.run_sdk(bonus, ("legacy",))
+    assert [(run.outcome, run.tools) for run in inside] == [(real_clients.CONNECTED, [])]
