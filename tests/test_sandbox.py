@@ -166,3 +166,19 @@ def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: 
     monkeypatch.setenv(sandbox.VARIABLE, sandbox.find()[0].with_writable(folder).to_json())
     inside = real_clients.run_sdk(bonus, ("legacy",))
     assert [(run.outcome, run.tools) for run in inside] == [(real_clients.CONNECTED, [])]
+
+
+@needs_bwrap
+def test_a_check_that_errors_in_the_trusted_run_is_a_kit_error(tmp_path: Path, catalogue: Catalogue) -> None:
+    engine = tmp_path / "erring_engine.py"
+    results = [{"id": check.id, "task": check.task, "points": check.points, "title": check.title,
+                "status": "error" if index == 0 else "passed", "message": "RuntimeError: a kit bug" if index == 0 else ""}
+               for index, check in enumerate(catalogue.checks)]
+    engine.write_text(f"import json\nprint(json.dumps({{'target': 'x', 'lang': 'en', 'results': {results!r}}}))\n",
+                      encoding="utf-8")
+    submission = make_submission(tmp_path, "ada", "full", server_only=True)
+    jailed = grade_submission(submission, "en", LIMITS, catalogue, str(engine), jail=sandbox.find()[0])
+    assert (jailed.kit_error, jailed.error) == (
+        True, f"Kit error (not the student's doing): {catalogue.checks[0].id}: RuntimeError: a kit bug")
+    # Without the sandbox, student code could have caused it: it stays the submission's.
+    assert grade_submission(submission, "en", LIMITS, catalogue, str(engine)).kit_error is False

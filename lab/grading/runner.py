@@ -38,7 +38,7 @@ from lab.sandbox import Spec
 from lab.grading import preload as preload_module
 from lab.i18n import text
 from lab.process import TOKEN_VARIABLE
-from lab.results import Report
+from lab.results import ERROR, Report
 
 KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
@@ -296,7 +296,15 @@ def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.C
             report.kit_error = True
             return report
         return checks.failed("", lang, why)
-    return checks.reconcile(parsed, lang)
+    report = checks.reconcile(parsed, lang)
+    errored = [result for result in report.results if result.status == ERROR]
+    if trusted and errored:
+        # The checks ran out of the student code's reach: a check that errored is the kit's
+        # failure (a probe past its own limit, a launcher that gave no listeners...).
+        report.kit_error = True
+        report.error = report.error or text(lang, "grade.kit_error", error="; ".join(
+            f"{result.id}: {result.message}" for result in errored)[:1000])
+    return report
 
 
 def parse_report(stdout: bytes) -> Report | None:
