@@ -221,6 +221,38 @@ def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple
     return process, {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
 
 
+STUDENT_FILE_LIMIT = 1 << 20  # bytes: the largest student file the checks read (a submission's file is small)
+
+
+def read_student_file(path: Path, limit: int = STUDENT_FILE_LIMIT) -> bytes | None:
+    """A file of the student's folder as the trusted checks may read it: never through a
+    symbolic link (student code running beside could have made `model.py` a link to a file of
+    the grader's), only a regular file, at most `limit` bytes. None when it is not one."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(limit)
+    finally:
+        os.close(fd)
+
+
+def copy_student_file(source: Path, target: Path) -> bool:
+    """Copy a student's file for a check (see read_student_file); False when it is not one."""
+    data = read_student_file(source)
+    if data is None:
+        return False
+    target.write_bytes(data)
+    return True
+
+
 def student_command(argv: list[str], cwd: Path) -> list[str]:
     """`argv` as it must start when a trusted program (a real MCP client) starts student code:
     wrapped in this check run's sandbox when there is one, as it is otherwise."""

@@ -9,9 +9,10 @@ Each student process (server, client, model runner, bonus server) starts as
   run that started it goes, everything the student started goes too (setsid, double fork,
   empty environment change nothing: pid 1 of the namespace leaving kills the rest);
 - a filesystem of read-only system folders, Python and its site-packages (openai and its
-  dependencies), where the kit's own source is covered by an empty folder; the submission's
-  private folder read-write (`Spec.writable`); a private /tmp and /dev; nothing else: no
-  home, no working folder, no class folder, no output folder, no other copy;
+  dependencies), where the kit's own source is covered by an empty folder; the folder it
+  works in read-write (the private copy, or a check's folder beside it), and nothing else of
+  the submission's; a private /tmp and /dev; no home, no working folder, no class folder,
+  no output folder, no other copy;
 - the environment the check gives it (see lab.checks.runner.child_env), nothing more.
 The trusted side passes the spec to the check run in LAB_SANDBOX (JSON); the check run wraps
 every student command with `wrap`.
@@ -132,7 +133,8 @@ def default_spec(bwrap: str) -> Spec:
 
 def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
          listen: tuple[str, ...] = (), cpu_seconds: int = 0) -> list[str]:
-    """`argv` as a bwrap command line under `spec`, working in `cwd` (which must be writable).
+    """`argv` as a bwrap command line under `spec`, working in `cwd`, the one folder of the
+    submission's it sees (read-write; a mount point, so it cannot be swapped for a link).
 
     The launcher sets the CPU limit inside (a limit set from outside would miss the processes
     bwrap has forked already). With `listen`, it first binds one loopback listener per name,
@@ -148,7 +150,7 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += ["--tmpfs", folder, "--remount-ro", folder]
     command += ["--proc", "/proc"] if spec.proc else []
     command += ["--dev", "/dev", "--tmpfs", "/tmp"]
-    for folder in spec.writable:
+    for folder in (*spec.writable, str(cwd)):
         command += ["--bind", folder, folder]
     command += ["--chdir", str(cwd), "--"]
     if listen or cpu_seconds:

@@ -182,3 +182,23 @@ def test_a_check_that_errors_in_the_trusted_run_is_a_kit_error(tmp_path: Path, c
         True, f"Kit error (not the student's doing): {catalogue.checks[0].id}: RuntimeError: a kit bug")
     # Without the sandbox, student code could have caused it: it stays the submission's.
     assert grade_submission(submission, "en", LIMITS, catalogue, str(engine)).kit_error is False
+
+
+def test_the_checks_read_a_students_file_never_through_a_link(tmp_path: Path) -> None:
+    """Student code runs while the checks read its folder: a `model.py` it turned into a link
+    to one of the grader's files must not be read (nor a pipe that would block the read)."""
+    from lab.process import copy_student_file, read_student_file
+
+    secret = tmp_path / "grader.env"
+    secret.write_text("AI_KEY=sk-secret\n")
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (folder / "model.py").symlink_to(secret)
+    os.mkfifo(folder / "answers.toml")
+    (folder / "client.py").write_bytes(b"x" * 100)
+    assert read_student_file(folder / "model.py") is None
+    assert read_student_file(folder / "answers.toml") is None
+    assert read_student_file(folder / "missing.py") is None
+    assert read_student_file(folder / "client.py", limit=10) == b"x" * 10
+    assert copy_student_file(folder / "model.py", tmp_path / "copied.py") is False
+    assert not (tmp_path / "copied.py").exists()

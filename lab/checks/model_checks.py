@@ -21,7 +21,7 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
-from lab.process import LineSession
+from lab.process import LineSession, copy_student_file
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
@@ -73,7 +73,7 @@ def run_model(context: Context) -> ModelRun:
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
-            shutil.copyfile(model, work / "model.py")
+            copy_student_file(model, work / "model.py")
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))

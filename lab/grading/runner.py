@@ -261,9 +261,9 @@ def grade_submission(
             return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         if jail is not None:
-            # The check run's temporary folders (client, model) go beside the copy: the one
-            # folder the sandbox shows read-write.
-            child_env.update({jail_variable: jail.with_writable(copy.parent).to_json(), "TMPDIR": str(copy.parent)})
+            # The check run's temporary folders (client, model) go beside the copy, in the
+            # submission's own folder; each student process sees only the one it works in.
+            child_env.update({jail_variable: jail.to_json(), "TMPDIR": str(copy.parent)})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
