@@ -33,6 +33,7 @@ from pathlib import Path
 
 from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
 from lab.grading import catalogue, sandbox
+from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
 from lab.grading import preload as preload_module
@@ -127,16 +128,24 @@ def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: boo
 
 
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-              env: dict[str, str], preload: str | None = None) -> Outcome:
-    """Run to the end or to the time limit, reading both pipes with caps; always clean up."""
+              env: dict[str, str], preload: str | None = None,
+              group: SubmissionGroup | None = None) -> Outcome:
+    """Run to the end or to the time limit, reading both pipes with caps; always clean up.
+
+    `group`: the submission's control group; the child is moved in at once, so what it starts
+    is born inside (memory and process count capped for the whole submission)."""
     token = secrets.token_hex(8)
     env = {**env, TOKEN_VARIABLE: token}
     started = time.monotonic()
     process = start_child(folder, lang, limits, target, bonus, env, preload)
+    if group is not None:
+        group.add(process.pid)
     try:
         out, err, timed_out = read_capped(process, started + limits.timeout, limits)
     finally:
         kill_everything(process, token)
+        if group is not None:
+            group.close()
     return Outcome(
         code=None if timed_out else process.returncode,
         stdout=bytes(out.data), stderr=bytes(err.data), stdout_truncated=out.dropped > 0,
@@ -265,7 +274,8 @@ def grade_submission(
             # submission's own folder; each student process sees only the one it works in.
             child_env.update({jail_variable: jail.to_json(), "TMPDIR": str(copy.parent)})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
-        outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload)
+        group = SubmissionGroup(limits.memory_bytes) if jail is not None else None
+        outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=jail is not None)
