@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.reference import HELPER, helper_module
 from lab.checks.runner import Run, child_env, run_python
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -57,6 +58,8 @@ def run_model(context: Context) -> ModelRun:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             shutil.copyfile(model, work / "model.py")
+            helper = context.folder / HELPER  # the given module model.py imports, if the student has it
+            shutil.copyfile(helper if helper.is_file() else helper_module(), work / HELPER)
             todo = cases(endpoints, refused.getsockname()[1], context.lang)
             (work / "cases.json").write_text(json.dumps(todo), encoding="utf-8")
             limit = sum(case["limit"] for case in todo) + 3.0  # plus start-up and the openai import

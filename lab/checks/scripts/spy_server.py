@@ -19,26 +19,30 @@ def main() -> None:
     timer = threading.Timer(LIFETIME, os._exit, (3,))  # never outlive a killed client
     timer.daemon = True
     timer.start()
-    spec = importlib.util.spec_from_file_location("lab_reference_server", os.environ["LAB_REFERENCE_SERVER"])
+    path = os.environ["LAB_REFERENCE_SERVER"]
+    sys.path.insert(0, os.path.dirname(path))  # its plumbing.py, from the reference's folder
+    spec = importlib.util.spec_from_file_location("lab_reference_server", path)
     reference = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(reference)
-    session = reference.Session(lang=reference.language())
     with open(os.environ["LAB_SPY_LOG"], "a", encoding="utf-8") as log:
 
         def record(kind: str, value: object) -> None:
             log.write(json.dumps({kind: value}, ensure_ascii=False) + "\n")
             log.flush()
 
-        for raw in sys.stdin.buffer:
-            record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-            reply = session.handle_line(raw)
-            if reply is not None:
-                record("out", reply)
-                try:
-                    sys.stdout.buffer.write(reference.encode(reply))
-                    sys.stdout.buffer.flush()
-                except BrokenPipeError:
-                    break
+        def send(message: dict) -> None:  # the reference's own send, written down on the way
+            reply = {"jsonrpc": "2.0", **message}
+            record("out", reply)
+            sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "backslashreplace") + b"\n")
+            sys.stdout.buffer.flush()
+
+        reference.send = send
+        try:
+            for raw in sys.stdin.buffer:
+                record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+                reference.on_line(raw.decode("utf-8", "surrogateescape"))
+        except BrokenPipeError:
+            pass
         record("eof", True)
     os._exit(0)
 
