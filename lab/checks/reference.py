@@ -70,8 +70,11 @@ class ReferenceSession:
 
     def __init__(self, lang: str = "fr", module: Optional[ModuleType] = None) -> None:
         if module is None:
+            shared = load("server")
             with _loading:
                 module = _exec("server", "lab_reference_server_session")
+            # The values the checks read from load("server") are the ones every session speaks.
+            module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
         self.module = module
         self.collected: list[dict] = []
         module.TEXT = module.TEXTS[lang]
