@@ -36,6 +36,12 @@ def language() -> str:
     return "en" if os.environ.get("LAB_LANG", "fr").lower().startswith("en") else "fr"
 
 
+def in_language(texts: dict[str, tuple[str, str]], lang: Optional[str] = None) -> dict[str, str]:
+    """{key: (French, English)} -> {key: the text in this language (by default LAB_LANG's)}."""
+    chosen = 1 if (lang or language()) == "en" else 0
+    return {key: pair[chosen] for key, pair in texts.items()}
+
+
 TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 

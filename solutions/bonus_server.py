@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional
 # The files beside this one, whichever folder it sits in (solutions/ or exercises/).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from plumbing import DECODER, is_valid_id, language  # noqa: E402
+from plumbing import DECODER, in_language, is_valid_id, language  # noqa: E402
 from server import SERVER_INFO, TEXTS  # noqa: E402  the lesson's texts and name, not its code
 
 # The handshake-era revisions of MCP, newest first. Revision 2026-07-28 replaced the
@@ -90,7 +90,7 @@ class Session:
         self.state = NEW
         self.versions = versions
         self.negotiate = negotiate
-        self.texts = TEXTS[lang]
+        self.texts = in_language(TEXTS, lang)
         self.handlers: dict[str, Callable[[dict], dict]] = {
             "ping": lambda params: {},
             "initialize": self.initialize,

@@ -40,8 +40,9 @@ def statuses(report: Report) -> dict[str, str]:
 
 
 def bonus_folder(tmp_path: Path, old: str = "", new: str = "") -> Path:
-    """server.py from solutions/, and bonus_server.py with one change."""
+    """server.py and plumbing.py from solutions/, and bonus_server.py with one change."""
     shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    shutil.copy(SOLUTIONS / "plumbing.py", tmp_path / "plumbing.py")
     source = (SOLUTIONS / "bonus_server.py").read_text(encoding="utf-8")
     (tmp_path / "bonus_server.py").write_text(mutate(source, old, new) if old else source, encoding="utf-8")
     return tmp_path

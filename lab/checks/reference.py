@@ -77,7 +77,7 @@ class ReferenceSession:
             module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
         self.module = module
         self.collected: list[dict] = []
-        module.TEXT = module.TEXTS[lang]
+        module.TEXT = module.in_language(module.TEXTS, lang)
         module.send = lambda message: self.collected.append({"jsonrpc": "2.0", **message})
 
     @property
@@ -158,7 +158,8 @@ def states() -> list[str]:
 
 def server_texts(lang: str) -> dict[str, str]:
     """The server's wire texts in this language (unknown_method is the prefix of the method's name)."""
-    return dict(load("server").TEXTS[lang])
+    server = load("server")
+    return server.in_language(server.TEXTS, lang)
 
 
 def server_info() -> dict:
