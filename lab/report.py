@@ -88,7 +88,8 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
 
 def shown_problem(results: list[CheckResult]) -> CheckResult | None:
     failures = [r for r in results if r.status not in (PASSED, SKIPPED)]
-    causes = [r for r in failures if is_cause(r.id)]
+    # A cause that says what the first failure says (both found no client output, say) adds nothing.
+    causes = [r for r in failures if is_cause(r.id) and r.message != failures[0].message]
     return (causes or failures or [None])[0]
 
 

@@ -236,8 +236,9 @@ CHECKS = [
     Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True,
           title={"fr": "Le serveur bonus démarre et répond en JSON-RPC 2.0",
                  "en": "The bonus server starts and answers in JSON-RPC 2.0"},
-          hint={"fr": "bonus_server.py réutilise le Session de server.py : faites d’abord passer les vérifications du serveur.",
-                "en": "bonus_server.py reuses server.py's Session: make the server's checks pass first."}),
+          hint={"fr": "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer "
+                      "les vérifications du serveur.",
+                "en": "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first."}),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
           run=versions_echoed,
           title={"fr": "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",

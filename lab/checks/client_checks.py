@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.reference import load, new_session, scenario_messages
+from lab.checks.reference import new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
@@ -77,7 +77,6 @@ class Spies:
 
     def serve_server(self, connection: socket.socket) -> None:
         session = new_session(self.lang)
-        encode = load("server").encode
         with connection, connection.makefile("rb") as lines:
             try:
                 for frame in lines:  # one JSON string a line (Latin-1 bytes), `null` at the end
@@ -88,9 +87,10 @@ class Spies:
                     raw = raw.encode("latin-1")
                     self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
                     reply = session.handle_line(raw)
-                    if reply is not None:
-                        self.record("out", reply)
-                        connection.sendall(encode(reply))
+                    for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
+                        self.record("out", one)
+                        connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
+                                           + b"\n")
             except (ValueError, AttributeError, UnicodeError):
                 pass  # not the relay's frames: nothing more from this connection counts
             except OSError:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.reference import HELPER, helper_module
 from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
 from lab.process import LineSession
@@ -74,6 +75,8 @@ def run_model(context: Context) -> ModelRun:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             shutil.copyfile(model, work / "model.py")
+            helper = context.folder / HELPER  # the given module model.py imports, if the student has it
+            shutil.copyfile(helper if helper.is_file() else helper_module(), work / HELPER)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))
