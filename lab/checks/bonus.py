@@ -30,9 +30,9 @@ from lab.process import TOKEN_VARIABLE
 BONUS = "bonus_server.py"
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
 SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
-# The versions a client may ask for in the handshake era; the replies expected come
-# from the reference server, not from this list.
-ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+# The versions a client may ask for in the handshake era, the reference bonus server's own
+# list; the replies expected come from the reference server too.
+ASKED_VERSIONS = tuple(reference.bonus_versions())
 UNKNOWN_VERSION = "1999-01-01"
 
 
@@ -241,8 +241,8 @@ CHECKS = [
                 "en": "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first."}),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
           run=versions_echoed,
-          title={"fr": "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",
-                 "en": "A supported version is echoed as it is (2024-11-05 to 2025-11-25)"},
+          title={"fr": f"Une version prise en charge est renvoyée telle quelle ({ASKED_VERSIONS[-1]} à {ASKED_VERSIONS[0]})",
+                 "en": f"A supported version is echoed as it is ({ASKED_VERSIONS[-1]} to {ASKED_VERSIONS[0]})"},
           hint={"fr": "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
                 "en": "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."}),
     Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),

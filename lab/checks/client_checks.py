@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
@@ -27,7 +28,6 @@ CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
-MODEL_SAYS = ("le modèle dit : ", "the model says: ")
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
 
@@ -266,7 +266,7 @@ def asks_model(context: Context) -> None:
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    wanted = [prefix + MODEL_TEXT for prefix in MODEL_SAYS]
+    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]
     stderr = client_trace(outcome)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
