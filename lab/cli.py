@@ -50,7 +50,7 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
 
     def run_once() -> int:
         report = run_checks(folder, lang, bonus)
-        click.echo(json.dumps(report.to_dict()) if as_json else render(report))
+        click.echo(json.dumps(report.to_dict()) if as_json else render(report, watching=watch))
         return 0 if report.all_passed else 1
 
     if not watch:
@@ -137,6 +137,8 @@ def language_from_argv(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    lang = language(language_from_argv(argv))
+    asked = language_from_argv(argv)
+    # A --lang click will refuse (--lang de) does not choose the language of its own error.
+    lang = language(asked if asked in LANGUAGES else None)
     speak(lang)  # click's own words (Usage, Options, its errors) before it builds anything
     make_cli(lang)(args=argv, prog_name="lab")
