@@ -28,6 +28,7 @@ from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, fi
 from lab.process import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
+NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
 SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
 # The versions a client may ask for in the handshake era, the reference bonus server's own
@@ -81,7 +82,7 @@ def stdio_session(context: Context, messages: list[dict]) -> Transcript:
 
 
 def version_probe(version: str) -> Probe:
-    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT)
+    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
 # ---------------------------------------------------------------- the real-client probes
@@ -121,11 +122,12 @@ def inspector_probe(context: Context) -> real_clients.ClientRun | None:
 
 
 PROBES = {
-    "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT),
+    "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT, NOT_READ),
     **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
     # The real-client probes first wait for the stdio session (SESSION_LIMIT).
-    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT),
-    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT),
+    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
+    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT,
+                             NOT_READ),
 }
 
 

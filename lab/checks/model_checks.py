@@ -129,7 +129,7 @@ def parse_line(line: bytes | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-PROBES = {"model.run": Probe(run_model, 50.0)}  # the import's limit and the cases', and more
+PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}  # the import's limit and the cases', and more
 
 
 def outcome_of(context: Context, name: str) -> dict:
