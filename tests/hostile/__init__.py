@@ -34,6 +34,7 @@ HOSTILE_PRELUDES = {
     # deletes every file in its own folder, then carries on
     "deletes": (
         "import pathlib\n"
+        "import plumbing  # noqa: F401  the given module server.py imports, loaded before its file goes\n"
         "for _path in pathlib.Path(__file__).resolve().parent.iterdir():\n"
         "    if _path.is_file():\n        _path.unlink()\n"
     ),
@@ -64,6 +65,7 @@ def make_submission(parent: Path, name: str, kind: str, server_only: bool = Fals
     if server_only:
         folder.mkdir(parents=True)
         shutil.copy2(SOLUTIONS / "server.py", folder / "server.py")
+        shutil.copy2(SOLUTIONS / "plumbing.py", folder / "plumbing.py")  # the given module server.py imports
     else:
         shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     server = folder / "server.py"
