@@ -58,12 +58,14 @@ PARTIAL_BUG = ('"listChanged": False', '"listChanged": True')
 def make_submission(parent: Path, name: str, kind: str, server_only: bool = False) -> Path:
     """Write submission `name` of the given kind under `parent` and return its folder.
 
-    `server_only`: just server.py (the other checks then fail at once: quicker tests).
+    `server_only`: just server.py and the given plumbing.py it imports (the other checks then
+    fail at once: quicker tests).
     """
     folder = parent / name
     if server_only:
         folder.mkdir(parents=True)
         shutil.copy2(SOLUTIONS / "server.py", folder / "server.py")
+        shutil.copy2(SOLUTIONS / "plumbing.py", folder / "plumbing.py")  # given beside it
     else:
         shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     server = folder / "server.py"
