@@ -31,9 +31,9 @@ HOSTILE_PRELUDES = {
     "exits": "raise SystemExit(3)\n",
     # does not even parse
     "syntax": "def broken(:\n    pass\n",
-    # deletes every file in its own folder, then carries on
+    # deletes every file in its own folder (once the module it imports is loaded), then carries on
     "deletes": (
-        "import pathlib\n"
+        "import pathlib, plumbing\n"
         "for _path in pathlib.Path(__file__).resolve().parent.iterdir():\n"
         "    if _path.is_file():\n        _path.unlink()\n"
     ),
