@@ -26,12 +26,14 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     #   (max_retries=0) ; demandez une complétion de chat (settings.model, messages,
     #   max_tokens) et renvoyez Answer(le texte du premier choix, recorded=False).
     #   Si quoi que ce soit échoue : affichez FALLBACK_LINE avec la raison (why_no_model,
-    #   fourni) et renvoyez Answer(sample, recorded=True).
+    #   fourni) et renvoyez Answer(sample, recorded=True). Facultatif : check_model_address
+    #   (fourni) échoue tout de suite quand rien n’écoute, avant l’import d’openai.
     # TODO (model helper):
     #   with the openai SDK (import openai): an OpenAI client on settings.url with the key
     #   settings.key, a timeout of its own (settings.timeout, in seconds) and no retries
     #   (max_retries=0); ask for a chat completion (settings.model, messages, max_tokens)
     #   and return Answer(the first choice's text, recorded=False).
     #   If anything fails: print FALLBACK_LINE with the reason (why_no_model, given)
-    #   and return Answer(sample, recorded=True).
+    #   and return Answer(sample, recorded=True). Optional: check_model_address (given)
+    #   fails at once when nothing listens, before openai is imported.
     raise NotImplementedError("assistant du modèle / model helper")

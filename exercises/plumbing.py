@@ -53,10 +53,10 @@ def todo_line(part: object) -> str:
 # ---------------------------------------------------------------- the server
 
 
-class InvalidRequest(ValueError):
+class InvalidRequest(Exception):
     """Valid JSON, but not a JSON-RPC request or notification: answer -32600 with this id.
 
-    A ValueError too, so that a loop that catches only ValueError still goes on."""
+    Not a ValueError: the two answers differ, and the order of the two `except` must not matter."""
 
     def __init__(self, request_id: Any = None) -> None:
         super().__init__("invalid request")

@@ -3,8 +3,9 @@
 """The lesson's MCP server (serveur2.js), in Python: run it as `python server.py`.
 
 It speaks JSON-RPC 2.0 over stdin and stdout, one JSON object per line. Its state
-goes from "nouveau" (new) to "attente" (waiting) to "pret" (ready).
-plumbing.py (given) reads each line strictly: what the lesson does not teach.
+goes from "nouveau" (new) to "attente" (waiting) to "pret" (ready). It runs once its
+three parts are written (its loop is part 3). plumbing.py (given) reads each line
+strictly: what the lesson does not teach.
 """
 
 import json
@@ -34,11 +35,11 @@ state = "nouveau"
 
 def send(message: dict) -> None:
     # TODO (serveur, partie 1) :
-    #   écrivez le message en JSON sur une ligne, avec "jsonrpc": "2.0", puis videz la sortie
-    #   (flush) : le client attend chaque réponse avant d’envoyer la suite.
+    #   écrivez le message en JSON sur une ligne (accents tels quels), avec "jsonrpc": "2.0",
+    #   puis videz la sortie (flush) : le client attend chaque réponse avant d’envoyer la suite.
     # TODO (server, part 1):
-    #   write the message as JSON on one line, with "jsonrpc": "2.0", then flush the output:
-    #   the client waits for each reply before it sends more.
+    #   write the message as JSON on one line (accents as they are), with "jsonrpc": "2.0",
+    #   then flush the output: the client waits for each reply before it sends more.
     raise NotImplementedError("serveur, partie 1 / server, part 1")
 
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional
 # The files beside this one, whichever folder it sits in (solutions/ or exercises/).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from plumbing import DECODER, in_language, is_valid_id, language  # noqa: E402
+from plumbing import DECODER, in_language, is_valid_id, language, todo_line  # noqa: E402
 from server import SERVER_INFO, TEXTS  # noqa: E402  the lesson's texts and name, not its code
 
 # The handshake-era revisions of MCP, newest first. Revision 2026-07-28 replaced the
@@ -158,7 +158,7 @@ class Session:
         except RpcError as error:
             return error_reply(request_id, error.code, error.text, error.data)
         except NotImplementedError as todo:  # the bonus function not written yet
-            return error_reply(request_id, INTERNAL_ERROR, str(todo))
+            return error_reply(request_id, INTERNAL_ERROR, todo_line(todo))
 
     def call(self, method: str, params: dict) -> dict:
         # The lesson's order: the state gate first, then the method name.

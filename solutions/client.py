@@ -70,12 +70,12 @@ def main() -> None:
     # BEGIN SOLUTION client-2
     # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON,
     # fr: écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
-    # fr: Lisez ensuite six réponses (next_line, puis read_reply, fournis) en affichant
-    # fr: "<- " et chaque ligne ; après la sixième, fermez server.stdin.
+    # fr: Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
+    # fr: fournis) en affichant "<- " et chaque ligne ; après la sixième, fermez server.stdin.
     # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON,
     # en: write it on one line to server.stdin; then flush once.
-    # en: Then read six replies (next_line, then read_reply, given), printing "<- " and
-    # en: each line; after the sixth, close server.stdin.
+    # en: Then read six replies (next_line, then read_reply with the reply's number, given),
+    # en: printing "<- " and each line; after the sixth, close server.stdin.
     for message in scenario():
         line = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
         print("-> " + line, flush=True)

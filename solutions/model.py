@@ -24,13 +24,15 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # fr: (max_retries=0) ; demandez une complétion de chat (settings.model, messages,
     # fr: max_tokens) et renvoyez Answer(le texte du premier choix, recorded=False).
     # fr: Si quoi que ce soit échoue : affichez FALLBACK_LINE avec la raison (why_no_model,
-    # fr: fourni) et renvoyez Answer(sample, recorded=True).
+    # fr: fourni) et renvoyez Answer(sample, recorded=True). Facultatif : check_model_address
+    # fr: (fourni) échoue tout de suite quand rien n’écoute, avant l’import d’openai.
     # en: with the openai SDK (import openai): an OpenAI client on settings.url with the key
     # en: settings.key, a timeout of its own (settings.timeout, in seconds) and no retries
     # en: (max_retries=0); ask for a chat completion (settings.model, messages, max_tokens)
     # en: and return Answer(the first choice's text, recorded=False).
     # en: If anything fails: print FALLBACK_LINE with the reason (why_no_model, given)
-    # en: and return Answer(sample, recorded=True).
+    # en: and return Answer(sample, recorded=True). Optional: check_model_address (given)
+    # en: fails at once when nothing listens, before openai is imported.
     try:
         check_model_address(settings)  # nothing listens: say so now, without importing openai
         import openai

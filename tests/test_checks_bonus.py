@@ -62,7 +62,7 @@ def test_the_bonus_checks_run_only_on_request() -> None:
     assert [check.id for check in selected_checks(bonus=True) if check.task == "bonus"] == BONUS_IDS
     lesson_only = run_checks(SOLUTIONS, "en")
     assert [result.id for result in lesson_only.results if result.task == "bonus"] == []
-    assert lesson_only.score == lesson_only.max_score == 34
+    assert lesson_only.score == lesson_only.max_score == 32
 
 
 def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:
@@ -115,7 +115,7 @@ STDIO_IDS = BONUS_IDS[:6]
     ("bonus_server.py", NEGOTIATION, "return supported[0]", "bonus.supported-version-echoed"),
     ("bonus_server.py", '"capabilities": {"tools": {"listChanged": False}}',
      '"capabilities": {"tools": {"listChanged": True}}', "bonus.capabilities-honest"),
-    ("bonus_server.py", "GATE.get(method, {READY})", "GATE.get(method, {WAITING, READY})",
+    ("bonus_server.py", "GATE.get(method, {READY})", "GATE.get(method, {NEW, WAITING, READY})",
      "bonus.gate-still-holds"),
 ])
 def test_each_buggy_bonus_server_is_caught_by_its_check(tmp_path: Path, file: str, old: str, new: str,
@@ -169,7 +169,7 @@ def test_the_untouched_bonus_exercise_fails_without_starting_a_real_client(tmp_p
     }
     echoed = report.results[1]
     assert echoed.actual == ('{"jsonrpc": "2.0", "id": "init-2025-11-25", "error": {"code": -32603, '
-                             '"message": "bonus : la règle de la spec / bonus: the spec’s rule"}}')
+                             '"message": "To write: bonus : la règle de la spec / bonus: the spec’s rule"}}')
 
 
 def test_a_folder_without_the_bonus_gets_no_bonus_check(tmp_path: Path) -> None:
@@ -183,7 +183,7 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
                          lang="fr")
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
-        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx n’est pas dans le PATH (Node.js n’est pas installé))")
+        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx is not on PATH (Node.js is not installed))")
     assert inspector.score == 0 and report.score == 3
 
 

@@ -48,6 +48,18 @@ def test_a_block_becomes_a_bilingual_todo_and_a_placeholder_that_names_the_part(
     )
 
 
+def test_a_todo_too_long_for_one_line_puts_its_label_on_a_line_of_its_own():
+    note = "x" * 80
+    text = f"def f():\n    # BEGIN SOLUTION server-1\n    # fr: {note}\n    # en: short\n    pass\n    # END SOLUTION\n"
+    assert exercise_text(text, ".py", "server.py").splitlines()[2:7] == [
+        "def f():",
+        "    # TODO (serveur, partie 1) :",
+        f"    #   {note}",
+        "    # TODO (server, part 1): short",
+        '    raise NotImplementedError("serveur, partie 1 / server, part 1")',
+    ]
+
+
 def test_a_toml_block_keeps_keys_and_comments_and_empties_the_cells():
     toml = '[t]\n# BEGIN SOLUTION answers\n1 = -32600  # tools/list\n"a" = "résultat"\n# END SOLUTION\nkept = 1\n'
     out = exercise_text(toml, ".toml", "answers.toml")
