@@ -10,6 +10,12 @@ ENV PYTHONPYCACHEPREFIX=/tmp/pycache \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# bubblewrap: `lab grade` runs every submission's processes in a sandbox of their own
+# (docs/isolation.md); the grader service lets it create the namespaces it needs.
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/*
+
 # A non-root user. uid/gid 1000 is the first user on most Linux hosts, so files in the
 # bind-mounted project stay writable; docker-compose.yml lets LAB_UID/LAB_GID change it.
 RUN groupadd --gid 1000 lab \

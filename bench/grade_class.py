@@ -1,6 +1,7 @@
 """Benchmark `lab grade` on a synthetic class: correct, partial, hanging and crashing submissions.
 
-    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--bonus] [--no-preload] [--keep DIR]
+    python bench/grade_class.py [--count 100] [--jobs N] [--timeout 90] [--bonus] [--no-preload] [--no-sandbox]
+                                [--keep DIR]
 
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
 hang or crash, see tests/hostile), grades it with all cores (two jobs per core, or --jobs),
@@ -62,6 +63,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="build the class and write results here")
     parser.add_argument("--no-preload", dest="preload", action="store_false",
                         help="a new interpreter per submission, as where the preloader cannot run")
+    parser.add_argument("--no-sandbox", dest="sandboxed", action="store_false",
+                        help="student processes outside bubblewrap, as lab grade --no-sandbox")
     parser.add_argument("--bonus", action="store_true",
                         help="grade the bonus step too (lab grade --bonus: real MCP clients, slower)")
     options = parser.parse_args()
@@ -75,7 +78,7 @@ def main() -> None:
     cpu_before = children_cpu()
     result = grade_class([path for _, path in submissions], holder / "grades", lang="en",
                          jobs=jobs, limits=Limits(timeout=options.timeout), bonus=options.bonus,
-                         preload=options.preload)
+                         preload=options.preload, sandboxed=options.sandboxed)
     class_cpu = children_cpu() - cpu_before
 
     durations: dict[str, list[float]] = defaultdict(list)
@@ -85,6 +88,7 @@ def main() -> None:
         scores[kind].append(report.score)
     print(f"{options.count} submissions{' with the bonus step' if options.bonus else ''}, "
           f"{jobs} jobs on {os.cpu_count()} cores, {'preloaded' if options.preload else 'no preloader'}, "
+          f"{'sandboxed' if options.sandboxed else 'NO sandbox'}, "
           f"time limit {options.timeout:g} s, "
           f"load average before: {load_before:.1f}")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")

@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 POSIX = os.name == "posix"
+# Process groups (POSIX): where there are none (Windows), a child is killed alone, and the
+# kit's own children take care to leave nothing behind.
+GROUPS = hasattr(os, "killpg")
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: the checks know they are graded
 
 
@@ -23,7 +26,7 @@ def kill_group(process: subprocess.Popen) -> None:
     The group is killed even when its leader has exited already: what the leader
     started may still run (until the leader is reaped, its pid names the group).
     """
-    if POSIX:
+    if GROUPS:
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except OSError:
@@ -84,7 +87,7 @@ def can_fork() -> bool:
     # Linux only: a forked macOS process can crash inside system frameworks. Our
     # stdout and stderr must be the real ones (a test's in-memory capture would not
     # reach the child), and the kernel must give pidfds (5.3+) to wait with a limit.
-    if sys.platform != "linux" or not hasattr(os, "pidfd_open"):
+    if sys.platform != "linux" or not all(hasattr(os, name) for name in ("pidfd_open", "fork", "setsid")):
         return False
     try:
         if sys.stdout.fileno() != 1 or sys.stderr.fileno() != 2:
@@ -216,6 +219,52 @@ def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple
     finally:
         ours.close()
     return process, {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
+
+
+STUDENT_FILE_LIMIT = 1 << 20  # bytes: the largest student file the checks read (a submission's file is small)
+
+
+def read_student_file(path: Path, limit: int = STUDENT_FILE_LIMIT) -> bytes | None:
+    """A file of the student's folder as the trusted checks may read it: never through a
+    symbolic link (student code running beside could have made `model.py` a link to a file of
+    the grader's), only a regular file, at most `limit` bytes. None when it is not one."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(limit)
+    finally:
+        os.close(fd)
+
+
+def copy_student_file(source: Path, target: Path) -> bool:
+    """Copy a student's file for a check (see read_student_file); False when it is not one."""
+    data = read_student_file(source)
+    if data is None:
+        return False
+    target.write_bytes(data)
+    return True
+
+
+def student_command(argv: list[str], cwd: Path) -> list[str]:
+    """`argv` as it must start when a trusted program (a real MCP client) starts student code:
+    wrapped in this check run's sandbox when there is one, as it is otherwise."""
+    from lab import sandbox
+
+    spec = sandbox.current()
+    if spec is None:
+        return argv
+    # Whatever environment the client passes on, the server gets only this one.
+    clean = ["env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8",
+             f"LAB_LANG={os.environ.get('LAB_LANG', 'fr')}"]
+    return sandbox.wrap(spec, [*clean, *argv], cwd)
 
 
 def limit_cpu(pid: int, seconds: int) -> None:

@@ -83,6 +83,20 @@ def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[
         return code, texts[0], texts[1]
 
 
+def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
+    """How a client starts `python server`: inside the grading sandbox when there is one (the
+    client itself stays outside, so its report is out of the server's reach), and with what
+    environment (the sandbox's: only what a server needs)."""
+    from lab import sandbox
+    from lab.process import student_command
+
+    command = student_command([sys.executable, str(server)], server.parent)
+    if sandbox.current() is None:
+        return command, dict(os.environ)
+    return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+                     "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
+
+
 # ---------------------------------------------------------------- the mcp SDK client
 
 
@@ -133,8 +147,8 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
     name = f"sdk-{mode}"
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
-    params = StdioServerParameters(command=sys.executable, args=[server], cwd=str(Path(server).parent),
-                                   env=dict(os.environ))
+    command, env = server_command(Path(server))
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(Path(server).parent), env=env)
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
             with anyio.fail_after(step_limit):
@@ -185,7 +199,7 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     if npx is None:
         return ClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
     server = Path(server).resolve()
-    command = [INSPECTOR_PACKAGE, "--cli", sys.executable, str(server), "--method", "tools/list"]
+    command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
     env = {**os.environ, **QUIET_NPM}
     code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
     fetched = "ENOTCACHED" in err

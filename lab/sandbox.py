@@ -9,9 +9,10 @@ Each student process (server, client, model runner, bonus server) starts as
   run that started it goes, everything the student started goes too (setsid, double fork,
   empty environment change nothing: pid 1 of the namespace leaving kills the rest);
 - a filesystem of read-only system folders, Python and its site-packages (openai and its
-  dependencies), where the kit's own source is covered by an empty folder; the submission's
-  private folder read-write (`Spec.writable`); a private /tmp and /dev; nothing else: no
-  home, no working folder, no class folder, no output folder, no other copy;
+  dependencies), where the kit's own source is covered by an empty folder; the folder it
+  works in read-write (the private copy, or a check's folder beside it), and nothing else of
+  the submission's; a private /tmp and /dev; no home, no working folder, no class folder,
+  no output folder, no other copy;
 - the environment the check gives it (see lab.checks.runner.child_env), nothing more.
 The trusted side passes the spec to the check run in LAB_SANDBOX (JSON); the check run wraps
 every student command with `wrap`.
@@ -31,7 +32,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,9 +78,10 @@ class Spec:
     hidden: tuple[str, ...] = ()
     writable: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = field(default=())  # (link, target) at the root, e.g. /lib -> usr/lib
+    proc: bool = True  # a /proc of its own; False where it cannot be mounted (docker masks /proc)
 
     def with_writable(self, *folders: Path | str) -> "Spec":
-        return Spec(self.bwrap, self.readable, self.hidden, tuple(str(f) for f in folders), self.links)
+        return replace(self, writable=tuple(str(f) for f in folders))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -88,7 +90,7 @@ class Spec:
     def from_json(cls, text: str) -> "Spec":
         data = json.loads(text)
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
-                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]))
+                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]))
 
 
 def python_folders() -> list[str]:
@@ -131,7 +133,8 @@ def default_spec(bwrap: str) -> Spec:
 
 def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
          listen: tuple[str, ...] = (), cpu_seconds: int = 0) -> list[str]:
-    """`argv` as a bwrap command line under `spec`, working in `cwd` (which must be writable).
+    """`argv` as a bwrap command line under `spec`, working in `cwd`, the one folder of the
+    submission's it sees (read-write; a mount point, so it cannot be swapped for a link).
 
     The launcher sets the CPU limit inside (a limit set from outside would miss the processes
     bwrap has forked already). With `listen`, it first binds one loopback listener per name,
@@ -145,8 +148,9 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
         command += ["--tmpfs", folder, "--remount-ro", folder]
-    command += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    for folder in spec.writable:
+    command += ["--proc", "/proc"] if spec.proc else []
+    command += ["--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in (*spec.writable, str(cwd)):
         command += ["--bind", folder, folder]
     command += ["--chdir", str(cwd), "--"]
     if listen or cpu_seconds:
@@ -168,13 +172,23 @@ def find() -> tuple[Spec | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "missing"
-    spec = default_spec(bwrap)
-    trial = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
+    problem = ""
+    # Inside docker a new /proc cannot be mounted over the masked one: then none at all.
+    for spec in (default_spec(bwrap), replace(default_spec(bwrap), proc=False)):
+        problem = trial(spec)
+        if not problem:
+            return spec, ""
+    return None, "broken:" + problem
+
+
+def trial(spec: Spec) -> str:
+    """"" when a Python program runs in this sandbox, else what went wrong."""
+    command = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
     try:
-        done = subprocess.run(trial, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
+        done = subprocess.run(command, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"broken:{error}"
+        return str(error)
     if done.returncode != 0 or done.stdout.strip() != b"ok":
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return None, "broken:" + (detail[-1] if detail else f"exit code {done.returncode}")
-    return spec, ""
+        return detail[-1] if detail else f"exit code {done.returncode}"
+    return ""

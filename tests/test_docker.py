@@ -527,3 +527,22 @@ def test_dockerignore_keeps_what_the_dockerfile_copies() -> None:
     patterns = dockerignore_patterns()
     for needed in ("pyproject.toml", "README.md", "lab", "Dockerfile"):
         assert needed not in patterns and f"/{needed}" not in patterns, needed
+
+
+# --- the grader's sandbox (docs/isolation.md) ------------------------------------------
+
+
+def test_the_image_installs_bubblewrap_for_the_graders_sandbox() -> None:
+    runs = [arguments for name, arguments in dockerfile_instructions() if name == "RUN"]
+    assert any("apt-get install --yes --no-install-recommends bubblewrap" in run for run in runs)
+
+
+def test_the_grader_lets_bubblewrap_make_namespaces_and_adds_no_privilege(services: dict[str, Config]) -> None:
+    grader = services["grader"]
+    # Docker's default seccomp and AppArmor profiles refuse unshare() and mounts in a user
+    # namespace: lifted for the grader only, with every capability still dropped, no setuid
+    # gain, a non-root user and no network.
+    assert grader["security_opt"] == ["no-new-privileges:true", "seccomp=unconfined", "apparmor=unconfined"]
+    assert grader["cap_drop"] == ["ALL"] and "cap_add" not in grader and "privileged" not in grader
+    assert grader["user"] != "0" and not grader["user"].startswith("0:")
+    assert services["agent"].get("security_opt") != grader["security_opt"]  # the students' container keeps the defaults

@@ -42,7 +42,11 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "/autograder/venv/bin/pip install -e /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
-    assert '$lab grade "$submission" --format gradescope --out "$work" --lang "$lang" \\' in run
+    assert 'options=(--format gradescope --out "$work" --lang "$lang" --timeout "$timeout" --jobs 1)' in run
+    assert 'if ! $lab grade "$submission" "${options[@]}" && [ -z "$(ls -A "$work")" ] \\' in run
+    # Sandboxed, or else as an unprivileged user who cannot write $results: only the script does.
+    assert '  runuser -u lab-student -- $lab grade "$submission" "${options[@]}" --no-sandbox' in run
+    assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
             "kit/lab/checks/__init__.py", "kit/solutions/server.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]

@@ -82,4 +82,4 @@ def run_checks(folder: Path, lang: str, bonus: bool = False, memo: ProbeMemo | N
         return run(Path(folder), lang, selected_checks(bonus), registry()[1], memo)
     except Exception as error:  # a kit bug: still a report, saying what happened
         return Report(target=str(folder), lang=lang, error=f"{type(error).__name__}: {error}",
-                      duration=round(time.monotonic() - started, 3))
+                      duration=round(time.monotonic() - started, 3), kit_error=True)

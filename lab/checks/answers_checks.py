@@ -14,6 +14,7 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
+from lab.process import read_student_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,11 +33,11 @@ def normalize(value: Any) -> str:
 
 
 def read_answers(context: Context) -> dict | str:
-    path = context.folder / FILE
-    if not path.is_file():
+    data = read_student_file(context.folder / FILE)
+    if data is None:
         return {"fr": f"Il n’y a pas de fichier {FILE}.", "en": f"There is no {FILE} file."}[context.lang]
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         return {"fr": f"{FILE} n’est pas du TOML valide : {error}", "en": f"{FILE} is not valid TOML: {error}"}[context.lang]
 

@@ -23,6 +23,7 @@ from lab.checks.reference import new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
+from lab.process import copy_student_file
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
@@ -125,10 +126,9 @@ def run_client(context: Context) -> ClientRun:
     with tempfile.TemporaryDirectory(prefix="lab-client-") as temp:
         work = Path(temp)
         for source in context.folder.glob("*.py"):  # the client with any helper module of its own
-            if source.name not in ("server.py", "model.py") and source.is_file():
-                shutil.copyfile(source, work / source.name)
-        if (context.folder / "model.py").is_file():
-            shutil.copyfile(context.folder / "model.py", work / "student_model.py")
+            if source.name not in ("server.py", "model.py"):
+                copy_student_file(source, work / source.name)
+        copy_student_file(context.folder / "model.py", work / "student_model.py")
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
         env = child_env(context.lang, AI_URL="http://127.0.0.1:9")

@@ -22,7 +22,7 @@ from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, helper_module, model_fallback_line
 from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
-from lab.process import LineSession
+from lab.process import LineSession, copy_student_file
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
@@ -73,9 +73,12 @@ def run_model(context: Context) -> ModelRun:
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
-            shutil.copyfile(model, work / "model.py")
+            copy_student_file(model, work / "model.py")
             helper = context.folder / HELPER  # the given module model.py imports, if the student has it
-            shutil.copyfile(helper if helper.is_file() else helper_module(), work / HELPER)
+            if helper.is_file():
+                copy_student_file(helper, work / HELPER)
+            else:
+                shutil.copyfile(helper_module(), work / HELPER)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))

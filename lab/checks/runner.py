@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process import POSIX, kill_group, limit_cpu, loopback_listener, start, start_student
+from lab.process import GROUPS, POSIX, kill_group, limit_cpu, loopback_listener, start, start_student
 
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
 
@@ -42,7 +42,7 @@ class Run:
     @property
     def cpu_exhausted(self) -> bool:
         """Stopped by its CPU budget: an endless loop, most likely."""
-        return POSIX and self.code == -signal.SIGXCPU
+        return POSIX and self.code == -getattr(signal, "SIGXCPU", 0)
 
     def stdout_lines(self) -> list[str]:
         return self.stdout.decode("utf-8", errors="replace").splitlines()
@@ -72,7 +72,7 @@ def feed(stream: IO[bytes], data: bytes) -> None:
 
 def sweep_group(pgid: int) -> None:
     """Kill what the process left running in its group after it exited (a stray child)."""
-    if POSIX:
+    if GROUPS:
         try:
             os.killpg(pgid, signal.SIGKILL)
         except OSError:

@@ -38,7 +38,7 @@ from lab.sandbox import Spec
 from lab.grading import preload as preload_module
 from lab.i18n import text
 from lab.process import TOKEN_VARIABLE
-from lab.results import Report
+from lab.results import ERROR, Report
 
 KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
@@ -261,9 +261,9 @@ def grade_submission(
             return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         if jail is not None:
-            # The check run's temporary folders (client, model) go beside the copy: the one
-            # folder the sandbox shows read-write.
-            child_env.update({jail_variable: jail.with_writable(copy.parent).to_json(), "TMPDIR": str(copy.parent)})
+            # The check run's temporary folders (client, model) go beside the copy, in the
+            # submission's own folder; each student process sees only the one it works in.
+            child_env.update({jail_variable: jail.to_json(), "TMPDIR": str(copy.parent)})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
@@ -296,7 +296,15 @@ def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.C
             report.kit_error = True
             return report
         return checks.failed("", lang, why)
-    return checks.reconcile(parsed, lang)
+    report = checks.reconcile(parsed, lang)
+    errored = [result for result in report.results if result.status == ERROR]
+    if trusted and errored:
+        # The checks ran out of the student code's reach: a check that errored is the kit's
+        # failure (a probe past its own limit, a launcher that gave no listeners...).
+        report.kit_error = True
+        report.error = report.error or text(lang, "grade.kit_error", error="; ".join(
+            f"{result.id}: {result.message}" for result in errored)[:1000])
+    return report
 
 
 def parse_report(stdout: bytes) -> Report | None:

@@ -1,0 +1,204 @@
+"""The sandbox's edges: what `lab grade` does where it cannot run, --no-sandbox, a kit error,
+resuming a stopped run, and what a sandboxed student process sees."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostile import ROOT, STUB_ENGINE, make_submission
+from lab import sandbox
+from lab.grading.catalogue import Catalogue
+from lab.grading.classroom import DONE_NAME, grade_class
+from lab.grading.runner import Limits, grade_submission
+from lab.i18n import text
+
+needs_bwrap = pytest.mark.skipif(sandbox.find()[0] is None, reason="bubblewrap cannot run here")
+LIMITS = Limits(timeout=20)
+STUB = str(STUB_ENGINE)
+
+
+def lab(*args: str, cwd: Path, path: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LAB_LANG", None)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_without_bubblewrap_lab_grade_stops_and_says_what_to_install(tmp_path: Path, lang: str) -> None:
+    submission = make_submission(tmp_path, "ada", "full", server_only=True)
+    done = lab("--lang", lang, "grade", str(submission), "--out", str(tmp_path / "out"), cwd=tmp_path,
+               path=str(tmp_path / "no-bin"))
+    assert done.returncode == 1
+    error = {"fr": "Erreur : ", "en": "Error: "}[lang]  # click's word, in the run's language
+    assert done.stderr.strip() == error + text(lang, "grade.no_sandbox.missing")
+    assert not (tmp_path / "out").exists()  # nothing graded, nothing half-written
+
+
+def test_the_sandbox_says_why_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox.find.cache_clear()
+    try:
+        monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+        assert sandbox.find() == (None, "missing")
+        monkeypatch.setattr(sandbox.sys, "platform", "darwin")
+        sandbox.find.cache_clear()
+        assert sandbox.find() == (None, "platform")
+    finally:
+        monkeypatch.undo()
+        sandbox.find.cache_clear()
+
+
+def test_no_sandbox_grades_with_a_loud_warning_in_every_result(tmp_path: Path) -> None:
+    submission = make_submission(tmp_path, "ada", "full", server_only=True)
+    done = lab("--lang", "en", "grade", str(submission), "--out", str(tmp_path / "out"), "--no-sandbox",
+               "--format", "exercism", cwd=tmp_path, path=str(tmp_path / "no-bin"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(text("en", "grade.unsandboxed") + "\n")
+    record = json.loads((tmp_path / "out" / "ada" / DONE_NAME).read_text(encoding="utf-8"))
+    assert record["report"]["warnings"] == [text("en", "grade.unsandboxed")]
+
+
+@needs_bwrap
+def test_a_check_run_that_dies_without_a_report_is_a_kit_error_not_a_zero(tmp_path: Path) -> None:
+    crasher = tmp_path / "crash_engine.py"
+    crasher.write_text("raise SystemExit(70)\n", encoding="utf-8")
+    submission = make_submission(tmp_path, "ada", "full", server_only=True)
+    checks = Catalogue.from_engine("en")
+    report = grade_submission(submission, "en", LIMITS, checks, str(crasher), jail=sandbox.find()[0])
+    assert report.kit_error is True
+    assert report.error.startswith("Kit error (not the student's doing): The checks stopped (exit code 70)")
+
+
+def test_a_rerun_keeps_what_was_finished_and_force_grades_again(tmp_path: Path, catalogue: Catalogue) -> None:
+    submissions = [make_submission(tmp_path, name, "full") for name in ("ada", "bo", "cy")]
+    out = tmp_path / "out"
+    first = grade_class(submissions, out, lang="en", limits=LIMITS, target=STUB, catalogue=catalogue,
+                        sandboxed=False)
+    assert [report.score for _, report in first.rows] == [10, 10, 10]
+    (out / "bo" / DONE_NAME).unlink()  # as if the grader had been stopped while grading bo
+    (out / "cy" / "results.json").unlink()
+    resumed: list[int] = []
+    graded: list[tuple[int, int]] = []
+    again = grade_class(submissions, out, lang="en", limits=LIMITS, target=STUB, catalogue=catalogue,
+                        sandboxed=False, on_resume=resumed.append, on_done=lambda n, total: graded.append((n, total)))
+    assert resumed == [1]  # ada only
+    assert graded == [(2, 3), (3, 3)]  # bo and cy graded again
+    assert [report.score for _, report in again.rows] == [10, 10, 10]
+    assert again.summary.read_text(encoding="utf-8") == first.summary.read_text(encoding="utf-8")
+    forced: list[tuple[int, int]] = []
+    grade_class(submissions, out, lang="en", limits=LIMITS, target=STUB, catalogue=catalogue,
+                sandboxed=False, force=True, on_done=lambda n, total: forced.append((n, total)))
+    assert len(forced) == 3
+
+
+def test_a_rerun_in_another_format_grades_again(tmp_path: Path, catalogue: Catalogue) -> None:
+    submissions = [make_submission(tmp_path, "ada", "full")]
+    out = tmp_path / "out"
+    grade_class(submissions, out, lang="en", limits=LIMITS, target=STUB, catalogue=catalogue, sandboxed=False)
+    resumed: list[int] = []
+    grade_class(submissions, out, fmt="junit", lang="en", limits=LIMITS, target=STUB, catalogue=catalogue,
+                sandboxed=False, on_resume=resumed.append)
+    assert resumed == []
+    assert (out / "ada" / "results.xml").is_file()
+
+
+@needs_bwrap
+def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path: Path) -> None:
+    from lab.process import start_student
+
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (tmp_path / "beside.txt").write_text("not yours")
+    probe = ("import json, os, sys\n"
+             "def exists(p):\n    return os.path.exists(p)\n"
+             f"print(json.dumps({{'kit': exists({str(ROOT / 'lab')!r}), 'solutions': exists({str(ROOT / 'solutions')!r}),"
+             f" 'beside': exists({str(tmp_path / 'beside.txt')!r}), 'home': os.listdir(os.path.expanduser('~')),"
+             " 'env': sorted(os.environ), 'pids': sorted(p for p in os.listdir('/proc') if p.isdigit()),"
+             " 'uid_map': open('/proc/self/uid_map').read().split(),"
+             " 'openai': __import__('importlib').util.find_spec('openai') is not None,"
+             " 'lab': __import__('importlib').util.find_spec('lab') is not None}))\n")
+    spec = sandbox.find()[0].with_writable(folder)
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LAB_LANG": "en"}
+    os.environ[sandbox.VARIABLE] = spec.to_json()
+    try:
+        process, listeners = start_student([sys.executable, "-c", probe], folder, env, listen=("LAB_PORT",))
+        out, err = process.communicate(timeout=20)
+    finally:
+        del os.environ[sandbox.VARIABLE]
+    seen = json.loads(out)
+    assert (seen["kit"], seen["solutions"], seen["beside"], seen["lab"], seen["openai"]) == (
+        False, False, False, False, True), err
+    # HOME is the private /tmp: only the way down to the writable folder is in it.
+    assert seen["home"] == [folder.relative_to("/tmp").parts[0]]
+    assert seen["env"] == ["HOME", "LAB_LANG", "LAB_PORT", "LC_CTYPE", "PATH", "PWD"]  # PWD: bwrap; LC_CTYPE: Python
+    assert seen["pids"] == ["1", "2"]  # bwrap's own init, and this process (the launcher became it)
+    assert list(listeners) == ["LAB_PORT"]
+    listeners["LAB_PORT"].close()
+
+
+@needs_bwrap
+def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK client runs outside (its report is out of the server's reach); the server it
+    starts runs in the sandbox: a server that refuses to start where it can see the kit
+    connects only when sandboxed."""
+    from hostile import with_prelude
+    from lab import real_clients
+
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for name in ("server.py", "bonus_server.py"):
+        (folder / name).write_text((ROOT / "solutions" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    bonus = folder / "bonus_server.py"
+    bonus.write_text(with_prelude(bonus.read_text(encoding="utf-8"),
+                                  f"import os as _o, sys as _s\nif _o.path.exists({str(ROOT / 'lab')!r}):\n"
+                                  "    _s.exit(3)\n"), encoding="utf-8")
+    outside = real_clients.run_sdk(bonus, ("legacy",))
+    assert [run.outcome for run in outside] == [real_clients.REFUSED]  # MCP error -32000: Connection closed
+    monkeypatch.setenv(sandbox.VARIABLE, sandbox.find()[0].with_writable(folder).to_json())
+    inside = real_clients.run_sdk(bonus, ("legacy",))
+    assert [(run.outcome, run.tools) for run in inside] == [(real_clients.CONNECTED, [])]
+
+
+@needs_bwrap
+def test_a_check_that_errors_in_the_trusted_run_is_a_kit_error(tmp_path: Path, catalogue: Catalogue) -> None:
+    engine = tmp_path / "erring_engine.py"
+    results = [{"id": check.id, "task": check.task, "points": check.points, "title": check.title,
+                "status": "error" if index == 0 else "passed", "message": "RuntimeError: a kit bug" if index == 0 else ""}
+               for index, check in enumerate(catalogue.checks)]
+    engine.write_text(f"import json\nprint(json.dumps({{'target': 'x', 'lang': 'en', 'results': {results!r}}}))\n",
+                      encoding="utf-8")
+    submission = make_submission(tmp_path, "ada", "full", server_only=True)
+    jailed = grade_submission(submission, "en", LIMITS, catalogue, str(engine), jail=sandbox.find()[0])
+    assert (jailed.kit_error, jailed.error) == (
+        True, f"Kit error (not the student's doing): {catalogue.checks[0].id}: RuntimeError: a kit bug")
+    # Without the sandbox, student code could have caused it: it stays the submission's.
+    assert grade_submission(submission, "en", LIMITS, catalogue, str(engine)).kit_error is False
+
+
+def test_the_checks_read_a_students_file_never_through_a_link(tmp_path: Path) -> None:
+    """Student code runs while the checks read its folder: a `model.py` it turned into a link
+    to one of the grader's files must not be read (nor a pipe that would block the read)."""
+    from lab.process import copy_student_file, read_student_file
+
+    secret = tmp_path / "grader.env"
+    secret.write_text("AI_KEY=sk-secret\n")
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    (folder / "model.py").symlink_to(secret)
+    os.mkfifo(folder / "answers.toml")
+    (folder / "client.py").write_bytes(b"x" * 100)
+    assert read_student_file(folder / "model.py") is None
+    assert read_student_file(folder / "answers.toml") is None
+    assert read_student_file(folder / "missing.py") is None
+    assert read_student_file(folder / "client.py", limit=10) == b"x" * 10
+    assert copy_student_file(folder / "model.py", tmp_path / "copied.py") is False
+    assert not (tmp_path / "copied.py").exists()
