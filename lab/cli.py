@@ -76,17 +76,21 @@ def warm_model_runner() -> Iterator[None]:
     save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
     and until it is ready, the runner starts as a new interpreter as usual)."""
     from lab.checks.runner import PRELOAD_VARIABLE
-    from lab.grading.preload import preloader
 
     stop = threading.Event()
 
     def keep_warm() -> None:
-        # Limits for each fork: generous, this is the student's own machine and own code.
-        with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ)) as address:
-            if address:
-                os.environ[PRELOAD_VARIABLE] = address
-            stop.wait()
-            os.environ.pop(PRELOAD_VARIABLE, None)
+        try:
+            from lab.grading.preload import preloader  # POSIX modules: absent on Windows
+
+            # Limits for each fork: generous, this is the student's own machine and own code.
+            with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ)) as address:
+                if address:
+                    os.environ[PRELOAD_VARIABLE] = address
+                stop.wait()
+                os.environ.pop(PRELOAD_VARIABLE, None)
+        except Exception:
+            return  # no warm process: each model runner starts as a new interpreter, slower, no worse
 
     warming = threading.Thread(target=keep_warm, daemon=True)
     warming.start()
