@@ -62,7 +62,7 @@ def test_the_bonus_checks_run_only_on_request() -> None:
     assert [check.id for check in selected_checks(bonus=True) if check.task == "bonus"] == BONUS_IDS
     lesson_only = run_checks(SOLUTIONS, "en")
     assert [result.id for result in lesson_only.results if result.task == "bonus"] == []
-    assert lesson_only.score == lesson_only.max_score == 32
+    assert lesson_only.score == lesson_only.max_score == 34
 
 
 def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:
@@ -183,7 +183,7 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
                          lang="fr")
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
-        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx is not on PATH (Node.js is not installed))")
+        SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx n’est pas dans le PATH (Node.js n’est pas installé))")
     assert inspector.score == 0 and report.score == 3
 
 
