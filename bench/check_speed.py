@@ -8,7 +8,8 @@ it started and waited for (the student's server twice, the client with its spy s
 the model runner), read from resource.getrusage(RUSAGE_CHILDREN) around the run.
 
 Rows: solutions/ (every check passes: the most work), solutions/ with `--bonus` (the
-bonus checks start real MCP clients), and the untouched exercises/.
+bonus checks start real MCP clients), the untouched exercises/, and exercises/ half done
+(the server and the answers written, the client and the model helper not yet).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import os
 import resource
 import statistics
 import subprocess
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,15 +71,26 @@ def breakdown(folder: Path) -> None:
             print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
 
 
+def half_done(temp: Path) -> Path:
+    """exercises/ with the server and the answers written (the solutions'), the rest untouched."""
+    folder = temp / "half-done"
+    shutil.copytree(REPO / "exercises", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("server.py", "answers.toml"):
+        shutil.copyfile(REPO / "solutions" / name, folder / name)
+    return folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--breakdown", action="store_true", help="also time each probe alone")
     options = parser.parse_args()
     runs = options.runs
-    rows = [measure("solutions/", REPO / "solutions", runs),
-            measure("solutions/ --bonus", REPO / "solutions", runs, "--bonus"),
-            measure("exercises/ (untouched)", REPO / "exercises", runs)]
+    with tempfile.TemporaryDirectory(prefix="lab-half-done-") as temp:
+        rows = [measure("solutions/", REPO / "solutions", runs),
+                measure("solutions/ --bonus", REPO / "solutions", runs, "--bonus"),
+                measure("exercises/ (untouched)", REPO / "exercises", runs),
+                measure("exercises/ half done", half_done(Path(temp)), runs)]
     print(f"`lab check DIR --json`, median of {runs} runs, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"load average before: {os.getloadavg()[0]:.2f}\n")
     print("| folder | score | wall (s) | CPU (s) |")

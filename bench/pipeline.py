@@ -172,7 +172,8 @@ def pipelined(argv: list[str], cwd: Path, env: dict[str, str], count: int) -> Th
         while received < count:
             lines = server.read_chunk()
             received += lines.count(b"\n")
-            results += lines.count(b'"tools":[]')  # every reply must be the empty tool list
+            # every reply must be the empty tool list (JSON.stringify's spelling, or json.dumps's)
+            results += lines.count(b'"tools":[]') + lines.count(b'"tools": []')
             last = lines
         seconds = time.perf_counter() - started
         peak = memory_kib(server.process.pid, "VmHWM")

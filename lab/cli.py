@@ -6,9 +6,12 @@ Help texts exist in French and English, so the commands are built for one langua
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 from pathlib import Path
+from typing import Iterator
 
 import click
 
@@ -46,11 +49,14 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
     import json
 
     from lab.checks import run_checks
+    from lab.checks.engine import ProbeMemo
     from lab.report import render
 
+    memo = ProbeMemo() if watch else None  # a save runs again only the probes it concerns
+
     def run_once() -> int:
-        report = run_checks(folder, lang, bonus)
-        click.echo(json.dumps(report.to_dict()) if as_json else render(report))
+        report = run_checks(folder, lang, bonus, memo)
+        click.echo(json.dumps(report.to_dict()) if as_json else render(report, watching=watch))
         return 0 if report.all_passed else 1
 
     if not watch:
@@ -58,9 +64,41 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
     from lab.checks.watch import watch as watch_folder
 
     outcome = []
-    watch_folder(folder, lambda: outcome.append(run_once()),
-                 lambda: click.echo("\n" + text(lang, "check.watching", target=folder), err=True))
+    with warm_model_runner():
+        watch_folder(folder, lambda: outcome.append(run_once()),
+                     lambda: click.echo("\n" + text(lang, "check.watching", target=folder), err=True))
     return outcome[-1] if outcome else 1
+
+
+@contextlib.contextmanager
+def warm_model_runner() -> Iterator[None]:
+    """Under --watch: a process that has openai imported already forks each model runner, so a
+    save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
+    and until it is ready, the runner starts as a new interpreter as usual)."""
+    from lab.checks.runner import PRELOAD_VARIABLE
+
+    stop = threading.Event()
+
+    def keep_warm() -> None:
+        try:
+            from lab.grading.preload import preloader  # POSIX modules: absent on Windows
+
+            # Limits for each fork: generous, this is the student's own machine and own code.
+            with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ)) as address:
+                if address:
+                    os.environ[PRELOAD_VARIABLE] = address
+                stop.wait()
+                os.environ.pop(PRELOAD_VARIABLE, None)
+        except Exception:
+            return  # no warm process: each model runner starts as a new interpreter, slower, no worse
+
+    warming = threading.Thread(target=keep_warm, daemon=True)
+    warming.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        warming.join(timeout=10)
 
 
 def update_exercises(lang: str, only_check: bool) -> int:
@@ -137,6 +175,8 @@ def language_from_argv(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    lang = language(language_from_argv(argv))
+    asked = language_from_argv(argv)
+    # A --lang click will refuse (--lang de) does not choose the language of its own error.
+    lang = language(asked if asked in LANGUAGES else None)
     speak(lang)  # click's own words (Usage, Options, its errors) before it builds anything
     make_cli(lang)(args=argv, prog_name="lab")

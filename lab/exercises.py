@@ -32,6 +32,7 @@ END = re.compile(r"^\s*# END SOLUTION\s*$")
 NOTE = re.compile(r"^\s*# (?P<kind>fr|en|placeholder): ?(?P<text>.*)$")
 TOML_CELL = re.compile(r"^(?P<key>\s*[^#\s=][^=]*?)\s*=\s*(?P<value>.*?)(?P<comment>\s+#.*)?$")
 PROCESSED = (".py", ".toml")
+MAX_TODO_LINE = 100  # characters: a TODO reads without scrolling
 SKIPPED = ("__pycache__", ".pytest_cache")
 HEADER = {
     ".py": "# Exercice généré par `lab exercises` à partir de solutions/{name} : écrivez les TODO.\n"
@@ -79,7 +80,9 @@ class Block:
         lines = []
         for label, notes in ((f"({fr}) :", self.notes["fr"]), (f"({en}):", self.notes["en"])):
             first, *more = notes or ["…"]
-            lines.append(f"{self.indent}# TODO {label} {first}\n")
+            if len(f"{self.indent}# TODO {label} {first}") > MAX_TODO_LINE:  # the label on a line of its own
+                first, more = "", [first, *more]
+            lines.append(f"{self.indent}# TODO {label} {first}".rstrip() + "\n")
             lines.extend(f"{self.indent}#   {line}\n" for line in more)
         placeholder = self.notes["placeholder"] or [f'raise NotImplementedError("{part(self.task)}")']
         return lines + [f"{self.indent}{line.replace('{part}', part(self.task))}\n" for line in placeholder]

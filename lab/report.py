@@ -88,7 +88,8 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
 
 def shown_problem(results: list[CheckResult]) -> CheckResult | None:
     failures = [r for r in results if r.status not in (PASSED, SKIPPED)]
-    causes = [r for r in failures if is_cause(r.id)]
+    # A cause that says what the first failure says (both found no client output, say) adds nothing.
+    causes = [r for r in failures if is_cause(r.id) and r.message != failures[0].message]
     return (causes or failures or [None])[0]
 
 
@@ -110,8 +111,8 @@ def first_problem(results: list[CheckResult], lang: str) -> list[str]:
     return lines
 
 
-def render(report: Report) -> str:
-    """The whole view as text (colours only show on a terminal)."""
+def render(report: Report, watching: bool = False) -> str:
+    """The whole view as text (colours only show on a terminal); `watching`: under --watch."""
     lang = report.lang
     lines = [text(lang, "check.heading", target=report.target), ""]
     for task, grouped in groupby(report.results, key=lambda result: result.task):
@@ -128,5 +129,6 @@ def render(report: Report) -> str:
     lines.append("")
     summary = text(lang, "check.score", score=report.score, max=report.max_score, seconds=report.duration)
     lines.append(click.style(summary, bold=True))
-    lines.append(text(lang, "check.all_passed" if report.all_passed else "check.keep_going"))
+    keep_going = "check.keep_going_watch" if watching else "check.keep_going"
+    lines.append(text(lang, "check.all_passed" if report.all_passed else keep_going))
     return "\n".join(lines)

@@ -34,15 +34,16 @@ CLIENT_LIMIT = 20.0  # seconds for one SDK connection (it needs a fraction of on
 
 
 def load_bonus() -> Any:
-    """solutions/bonus_server.py in this process, without leaving `server` on sys.path/sys.modules."""
-    saved_path, saved_server = list(sys.path), sys.modules.pop("server", None)
+    """solutions/bonus_server.py in this process, leaving no `server` or `plumbing` on sys.path/sys.modules."""
+    saved_path = list(sys.path)
+    saved = {name: sys.modules.pop(name) for name in ("server", "plumbing") if name in sys.modules}
     try:
         return load_module(BONUS, "solution_bonus_server")
     finally:
         sys.path[:] = saved_path
-        sys.modules.pop("server", None)
-        if saved_server is not None:
-            sys.modules["server"] = saved_server
+        for name in ("server", "plumbing"):
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
 
 
 bonus = load_bonus()
@@ -87,15 +88,43 @@ def test_the_bonus_speaks_the_handshake_era_newest_first_as_the_sdk_knows_it() -
     assert bonus.HANDSHAKE_VERSIONS == sorted(HANDSHAKE_PROTOCOL_VERSIONS, reverse=True)
 
 
-def test_the_bonus_server_reuses_the_lessons_core_instead_of_copying_it() -> None:
-    tree = ast.parse(BONUS.read_text(encoding="utf-8"))
-    defined = {node.name for node in ast.walk(tree) if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
-    assert defined == {"spec_negotiation", "make_session"}
-    imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "server"]
-    assert [sorted(alias.name for alias in node.names) for node in imports] == [["Session", "language", "serve"]]
+def test_the_bonus_server_is_a_sans_io_session_with_the_spec_negotiation() -> None:
     session = bonus.make_session("en")
     assert type(session).__name__ == "Session" and session.negotiate is bonus.spec_negotiation
     assert session.versions == SUPPORTED
+    assert session.handle_line(json.dumps(init(1, "1999-01-01")))["result"]["protocolVersion"] == LATEST
+    assert session.state == "attente"
+    assert bonus.TEXTS == load("server").TEXTS  # the lesson's words
+
+
+def test_error_codes_are_the_json_rpc_table() -> None:
+    assert (bonus.PARSE_ERROR, bonus.INVALID_REQUEST, bonus.METHOD_NOT_FOUND, bonus.INVALID_PARAMS,
+            bonus.INTERNAL_ERROR) == (-32700, -32600, -32601, -32602, -32603)
+
+
+PING_1 = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+INVALID_NULL = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid request"}}
+
+
+@pytest.mark.parametrize("line, expected", [
+    ([PING_1, request(2, "tools/list")], [[{"jsonrpc": "2.0", "id": 1, "result": {}},
+                                           {"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}]]),
+    ([PING_1, INITIALIZED, 5], [[{"jsonrpc": "2.0", "id": 1, "result": {}}, INVALID_NULL]]),
+    ([INITIALIZED, INITIALIZED], []),
+    ([{"jsonrpc": "2.0", "id": 1, "result": {}}], []),
+    ([[PING_1]], [[INVALID_NULL]]),
+    ([], [INVALID_NULL]),
+    ([init(1, "2024-11-05")], [[{"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Invalid request"}}]]),
+], ids=["two-requests", "notification-and-scalar", "notifications-only", "replies-only", "batch-in-a-batch",
+        "empty", "initialize-in-a-batch"])
+def test_the_bonus_server_answers_batches_as_2025_03_26_allows(line: Any, expected: list) -> None:
+    # Ready first (except for the initialize row), then the batch on one line.
+    prefix = [] if line and line[0] == init(1, "2024-11-05") else [init("setup", "2024-11-05"), INITIALIZED]
+    text = "".join(json.dumps(m) + "\n" for m in prefix) + json.dumps(line) + "\n"
+    done = subprocess.run([sys.executable, str(BONUS)], input=text.encode(), capture_output=True, timeout=10,
+                          env={"LAB_LANG": "en"})
+    replies = [json.loads(reply) for reply in done.stdout.splitlines()][1 if prefix else 0:]
+    assert (done.returncode, replies) == (0, expected)
 
 
 def test_the_lessons_scenario_against_the_bonus_server() -> None:
@@ -304,14 +333,16 @@ def test_without_npx_the_inspector_is_unavailable_with_the_reason(monkeypatch: p
 
 
 def test_the_client_explains_the_first_initialize_that_succeeded() -> None:
-    client = load("client")
-    lesson = [{"id": 1, "error": {}}, {"id": 2, "error": {}}, {"id": 3, "result": {"capabilities": {"a": 1}}}]
-    spec = [{"id": 1, "error": {}}, {"id": 2, "result": {"capabilities": {"b": 2}}}, {"id": 3, "error": {}}]
-    assert client.announced_capabilities(lesson) == {"a": 1}
-    assert client.announced_capabilities(spec) == {"b": 2}
-    with pytest.raises(client.ServerProblem) as problem:
-        client.announced_capabilities([{"id": 1}, {"id": 2, "result": {}}, {"id": 3, "error": {}}])
-    assert problem.value.fields == {"number": 2, "reply": '{"id": 2, "result": {}}'}
+    plumbing = load("plumbing")
+    lesson = [{"id": 1, "error": {}}, {"id": 2, "error": {}},
+              {"id": 3, "result": {"protocolVersion": "2024-11-05", "capabilities": {"a": 1}}}]
+    spec = [{"id": 1, "error": {}}, {"id": 2, "result": {"protocolVersion": LATEST, "capabilities": {"b": 2}}},
+            {"id": 3, "error": {}}]
+    assert plumbing.announced_capabilities(lesson) == {"a": 1}
+    assert plumbing.announced_capabilities(spec) == {"b": 2}
+    with pytest.raises(plumbing.ServerProblem) as problem:
+        plumbing.announced_capabilities([{"id": 1}, {"id": 2, "result": {"protocolVersion": "x"}}, {"id": 3}])
+    assert problem.value.fields == {"number": 2, "reply": '{"id": 2, "result": {"protocolVersion": "x"}}'}
 
 
 def lab(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:

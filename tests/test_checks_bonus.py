@@ -40,8 +40,9 @@ def statuses(report: Report) -> dict[str, str]:
 
 
 def bonus_folder(tmp_path: Path, old: str = "", new: str = "") -> Path:
-    """server.py from solutions/, and bonus_server.py with one change."""
+    """server.py and plumbing.py from solutions/, and bonus_server.py with one change."""
     shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    shutil.copy(SOLUTIONS / "plumbing.py", tmp_path / "plumbing.py")
     source = (SOLUTIONS / "bonus_server.py").read_text(encoding="utf-8")
     (tmp_path / "bonus_server.py").write_text(mutate(source, old, new) if old else source, encoding="utf-8")
     return tmp_path
@@ -112,9 +113,9 @@ STDIO_IDS = BONUS_IDS[:6]
 @pytest.mark.parametrize("file, old, new, caught_by", [
     ("bonus_server.py", NEGOTIATION, "return requested", "bonus.unknown-version-latest"),
     ("bonus_server.py", NEGOTIATION, "return supported[0]", "bonus.supported-version-echoed"),
-    ("server.py", '"capabilities": {"tools": {"listChanged": False}}', '"capabilities": {"tools": {"listChanged": True}}',
-     "bonus.capabilities-honest"),
-    ("server.py", "OPEN_WHEN_READY = frozenset({State.READY})", "OPEN_WHEN_READY = frozenset(State)",
+    ("bonus_server.py", '"capabilities": {"tools": {"listChanged": False}}',
+     '"capabilities": {"tools": {"listChanged": True}}', "bonus.capabilities-honest"),
+    ("bonus_server.py", "GATE.get(method, {READY})", "GATE.get(method, {NEW, WAITING, READY})",
      "bonus.gate-still-holds"),
 ])
 def test_each_buggy_bonus_server_is_caught_by_its_check(tmp_path: Path, file: str, old: str, new: str,
@@ -157,6 +158,7 @@ def test_a_bonus_server_that_answers_only_at_the_end_of_its_input_fails_with_rea
 
 def test_the_untouched_bonus_exercise_fails_without_starting_a_real_client(tmp_path: Path) -> None:
     shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
+    shutil.copy(SOLUTIONS / "plumbing.py", tmp_path / "plumbing.py")
     shutil.copy(ROOT / "exercises" / "bonus_server.py", tmp_path / "bonus_server.py")
     report = check_bonus(tmp_path)
     assert statuses(report) == {

@@ -55,7 +55,7 @@ def test_the_terminal_view_of_the_exercises_guides_to_the_first_fix():
     assert result.returncode == 1
     out = result.stdout
     assert "✗ server, part 1" in out and "– server, part 2" in out
-    assert 'actual:   {"todo":"serveur, partie 1 / server, part 1"}' in out
+    assert "output:   To write: serveur, partie 3 / server, part 3" in out
     assert "output:   To write: client, partie 2 / client, part 2" in out
     assert "actual:   NotImplementedError: assistant du modèle / model helper" in out
     assert "Cell mots_cles.poignee_de_main: it is empty." in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -45,6 +46,18 @@ def test_a_block_becomes_a_bilingual_todo_and_a_placeholder_that_names_the_part(
         "# TODO (server, part 3): …\n"
         "GATE = {}\n"
     )
+
+
+def test_a_todo_too_long_for_one_line_puts_its_label_on_a_line_of_its_own():
+    note = "x" * 80
+    text = f"def f():\n    # BEGIN SOLUTION server-1\n    # fr: {note}\n    # en: short\n    pass\n    # END SOLUTION\n"
+    assert exercise_text(text, ".py", "server.py").splitlines()[2:7] == [
+        "def f():",
+        "    # TODO (serveur, partie 1) :",
+        f"    #   {note}",
+        "    # TODO (server, part 1): short",
+        '    raise NotImplementedError("serveur, partie 1 / server, part 1")',
+    ]
 
 
 def test_a_toml_block_keeps_keys_and_comments_and_empties_the_cells():
@@ -103,12 +116,39 @@ def test_generated_python_compiles_and_marks_every_lesson_part():
         assert f"# TODO ({part}) :" in todos
 
 
-def test_the_untouched_server_answers_with_the_missing_part(tmp_path):
-    lines = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\nnot json\n{"jsonrpc": "2.0", "method": "x"}\n'
+@pytest.mark.parametrize("lang, line", [("fr", "À écrire : serveur, partie 3 / server, part 3\n"),
+                                        ("en", "To write: serveur, partie 3 / server, part 3\n")])
+def test_the_untouched_server_says_in_one_line_which_part_it_needs(lang, line):
+    # Its loop (part 3) is the first thing it runs: that is the part it names.
+    lines = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\nnot json\n'
     result = subprocess.run([sys.executable, str(ROOT / "exercises" / "server.py")], input=lines,
-                            capture_output=True, timeout=30)
-    assert result.returncode == 0 and result.stderr == b""
-    assert result.stdout.decode().splitlines() == ['{"todo":"serveur, partie 1 / server, part 1"}'] * 2
+                            capture_output=True, timeout=30, env={"LAB_LANG": lang})
+    assert (result.returncode, result.stdout, result.stderr.decode()) == (1, b"", line)
+
+
+def test_a_server_with_parts_3_only_names_part_1(tmp_path):
+    server = (ROOT / "exercises" / "server.py").read_text(encoding="utf-8")
+    solution = (ROOT / "solutions" / "server.py").read_text(encoding="utf-8")
+    start, end = solution.index("def handle("), solution.index('if __name__ == "__main__":')
+    mixed = server[:server.index("def handle(")] + solution[start:end] + server[server.index('if __name__'):]
+    (tmp_path / "server.py").write_text(mixed, encoding="utf-8")
+    shutil.copy(ROOT / "exercises" / "plumbing.py", tmp_path)
+    result = subprocess.run([sys.executable, str(tmp_path / "server.py")], input=b"{}\n", capture_output=True,
+                            timeout=30, env={"LAB_LANG": "en"})
+    assert (result.returncode, result.stderr) == (1, b"To write: serveur, partie 1 / server, part 1\n")
+
+
+def test_the_given_helper_module_is_copied_as_it_is():
+    assert (ROOT / "exercises" / "plumbing.py").read_bytes() == (ROOT / "solutions" / "plumbing.py").read_bytes()
+    assert "plumbing.py" in expected_files(ROOT / "solutions")
+
+
+def test_no_todo_line_runs_past_100_characters():
+    for name, content in expected_files(ROOT / "solutions").items():
+        if name.endswith(".py"):
+            long = [line for line in content.decode().splitlines() if "#" in line and len(line) > 100
+                    and ("TODO" in line or line.lstrip().startswith("#   "))]
+            assert long == [], name
 
 
 def test_the_untouched_client_fails_in_one_line_without_a_traceback():

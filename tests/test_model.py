@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from conftest import SOLUTIONS, load_module, refused_url
+from conftest import refused_url
+from lab.checks.reference import load
 
-model = load_module(SOLUTIONS / "model.py", "solution_model")
+model = load("model")
 
 MESSAGES = [{"role": "user", "content": "Bonjour"}]
 SAMPLE = "Il peut lister des outils."

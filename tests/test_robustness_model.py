@@ -1,7 +1,7 @@
 """The model helper (solutions/model.py) meets broken gateways and broken settings.
 
-Every case must end with the recorded sample and one readable reason, within
-AI_TIMEOUT + 1 s. The gateways are real sockets on 127.0.0.1 started here.
+Every case must end with the recorded sample and one readable reason, and no wait
+lasts longer than AI_TIMEOUT. The gateways are real sockets on 127.0.0.1 started here.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ import openai  # noqa: F401  imported once here, so its import time (up to a sec
 # 2-core machine) is not charged to the first case's 1 s budget: the reasons stay exact.
 import pytest
 
-from conftest import SOLUTIONS, load_module
+from lab.checks.reference import load
 
-model = load_module(SOLUTIONS / "model.py", "robustness_model")
+model = load("model")
 
 MESSAGES = [{"role": "user", "content": "Bonjour"}]
 SAMPLE = "Il peut lister des outils."
 AI_TIMEOUT = 1.0
+TRICKLED = 12  # bytes the trickling gateway sends, one every 0.2 s, before it closes
 HTML = b"<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
 
 
@@ -29,7 +30,7 @@ class Gateway:
     """A TCP listener on 127.0.0.1 that misbehaves in one way with every connection.
 
     `hold`: accepts and never answers. `close`: reads the request, then closes.
-    `trickle`: answers one byte every 0.2 s, so that no single read ever times out.
+    `trickle`: answers one byte every 0.2 s (TRICKLED of them), so that no single read times out.
     """
 
     def __init__(self, behaviour: str) -> None:
@@ -56,7 +57,7 @@ class Gateway:
         try:
             connection.recv(1 << 16)
             if self.behaviour == "trickle":
-                for byte in b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 999\r\n\r\n{":
+                for byte in b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 999\r\n\r\n{"[:TRICKLED]:
                     connection.sendall(bytes([byte]))
                     time.sleep(0.2)
         except OSError:
@@ -115,17 +116,19 @@ def test_a_gateway_that_closes_the_connection_is_named(
     assert seconds < AI_TIMEOUT + 1
 
 
-def test_a_gateway_that_trickles_its_answer_is_cut_at_the_deadline(
+def test_a_gateway_that_trickles_its_answer_holds_the_helper_only_while_bytes_come(
     clean_env: pytest.MonkeyPatch, gateway: Any, capsys: pytest.CaptureFixture
 ) -> None:
-    # Each byte comes before the socket's 1 s timeout: only the helper's own
-    # deadline over the whole call (AI_TIMEOUT + 0.5 s) stops it.
-    clean_env.setenv("AI_URL", gateway("trickle").url)
+    # AI_TIMEOUT bounds each wait of the openai SDK (connect, each read), as the lesson's
+    # helper hands it over: a gateway that sends a byte every 0.2 s keeps the call going
+    # until it stops (here after 12 bytes, then it closes), never longer.
+    trickling = gateway("trickle")
+    clean_env.setenv("AI_URL", trickling.url)
     clean_env.setenv("AI_TIMEOUT", "1")
     answer, seconds = ask_timed()
     assert answer == (SAMPLE, True)
-    assert capsys.readouterr().out == fallback_line("pas de réponse en 1 s")
-    assert AI_TIMEOUT < seconds < AI_TIMEOUT + 1
+    assert capsys.readouterr().out == fallback_line(f"connexion fermée par 127.0.0.1:{trickling.port}")
+    assert TRICKLED * 0.2 - 0.5 < seconds < TRICKLED * 0.2 + AI_TIMEOUT
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The lesson's server (solutions/server.py): over real pipes, and its sans-I/O core."""
+"""The lesson's server (solutions/server.py): over real pipes, and line by line in this process."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 import lab
-from conftest import SOLUTIONS, load_module
+from conftest import SOLUTIONS
+from lab.checks import reference
 
-server = load_module(SOLUTIONS / "server.py", "solution_server")
+server = reference.load("server")
 
 SCENARIO = [
     {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
@@ -70,11 +71,6 @@ def test_the_wire_messages_switch_to_english() -> None:
         "Not initialized", "Unsupported protocol version", None, "Not initialized", None,
         "Unknown method: resources/list",
     ]
-
-
-def test_error_codes_are_the_json_rpc_table() -> None:
-    assert (server.PARSE_ERROR, server.INVALID_REQUEST, server.METHOD_NOT_FOUND,
-            server.INVALID_PARAMS, server.INTERNAL_ERROR) == (-32700, -32600, -32601, -32602, -32603)
 
 
 def test_both_versions_are_spoken_and_echoed() -> None:
@@ -163,34 +159,34 @@ def test_server_info_names_the_kit_and_its_version() -> None:
     assert server.SERVER_INFO == SERVER_INFO
 
 
-# ---------------------------------------------------------------- the sans-I/O core
+# ---------------------------------------------------------------- line by line, in this process
 
 
-def test_the_session_walks_new_waiting_ready() -> None:
-    session = server.Session()
-    assert session.state is server.State.NEW
+def test_a_session_walks_nouveau_attente_pret() -> None:
+    session = reference.new_session()
+    assert session.state == "nouveau"
     assert session.handle(init(1, "1999-01-01"))["error"]["code"] == -32602
-    assert session.state is server.State.NEW
+    assert session.state == "nouveau"
     assert "result" in session.handle(init(2))
-    assert session.state is server.State.WAITING
+    assert session.state == "attente"
     assert session.handle(request(3, "ping")) == {"jsonrpc": "2.0", "id": 3, "result": {}}
-    assert session.state is server.State.WAITING
+    assert session.state == "attente"
     assert session.handle(INITIALIZED) is None
-    assert session.state is server.State.READY
+    assert session.state == "pret"
     assert session.handle(INITIALIZED) is None
-    assert session.state is server.State.READY
-    assert [state.value for state in server.State] == ["nouveau", "attente", "pret"]
+    assert session.state == "pret"
+    assert reference.states() == ["nouveau", "attente", "pret"]
 
 
-def test_another_negotiation_rule_plugs_into_the_same_core() -> None:
-    def always_newest(requested: Any, supported: list) -> str:
-        return supported[0]
+def test_sessions_are_independent_and_speak_their_language() -> None:
+    french, english = reference.new_session("fr"), reference.new_session("en")
+    french.handle(init(1))
+    assert french.state == "attente" and english.state == "nouveau"
+    assert english.handle(request(2, "tools/list"))["error"]["message"] == "Not initialized"
+    assert french.handle_line(b"{oops\n")["error"] == {"code": -32700, "message": "Erreur d\u2019analyse"}
 
-    session = server.Session(versions=["2025-11-25"], negotiate=always_newest)
-    assert session.handle(init(1, "1999-01-01"))["result"]["protocolVersion"] == "2025-11-25"
 
-
-def test_strict_negotiation_is_a_pure_function() -> None:
-    assert server.strict_negotiation("2024-11-05", server.VERSIONS) == "2024-11-05"
-    assert server.strict_negotiation("1999-01-01", server.VERSIONS) is None
-    assert server.strict_negotiation(None, server.VERSIONS) is None
+def test_the_reference_replies_are_the_process_replies() -> None:
+    lines = reference.encode_lines(SCENARIO) + b"not json\n" + reference.encode_lines([request(0, "ping")])
+    replies, _ = exchange([line.decode() for line in lines.splitlines()])
+    assert reference.reference_replies(lines, "fr") == replies

@@ -22,7 +22,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from lab.checks.engine import Check, Probe, run
+from lab.checks.engine import Check, Probe, ProbeMemo, run
 from lab.results import Report
 
 TASKS: dict[str, dict[str, str]] = {
@@ -74,11 +74,12 @@ def selected_checks(bonus: bool = False) -> list[Check]:
     return [check for check in registry()[0] if bonus or check.task not in OPT_IN_TASKS]
 
 
-def run_checks(folder: Path, lang: str, bonus: bool = False) -> Report:
-    """Check a folder. Never raises because of the student's code: problems become results."""
+def run_checks(folder: Path, lang: str, bonus: bool = False, memo: ProbeMemo | None = None) -> Report:
+    """Check a folder. Never raises because of the student's code: problems become results.
+    `memo` (under --watch) keeps the probes' results whose files did not change."""
     started = time.monotonic()
     try:
-        return run(Path(folder), lang, selected_checks(bonus), registry()[1])
+        return run(Path(folder), lang, selected_checks(bonus), registry()[1], memo)
     except Exception as error:  # a kit bug: still a report, saying what happened
         return Report(target=str(folder), lang=lang, error=f"{type(error).__name__}: {error}",
                       duration=round(time.monotonic() - started, 3), kit_error=True)

@@ -42,7 +42,7 @@ def read_answers(context: Context) -> dict | str:
         return {"fr": f"{FILE} n’est pas du TOML valide : {error}", "en": f"{FILE} is not valid TOML: {error}"}[context.lang]
 
 
-PROBES = {"answers.file": Probe(read_answers, 2.0)}
+PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
 
 
 def reading(cell: Any) -> tuple[str, Any]:

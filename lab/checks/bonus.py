@@ -28,11 +28,12 @@ from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, fi
 from lab.process import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
+NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
 SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
-# The versions a client may ask for in the handshake era; the replies expected come
-# from the reference server, not from this list.
-ASKED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+# The versions a client may ask for in the handshake era, the reference bonus server's own
+# list; the replies expected come from the reference server too.
+ASKED_VERSIONS = tuple(reference.bonus_versions())
 UNKNOWN_VERSION = "1999-01-01"
 
 
@@ -81,7 +82,7 @@ def stdio_session(context: Context, messages: list[dict]) -> Transcript:
 
 
 def version_probe(version: str) -> Probe:
-    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT)
+    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
 # ---------------------------------------------------------------- the real-client probes
@@ -121,11 +122,12 @@ def inspector_probe(context: Context) -> real_clients.ClientRun | None:
 
 
 PROBES = {
-    "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT),
+    "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT, NOT_READ),
     **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
     # The real-client probes first wait for the stdio session (SESSION_LIMIT).
-    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT),
-    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT),
+    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
+    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT,
+                             NOT_READ),
 }
 
 
@@ -236,12 +238,13 @@ CHECKS = [
     Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True,
           title={"fr": "Le serveur bonus démarre et répond en JSON-RPC 2.0",
                  "en": "The bonus server starts and answers in JSON-RPC 2.0"},
-          hint={"fr": "bonus_server.py réutilise le Session de server.py : faites d’abord passer les vérifications du serveur.",
-                "en": "bonus_server.py reuses server.py's Session: make the server's checks pass first."}),
+          hint={"fr": "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer "
+                      "les vérifications du serveur.",
+                "en": "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first."}),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
           run=versions_echoed,
-          title={"fr": "Une version prise en charge est renvoyée telle quelle (2024-11-05 à 2025-11-25)",
-                 "en": "A supported version is echoed as it is (2024-11-05 to 2025-11-25)"},
+          title={"fr": f"Une version prise en charge est renvoyée telle quelle ({ASKED_VERSIONS[-1]} à {ASKED_VERSIONS[0]})",
+                 "en": f"A supported version is echoed as it is ({ASKED_VERSIONS[-1]} to {ASKED_VERSIONS[0]})"},
           hint={"fr": "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
                 "en": "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."}),
     Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),

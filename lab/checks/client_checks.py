@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.reference import load, new_session, scenario_messages
+from lab.checks import reference
+from lab.checks.reference import new_session, scenario_messages
 from lab.checks.runner import Run, child_env, run_python
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
@@ -28,7 +29,6 @@ CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
-MODEL_SAYS = ("le modèle dit : ", "the model says: ")
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
 
@@ -78,7 +78,6 @@ class Spies:
 
     def serve_server(self, connection: socket.socket) -> None:
         session = new_session(self.lang)
-        encode = load("server").encode
         with connection, connection.makefile("rb") as lines:
             try:
                 for frame in lines:  # one JSON string a line (Latin-1 bytes), `null` at the end
@@ -89,9 +88,10 @@ class Spies:
                     raw = raw.encode("latin-1")
                     self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
                     reply = session.handle_line(raw)
-                    if reply is not None:
-                        self.record("out", reply)
-                        connection.sendall(encode(reply))
+                    for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
+                        self.record("out", one)
+                        connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
+                                           + b"\n")
             except (ValueError, AttributeError, UnicodeError):
                 pass  # not the relay's frames: nothing more from this connection counts
             except OSError:
@@ -151,7 +151,7 @@ def run_client(context: Context) -> ClientRun:
     return outcome
 
 
-PROBES = {"client.run": Probe(run_client, CLIENT_LIMIT + 2.0)}
+PROBES = {"client.run": Probe(run_client, CLIENT_LIMIT + 2.0, ignores=("server.py", "bonus_server.py", "answers.toml"))}
 
 
 def client_run(context: Context) -> ClientRun:
@@ -266,7 +266,7 @@ def asks_model(context: Context) -> None:
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    wanted = [prefix + MODEL_TEXT for prefix in MODEL_SAYS]
+    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]
     stderr = client_trace(outcome)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",

@@ -17,10 +17,20 @@ HEADER = """# The graded checks / Les vérifications notées
 
 Written by `python -m lab.checks.doc` from the checks' declarations (`Check(...)` in
 `lab/checks/*.py`); a test fails when this file and the declarations differ.
-Each check's hint is shown when it fails; a check whose prerequisites did not pass is
-skipped (–). Tasks marked *opt-in* run only with `lab check --bonus`.
-"""
 
+How a failure reads. Each part shows one failure: a root cause if one failed (marked
+*cause* below: the process stopped, its output is not JSON, a notification was answered,
+nothing was flushed, the client never closed the server's input), else the part's first
+failure; the other failing checks of the part are named on one line. JSON values show only
+the key paths that differ (`--json` keeps them whole); a traceback shows only the student's
+own file and line, and the error. A check whose prerequisites (*needs*) did not pass is
+skipped (–). Tasks marked *opt-in* run only with `lab check --bonus`.
+
+Comment lire un échec. Chaque partie montre un échec : une cause (marquée *cause*) si l’une a
+échoué, sinon le premier ; les autres vérifications en échec sont nommées sur une ligne. Le
+JSON ne montre que les clés qui diffèrent ; une pile d’appels, seulement votre fichier et sa
+ligne, et l’erreur. Une vérification dont un prérequis n’a pas réussi est ignorée (–).
+"""
 
 def cell(value: str) -> str:
     return value.replace("|", "\\|").replace("\n", " ")
@@ -39,8 +49,9 @@ def markdown() -> str:
                   "| id | points | check | vérification | needs |", "|---|---|---|---|---|"]
         for check in mine:
             needs = ", ".join(f"`{need}`" for need in check.needs)
-            lines.append(f"| `{check.id}` | {check.points} | {cell(check.title['en'])} | {cell(check.title['fr'])} "
-                         f"| {needs} |")
+            cause = " (*cause*)" if check.cause else ""
+            lines.append(f"| `{check.id}`{cause} | {check.points} | {cell(check.title['en'])} "
+                         f"| {cell(check.title['fr'])} | {needs} |")
     total = sum(check.points for check in checks if check.task not in OPT_IN_TASKS)
     lines += ["", f"Total without the bonus: {total} points.", ""]
     return "\n".join(lines)

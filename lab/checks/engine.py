@@ -8,11 +8,13 @@ never raises; it returns whatever it saw (a transcript, an exit code, a problem)
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
@@ -68,6 +70,35 @@ class Check:
 class Probe:
     run: Callable[["Context"], Any]
     limit: float  # seconds; the probe enforces it itself (it kills what it started)
+    # Files of the folder (name patterns) it never reads: under --watch, a save of one of
+    # them keeps its last result instead of running it again (see ProbeMemo).
+    ignores: tuple[str, ...] = ()
+
+
+class ProbeMemo:
+    """Probe results kept between runs on one folder (`lab check --watch`): a probe runs
+    again only when a file it may read changed, so a save is judged in the time of the
+    probes it concerns (editing server.py does not run the model helper's cases again)."""
+
+    SKIPPED_FOLDERS = ("__pycache__", ".pytest_cache", ".git")
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[tuple, Any]] = {}
+
+    def fingerprint(self, folder: Path, ignores: tuple[str, ...]) -> tuple:
+        """(name, content digest) of every file of the folder the probe may read."""
+        found = []
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if any(part in self.SKIPPED_FOLDERS for part in relative.parts) or not path.is_file():
+                continue
+            if any(fnmatch(relative.name, pattern) for pattern in ignores):
+                continue
+            try:
+                found.append((str(relative), hashlib.sha1(path.read_bytes()).hexdigest()))
+            except OSError:
+                found.append((str(relative), "unreadable"))
+        return tuple(found)
 
 
 @dataclass
@@ -142,22 +173,33 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     return result
 
 
-def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe]) -> Report:
+def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe],
+        memo: ProbeMemo | None = None) -> Report:
     started = time.monotonic()
     applicable = [c for c in checks if not c.applies_when or (folder / c.applies_when).is_file()]
     context = Context(folder=folder, lang=lang, probes=probes)
     wanted = list(dict.fromkeys(name for check in applicable for name in check.probes))
     titles = {check.id: check.title for check in applicable}
     report = Report(target=str(folder), lang=lang)
+    prints = {name: memo.fingerprint(folder, probes[name].ignores) + (lang,) for name in wanted} if memo else {}
     # Probes mostly wait on child processes and sockets: threads overlap them well.
     with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
         for name in wanted:
-            context.futures[name] = pool.submit(run_probe, context, name)
+            kept = memo.kept.get(name) if memo else None
+            if kept is not None and kept[0] == prints[name]:
+                context.futures[name] = done = Future()
+                done.set_result(kept[1])
+            else:
+                context.futures[name] = pool.submit(run_probe, context, name)
         passed: set[str] = set()
         for check in applicable:
             result = judge(check, context, passed, titles)
             if result.status == PASSED:
                 passed.add(check.id)
             report.results.append(result)
+    if memo is not None:
+        for name, future in context.futures.items():
+            if future.done() and not isinstance(future.result(), ProbeCrash):
+                memo.kept[name] = (prints[name], future.result())
     report.duration = round(time.monotonic() - started, 3)
     return report

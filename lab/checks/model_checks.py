@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.reference import HELPER, helper_module, model_fallback_line
 from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
 from lab.process import LineSession, copy_student_file
@@ -32,7 +33,6 @@ SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
 SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
-FALLBACK = ("Échantillon enregistré : aucun modèle n'a répondu (", "Recorded sample: no model answered (")
 
 
 @dataclass
@@ -74,6 +74,11 @@ def run_model(context: Context) -> ModelRun:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             copy_student_file(model, work / "model.py")
+            helper = context.folder / HELPER  # the given module model.py imports, if the student has it
+            if helper.is_file():
+                copy_student_file(helper, work / HELPER)
+            else:
+                shutil.copyfile(helper_module(), work / HELPER)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))
@@ -127,7 +132,7 @@ def parse_line(line: bytes | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-PROBES = {"model.run": Probe(run_model, 50.0)}  # the import's limit and the cases', and more
+PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}  # the import's limit and the cases', and more
 
 
 def outcome_of(context: Context, name: str) -> dict:
@@ -190,10 +195,13 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     if got != {"text": SAMPLE, "recorded": True}:
         raise Failed({"text": SAMPLE, "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
                      en="ask does not return the recorded sample.", output=outcome.get("printed", ""))
+    # The reference's fallback line, up to its reason, in either language (’ and ' alike).
+    prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
-    said = [line for line in lines if line.startswith(FALLBACK) and line.endswith(").")]
+    said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
     if len(said) != 1:
-        raise Failed(FALLBACK[0] + "<raison>).", "\n".join(lines) or "—",
+        expected = model_fallback_line(context.lang).replace("{reason}", {"fr": "<raison>", "en": "<reason>"}[context.lang])
+        raise Failed(expected, "\n".join(lines) or "—",
                      fr="ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
                      en="ask must print one line “Recorded sample: … (<reason>).”")
     if must_say and must_say not in said[0]:

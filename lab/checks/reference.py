@@ -1,11 +1,16 @@
 """The reference behaviour, computed from solutions/ (never copied into the checks).
 
-The checks compare a student's work with what the reference server answers to
-the same lines, and the answers file with what the reference server does.
+The checks compare a student's work with what the reference server answers to the
+same lines, and the answers file with what the reference server does. The reference
+server is the lesson's file (a state variable, a few functions, one loop): a session
+here is a fresh copy of that module whose `send` collects the replies instead of
+writing them, fed line by line through its own `on_line`, exactly as its stdio loop
+does. The accessors at the end give every text and list the checks need.
 """
 
 from __future__ import annotations
 
+import enum
 import importlib.util
 import json
 import sys
@@ -13,16 +18,18 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Optional
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
+HELPER = "plumbing.py"  # the given helper module, beside the student's files (identical in exercises/)
 _loading = threading.Lock()
 
 
 def load(name: str) -> ModuleType:
     """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once.
 
-    Any solution file works, bonus_server.py included (its `from server import ...` too).
+    Any solution file works: their `from plumbing import ...` and the client's
+    `from model import ask` find the files beside them.
     """
     with _loading:
         return _load(name)
@@ -30,26 +37,88 @@ def load(name: str) -> ModuleType:
 
 @lru_cache(maxsize=None)
 def _load(name: str) -> ModuleType:
+    module = _exec(name, f"lab_reference_{name}")
+    if name == "server":
+        # For callers written against a class-based server: the states as an Enum.
+        module.State = enum.Enum("State", {  # type: ignore[attr-defined]
+            english.upper(): french for english, french in zip(("new", "waiting", "ready"), _walk_states(module))})
+    return module
+
+
+def _exec(name: str, module_name: str) -> ModuleType:
+    """A fresh module from solutions/<name>.py (caller holds _loading)."""
     path = SOLUTIONS / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"lab_reference_{name}", path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec and spec.loader, path
     module = importlib.util.module_from_spec(spec)
     saved_path, known = list(sys.path), set(sys.modules)
+    sys.path.insert(0, str(SOLUTIONS))
     try:
         spec.loader.exec_module(module)
     finally:
-        # client.py puts its folder on sys.path and imports `model` (bonus_server.py imports
-        # `server`): undo that here, so that no bare `model` or `server` leaks into the kit.
+        # Undo the imports of the files beside it, so that no bare `model`, `server` or
+        # `plumbing` leaks into the kit (a student's file of that name could come next).
         sys.path[:] = saved_path
-        for name in set(sys.modules) - known:
-            if str(getattr(sys.modules[name], "__file__", "") or "").startswith(str(SOLUTIONS)):
-                del sys.modules[name]
+        for loaded in set(sys.modules) - known:
+            if str(getattr(sys.modules[loaded], "__file__", "") or "").startswith(str(SOLUTIONS)):
+                del sys.modules[loaded]
     return module
+
+
+class ReferenceSession:
+    """The reference server with its own state: lines in, replies out, no pipes."""
+
+    def __init__(self, lang: str = "fr", module: Optional[ModuleType] = None) -> None:
+        if module is None:
+            shared = load("server")
+            with _loading:
+                module = _exec("server", "lab_reference_server_session")
+            # The values the checks read from load("server") are the ones every session speaks.
+            module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
+        self.module = module
+        self.collected: list[dict] = []
+        module.TEXT = module.in_language(module.TEXTS, lang)
+        module.send = lambda message: self.collected.append({"jsonrpc": "2.0", **message})
+
+    @property
+    def state(self) -> str:
+        return self.module.state
+
+    def handle_line(self, line: bytes | str) -> Optional[dict]:
+        """One line in (as the server's stdin gives it), the reply out (None when nothing is owed)."""
+        text = line.decode("utf-8", "surrogateescape") if isinstance(line, bytes) else line
+        self.collected = []
+        self.module.on_line(text)
+        # What crosses the pipe: JSON text, read back (a tuple would come back a list).
+        replies = [json.loads(json.dumps(reply)) for reply in self.collected]
+        return replies[0] if len(replies) == 1 else (replies or None)  # type: ignore[return-value]
+
+    def handle(self, message: Any) -> Optional[dict]:
+        return self.handle_line(json.dumps(message, ensure_ascii=False))
+
+
+def _walk_states(module: ModuleType) -> list[str]:
+    """new, waiting, ready: the states a reference session goes through in the handshake."""
+    session = ReferenceSession(module=_exec_fresh_copy(module))
+    states = [session.state]
+    session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": module.VERSIONS[-1], "capabilities": {}}})
+    states.append(session.state)
+    session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return states + [session.state]
+
+
+def _exec_fresh_copy(module: ModuleType) -> ModuleType:
+    return _exec("server", f"{module.__name__}_walk")  # caller holds _loading
+
+
+def new_session(lang: str = "fr") -> ReferenceSession:
+    return ReferenceSession(lang)
 
 
 def scenario_messages() -> list[dict]:
     """The lesson's seven messages, as the reference client sends them."""
-    return [{"jsonrpc": "2.0", **message} for message in load("client").SCENARIO]
+    return [{"jsonrpc": "2.0", **message} for message in load("client").scenario()]
 
 
 def encode_lines(messages: list[Any]) -> bytes:
@@ -60,8 +129,7 @@ def encode_lines(messages: list[Any]) -> bytes:
 
 def reference_replies(lines: bytes, lang: str) -> list[dict]:
     """What the reference server answers to these lines, in order."""
-    server = load("server")
-    session = server.Session(lang=lang)
+    session = new_session(lang)
     replies = []
     for line in lines.split(b"\n"):
         reply = session.handle_line(line)
@@ -70,5 +138,69 @@ def reference_replies(lines: bytes, lang: str) -> list[dict]:
     return replies
 
 
-def new_session(lang: str = "fr") -> Any:
-    return load("server").Session(lang=lang)
+# ---------------------------------------------------------------- accessors: the reference's own values
+
+
+def versions() -> list[str]:
+    """The versions the lesson's server speaks, newest first."""
+    return list(load("server").VERSIONS)
+
+
+def bonus_versions() -> list[str]:
+    """The handshake-era versions the bonus server speaks, newest first."""
+    return list(load("bonus_server").HANDSHAKE_VERSIONS)
+
+
+def states() -> list[str]:
+    """The server's states in the lesson's words, in order: nouveau, attente, pret."""
+    return [state.value for state in load("server").State]
+
+
+def server_texts(lang: str) -> dict[str, str]:
+    """The server's wire texts in this language (unknown_method is the prefix of the method's name)."""
+    server = load("server")
+    return server.in_language(server.TEXTS, lang)
+
+
+def server_info() -> dict:
+    return dict(load("server").SERVER_INFO)
+
+
+def client_sample(lang: str) -> str:
+    """The recorded sample the client hands to ask()."""
+    return load("client").SAMPLE[lang]
+
+
+def client_question(lang: str) -> str:
+    """The question the client asks, before the capabilities' JSON."""
+    return load("client").QUESTION[lang]
+
+
+def model_says(lang: str) -> str:
+    """The prefix of the client's last line: "le modèle dit : " / "the model says: "."""
+    return load("client").MODEL_SAYS[lang]
+
+
+def client_problem_texts(lang: str) -> dict[str, str]:
+    """The client's "Problème : …" line and its reasons (given, in plumbing.py)."""
+    return dict(load("plumbing").CLIENT_TEXTS[lang])
+
+
+def model_fallback_line(lang: str) -> str:
+    """The model helper's fallback line, with "{reason}" to fill in."""
+    return load("model").FALLBACK_LINE[lang]
+
+
+def model_reasons(lang: str) -> dict[str, str]:
+    """The reasons why no model answered (given, in plumbing.py), with their fields to fill in."""
+    return dict(load("plumbing").REASONS[lang])
+
+
+def todo_line(lang: str) -> str:
+    """The line a part not written yet prints, with "{part}" to fill in."""
+    return load("plumbing").TODO_LINE[lang]
+
+
+def helper_module() -> Path:
+    """The given helper module the student's files import (copy it beside them to run them)."""
+    return SOLUTIONS / HELPER

@@ -148,9 +148,12 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
     return transcript
 
 
+# What the server never reads (for --watch: see ProbeMemo).
+NOT_READ = ("client.py", "model.py", "bonus_server.py", "answers.toml")
+
 PROBES = {
-    "server.scenario": Probe(lambda context: session(context, scenario_messages()), SERVER_LIMIT),
-    "server.rules": Probe(lambda context: session(context, rules_messages()), SERVER_LIMIT),
+    "server.scenario": Probe(lambda context: session(context, scenario_messages()), SERVER_LIMIT, NOT_READ),
+    "server.rules": Probe(lambda context: session(context, rules_messages()), SERVER_LIMIT, NOT_READ),
 }
 
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import sys
+import threading
 import traceback
 
 
@@ -58,7 +59,18 @@ def run_case(ask, case: dict) -> dict:
     return outcome
 
 
+def import_openai_early() -> None:
+    """Most helpers import openai, which costs most of this run: start it while the checks
+    send the first case (a helper importing it later finds it loaded; ask's timing is
+    measured per case, after this)."""
+    try:
+        import openai  # noqa: F401
+    except Exception:
+        pass  # not installed, or broken: the helper's own import will say so
+
+
 def main() -> None:
+    threading.Thread(target=import_openai_early, daemon=True).start()
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")  # what ask prints goes to the case's record
     sys.stdout = io.StringIO()
 
