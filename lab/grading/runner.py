@@ -1,9 +1,19 @@
-"""Grade one submission in a child process that may misbehave in every way.
+"""Grade one submission: a trusted check run outside, the student's processes in a sandbox.
 
-The child is the kit's own `lab check DIR --json` run on a private copy of the submission,
-so student code never runs in the grader's process. It gets:
+The child is the kit's own `lab check DIR --json` run on a private copy of the submission.
+It is trusted: it runs only the kit's code, and every student process it starts (server,
+client, model runner, bonus server) runs inside a bubblewrap sandbox of its own
+(lab/sandbox.py, passed in LAB_SANDBOX), which cannot see or reach the child, its pipes, the
+grader, the output folder or another submission. So the child's stdout, which the grader
+parses, carries a verdict no student code could write. Without a sandbox (`--no-sandbox`,
+tests) student processes run as `lab check` runs them, and every report says so.
+
+The child gets:
 - a wall-clock limit (then its whole process group is killed, and every process that still
-  carries this run's token in its environment: that catches servers started in a new session);
+  carries this run's token in its environment: that catches servers started in a new
+  session when there is no sandbox; in one, its pid namespace ends them all);
+- the submission's control group where one can be made (cgroup.py): memory of all its
+  processes together, and their number, capped;
 - a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
   setrlimit in the child itself: they are inherited by every student process the checks start;
 - stdout and stderr read at the same time with a size cap, so no pipe ever fills;
@@ -12,8 +22,8 @@ so student code never runs in the grader's process. It gets:
 - the grader's environment without its secrets (see student_environment).
 During `lab grade` on Linux the child is forked by the class's preloader (preload.py) instead
 of started anew: the same limits, environment and isolated interpreter, with the kit and
-openai already imported. Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
-the reason (see catalogue.py).
+openai already imported. Whatever happens, the answer is a Report: either the child's, or
+every check scored 0 with the reason (see catalogue.py), or a kit error when the kit failed.
 """
 
 from __future__ import annotations
