@@ -1,7 +1,9 @@
 """The server's checks, judged over stdin/stdout only (see server_session.py).
 
-Most checks are one row of REPLY_RULES: "the reply to this request agrees with the
-reference server's on these fields". The few others are small functions.
+Most checks are `replies_agree(...)`: "the reply to this request agrees with the
+reference server's on these fields". The others are small functions; those that name
+a root cause (the server stopped, wrote what is not JSON, answered a notification,
+never flushed) are declared `cause=True`, so the report shows them first.
 """
 
 from __future__ import annotations
