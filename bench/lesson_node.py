@@ -11,6 +11,7 @@ the lesson's, not ours, so they are never committed.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -25,6 +26,9 @@ SHELL_COMMAND = re.compile(r'^docker exec .*? sh -c (".*")')
 
 def find_lesson(repo: Path) -> Path | None:
     """The lesson beside the repository (../shared/lesson/), if it is there."""
+    if os.environ.get("LAB_LESSON"):  # a checkout that is not beside the lesson (a git worktree)
+        path = Path(os.environ["LAB_LESSON"])
+        return path if path.is_file() else None
     path = repo.resolve().parent / "shared" / "lesson" / LESSON_NAME
     return path if path.is_file() else None
 

@@ -9,12 +9,11 @@ plumbing.py (given) starts the server, waits for its lines with a time limit, an
 turns whatever goes wrong into one clear line.
 """
 
-import json
 import sys
 
 from model import ask
 from plumbing import announced_capabilities, language, next_line, read_reply
-from plumbing import run_client, start_server, wait_for_exit
+from plumbing import run_client, start_server, to_json, wait_for_exit
 
 LANG = language()
 SAMPLE = {
@@ -57,13 +56,13 @@ def main() -> None:
     server = start_server()
     # ------------------------------------------------------------ client, part 2
     # TODO (client, partie 2) :
-    #   pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON,
-    #   écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
+    #   pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
+    #   (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
     #   Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
     #   fournis) en affichant "<- " et chaque ligne ; après la sixième, fermez server.stdin.
     # TODO (client, part 2):
-    #   for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON,
-    #   write it on one line to server.stdin; then flush once.
+    #   for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
+    #   (to_json), write it on one line to server.stdin; then flush once.
     #   Then read six replies (next_line, then read_reply with the reply's number, given),
     #   printing "<- " and each line; after the sixth, close server.stdin.
     raise NotImplementedError("client, partie 2 / client, part 2")

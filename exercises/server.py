@@ -4,14 +4,13 @@
 
 It speaks JSON-RPC 2.0 over stdin and stdout, one JSON object per line. Its state
 goes from "nouveau" (new) to "attente" (waiting) to "pret" (ready). It runs once its
-three parts are written (its loop is part 3). plumbing.py (given) reads each line
-strictly: what the lesson does not teach.
+three parts are written (its loop is part 3). plumbing.py (given) reads and writes
+JSON as JavaScript does (read_message, to_json), and what the lesson does not teach.
 """
 
-import json
 import sys
 
-from plumbing import InvalidRequest, in_language, read_message, todo_line, use_utf8_stdio
+from plumbing import InvalidRequest, in_language, read_message, to_json, todo_line, use_utf8_stdio
 
 VERSIONS = ["2025-03-26", "2024-11-05"]  # the versions this server speaks, newest first
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
@@ -35,11 +34,11 @@ state = "nouveau"
 
 def send(message: dict) -> None:
     # TODO (serveur, partie 1) :
-    #   écrivez le message en JSON sur une ligne (accents tels quels), avec "jsonrpc": "2.0",
-    #   puis videz la sortie (flush) : le client attend chaque réponse avant d’envoyer la suite.
+    #   écrivez le message sur une ligne, avec "jsonrpc": "2.0", en JSON (to_json, fourni, écrit
+    #   comme JSON.stringify), puis videz la sortie (flush) : le client attend chaque réponse.
     # TODO (server, part 1):
-    #   write the message as JSON on one line (accents as they are), with "jsonrpc": "2.0",
-    #   then flush the output: the client waits for each reply before it sends more.
+    #   write the message on one line, with "jsonrpc": "2.0", as JSON (to_json, given, writes
+    #   as JSON.stringify does), then flush the output: the client waits for each reply.
     raise NotImplementedError("serveur, partie 1 / server, part 1")
 
 

@@ -7,12 +7,11 @@ plumbing.py (given) starts the server, waits for its lines with a time limit, an
 turns whatever goes wrong into one clear line.
 """
 
-import json
 import sys
 
 from model import ask
 from plumbing import announced_capabilities, language, next_line, read_reply
-from plumbing import run_client, start_server, wait_for_exit
+from plumbing import run_client, start_server, to_json, wait_for_exit
 
 LANG = language()
 SAMPLE = {
@@ -68,16 +67,16 @@ def main() -> None:
     server = start_server()
     # ------------------------------------------------------------ client, part 2
     # BEGIN SOLUTION client-2
-    # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON,
-    # fr: écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
+    # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
+    # fr: (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
     # fr: Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
     # fr: fournis) en affichant "<- " et chaque ligne ; après la sixième, fermez server.stdin.
-    # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON,
-    # en: write it on one line to server.stdin; then flush once.
+    # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
+    # en: (to_json), write it on one line to server.stdin; then flush once.
     # en: Then read six replies (next_line, then read_reply with the reply's number, given),
     # en: printing "<- " and each line; after the sixth, close server.stdin.
     for message in scenario():
-        line = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
+        line = to_json({"jsonrpc": "2.0", **message})
         print("-> " + line, flush=True)
         server.stdin.write(line + "\n")
     server.stdin.flush()
@@ -97,7 +96,7 @@ def main() -> None:
     # en: ask the model (ask, from model.py) QUESTION followed by the announced capabilities as
     # en: JSON (announced_capabilities(replies), given), with SAMPLE as the sample and 60 tokens;
     # en: print MODEL_SAYS followed by the answer's text.
-    capabilities = json.dumps(announced_capabilities(replies), separators=(",", ":"))
+    capabilities = to_json(announced_capabilities(replies))
     question = QUESTION[LANG] + capabilities
     answer = ask([{"role": "user", "content": question}], SAMPLE[LANG], 60)
     print(MODEL_SAYS[LANG] + answer.text, flush=True)

@@ -99,3 +99,22 @@ def test_the_first_failure_names_the_mistake_in_both_languages(tmp_path, mistake
         report = run_some(lesson_folder(folder, kind, (old, new)), f"{kind}.", lang=lang)
         named, message = first_failure(report)
         assert (named, words in message) == (check_id, True), (lang, named, message)
+
+
+def test_the_server_gets_no_help_to_flush_even_when_the_kit_has_some(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")  # in the kit's own environment: not passed on
+    kind, old, new, check_id, _, english = MISTAKES["the server never flushes"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    named, message = first_failure(report)
+    assert (named, english in message) == (check_id, True), message
+    assert report.duration < 6  # one reply's limit, then everything at once
+
+
+def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
+    kind, old, new, *_ = MISTAKES["the server crashes on a bad line"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    crash = next(r for r in report.results if r.id == "server.keeps-running")
+    line = 1 + (FIXTURES / SOURCES["server"]).read_text().replace(old, new).splitlines().index("    msg = json.loads(ligne)")
+    assert crash.output.splitlines() == [
+        f"server.py, line {line}", "    msg = json.loads(ligne)",
+        "json.decoder.JSONDecodeError: Expecting value: line 2 column 1 (char 39)"]

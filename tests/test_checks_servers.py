@@ -69,7 +69,7 @@ def test_a_server_that_does_not_start_skips_the_other_checks(tmp_path):
     report = run_some(tmp_path, "server.", lang="fr")
     first, *others = report.results
     assert (first.id, first.status) == ("server.json-rpc-replies", "failed")
-    assert first.message == "Le serveur a arrêté (code 1) sans rien écrire."
+    assert first.message == "Le serveur s’est arrêté (code 1) sans rien écrire."
     assert "ModuleNotFoundError: No module named 'jsno'" in first.output
     assert {r.status for r in others} == {SKIPPED}
     assert others[0].message == "ignoré : « Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne » n’a pas réussi"

@@ -58,7 +58,7 @@ def test_lab_run_with_a_model_asks_about_the_announced_capabilities(fake_model: 
 def test_lab_run_speaks_english_with_lang_en() -> None:
     done = lab("--lang", "en", "run", env={"AI_URL": refused_url()})
     assert done.stdout.splitlines()[-1] == "the model says: It can list tools, and it does not say its list will change."
-    assert '"message": "Not initialized"' in done.stdout
+    assert '"message":"Not initialized"' in done.stdout
 
 
 def test_lab_run_takes_a_folder(tmp_path: Path) -> None:

@@ -115,7 +115,16 @@ class Context:
         try:
             return self.futures[name].result(timeout=limit)
         except FutureTimeout:
-            raise TimeoutError(f"the probe {name!r} did not finish within {limit:g} s") from None
+            raise ProbeTimeout(name, limit) from None
+
+
+class ProbeTimeout(Exception):
+    """A probe that outlived its own limit: a kit bug, said in the report's language."""
+
+    def __init__(self, name: str, limit: float) -> None:
+        super().__init__(f"the probe {name!r} did not finish within {limit:g} s")
+        self.message = {"fr": f"la sonde {name!r} n’a pas fini en {limit:g} s",
+                        "en": f"the probe {name!r} did not finish within {limit:g} s"}
 
 
 def shown(value: Any) -> str:
@@ -168,7 +177,8 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         result.output = shown(failure.output)
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
-        result.message = f"{type(error).__name__}: {error}"
+        what = error.message[lang] if isinstance(error, ProbeTimeout) else f"{type(error).__name__}: {error}"
+        result.message = {"fr": "Erreur du kit, pas de votre code : ", "en": "Kit error, not your code's: "}[lang] + what
     result.duration = round(time.monotonic() - started, 3)
     return result
 

@@ -32,7 +32,7 @@ MODEL_TEXT = "Il peut lister des outils. / It can list tools."
 SAMPLE = "ÉCHANTILLON / SAMPLE"
 MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
 MAX_TOKENS = 42
-SLOW_TIMEOUT = 0.2  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
+SLOW_TIMEOUT = 0.1  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """The server's checks, judged over stdin/stdout only (see server_session.py).
 
-Most checks are one row of REPLY_RULES: "the reply to this request agrees with the
-reference server's on these fields". The few others are small functions.
+Most checks are `replies_agree(...)`: "the reply to this request agrees with the
+reference server's on these fields". The others are small functions; those that name
+a root cause (the server stopped, wrote what is not JSON, answered a notification,
+never flushed) are declared `cause=True`, so the report shows them first.
 """
 
 from __future__ import annotations
@@ -31,14 +33,15 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
     assert run is not None
     if not transcript.lines:
         if run.timed_out:
-            why_fr, why_en = f"rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
+            why_fr, why_en = f"n’a rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
         elif run.cpu_exhausted:
-            why_fr, why_en = (f"utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) sans rien écrire, "
+            why_fr, why_en = (f"a utilisé tout son temps de calcul ({SERVER_CPU} s de CPU) sans rien écrire, "
                               "une boucle sans fin sans doute",
                               f"used up its CPU time ({SERVER_CPU} s) without writing, an endless loop most likely")
         else:
-            why_fr, why_en = f"arrêté (code {run.code}) sans rien écrire", f"stopped (code {run.code}) without writing"
-        raise Failed(transcript.reference[0], "—", fr=f"{who[0]} a {why_fr}.", en=f"{who[1]} {why_en}.",
+            why_fr, why_en = (f"s’est arrêté (code {run.code}) sans rien écrire",
+                              f"stopped (code {run.code}) without writing")
+        raise Failed(transcript.reference[0], "—", fr=f"{who[0]} {why_fr}.", en=f"{who[1]} {why_en}.",
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it

@@ -67,7 +67,7 @@ class Transcript:
     replies: list[Any] = field(default_factory=list)  # each line parsed, or the raw text
     late: int | None = None  # the message whose reply did not come in time, input still open
     lines_in_time: int = 0  # lines written while its input was open and replies were awaited
-    stopped_at: int | None = None  # the message after which it exited, its input still open
+    stopped_at: int | None = None  # the first line it did not answer before it exited, input still open
     script: str = "server.py"  # its file name, to trim its tracebacks
 
     def message_text(self, index: int) -> str:
@@ -119,9 +119,10 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
     talk = converse(script.resolve(), cwd=context.folder, env=child_env(context.lang), cpu_seconds=SERVER_CPU)
     received: list[bytes] = []
     owed = 0
+    answered = -1  # the last message whose reply came: a crash came from a line after it
     for index, line in enumerate(data.split(b"\n")[:-1]):
         if not talk.send(line + b"\n"):
-            transcript.stopped_at = max(0, index - 1)
+            transcript.stopped_at = min(answered + 1, index - 1) if index else 0
             break
         if transcript.late is not None or not owes_reply(messages[index]):
             continue
@@ -135,10 +136,12 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
                 break
             received.append(got)
         if talk.ended:
-            transcript.stopped_at = index
+            transcript.stopped_at = min(answered + 1, index)
             break
         if len(received) < owed:
             transcript.late = index  # from here on: everything at once, then the end of input
+        else:
+            answered = index
     transcript.lines_in_time = len(received)
     transcript.run = talk.finish(started + SERVER_LIMIT - time.monotonic())
     received += talk.remaining_lines()
