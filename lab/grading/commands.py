@@ -25,7 +25,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @cli.command(help=help_text["grade"])
     @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
                     type=click.Path(path_type=Path))
-    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "junit", "csv"]),
+    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "classroom", "junit", "csv"]),
                   default="gradescope", show_default=True, help=help_text["grade.format"])
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
                   show_default=True, help=help_text["grade.out"])
@@ -35,13 +35,18 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--show", is_flag=True, help=help_text["grade.show"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
-              timeout: float, memory_mib: int, bonus: bool, _lang: str | None) -> None:
-        from lab.grading.classroom import grade_class
+              timeout: float, memory_mib: int, bonus: bool, show: bool, _lang: str | None) -> None:
+        from lab.grading.classroom import grade_class, path_problems
+        from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.runner import Limits
 
+        problems = path_problems(list(submissions), lang)
+        if problems:
+            raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
         progress = ProgressBar()
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
@@ -49,10 +54,18 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                  on_done=progress, bonus=bonus)
         finally:
             progress.close()
+        if jobs and result.jobs and result.jobs.jobs < jobs:
+            click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=result.jobs.jobs,
+                            reason=text(lang, f"grade.limit.{result.jobs.reason}")), err=True)
+        if show:
+            from lab.report import render
+
+            for _, report in result.rows:
+                click.echo(render(clean_report(report)) + "\n")
         if not result.checks_known:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
-                        rate=result.rate, path=result.summary), err=True)
+                        rate=result.rate, path=clean_text(str(result.summary))), err=True)
 
     # --lang is also accepted after the command name: main() has already read it.
     @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])
