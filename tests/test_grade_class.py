@@ -58,13 +58,18 @@ def test_a_hostile_class_is_graded_whole_and_nobody_harms_anybody(tmp_path: Path
         data = json.loads((out / name / "results.json").read_text(encoding="utf-8"))
         assert data["score"] == scores[name]
         assert sum(test["max_score"] for test in data["tests"]) == 10
+    # The stub engine runs student code in its own process: past the class's time limit, the
+    # kit could not finish the run, which is a kit error (the real engine stops a hang itself).
     assert json.loads((out / "hangs" / "results.json").read_text())["output"].startswith(
-        "The checks did not finish within 2 s")
+        "Kit error, not a mark: The checks did not finish within 2 s")
     rows = read_summary(result.summary)
     assert [(row["submission"], row["score"], row["max"]) for row in rows] == [
-        (name, str(scores[name]), "10") for name in names]
+        (name, "" if report.error else str(scores[name]), "10") for name, report in result.rows]
     assert rows[1]["failed"] == "stub.two stub.three" and rows[1]["error"] == ""
     assert rows[0]["failed"] == ""
+    assert [row["path"] for row in rows] == [str(path) for path in submissions]  # absolute already
+    unfinished = {"hangs", "loops", "floods", "exits", "syntax", "import_error"}  # the stub engine died
+    assert [row["status"] for row in rows] == ["kit-error" if name in unfinished else "graded" for name in names]
     assert progress == [(done, len(submissions)) for done in range(1, len(submissions) + 1)]
     # Nothing a submission did reached its original folder, another submission or the kit.
     assert {path: tree_digest(path) for path in submissions} == originals
@@ -88,7 +93,7 @@ def test_each_format_writes_its_file_per_submission(tmp_path: Path, catalogue: C
     elif fmt == "junit":
         assert ET.fromstring(content).find("testsuite").get("errors") == "3"
     elif fmt == "csv":
-        assert content.splitlines()[1].startswith("stub.one,server-1,error,0,2,")
+        assert content.splitlines()[1].startswith("stub.one,server-1,kit-error,0,2,")
     else:
         assert json.loads(content)["score"] == 0
 
