@@ -67,6 +67,19 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
 
+    @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
+    @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
+    @click.option("--results", type=click.Path(file_okay=False, path_type=Path), required=True)
+    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
+                  help=help_text["grade.timeout"])
+    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, _lang: str | None) -> None:
+        from lab.grading.bundle import grade_upload
+
+        data = grade_upload(upload, results, lang, timeout, bonus)
+        click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
+
     # --lang is also accepted after the command name: main() has already read it.
     @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])
     @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
