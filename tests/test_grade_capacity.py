@@ -76,12 +76,12 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     (Host(cpus=2, pids=256), None, Fit(4, "cpu")),
     (Host(cpus=8, pids=256), 32, Fit(8, "pids")),  # an explicit --jobs is lowered too
     (Host(cpus=2, pids=256), 6, Fit(6, "asked")),  # but kept when the limits allow it
-    (Host(cpus=8, memory=GiB + 1), None, Fit(2, "memory")),
+    (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
     (Host(cpus=1.5, pids=20), None, Fit(1, "pids")),  # never below one
 ])
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected
-    assert capacity.PIDS_PER_JOB == 28 and capacity.PIDS_RESERVE == 16
+    assert (capacity.PIDS_PER_JOB, capacity.PIDS_RESERVE, capacity.MEMORY_PER_JOB) == (28, 16, 256 * 1024**2)
 
 
 # --- resource failures ------------------------------------------------------------------

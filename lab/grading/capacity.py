@@ -26,7 +26,7 @@ from pathlib import Path
 
 PIDS_PER_JOB = 28  # processes and threads one job may hold at once, with a margin
 PIDS_RESERVE = 16  # the grader itself, its preloader and their threads
-MEMORY_PER_JOB = 512 * 1024**2  # bytes
+MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC = Path("/proc")
 NO_LIMIT_V1 = 2**60  # v1 writes "no limit" as a huge page-rounded number
