@@ -226,3 +226,46 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
     assert [row["failed"] for row in rows] == [""] * 6
     if peak is not None:
         assert peak <= 100
+
+
+def test_workers_the_host_will_not_start_are_done_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def start_two_at_most(thread: threading.Thread) -> None:
+        if thread.name.startswith("grade-") and len(started) >= 2:
+            raise RuntimeError("can't start new thread")
+        started.append(thread.name)
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start_two_at_most)
+    folders = [Path(f"s{number}") for number in range(7)]
+    graders: set[str] = set()
+
+    def grade_one(folder: Path) -> Report:
+        graders.add(threading.current_thread().name)
+        return Report(target=str(folder), lang="en")
+
+    results = dict(classroom.graded_in_parallel(folders, grade_one, jobs=6))
+    assert sorted(results) == list(range(7))
+    assert [results[n].target for n in range(7)] == [f"s{n}" for n in range(7)]
+    assert started == ["grade-0", "grade-1"] and graders <= {"grade-0", "grade-1"}
+
+
+def test_when_no_worker_starts_the_callers_thread_grades_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    def refuse(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    graders: set[str] = set()
+
+    def grade_one(folder: Path) -> Report:
+        graders.add(threading.current_thread().name)
+        return Report(target=str(folder), lang="en")
+
+    results = dict(classroom.graded_in_parallel([Path("a"), Path("b")], grade_one, jobs=4))
+    assert (sorted(results), graders) == ([0, 1], {threading.main_thread().name})

@@ -1,8 +1,9 @@
 """Grade a whole class: submissions in parallel, one results folder each, one summary CSV.
 
-A thread pool is enough: each thread only waits on its own child process (runner.py), which
+Worker threads are enough: each thread only waits on its own child process (runner.py), which
 does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on. The children are forked by one preloader for the
+time limit and no longer; the others go on. Workers that the host's thread limit does not
+let start are done without (the main thread grades, if none could). The children are forked by one preloader for the
 class (preload.py), which has imported the kit and openai once for all of them.
 """
 
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 import errno
 import os
+import queue
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from lab.grading import formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
@@ -151,6 +153,47 @@ def write_one(out: Path, name: str, report: Report, fmt: str) -> Path:
     return path
 
 
+def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Report],
+                       jobs: int) -> Iterator[tuple[int, Report]]:
+    """(index, report) for each submission as it is graded, by up to `jobs` worker threads.
+
+    `grade_one` never raises (grade_with_retries). A thread the host will not start is done
+    without; if no worker is left while submissions remain, the caller's thread grades them.
+    """
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for index in range(len(submissions)):
+        todo.put(index)
+    done: queue.SimpleQueue[tuple[int, Report]] = queue.SimpleQueue()
+
+    def work() -> None:
+        while True:
+            try:
+                index = todo.get_nowait()
+            except queue.Empty:
+                return
+            done.put((index, grade_one(submissions[index])))
+
+    workers = []
+    for number in range(min(jobs, len(submissions))):
+        worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
+        try:
+            worker.start()
+        except RuntimeError:  # can't start new thread: grade with the workers that did start
+            break
+        workers.append(worker)
+    for _ in range(len(submissions)):
+        while True:
+            try:
+                yield done.get(timeout=0.5)
+                break
+            except queue.Empty:
+                if any(worker.is_alive() for worker in workers):
+                    continue
+                if todo.empty() and done.empty():  # a worker died holding one: never wait forever
+                    raise RuntimeError("a grading worker stopped without a report")
+                work()
+
+
 def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
@@ -169,21 +212,14 @@ def grade_class(
     reports: dict[int, Report] = {}
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
-    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address, \
-            ThreadPoolExecutor(max_workers=fit.jobs, thread_name_prefix="grade") as pool:
+    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address:
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
                 lambda: grade_submission(submission, lang, limits, checks, target, preload=address),
                 checks, submission, lang)
 
-        futures = {pool.submit(grade_one, submission): index for index, submission in enumerate(submissions)}
-        for future in as_completed(futures):
-            index = futures[future]
-            try:
-                report = future.result()
-            except Exception as error:  # a grader bug: that submission still gets a file
-                report = checks.failed(str(submissions[index]), lang, f"{type(error).__name__}: {error}")
+        for index, report in graded_in_parallel(submissions, grade_one, fit.jobs):
             reports[index] = report
             write_one(out, names[index], report, fmt)
             if on_done:
