@@ -576,7 +576,7 @@ def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     # What lab grade then picks inside it: two per CPU, and the pids and memory allow as many.
     host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]))
     assert fit_jobs(host).jobs == 4 and fit_jobs(host).reason == "cpu"
-    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="480", LAB_GRADER_MEMORY="4g")
+    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="480", LAB_GRADER_MEMORY="5g")
     big = bigger["services"]["grader"]
     assert (big["cpus"], big["pids_limit"]) == (8.0, 480)
     assert fit_jobs(Host(cpus=big["cpus"], pids=big["pids_limit"], memory=int(big["mem_limit"]))).jobs == 16

@@ -197,3 +197,34 @@ def test_junit_stays_well_formed_when_a_real_server_prints_control_characters(tm
     assert any("boom \\x1b[31mred" in text for text in failures)
     assert result.rows[0][1].score < result.rows[0][1].max_score
     assert read_summary(out / "summary.csv")[0]["status"] == "graded"
+
+
+def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_the_reasons(tmp_path: Path) -> None:
+    """The grading step of docs/classroom-workflow.yml, run as it is on a submission with one bug."""
+    import base64
+    import os
+    import subprocess
+
+    workflow = (ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8")
+    step = workflow.split("      - name: Grade exercises/\n", 1)[1].split("      - name:", 1)[0]
+    script = "\n".join(line[10:] for line in step.splitlines() if line.startswith("          "))
+    assert script.splitlines()[0] == "lab grade exercises --format classroom --out grades --timeout 120 --show"
+    make_submission(tmp_path, "exercises", "partial", server_only=True)
+    output = tmp_path / "github_output"
+    env = {**os.environ, "GITHUB_OUTPUT": str(output), "LAB_LANG": "en"}
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    # The log: the student's own `lab check` view, first failure with expected, actual and hint.
+    assert done.stdout.startswith("Checking exercises\n")
+    assert "✗ Reply 3: listChanged is false  [server.list-changed-false]" in done.stdout
+    assert "      hint:     This server never says when its list changes: it says listChanged: false." in done.stdout
+    # The reporter's input: LAB_RESULTS, base64, the classroom format.
+    encoded = output.read_text().split("result=", 1)[1].strip()
+    results = json.loads(base64.b64decode(encoded))
+    failed = next(test for test in results["tests"] if test["name"] == "Reply 3: listChanged is false")
+    assert (failed["status"], failed["line_no"]) == ("fail", 0)
+    assert failed["test_code"].splitlines()[0] == (
+        "Reply to initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
+    assert failed["test_code"].splitlines()[-1] == (
+        "Hint: This server never says when its list changes: it says listChanged: false.")
