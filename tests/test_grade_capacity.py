@@ -269,3 +269,27 @@ def test_when_no_worker_starts_the_callers_thread_grades_everything(monkeypatch:
 
     results = dict(classroom.graded_in_parallel([Path("a"), Path("b")], grade_one, jobs=4))
     assert (sorted(results), graders) == ([0, 1], {threading.main_thread().name})
+
+
+
+def test_rlimit_nproc_counts_the_users_tasks_and_does_not_hold_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RLIMIT_NPROC counts every process and thread of the real uid (a real run under it needs a
+    Python a non-root user can execute; this machine's lives in /root, hence fake /proc entries)."""
+    import resource
+
+    proc = tmp_path / "proc"
+    for pid, uid, threads in ((10, 1000, 3), (11, 1000, 1), (12, 0, 40), (13, 1001, 7)):
+        write(proc / str(pid) / "status", f"Name:\tx\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\nThreads:\t{threads}\n")
+    assert capacity.user_tasks(1000, proc) == 4
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (100, 100))
+    monkeypatch.setattr(os, "getuid", lambda: 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert capacity.nproc_room(proc) == 96
+    assert fit_jobs(Host(cpus=8, pids=capacity.nproc_room(proc))) == Fit(2, "pids")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert capacity.nproc_room(proc) is None  # root is not held to it
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert capacity.nproc_room(proc) is None
