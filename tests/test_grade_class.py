@@ -211,7 +211,10 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
     assert script.splitlines()[0] == "lab grade exercises --format classroom --out grades --timeout 120 --show"
     make_submission(tmp_path, "exercises", "partial", server_only=True)
     output = tmp_path / "github_output"
-    env = {**os.environ, "GITHUB_OUTPUT": str(output), "LAB_LANG": "en"}
+    import sys
+
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # `lab`, as pip installs it
+    env = {**os.environ, "GITHUB_OUTPUT": str(output), "LAB_LANG": "en", "PATH": path}
     done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=180)
     assert done.returncode == 0, done.stderr
