@@ -290,3 +290,12 @@ def test_what_a_student_sees_in_the_reporter_log() -> None:
     # The plain Exercism file, read by the same reporter: no reason for a failed check.
     exercism_view = reporter_lines(formats.exercism(mixed_report("en")))
     assert exercism_view[2:4] == ["❌ Refuse 1999-01-01 - line undefined", "Test code:\nserver.version"]
+
+
+def test_lab_grade_offers_every_format() -> None:
+    from lab.cli import make_cli
+
+    grade = make_cli("en").commands["grade"]
+    [option] = [param for param in grade.params if param.name == "fmt"]
+    assert tuple(option.type.choices) == formats.FORMATS
+    assert set(formats.FILE_NAMES) == set(formats.FORMATS)
