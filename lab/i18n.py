@@ -31,7 +31,7 @@ HELP = {
             "note /autograder/submission et écrit /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Chemin du zip à écrire.",
-        "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, quelle que soit sa profondeur ; écrire results.json.",
+        "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, même profond ; écrire results.json.",
         "check": (
             "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
             "modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit."
@@ -70,7 +70,7 @@ HELP = {
             "grades /autograder/submission and writes /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Path of the zip to write.",
-        "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, however deep; write results.json.",
+        "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, even deep; write results.json.",
         "check": (
             "Check the work in DIR (default: exercises): server, client, model helper and the "
             "lesson's answers. Exit code 0 only when everything passes."

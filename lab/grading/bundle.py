@@ -7,7 +7,8 @@ environment, so the same script can be tried on temporary folders.
 
 Which folder of an upload is graded (grade_upload): students upload the files, or a folder
 holding them, sometimes nested deep (an archive of an archive). Every folder holding
-`server.py` is a candidate, however deep (hidden folders, __MACOSX and caches aside).
+`server.py` is a candidate, up to MAX_DEPTH folders deep (hidden folders, __MACOSX and
+caches aside).
 - one candidate: it is graded, and the feedback's first line names it;
 - several (`v1/` untouched, `v2/` done): nothing is graded, and the feedback lists them
   and asks for one. Guessing by file dates would be silent when it guesses wrong, and

@@ -31,8 +31,7 @@ SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
 # Files `lab grade` writes beside the submissions' folders: no folder may take their names.
 CLASS_FILES = {SUMMARY_NAME, "report.html"}
-ATTEMPTS = 3  # tries for a submission whose grading hit a resource failure on the grader's side
-RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries
+RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
 # How a resource failure reads once a child has turned it into text (a traceback, a message).
 RESOURCE_MARKERS = ("can't start new thread", "Resource temporarily unavailable",
