@@ -31,6 +31,7 @@ HELP = {
             "note /autograder/submission et écrit /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Chemin du zip à écrire.",
+        "gradescope_bundle.visibility": "Quand Gradescope montre les résultats aux étudiants : visible (tout de suite), after_due_date, after_published ou hidden.",
         "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, même profond ; écrire results.json.",
         "check": (
             "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
@@ -70,6 +71,7 @@ HELP = {
             "grades /autograder/submission and writes /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Path of the zip to write.",
+        "gradescope_bundle.visibility": "When Gradescope shows the results to students: visible (at once), after_due_date, after_published or hidden.",
         "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, even deep; write results.json.",
         "check": (
             "Check the work in DIR (default: exercises): server, client, model helper and the "

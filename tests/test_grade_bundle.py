@@ -42,7 +42,8 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "/autograder/venv/bin/pip install -e /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
-    assert '$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout"' in run
+    assert '$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout" \\' in run
+    assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
             "kit/lab/checks/__init__.py", "kit/solutions/server.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
@@ -135,3 +136,30 @@ def test_files_uploaded_at_the_top_are_graded_there(tmp_path: Path) -> None:
     candidates, searched = search_upload(upload)
     assert [shown(folder, upload) for folder in candidates] == ["./"]
     assert len(searched) == 13  # the upload and 12 levels below it
+
+
+def test_an_exam_bundle_shows_results_after_the_due_date(tmp_path: Path) -> None:
+    from lab.cli import main
+
+    bundle = tmp_path / "exam.zip"
+    try:
+        main(["gradescope-bundle", "--out", str(bundle), "--visibility", "after_due_date", "--lang", "en"])
+    except SystemExit as exit:
+        assert exit.code in (0, None)
+    with zipfile.ZipFile(bundle) as archive:
+        run = archive.read("run_autograder").decode()
+    assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-after_due_date}"' in run
+    unpack(bundle, tmp_path)
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "notes.txt").write_text("no server")
+    done = run_autograder(tmp_path, f"{sys.executable} -m lab")
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert (results["visibility"], results["stdout_visibility"]) == ("after_due_date", "hidden")
+    assert results["output"].startswith("No server.py in the upload")
+
+
+def test_the_cli_and_the_format_agree_on_visibilities() -> None:
+    from lab.grading import commands, formats
+
+    assert commands.VISIBILITIES == formats.VISIBILITIES

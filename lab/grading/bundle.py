@@ -59,12 +59,14 @@ results="${{AUTOGRADER_RESULTS:-$root/results}}"
 lab="${{AUTOGRADER_LAB:-$root/venv/bin/lab}}"
 lang="${{LAB_LANG:-{lang}}}"
 timeout="${{LAB_GRADE_TIMEOUT:-{timeout}}}"
+visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 
 mkdir -p "$results"
 rm -f "$results/results.json"
 # Finds the folder to grade (see `lab gradescope-run --help`), grades it with `lab grade`
 # (limits, private copy, a results file even when the code crashes) and writes results.json.
-$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout"{bonus}
+$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout" \\
+  --visibility "$visibility"{bonus}
 if [ ! -s "$results/results.json" ]; then
   # lab itself could not run: Gradescope still gets a valid file, and stdout has the reason.
   printf '%s\\n' {fallback} > "$results/results.json"
@@ -117,7 +119,7 @@ def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
 
 
 def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float = 90.0,
-                 bonus: bool = False) -> dict:
+                 bonus: bool = False, visibility: str = "visible") -> dict:
     """Grade the one folder of `upload` that holds server.py; write results/results.json."""
     from lab.grading import formats
     from lab.grading.classroom import grade_class
@@ -137,7 +139,7 @@ def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float =
             reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
                           expected=", ".join(EXPECTED_FILES), folders=listed(searched, upload) or "./")
         report, preface = not_graded(reason, lang, timeout, bonus), reason
-    data = formats.gradescope(clean_report(report))
+    data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
     results.mkdir(parents=True, exist_ok=True)
     (results / "results.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -148,11 +150,12 @@ def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
-def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False) -> str:
+def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False,
+                          visibility: str = "visible") -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
                           ensure_ascii=False)
     return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
-                                 bonus=" --bonus" if bonus else "")
+                                 bonus=" --bonus" if bonus else "", visibility=visibility)
 
 
 def kit_files(root: Path = KIT_ROOT) -> list[Path]:
@@ -178,11 +181,11 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
 
 
 def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0, root: Path = KIT_ROOT,
-                 bonus: bool = False) -> Path:
+                 bonus: bool = False, visibility: str = "visible") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
         add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
-        add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus).encode(), executable=True)
+        add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
         for relative in kit_files(root):
             add(archive, f"kit/{relative.as_posix()}", (root / relative).read_bytes())
     return path

@@ -17,6 +17,7 @@ MiB = 1024**2
 # Above the check engine's own worst case (its slowest probes give up after about 55 s), so
 # its precise verdicts win; this limit catches what the engine itself could not stop.
 DEFAULT_TIMEOUT = 90.0
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
 def add_grading_commands(cli: click.Group, lang: str) -> None:
@@ -73,11 +74,14 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
+                  help=help_text["gradescope_bundle.visibility"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
-    def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, _lang: str | None) -> None:
+    def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, visibility: str,
+                       _lang: str | None) -> None:
         from lab.grading.bundle import grade_upload
 
-        data = grade_upload(upload, results, lang, timeout, bonus)
+        data = grade_upload(upload, results, lang, timeout, bonus, visibility)
         click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
 
     # --lang is also accepted after the command name: main() has already read it.
@@ -88,9 +92,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
+                  help=help_text["gradescope_bundle.visibility"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
-    def gradescope_bundle(out: Path, timeout: float, bonus: bool, _lang: str | None) -> None:
+    def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        path = write_bundle(out, lang, timeout, bonus=bonus)
+        path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
         click.echo(text(lang, "gradescope_bundle.done", path=path))

@@ -42,7 +42,9 @@ SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "p
 GRADED, KIT_ERROR = "graded", "kit-error"
 # Student output lands in these fields: shown as plain text, never as HTML or Markdown.
 GRADESCOPE_DISPLAY = {"output_format": "text", "test_output_format": "text", "test_name_format": "text"}
-GRADESCOPE_VISIBILITY = {"visibility": "visible", "stdout_visibility": "hidden"}
+# When students see the feedback: at once (a lab is formative), unless the instructor builds
+# the bundle for an exam; the autograder's own stdout is for instructors only.
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 
 
 def kit_error(report: Report) -> str:
@@ -76,7 +78,7 @@ def report_language(report: Report) -> str:
     return report.lang if report.lang in ("fr", "en") else "fr"
 
 
-def gradescope(report: Report) -> dict[str, Any]:
+def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
     lang = report_language(report)
     tests = [
         {
@@ -96,7 +98,8 @@ def gradescope(report: Report) -> dict[str, Any]:
         "execution_time": round(report.duration),
         "output": f"{kit_error_line(report)}\n{summary}" if kit_error(report) else summary,
         **GRADESCOPE_DISPLAY,
-        **GRADESCOPE_VISIBILITY,
+        "visibility": visibility,
+        "stdout_visibility": "hidden",
         "extra_data": {"status": run_status(report)},
         "tests": tests,
     }
