@@ -1,8 +1,10 @@
 """The machine formats instructors' platforms read, each made from a Report only.
 
-- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, `tests[]` with
-  `name`, `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags`
-  (Gradescope has no top-level `max_score`: the maximum is the sum of the tests' own).
+- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, the display
+  settings (`output_format`, `test_output_format`, `test_name_format`: plain text),
+  `visibility`, `stdout_visibility`, `extra_data.status`, and `tests[]` with `name`,
+  `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags` (Gradescope has
+  no top-level `max_score`: the maximum is the sum of the tests' own).
 - Exercism test-runner interface, version 3: `version`, `status` (pass/fail/error),
   `message`, `tests[]` with `name`, `status`, `message`, `output` (500 characters at most),
   `test_code`, `task_id` (a number). It also carries `score`/`max_score` at the top and
