@@ -40,6 +40,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
               timeout: float, memory_mib: int, bonus: bool, show: bool, _lang: str | None) -> None:
+        from lab.grading.capacity import fit_jobs, read_host
         from lab.grading.classroom import grade_class, path_problems
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
@@ -48,16 +49,17 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         problems = path_problems(list(submissions), lang)
         if problems:
             raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
+        fit = fit_jobs(read_host(), jobs)
+        if jobs and fit.jobs < jobs:
+            click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=fit.jobs,
+                            reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
         progress = ProgressBar()
         try:
-            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
+            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus)
         finally:
             progress.close()
-        if jobs and result.jobs and result.jobs.jobs < jobs:
-            click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=result.jobs.jobs,
-                            reason=text(lang, f"grade.limit.{result.jobs.reason}")), err=True)
         if show:
             from lab.report import render
 
