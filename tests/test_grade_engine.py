@@ -97,7 +97,9 @@ def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: 
     results = json.loads((tmp_path / "out" / "hangs" / "results.json").read_text(encoding="utf-8"))
     reason = text("fr", "grade.timeout", seconds=SHORT_TIMEOUT)
     assert results["score"] == 0
+    # Stopped at the class's limit: a zero with the reason at the top, the submission's own doing.
     assert results["output"].splitlines()[0] == reason
+    assert results["extra_data"] == {"status": "graded"}
     assert {test["status"] for test in results["tests"]} == {"failed"}
     assert {test["output"].splitlines()[0] for test in results["tests"]} == {reason}
     assert elapsed < SHORT_TIMEOUT + 5  # the start-up, the engine's list, the limit: no more

@@ -312,7 +312,7 @@ def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.C
         else:
             why = text(lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
         if trusted:
-            report = checks.failed("", lang, text(lang, "grade.kit_error", error=why))
+            report = checks.failed("", lang, why)
             report.kit_error = True
             return report
         return checks.failed("", lang, why)
@@ -322,8 +322,8 @@ def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.C
         # The checks ran out of the student code's reach: a check that errored is the kit's
         # failure (a probe past its own limit, a launcher that gave no listeners...).
         report.kit_error = True
-        report.error = report.error or text(lang, "grade.kit_error", error="; ".join(
-            f"{result.id}: {result.message}" for result in errored)[:1000])
+        report.error = report.error or "; ".join(
+            f"{result.id}: {result.message}" for result in errored)[:1000]
     return report
 
 
