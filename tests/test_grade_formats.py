@@ -311,3 +311,13 @@ def test_a_run_the_submission_stopped_is_its_own_zero_with_the_reason_not_a_kit_
     assert (exercism["status"], exercism["message"]) == ("fail", "Les vérifications n’ont pas fini en 5 s.")
     row = formats.summary_csv([("bob", report)], ["/class/bob"]).splitlines()[1]
     assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob"
+
+
+def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:
+    warning = "WARNING: graded WITHOUT a sandbox (--no-sandbox)."
+    report = mixed_report()
+    report.warnings = [warning]
+    assert formats.gradescope(report)["output"].splitlines()[0] == warning
+    assert formats.exercism(report)["message"] == warning
+    suite = ET.fromstring(formats.junit(report, "ada")).find("testsuite")
+    assert suite.find("system-err").text == warning

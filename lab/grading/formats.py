@@ -59,6 +59,11 @@ def run_status(report: Report) -> str:
     return KIT_ERROR if kit_error(report) else GRADED
 
 
+def preface(report: Report) -> list[str]:
+    """The lines every format puts first: how the run was graded (no sandbox), why it stopped."""
+    return [*report.warnings, *([error_line(report)] if report.error else [])]
+
+
 def error_line(report: Report) -> str:
     """Why the run could not finish, for the top of every format ("" when it did): the kit's own
     failure says it is not a mark; the submission's (a hang, a crash) is its reason as it is."""
@@ -103,7 +108,7 @@ def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
     return {
         "score": report.score,
         "execution_time": round(report.duration),
-        "output": f"{error_line(report)}\n{summary}" if report.error else summary,
+        "output": "\n".join([*preface(report), summary]),
         **GRADESCOPE_DISPLAY,
         "visibility": visibility,
         "stdout_visibility": "hidden",
@@ -137,7 +142,7 @@ def exercism(report: Report) -> dict[str, Any]:
     return {
         "version": 3,
         "status": status,
-        "message": error_line(report)[:EXERCISM_MESSAGE_LIMIT] or None,
+        "message": "\n".join(preface(report))[:EXERCISM_MESSAGE_LIMIT] or None,
         "score": report.score,
         "max_score": report.max_score,
         "tests": tests,
@@ -178,8 +183,8 @@ def junit(report: Report, suite_name: str) -> str:
             if tag != "skipped":
                 element.set("type", KIT_ERROR if kit_error(report) else result.status)
                 element.text = explain(result, lang)
-    if report.error:
-        ET.SubElement(suite, "system-err").text = error_line(report)
+    if preface(report):
+        ET.SubElement(suite, "system-err").text = "\n".join(preface(report))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
