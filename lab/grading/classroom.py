@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
-from lab.grading import formats
+from lab.grading import class_report, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
@@ -23,6 +23,7 @@ from lab.results import Report
 
 SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
+SANDBOX = "private copy"  # what isolates a submission, as recorded in grading.json
 
 
 @dataclass
@@ -40,7 +41,7 @@ class ClassResult:
 def output_names(submissions: list[Path]) -> list[str]:
     """The submission folders' names; equal names get -2, -3... in the order given."""
     names: list[str] = []
-    taken: set[str] = {SUMMARY_NAME}  # the class summary sits beside the folders
+    taken: set[str] = {SUMMARY_NAME, *class_report.FILE_NAMES}  # the class's files sit beside the folders
     for submission in submissions:
         base = submission.resolve().name or "submission"
         name, number = base, 1
@@ -112,5 +113,9 @@ def grade_class(
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     summary.write_text(formats.summary_csv(rows), encoding="utf-8")
+    class_report.record_grading(out, rows, {
+        "format": fmt, "lang": lang, "bonus": bonus, "sandbox": SANDBOX, "jobs": workers, "preload": preload,
+        "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+    class_report.write_report(out, lang)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
                        checks_known=bool(checks.checks))

@@ -1,4 +1,4 @@
-"""The instructor commands, `lab grade` and `lab gradescope-bundle`, added to the `lab` group.
+"""The instructor commands, `lab grade`, `lab report` and `lab gradescope-bundle`, added to the `lab` group.
 
 Thin on purpose, like lab/cli.py: parse the options, call classroom.grade_class or
 bundle.write_bundle, print one line.
@@ -53,6 +53,19 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=result.summary), err=True)
+
+    @cli.command(help=help_text["report"])
+    @click.argument("out", metavar="OUT", type=click.Path(path_type=Path))
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def report(out: Path, _lang: str | None) -> None:
+        from lab.grading.class_report import write_report
+        from lab.grading.readback import NoResults
+
+        try:
+            path = write_report(out, lang)
+        except NoResults as problem:
+            raise click.ClickException(text(lang, f"report.{problem.reason}", path=out)) from None
+        click.echo(text(lang, "report.done", path=path))
 
     # --lang is also accepted after the command name: main() has already read it.
     @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])
