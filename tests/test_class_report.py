@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -129,6 +130,11 @@ def test_the_page_speaks_english_when_asked(tmp_path: Path) -> None:
         "Students"]
     assert page.find("p", id="summary").text == "4 submissions, median score 0.5/3, mean 1.0, 1 with full marks."
     assert page.find("table", id="runs").find("td").text == "hung (time limit)"
+    facts = [(dt.text, dd.text) for dt, dd in zip(page.find("dl").all("dt"), page.find("dl").all("dd"))]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", facts[0][1])
+    assert facts[1:] == [("Kit version", "0.1.0"), ("Format", "exercism"), (
+        "Grading options", "bonus: no · sandbox: private copy · time per submission: 90 s · CPU per process: 90 s · "
+        "memory per process: 2048 MiB · output kept: 4 MiB · file size: 64 MiB · parallel jobs: 4 · preloading: yes")]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

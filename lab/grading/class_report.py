@@ -282,7 +282,7 @@ class Page:
         median = self.number(statistics.median(scores), 1).removesuffix(",0").removesuffix(".0") if scores else "—"
         mean = self.number(sum(scores) / len(scores)) if scores else "—"
         summary = words["count"].format(count=len(submissions), median=median, max=top, mean=mean, full=full)
-        items = [(words["graded"], shown(grading.get("date") or words["unknown"])),
+        items = [(words["graded"], when(grading.get("date")) or words["unknown"]),
                  (words["kit"], shown(grading.get("kit_version") or words["unknown"])),
                  (words["format"], shown(grading.get("format") or words["unknown"])),
                  (words["options"], self.options())]
@@ -307,7 +307,7 @@ class Page:
         parts = [f"{words['bonus']} : {flag(grading.get('bonus'))}" if self.lang == "fr" else
                  f"{words['bonus']}: {flag(grading.get('bonus'))}"]
         named = [("sandbox", flag(grading.get("sandbox"))),
-                 ("timeout", f"{shown(limits['timeout'])} s" if "timeout" in limits else None),
+                 ("timeout", f"{shown(number_text(limits['timeout']))} s" if "timeout" in limits else None),
                  ("cpu", f"{shown(limits['cpu_seconds'])} s" if "cpu_seconds" in limits else None),
                  ("memory", mebibytes(limits.get("memory_bytes"))),
                  ("output", mebibytes(limits.get("output_bytes"))),
@@ -457,6 +457,21 @@ class Page:
                 f'<p class="js-only" hidden>{words["students.help"]}</p>\n'
                 f'<table id="students" class="sortable">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'
                 + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+
+
+def when(value: Any) -> str:
+    """grading.json's ISO date as "2026-12-01 04:25 UTC", in a <time> element ("" if absent)."""
+    if not isinstance(value, str) or not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value).astimezone(timezone.utc)
+    except ValueError:
+        return shown(value)
+    return f'<time datetime="{shown(value)}">{moment:%Y-%m-%d %H:%M} UTC</time>'
+
+
+def number_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def mebibytes(value: Any) -> str | None:
