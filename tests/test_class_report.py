@@ -168,7 +168,8 @@ def test_a_class_of_forty_matches_summary_csv_and_the_result_files(tmp_path: Pat
     cell_rows = {row.find("code").text: row for row in page.find("table", id="cells").find("tbody").all("tr")}
     assert {cell: [item.text for item in cell_rows[cell].all("li") if "sans valeur" not in item.text]
             for cell in written} == {
-        cell: [f"{value} ({count})" for value, count in sorted(values.items(), key=lambda item: (-item[1], item[0]))[:3]]
+        cell: [f"{'(vide)' if value == '—' else value} ({count})"
+               for value, count in sorted(values.items(), key=lambda item: (-item[1], item[0]))[:3]]
         for cell, values in written.items()}
 
 
@@ -315,7 +316,7 @@ def test_lab_report_reads_each_format(tmp_path: Path, fmt: str) -> None:
     assert student_rows(parse((tmp_path / "report.html").read_text(encoding="utf-8")))[1][:3] == ("ben", 1, 3)
 
 
-@pytest.mark.parametrize(("lang", "missing", "empty"), [
+@pytest.mark.parametrize(("lang", "missing", "empty"), ids=["fr", "en"], argvalues=[
     ("fr", "Error: Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
      "Error: Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
      "Lancez d’abord `lab grade ... --out {path}`."),
@@ -331,3 +332,20 @@ def test_lab_report_on_a_missing_or_empty_folder_says_so(tmp_path: Path, lang: s
     done = lab("--lang", lang, "report", str(tmp_path / "empty"))
     assert (done.returncode, done.stderr) == (1, empty.format(path=tmp_path / "empty") + "\n")
     assert sorted(path.name for path in (tmp_path / "empty").iterdir()) == ["stray", "summary.csv"]
+
+
+@pytest.mark.parametrize("escape", [lambda c: f"\\x{ord(c):02x}", lambda c: chr(0x2400 + ord(c)), lambda c: ""])
+def test_names_escaped_or_guarded_in_summary_csv_still_find_their_folder(tmp_path: Path, escape) -> None:
+    rows = build_class(tmp_path, 8)
+    with (tmp_path / "summary.csv").open(newline="", encoding="utf-8") as handle:
+        table = list(csv.reader(handle))
+    for line in table[1:]:
+        line[0] = "".join(escape(c) if ord(c) < 32 else c for c in line[0])
+        line[0] = "'" + line[0] if line[0][0] in "=+-@" else line[0]
+    with (tmp_path / "summary.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(table)
+    assert table[4][0] == "'=HYPERLINK(\"evil.invalid\",\"x\")"
+    record = read_class(tmp_path)
+    assert [s.name for s in record.submissions] == [name for name, _ in rows]
+    assert [s.feedback for s in record.submissions] == [f"{name}/results.json" for name, _ in rows]
+    assert record.mismatches == []

@@ -66,6 +66,7 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "wrong": "Fausse chez",
         "values": "Valeurs fausses les plus fréquentes (nombre)",
         "unseen": "{count} sans valeur connue",
+        "empty": "(vide)",
         "no_cells": "Aucune cellule fausse.",
         "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, arrêtés",
         "runs.none": "Tous les travaux ont été vérifiés jusqu’au bout.",
@@ -131,6 +132,7 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "wrong": "Wrong in",
         "values": "Most common wrong values (count)",
         "unseen": "{count} with no value recorded",
+        "empty": "(empty)",
         "no_cells": "No wrong cell.",
         "runs": "Submissions to look at: hung, crashed, out of CPU, stopped",
         "runs.none": "Every submission was checked to the end.",
@@ -304,9 +306,8 @@ class Page:
             return words["unknown"] if value is None else words["yes"] if value is True else \
                 words["no"] if value is False else shown(value)
 
-        parts = [f"{words['bonus']} : {flag(grading.get('bonus'))}" if self.lang == "fr" else
-                 f"{words['bonus']}: {flag(grading.get('bonus'))}"]
-        named = [("sandbox", flag(grading.get("sandbox"))),
+        named = [("bonus", flag(grading.get("bonus"))),
+                 ("sandbox", flag(grading.get("sandbox"))),
                  ("timeout", f"{shown(number_text(limits['timeout']))} s" if "timeout" in limits else None),
                  ("cpu", f"{shown(limits['cpu_seconds'])} s" if "cpu_seconds" in limits else None),
                  ("memory", mebibytes(limits.get("memory_bytes"))),
@@ -314,9 +315,11 @@ class Page:
                  ("file", mebibytes(limits.get("file_bytes"))),
                  ("jobs", shown(grading["jobs"]) if "jobs" in grading else None),
                  ("preload", flag(grading.get("preload")) if "preload" in grading else None)]
-        separator = " : " if self.lang == "fr" else ": "
-        parts += [f"{words[key]}{separator}{value}" for key, value in named if value is not None]
-        return " · ".join(parts)
+        return " · ".join(self.labelled(words[key], value) for key, value in named if value is not None)
+
+    def labelled(self, label: str, value: object) -> str:
+        """"label : value" in French, "label: value" in English."""
+        return f"{label} : {value}" if self.lang == "fr" else f"{label}: {value}"
 
     def scores(self) -> str:
         bars = stats.histogram(self.record.submissions)
@@ -339,8 +342,7 @@ class Page:
                 f'<svg id="histogram" viewBox="0 0 {width} {base + 24}" width="{width}" height="{base + 24}" '
                 f'role="img" aria-labelledby="histogram-caption">\n' + "\n".join(shapes) +
                 f'\n</svg>\n<figcaption id="histogram-caption">{caption} '
-                + ", ".join(f"{bar.label} : {bar.count}" if self.lang == "fr" else f"{bar.label}: {bar.count}"
-                            for bar in bars if bar.count)
+                + ", ".join(self.labelled(bar.label, bar.count) for bar in bars if bar.count)
                 + "</figcaption>\n</figure>\n</section>")
 
     def parts(self) -> str:
@@ -384,7 +386,7 @@ class Page:
             return heading + f'<p>{words["no_cells"]}</p>\n</section>'
         rows = []
         for figure in figures:
-            values = "".join(f'<li><q>{shown(value, VALUE_SHOWN)}</q> ({count})</li>' for value, count in figure.values)
+            values = "".join(f'<li>{self.written(value)} ({count})</li>' for value, count in figure.values)
             if figure.unseen:
                 values += f'<li>{words["unseen"].format(count=figure.unseen)}</li>'
             rows.append(f'<tr data-cell="{shown(figure.cell)}"><th scope="row"><code>{shown(figure.cell)}</code></th>'
@@ -394,6 +396,12 @@ class Page:
                 f'<th scope="col">{words["question"]}</th><th scope="col">{words["wrong"]}</th>'
                 f'<th scope="col">{words["values"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
                 "\n</tbody>\n</table>\n</section>")
+
+    def written(self, value: str) -> str:
+        """A wrong answer as the student wrote it; the checks write an empty cell as "—"."""
+        if value in ("", "—"):
+            return f'<em>{self.words["empty"]}</em>'
+        return f"<q>{shown(value, VALUE_SHOWN)}</q>"
 
     def runs(self) -> str:
         words = self.words
@@ -407,9 +415,7 @@ class Page:
         if not problems:
             return heading + f'<p id="runs-none">{words["runs.none"]}</p>\n</section>'
         counts = {kind: sum(1 for _, seen in problems if seen == kind) for kind in stats.RUN_KINDS}
-        tally = "".join(f'<li data-kind="{kind}" data-count="{count}">{words["kind." + kind]} : {count}</li>'
-                        if self.lang == "fr" else
-                        f'<li data-kind="{kind}" data-count="{count}">{words["kind." + kind]}: {count}</li>'
+        tally = "".join(f'<li data-kind="{kind}" data-count="{count}">{self.labelled(words["kind." + kind], count)}</li>'
                         for kind, count in counts.items() if count)
         rows = [f'<tr data-kind="{kind}"><th scope="row">{self.link(submission, shown(submission.name))}</th>'
                 f'<td>{words["kind." + kind]}</td><td class="num">{self.seconds(submission.duration)}</td>'
@@ -503,7 +509,7 @@ thead th{background:#f2f2f2}td.num{white-space:nowrap;font-variant-numeric:tabul
 code{font-size:.85em;background:#f4f4f4;padding:0 .2em;border-radius:3px;word-break:break-all}
 ul{margin:0;padding-left:1.1rem}#run-kinds{padding-left:1.2rem;margin:.5rem 0}
 svg text{font-size:11px;fill:#1b1b1b;text-anchor:middle}svg .bar rect,svg .fill{fill:#2f5f98}svg .track{fill:#e3e3e3}
-figure{margin:0;overflow-x:auto}.warn{border-left:4px solid #b35c00;padding:.3rem .6rem;background:#fff4e5}
+figure{margin:0;overflow-x:auto}tbody th[scope=row]{min-width:8rem}.warn{border-left:4px solid #b35c00;padding:.3rem .6rem;background:#fff4e5}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-align:left}
 th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}

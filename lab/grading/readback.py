@@ -39,7 +39,6 @@ class Submission:
     duration: float | None = None  # seconds, when a source records it
     feedback: str = ""  # the student's results file, relative to OUT ("" when there is none)
     kit_error: bool = False  # a status says the kit, not the submission, failed
-    in_summary: bool = False
     unreadable: str = ""  # why the results file could not be read ("" when it could)
 
     @property
@@ -265,30 +264,38 @@ def result_folders(out: Path) -> list[Path]:
                    and any((path / name).is_file() for name in RESULT_FILES)), key=lambda path: path.name)
 
 
-def loose(name: str) -> str:
-    """A name without what a CSV guard or an escape may have changed: for a last-resort match."""
-    return re.sub(r"[^0-9A-Za-z._-]", "", name.lstrip("'"))
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def escaped_forms(name: str) -> set[str]:
+    """The ways a CSV writer may have written a name's control characters: escaped, shown, dropped."""
+    schemes = [lambda c: "", lambda c: f"\\x{ord(c):02x}", lambda c: f"\\u{ord(c):04x}",
+               lambda c: chr(0x2400 + ord(c)) if ord(c) < 32 else "\u2421" if c == "\x7f" else "?",
+               lambda c: "?", lambda c: "\ufffd"]
+    forms = {CONTROL.sub(lambda match, scheme=scheme: scheme(match.group()), name) for scheme in schemes}
+    forms |= {json.dumps(name)[1:-1], name.encode("unicode_escape").decode("ascii")}
+    return forms
 
 
 def match_folders(rows: list[dict[str, str]], folders: list[Path]) -> list[tuple[dict[str, str] | None, Path | None]]:
-    """Pair summary rows with folders: by name, then without a CSV guard, then loosely."""
+    """Pair summary rows with folders: by name, then without a CSV guard, then by an escaped form."""
     by_name = {folder.name: folder for folder in folders}
     pairs: list[tuple[dict[str, str] | None, Path | None]] = []
     unmatched_rows: list[int] = []
     for row in rows:
         cell = row.get("submission", "")
         folder = by_name.pop(cell, None) or by_name.pop(unquoted(cell), None)
+        if folder is None and cell.startswith("'"):  # a guard put on every cell, not only formulas
+            folder = by_name.pop(cell[1:], None)
         if folder is None:
             unmatched_rows.append(len(pairs))
         pairs.append((row, folder))
-    loose_folders: dict[str, list[Path]] = {}
-    for folder in by_name.values():
-        loose_folders.setdefault(loose(folder.name), []).append(folder)
     for index in unmatched_rows:
-        candidates = loose_folders.get(loose(pairs[index][0]["submission"]), [])
+        cell = pairs[index][0].get("submission", "")
+        candidates = [folder for folder in by_name.values()
+                      if {cell, cell[1:] if cell.startswith("'") else cell} & escaped_forms(folder.name)]
         if len(candidates) == 1:
-            pairs[index] = (pairs[index][0], candidates[0])
-            by_name.pop(candidates.pop().name)
+            pairs[index] = (pairs[index][0], by_name.pop(candidates[0].name))
     pairs.extend((None, folder) for folder in sorted(by_name.values(), key=lambda path: path.name))
     return pairs
 
@@ -334,7 +341,6 @@ def read_class(out: Path) -> ClassRecord:
 
 def merge_summary(submission: Submission, row: dict[str, str], record: ClassRecord) -> None:
     """summary.csv is the class's record of scores: it wins where the file disagrees or says nothing."""
-    submission.in_summary = True
     score, maximum = as_int(unquoted(row.get("score", ""))), as_int(unquoted(row.get("max", "")))
     failed = unquoted(row.get("failed", "")).split()
     error_line = unquoted(row.get("error", "")).strip()
