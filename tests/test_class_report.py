@@ -76,7 +76,7 @@ def student_rows(page: Node) -> list[tuple[str, int, int, str, str]]:
     for row in page.find("table", id="students").find("tbody").all("tr"):
         score = row.all("td")[0]
         rows.append((row.find("th").text, int(score.attrs["data-score"]), int(score.attrs["data-max"]),
-                     row.all("td")[2].attrs["data-failed"], row.all("td")[3].text))
+                     " ".join(code.text for code in row.all("td")[2].all("code")), row.all("td")[3].text))
     return rows
 
 

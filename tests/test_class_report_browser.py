@@ -20,7 +20,7 @@ CLASS_SIZE = 40
 
 READ_PAGE = """(() => {
   const rows = Array.from(document.querySelectorAll("#students tbody tr")).map(row => ({
-    name: row.cells[0].textContent, score: row.cells[1].textContent, failed: row.cells[3].getAttribute("data-failed"),
+    name: row.cells[0].textContent, score: row.cells[1].textContent, failed: row.cells[3].querySelector("code") ? row.cells[3].querySelector("code").textContent : "",
     state: row.cells[4].textContent, link: row.querySelector("a") ? row.querySelector("a").getAttribute("href") : null}));
   const bars = Array.from(document.querySelectorAll("#histogram g.bar")).map(bar =>
     [bar.querySelector("text.label").textContent, bar.querySelector("text.count").textContent]);

@@ -440,7 +440,7 @@ class Page:
         rows = []
         for index, submission in enumerate(self.record.submissions):
             failing = submission.failed_ids
-            failing_text = " ".join(f"<code>{shown(check_id)}</code>" for check_id in failing) or words["none"]
+            failing_text = f'<code>{shown(" ".join(failing))}</code>' if failing else words["none"]
             stuck = stats.first_stuck_part(submission, self.task_order)
             kind = stats.run_kind(submission)
             state = words["kind." + kind] if kind else words["ok"]
@@ -453,7 +453,7 @@ class Page:
                 f'{submission.score}/{submission.max_score}</td>'
                 f'<td data-sort="{self.task_order.index(stuck) if stuck in self.task_order else len(self.task_order)}">'
                 f'{self.task_name(stuck) if stuck else "—"}</td>'
-                f'<td data-sort="{len(failing)}" data-failed="{shown(" ".join(failing))}">{failing_text}</td>'
+                f'<td data-sort="{len(failing)}">{failing_text}</td>'
                 f'<td data-sort="{kind or ""}">{state}</td>'
                 f'<td class="num" data-sort="{duration or -1}">{self.seconds(submission.duration)}</td>'
                 f'<td>{feedback}</td></tr>')
@@ -513,7 +513,8 @@ figure{margin:0;overflow-x:auto}tbody th[scope=row]{min-width:8rem}.warn{border-
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-align:left}
 th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
-@media print{th button::after{content:""}}
+section{content-visibility:auto;contain-intrinsic-size:auto 800px}
+@media print{th button::after{content:""}section{content-visibility:visible}}
 """.strip()
 
 # Sorts the students' table by a column's data-sort values (numbers as numbers); a second
