@@ -170,14 +170,12 @@ ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
 
 
-def visible(value: object, keep_newlines: bool = False) -> str:
+def visible(value: object) -> str:
     """Text with every control or invisible character written as an escape: "\\x1b", "\\u202e"."""
     out = []
     for char in str(value):
         code = ord(char)
-        if keep_newlines and char == "\n":
-            out.append(char)
-        elif code in INVISIBLE or unicodedata.category(char) in ("Cc", "Cs"):
+        if code in INVISIBLE or unicodedata.category(char) in ("Cc", "Cs"):
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
         else:
             out.append(char)

@@ -40,6 +40,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
               timeout: float, memory_mib: int, bonus: bool, _lang: str | None) -> None:
         from lab.grading.classroom import grade_class
         from lab.grading.progress import ProgressBar
+        from lab.grading.readback import REPORT_NAME
         from lab.grading.runner import Limits
 
         progress = ProgressBar()
@@ -53,6 +54,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=result.summary), err=True)
+        click.echo(text(lang, "report.done", path=result.summary.parent / REPORT_NAME), err=True)
 
     @cli.command(help=help_text["report"])
     @click.argument("out", metavar="OUT", type=click.Path(path_type=Path))
