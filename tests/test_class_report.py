@@ -349,3 +349,66 @@ def test_names_escaped_or_guarded_in_summary_csv_still_find_their_folder(tmp_pat
     assert [s.name for s in record.submissions] == [name for name, _ in rows]
     assert [s.feedback for s in record.submissions] == [f"{name}/results.json" for name, _ in rows]
     assert record.mismatches == []
+
+
+def test_a_full_record_beside_the_results_file_is_read_first(tmp_path: Path) -> None:
+    rows = small_class()
+    write_class(tmp_path, rows, "gradescope", "fr")
+    for name, report in rows:  # as a grader that keeps the whole Report to resume a stopped run
+        data = report.to_dict()
+        data["kit_error"] = name == "cy"
+        record = {"format": "gradescope", "bonus": False, "report": data}
+        (tmp_path / name / ".lab-report.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / "cy" / ".lab-report.json").write_text(json.dumps({"report": {
+        **rows[2][1].to_dict(), "kit_error": True, "error": "OSError: [Errno 24] Too many open files"}}), encoding="utf-8")
+    record = read_class(tmp_path)
+    statuses = [[check.status for check in s.checks] for s in record.submissions]
+    assert statuses == [[PASSED] * 3, [PASSED, FAILED, FAILED], [FAILED, SKIPPED, FAILED], [ERROR] * 3]
+    assert [s.duration for s in record.submissions] == [2.5, 3.0, 4.0, 90.0]
+    assert [class_stats.run_kind(s) for s in record.submissions] == [None, None, "kit_error", "hung"]
+    assert [s.feedback for s in record.submissions] == [f"{n}/results.json" for n in ("ana", "ben", "cy", "dee")]
+
+
+def test_classroom_shaped_exercism_files_find_their_check_ids_by_title(tmp_path: Path) -> None:
+    rows = small_class()
+    write_class(tmp_path, rows, "exercism", "fr")
+    for name, report in rows:  # GitHub Classroom's reporter prints test_code: the reasons go there
+        path = tmp_path / name / "results.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for test, result in zip(data["tests"], report.results):
+            test["line_no"] = 0
+            test["test_code"] = "" if result.status == PASSED else formats.explain(result, "fr", with_output=False)
+            test["message"] = None
+        path.write_text(json.dumps(data), encoding="utf-8")
+    record = read_class(tmp_path)
+    assert [[c.id for c in s.checks] for s in record.submissions] == [[r.id for r in report.results] for _, report in rows]
+    ben = record.submissions[1].checks
+    assert (ben[2].expected, ben[2].actual) == ("la réponse 1 de `lab run`", "-32601")
+    assert record.mismatches == []
+
+
+def test_an_unscored_kit_error_in_summary_csv_is_left_out_of_the_scores(tmp_path: Path) -> None:
+    write_class(tmp_path, small_class(), "csv", "fr")
+    summary = read_summary(tmp_path)
+    summary[3].update(score="", status="kit-error")  # dee: no score, the kit's failure
+    with (tmp_path / "summary.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[*formats.SUMMARY_COLUMNS, "status"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(summary)
+    page = page_of(tmp_path)
+    assert page.find("p", id="summary").text == "4 travaux, note médiane 1/3, moyenne 1,3, 1 avec tous les points."
+    bars = {bar.attrs["data-low"]: bar.attrs["data-count"] for bar in page.find("svg", id="histogram").all("g")}
+    assert bars == {"0": "1", "1": "1", "2": "0", "3": "1"}
+    assert page.find("table", id="students").all("tr")[4].find("td").text == "—/3"
+
+
+def test_a_kit_error_wrapper_around_a_known_message_keeps_its_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.i18n import MESSAGES
+
+    monkeypatch.setitem(MESSAGES["fr"], "grade.kit_error", "Erreur du kit, pas une note : {reason}")
+    monkeypatch.setitem(MESSAGES["en"], "grade.kit_error", "Kit error, not a mark: {reason}")
+    monkeypatch.setattr(class_stats, "KIT_ERROR_PREFIX", class_stats.kit_error_prefix())
+    hung = "Kit error, not a mark: " + text("en", "grade.timeout", seconds=9)
+    assert class_stats.run_kind(Submission("x", error=hung, kit_error=True)) == "hung"
+    other = "Erreur du kit, pas une note : MemoryError"
+    assert class_stats.run_kind(Submission("x", error=other)) == "kit_error"

@@ -276,9 +276,9 @@ class Page:
 
     def header(self) -> str:
         words, grading, submissions = self.words, self.record.grading, self.record.submissions
-        scores = [submission.score for submission in submissions]
+        scores = [submission.score for submission in submissions if submission.scored]
         top = max((submission.max_score for submission in submissions), default=0)
-        full = sum(1 for s in submissions if s.max_score and s.score == s.max_score)
+        full = sum(1 for s in submissions if s.scored and s.max_score and s.score == s.max_score)
         median = self.number(statistics.median(scores), 1).removesuffix(",0").removesuffix(".0") if scores else "—"
         mean = self.number(sum(scores) / len(scores)) if scores else "—"
         summary = words["count"].format(count=len(submissions), median=median, max=top, mean=mean, full=full)
@@ -443,12 +443,13 @@ class Page:
             kind = stats.run_kind(submission)
             state = words["kind." + kind] if kind else words["ok"]
             share = submission.score / submission.max_score if submission.max_score else 0.0
+            score = submission.score if submission.scored else ""
             feedback = self.link(submission, words["open"]) if submission.feedback else words["no_file"]
             duration = "" if submission.duration is None else f"{submission.duration:.3f}"
             rows.append(
                 f'<tr data-index="{index}"><th scope="row" data-sort="{shown(submission.name)}">{shown(submission.name)}</th>'
-                f'<td class="num" data-sort="{share:.6f}" data-score="{submission.score}" data-max="{submission.max_score}">'
-                f'{submission.score}/{submission.max_score}</td>'
+                f'<td class="num" data-sort="{share if submission.scored else -1:.6f}" data-score="{score}" '
+                f'data-max="{submission.max_score}">{score if submission.scored else "—"}/{submission.max_score}</td>'
                 f'<td data-sort="{self.task_order.index(stuck) if stuck in self.task_order else len(self.task_order)}">'
                 f'{self.task_name(stuck) if stuck else "—"}</td>'
                 f'<td data-sort="{len(failing)}">{failing_text}</td>'

@@ -38,13 +38,28 @@ def message_pattern(key: str) -> re.Pattern[str]:
 PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder")}
 
 
+def kit_error_prefix() -> re.Pattern[str] | None:
+    """The grader's "kit error: {reason}" wrapper, in either language, if it has one."""
+    regexes = []
+    for lang in ("fr", "en"):
+        template = MESSAGES[lang].get("grade.kit_error", "")
+        if template.count("{") == 1 and template.endswith("}"):
+            regexes.append(re.escape(template[:template.index("{")]))
+    return re.compile("|".join(regexes)) if regexes else None
+
+
+KIT_ERROR_PREFIX = kit_error_prefix()
+
+
 def run_kind(submission: Submission) -> str | None:
-    """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished."""
-    if submission.kit_error:
-        return KIT_ERROR
-    if not submission.error:
-        return None
+    """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
+
+    The error's text decides, whatever status came with it (a grader may call every run it
+    could not finish a kit error); an error the grader has no message for is its own failure.
+    """
     first = submission.error.split("\n")[0].strip()
+    if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
+        first = first[prefix.end():]
     if PATTERNS["timeout"].fullmatch(first):
         return HUNG
     if PATTERNS["too_much_output"].fullmatch(first):
@@ -61,7 +76,7 @@ def run_kind(submission: Submission) -> str | None:
         if number in (-SIGXCPU, 128 + SIGXCPU):
             return CPU
         return STOPPED if number < 0 else CRASHED
-    return KIT_ERROR  # an error the grader has no message for: its own failure
+    return KIT_ERROR if submission.error or submission.kit_error else None
 
 
 @dataclass
@@ -119,7 +134,9 @@ class Times:
 
 
 def histogram(submissions: list[Submission]) -> list[Bar]:
+    """Submissions per score; one that summary.csv leaves unscored (a kit error) is not counted."""
     top = max((submission.max_score for submission in submissions), default=0)
+    submissions = [submission for submission in submissions if submission.scored]
     top = max(top, max((submission.score for submission in submissions), default=0))
     width = max(1, math.ceil((top + 1) / MAX_BARS))
     bars = [Bar(low, min(low + width - 1, top), 0) for low in range(0, top + 1, width)]

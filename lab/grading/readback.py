@@ -27,6 +27,10 @@ SUMMARY_NAME = "summary.csv"
 GRADING_NAME = "grading.json"
 REPORT_NAME = "report.html"
 RESULT_FILES = tuple(dict.fromkeys(formats.FILE_NAMES.values()))  # results.json, .xml, .csv
+# The whole Report as JSON, when the grader keeps one in each submission's folder (to resume
+# a stopped run): every field, whatever the format. Read first when present.
+FULL_RECORD_NAME = ".lab-report.json"
+CHECK_FIELDS = tuple(CheckResult.__dataclass_fields__)
 
 
 @dataclass
@@ -39,6 +43,7 @@ class Submission:
     duration: float | None = None  # seconds, when a source records it
     feedback: str = ""  # the student's results file, relative to OUT ("" when there is none)
     kit_error: bool = False  # a status says the kit, not the submission, failed
+    scored: bool = True  # False: summary.csv gives no score (a kit error is not a zero)
     unreadable: str = ""  # why the results file could not be read ("" when it could)
 
     @property
@@ -149,18 +154,27 @@ def read_gradescope(data: dict, submission: Submission) -> None:
         lines = lines[:-1]
     submission.error = "\n".join(lines).strip()
     submission.duration = as_float(data.get("execution_time"))
+    extra = data.get("extra_data")
+    submission.kit_error = isinstance(extra, dict) and is_kit_error_status(extra.get("status"))
 
 
 EXERCISM_STATUSES = {"pass": PASSED, "fail": FAILED, "error": ERROR}
 
 
-def read_exercism(data: dict, submission: Submission, tasks: dict[str, str]) -> None:
+CHECK_ID = re.compile(r"[\w.-]+")
+
+
+def read_exercism(data: dict, submission: Submission, tasks: dict[str, str], ids: dict[str, str]) -> None:
+    """Exercism v3, or its GitHub Classroom shape, where a failed test's `test_code` holds the
+    explanation instead of the check id: the id is then found by the test's title."""
     for test in data.get("tests") or []:
-        check_id = str(test.get("test_code") or test.get("name") or "")
+        code, title = str(test.get("test_code") or ""), str(test.get("name") or "")
+        check_id = code if CHECK_ID.fullmatch(code) else ids.get(title, title)
+        explanation = str(test.get("message") or "") or ("" if CHECK_ID.fullmatch(code) else code)
         status = EXERCISM_STATUSES.get(test.get("status"), str(test.get("status")))
         task = tasks.get(check_id) or f"#{test.get('task_id', '?')}"
         submission.checks.append(check_from_text(check_id, task, as_int(test.get("max_score")), status,
-                                                 str(test.get("name") or ""), str(test.get("message") or "")))
+                                                 title, explanation))
     submission.score = as_int(data.get("score"))
     submission.max_score = as_int(data.get("max_score"))
     if data.get("status") == "error" or is_kit_error_status(data.get("status")):
@@ -192,6 +206,7 @@ def read_junit(root: ET.Element, submission: Submission, points: dict[str, int])
     submission.score = as_int(properties.get("score"))
     submission.max_score = as_int(properties.get("max_score"))
     submission.error = (suite.findtext("system-err") or "").strip()
+    submission.kit_error = is_kit_error_status(properties.get("status"))
     submission.duration = as_float(suite.get("time"))
 
 
@@ -214,15 +229,35 @@ def unquoted(cell: str) -> str:
     return cell[1:] if len(cell) > 1 and cell[0] == "'" and cell[1] in "=+-@\t\r" else cell
 
 
-def read_results_file(folder: Path, submission: Submission, preferred: str,
-                      tasks: dict[str, str], points: dict[str, int]) -> None:
-    """Fill `submission` from the first results file found in `folder`."""
+def read_full_record(folder: Path, submission: Submission) -> bool:
+    """The whole Report, when the grader kept one beside the results file (FULL_RECORD_NAME)."""
+    try:
+        data = json.loads((folder / FULL_RECORD_NAME).read_text(encoding="utf-8"))
+        report = data["report"]
+        checks = [CheckResult(**{name: item[name] for name in CHECK_FIELDS if name in item})
+                  for item in report["results"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    submission.checks = checks
+    submission.score = sum(check.points for check in checks if check.status == PASSED)
+    submission.max_score = sum(check.points for check in checks)
+    submission.error = str(report.get("error") or "")
+    submission.duration = as_float(report.get("duration"))
+    submission.kit_error = report.get("kit_error") is True
+    return True
+
+
+def read_results_file(folder: Path, submission: Submission, preferred: str, catalogue: Known) -> None:
+    """Fill `submission` from the grader's full record if there is one, else from the first
+    results file found in `folder`."""
     names = sorted(RESULT_FILES, key=lambda name: name != formats.FILE_NAMES.get(preferred, ""))
     path = next((folder / name for name in names if (folder / name).is_file()), None)
     if path is None:
         submission.unreadable = "missing"
         return
     submission.feedback = f"{folder.name}/{path.name}"
+    if read_full_record(folder, submission):
+        return
     try:
         content = path.read_text(encoding="utf-8", errors="replace")
         if path.suffix == ".json":
@@ -230,12 +265,12 @@ def read_results_file(folder: Path, submission: Submission, preferred: str,
             if not isinstance(data, dict):
                 raise ValueError("not an object")
             if "version" in data or any("test_code" in test for test in data.get("tests") or []):
-                read_exercism(data, submission, tasks)
+                read_exercism(data, submission, catalogue.tasks, catalogue.ids_by_title)
             else:
                 read_gradescope(data, submission)
         elif path.suffix == ".xml":
             read_junit(ET.fromstring(XML_FORBIDDEN.sub(lambda m: f"\\x{ord(m.group()):02x}", content)),
-                       submission, points)
+                       submission, catalogue.points)
         else:
             read_checks_csv(content, submission)
     except (ValueError, TypeError, AttributeError, ET.ParseError) as error:
@@ -300,15 +335,24 @@ def match_folders(rows: list[dict[str, str]], folders: list[Path]) -> list[tuple
     return pairs
 
 
-def catalogue_lookup() -> tuple[dict[str, str], dict[str, int]]:
-    """Each known check's lesson part and points, from the check registry (empty if unavailable)."""
+@dataclass
+class Known:
+    """What the check registry says of each check id, for formats that leave it out."""
+
+    tasks: dict[str, str] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+    ids_by_title: dict[str, str] = field(default_factory=dict)  # in either language
+
+
+def known_checks() -> Known:
     try:
         from lab.checks import registry
 
         checks = registry()[0]
     except Exception:  # the report still reads what the files carry
-        return {}, {}
-    return {check.id: check.task for check in checks}, {check.id: check.points for check in checks}
+        return Known()
+    return Known({check.id: check.task for check in checks}, {check.id: check.points for check in checks},
+                 {title: check.id for check in checks for title in check.title.values()})
 
 
 def read_class(out: Path) -> ClassRecord:
@@ -321,14 +365,14 @@ def read_class(out: Path) -> ClassRecord:
     folders = result_folders(out)
     if not rows and not folders:
         raise NoResults("empty", out)
-    tasks, points = catalogue_lookup()
+    catalogue = known_checks()
     durations = grading.get("durations") if isinstance(grading.get("durations"), dict) else {}
     record = ClassRecord(out=out, submissions=[], grading=grading, summary_found=summary_path.is_file())
     for row, folder in match_folders(rows, folders):
         name = folder.name if folder is not None else unquoted(row.get("submission", "")) if row else ""
         submission = Submission(name=name)
         if folder is not None:
-            read_results_file(folder, submission, str(grading.get("format", "")), tasks, points)
+            read_results_file(folder, submission, str(grading.get("format", "")), catalogue)
         else:
             submission.unreadable = "missing"
         if row is not None:
@@ -342,9 +386,11 @@ def read_class(out: Path) -> ClassRecord:
 def merge_summary(submission: Submission, row: dict[str, str], record: ClassRecord) -> None:
     """summary.csv is the class's record of scores: it wins where the file disagrees or says nothing."""
     score, maximum = as_int(unquoted(row.get("score", ""))), as_int(unquoted(row.get("max", "")))
+    submission.scored = unquoted(row.get("score", "")).strip() != "" or "score" not in row
     failed = unquoted(row.get("failed", "")).split()
     error_line = unquoted(row.get("error", "")).strip()
-    if submission.checks and (score, maximum, failed) != (submission.score, submission.max_score, submission.failed_ids):
+    if submission.checks and submission.scored and \
+            (score, maximum, failed) != (submission.score, submission.max_score, submission.failed_ids):
         record.mismatches.append(submission.name)
     submission.score, submission.max_score = score, maximum
     if not submission.checks:  # no readable file: the failed ids are all there is
@@ -353,5 +399,5 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.error = error_line
     elif not error_line and "error" in row:
         submission.error = ""
-    if any(is_kit_error_status(value) for key, value in row.items() if key != "submission"):
+    if is_kit_error_status(unquoted(row.get("status", ""))):
         submission.kit_error = True
