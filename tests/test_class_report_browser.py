@@ -14,6 +14,7 @@ import pytest
 
 from browser import Browser, find_chromium
 from lab.grading.class_report import visible, write_report
+from lab.grading.readback import unquoted
 from synthetic_class import build_class
 
 CLASS_SIZE = 40
@@ -67,14 +68,14 @@ def test_the_rendered_page_shows_summary_csvs_figures_and_fetches_nothing(
     assert browser.requested_urls() == [url]
     assert [event["method"] for event in browser.events if event["method"] == "Page.javascriptDialogOpening"] == []
     assert (page["images"], page["scripts"], page["buttons"], page["help"]) == (0, 1, 7, True)
-    assert [row["name"] for row in page["rows"]] == [visible(row["submission"]) for row in summary]
-    assert [row["score"] for row in page["rows"]] == [f"{row['score']}/{row['max']}" for row in summary]
+    assert [row["name"] for row in page["rows"]] == [visible(unquoted(row["submission"])) for row in summary]
+    assert [row["score"] for row in page["rows"]] == [f"{row['score'] or '—'}/{row['max']}" for row in summary]
     assert [row["failed"] for row in page["rows"]] == [row["failed"] for row in summary]
     assert page["rows"][0]["name"] == "<img src=x onerror=alert(1)>"
     assert page["rows"][1]["name"] == "<script>alert(1)"
     assert page["rows"][2]["name"] == "\\x1b[31mred\\x1b[0m & <b>bold"
     assert page["rows"][0]["link"] == "%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/results.json"
-    counts = Counter(row["score"] for row in summary)
+    counts = Counter(row["score"] for row in summary if row["score"])
     assert page["bars"] == [[str(score), str(counts.get(str(score), 0))] for score in range(33)]
     errors = Counter(row["error"] != "" for row in summary)[True]
     assert page["kinds"] == ["bloqué (temps dépassé) : 1", "CPU épuisé : 1", "planté : 1",
@@ -108,7 +109,7 @@ def test_without_script_the_page_reads_the_same(graded: tuple[Path, list[dict[st
     finally:
         browser.call("Emulation.setScriptExecutionDisabled", {"value": False})
     assert (page["buttons"], page["help"]) == (0, False)
-    assert [row["score"] for row in page["rows"]] == [f"{row['score']}/{row['max']}" for row in summary]
+    assert [row["score"] for row in page["rows"]] == [f"{row['score'] or '—'}/{row['max']}" for row in summary]
     assert len(page["headings"]) == 7
     assert browser.console_errors() == []
 
