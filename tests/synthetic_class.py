@@ -21,6 +21,7 @@ from lab.checks.engine import run
 from lab.grading import class_report, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import SANDBOX, SUMMARY_NAME, write_one
+from lab.grading.readback import FULL_RECORD_NAME
 from lab.grading.runner import Limits
 from lab.i18n import text
 from lab.results import FAILED, PASSED, Report
@@ -122,9 +123,14 @@ def build_class(out: Path, count: int, fmt: str = "gradescope", lang: str = "fr"
 
 
 def write_class(out: Path, rows: list[tuple[str, Report]], fmt: str, lang: str) -> None:
-    """Each report in its folder, summary.csv and grading.json, as `lab grade` writes them."""
+    """Each report in its folder, summary.csv and grading.json, as `lab grade` writes them.
+
+    Only the format's own file is kept in each folder (no full record, FULL_RECORD_NAME), so
+    that what the page shows is read from that format.
+    """
     for name, report in rows:
         write_one(out, name, report, fmt)
+        (out / name / FULL_RECORD_NAME).unlink(missing_ok=True)
     (out / SUMMARY_NAME).write_text(formats.summary_csv(rows), encoding="utf-8")
     class_report.record_grading(out, rows, {
         "format": fmt, "lang": lang, "bonus": False, "sandbox": SANDBOX, "jobs": 4, "preload": True,

@@ -76,7 +76,8 @@ def test_the_rendered_page_shows_summary_csvs_figures_and_fetches_nothing(
     assert page["rows"][2]["name"] == "\\x1b[31mred\\x1b[0m & <b>bold"
     assert page["rows"][0]["link"] == "%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/results.json"
     counts = Counter(row["score"] for row in summary if row["score"])
-    assert page["bars"] == [[str(score), str(counts.get(str(score), 0))] for score in range(33)]
+    top = max(int(row["max"]) for row in summary)
+    assert page["bars"] == [[str(score), str(counts.get(str(score), 0))] for score in range(top + 1)]
     errors = Counter(row["error"] != "" for row in summary)[True]
     assert page["kinds"] == ["bloqué (temps dépassé) : 1", "CPU épuisé : 1", "planté : 1",
                              "arrêté (signal ou trop de sortie) : 1", "erreur du kit : 1"]
