@@ -439,3 +439,24 @@ def test_a_kit_error_wrapper_around_a_known_message_keeps_its_kind(monkeypatch: 
     assert class_stats.run_kind(Submission("x", error=hung, kit_error=True)) == "hung"
     other = "Erreur du kit, pas une note : MemoryError"
     assert class_stats.run_kind(Submission("x", error=other)) == "kit_error"
+
+
+@pytest.mark.parametrize("fmt", ["gradescope", "junit", "csv"])
+def test_a_kit_error_status_in_a_results_file_is_read(tmp_path: Path, fmt: str) -> None:
+    write_class(tmp_path, small_class(), fmt, "fr")
+    path = tmp_path / "cy" / formats.FILE_NAMES[fmt]
+    content = path.read_text(encoding="utf-8")
+    if fmt == "gradescope":  # as graders that give a kit error a status of its own write it
+        data = json.loads(content)
+        data["extra_data"] = {"status": "kit-error"}
+        content = json.dumps(data)
+    elif fmt == "junit":
+        content = content.replace('<property name="score"', '<property name="status" value="kit-error" />\n'
+                                  '      <property name="score"')
+    else:
+        content = "\n".join(line.replace(",failed,", ",kit-error,").replace(",skipped,", ",kit-error,")
+                            for line in content.splitlines()) + "\n"
+    path.write_text(content, encoding="utf-8")
+    record = read_class(tmp_path)
+    assert [s.kit_error for s in record.submissions] == [False, False, True, False]
+    assert [class_stats.run_kind(s) for s in record.submissions] == [None, None, "kit_error", "hung"]

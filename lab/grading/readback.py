@@ -219,7 +219,8 @@ def read_checks_csv(text: str, submission: Submission) -> None:
         submission.checks.append(check)
     submission.score = sum(check.points for check in submission.checks if check.status == PASSED)
     submission.max_score = sum(check.points for check in submission.checks)
-    if submission.checks and all(check.status == ERROR for check in submission.checks):
+    submission.kit_error = bool(submission.checks) and all(is_kit_error_status(c.status) for c in submission.checks)
+    if submission.checks and all(c.status == ERROR or is_kit_error_status(c.status) for c in submission.checks):
         reasons = {check.message for check in submission.checks}
         submission.error = reasons.pop() if len(reasons) == 1 else ""
 
