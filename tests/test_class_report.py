@@ -160,6 +160,11 @@ def test_a_class_of_forty_matches_summary_csv_and_the_result_files(tmp_path: Pat
     assert [(row[0], row[1], row[2], row[3]) for row in student_rows(page)] == [
         (class_report.visible(unquoted(row["submission"])), summary_score(row["score"]), int(row["max"]), row["failed"])
         for row in summary]
+    folded = [(row.find("summary").text if row.all("summary") else None)
+              for row in page.find("table", id="students").find("tbody").all("tr")]
+    assert folded == [f"{len(row['failed'].split())} vérifications" if len(row["failed"].split()) > 6 else None
+                      for row in summary]
+    assert any(folded) and not all(folded)
     counts = Counter(int(row["score"]) for row in summary if row["score"])
     assert {int(bar.attrs["data-low"]): int(bar.attrs["data-count"]) for bar in page.find("svg", id="histogram").all("g")} \
         == {score: counts.get(score, 0) for score in range(max(int(row["max"]) for row in summary) + 1)}

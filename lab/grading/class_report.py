@@ -87,6 +87,7 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "score": "Note",
         "stuck": "Bloqué à",
         "failing": "Vérifications échouées",
+        "failing.count": "{count} vérifications",
         "feedback": "Retour",
         "open": "ouvrir",
         "no_file": "pas de fichier",
@@ -153,6 +154,7 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "score": "Score",
         "stuck": "Stuck at",
         "failing": "Failing checks",
+        "failing.count": "{count} checks",
         "feedback": "Feedback",
         "open": "open",
         "no_file": "no file",
@@ -168,6 +170,7 @@ INVISIBLE = {0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *ra
 FILE_NAMES = (GRADING_NAME, REPORT_NAME)  # written into OUT beside summary.csv
 ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
+FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
 
 
 def visible(value: object) -> str:
@@ -439,6 +442,9 @@ class Page:
         for index, submission in enumerate(self.record.submissions):
             failing = submission.failed_ids
             failing_text = f'<code>{shown(" ".join(failing))}</code>' if failing else words["none"]
+            if len(failing) > FAILING_SHOWN:  # folded: the count first, the ids one click away
+                failing_text = f'<details><summary>{words["failing.count"].format(count=len(failing))}</summary>' \
+                               f'{failing_text}</details>'
             stuck = stats.first_stuck_part(submission, self.task_order)
             kind = stats.run_kind(submission)
             state = words["kind." + kind] if kind else words["ok"]
@@ -505,7 +511,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;marg
 table{border-collapse:collapse;width:100%;margin:.5rem 0}caption{text-align:left;color:#444;padding:.2rem 0}
 th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 thead th{background:#f2f2f2}td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
-code{font-size:.85em;background:#f4f4f4;padding:0 .2em;border-radius:3px;word-break:break-all}
+code{font-size:.85em;background:#f4f4f4;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}
+summary{cursor:pointer}
 ul{margin:0;padding-left:1.1rem}#run-kinds{padding-left:1.2rem;margin:.5rem 0}
 svg text{font-size:11px;fill:#1b1b1b;text-anchor:middle}svg .bar rect,svg .fill{fill:#2f5f98}svg .track{fill:#e3e3e3}
 figure{margin:0;overflow-x:auto}tbody th[scope=row]{min-width:8rem}.warn{border-left:4px solid #b35c00;padding:.3rem .6rem;background:#fff4e5}
