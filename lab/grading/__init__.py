@@ -8,7 +8,9 @@ and writes the formats the platforms read (Gradescope, Exercism/GitHub Classroom
 - catalogue.py: the list of checks, for runs that could not finish; guards a child's report
 - formats.py: Report -> each format
 - classroom.py: the class in parallel, output folders, summary CSV
+- readback.py: an output folder read back (summary.csv, grading.json, each results file)
+- class_stats.py: the class report's figures; class_report.py: report.html and grading.json
 - progress.py: the terminal progress bar
 - bundle.py: the Gradescope autograder zip
-- commands.py: `lab grade` and `lab gradescope-bundle`, added to the `lab` group
+- commands.py: `lab grade`, `lab report` and `lab gradescope-bundle`, added to the `lab` group
 """
