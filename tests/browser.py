@@ -16,6 +16,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,6 +28,17 @@ CHROMIUM_FLAGS = [
     "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars",
     "--remote-debugging-pipe",
 ]
+
+
+ON_THREE_AND_FOUR = """
+import os, sys
+commands, events = int(sys.argv[1]), int(sys.argv[2])
+os.dup2(commands, 3)
+os.dup2(events, 4)
+os.close(commands)
+os.close(events)
+os.execv(sys.argv[3], sys.argv[3:])
+"""
 
 
 def find_chromium() -> str | None:
@@ -48,21 +60,19 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="lab-chromium-")
         commands_read, commands_write = os.pipe()
         events_read, events_write = os.pipe()
-        # Above 4, so that placing them on 3 and 4 in the child cannot overwrite one another.
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, events_write)]
+        # Above 4, so that placing them on 3 and 4 cannot overwrite one another. A small Python
+        # program does the placing and then becomes Chromium (no preexec_fn, which is not safe
+        # in a process with threads).
+        theirs = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, events_write)]
         for fd in (commands_read, events_write):
             os.close(fd)
-
-        def on_three_and_four() -> None:
-            os.dup2(high[0], 3)
-            os.dup2(high[1], 4)
-
         self.process = subprocess.Popen(
-            [executable, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            [sys.executable, "-c", ON_THREE_AND_FOUR, *map(str, theirs), executable, *CHROMIUM_FLAGS,
+             f"--user-data-dir={self.profile}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(3, 4), preexec_fn=on_three_and_four, start_new_session=True,
+            pass_fds=theirs, start_new_session=True,
         )
-        for fd in high:
+        for fd in theirs:
             os.close(fd)
         self.commands, self.events_fd = commands_write, events_read
         self.buffer = b""
