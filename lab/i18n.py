@@ -35,6 +35,10 @@ HELP = {
         "gradescope_bundle.out": "Chemin du zip à écrire.",
         "gradescope_bundle.visibility": "Quand Gradescope montre les résultats aux étudiants : visible (tout de suite), after_due_date, after_published ou hidden.",
         "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, même profond ; écrire results.json.",
+        "report": (
+            "Refait le rapport de classe OUT/report.html (une page à ouvrir dans un navigateur) "
+            "à partir d’un dossier écrit par `lab grade`, dans n’importe quel format."
+        ),
         "check": (
             "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
             "modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit."
@@ -77,6 +81,10 @@ HELP = {
         "gradescope_bundle.out": "Path of the zip to write.",
         "gradescope_bundle.visibility": "When Gradescope shows the results to students: visible (at once), after_due_date, after_published or hidden.",
         "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, even deep; write results.json.",
+        "report": (
+            "Rebuild the class report OUT/report.html (a page to open in a browser) from a "
+            "folder written by `lab grade`, in any format."
+        ),
         "check": (
             "Check the work in DIR (default: exercises): server, client, model helper and the "
             "lesson's answers. Exit code 0 only when everything passes."
@@ -159,6 +167,12 @@ MESSAGES = {
         "grade.done": "{count} travail(s) noté(s) en {seconds:.1f} s ({rate:.2f} par seconde). Résumé : {path}",
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
+        "report.done": "Rapport de classe écrit : {path}",
+        "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
+        "report.empty": (
+            "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
+            "Lancez d’abord `lab grade ... --out {path}`."
+        ),
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
         "check.heading": "Vérification de {target}",
         "check.expected": "attendu : ",
@@ -247,6 +261,12 @@ MESSAGES = {
         "grade.done": "{count} submission(s) graded in {seconds:.1f} s ({rate:.2f} per second). Summary: {path}",
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
+        "report.done": "Class report written: {path}",
+        "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
+        "report.empty": (
+            "No grading results in {path} (no summary.csv, no results file). "
+            "Run `lab grade ... --out {path}` first."
+        ),
         "bundle.failed": "The autograder could not run lab: see run_autograder's output.",
         "check.heading": "Checking {target}",
         "check.expected": "expected: ",

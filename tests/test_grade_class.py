@@ -88,7 +88,7 @@ def test_each_format_writes_its_file_per_submission(tmp_path: Path, catalogue: C
     submissions = [make_submission(tmp_path, "ada", "full"), make_submission(tmp_path, "bo", "exits")]
     out = tmp_path / "out"
     grade_class(submissions, out, fmt=fmt, lang="fr", jobs=2, limits=LIMITS, target=STUB, catalogue=catalogue)
-    assert sorted(path.name for path in out.iterdir()) == ["ada", "bo", "summary.csv"]
+    assert sorted(path.name for path in out.iterdir()) == ["ada", "bo", "grading.json", "report.html", "summary.csv"]
     # The results file, and the record that lets a rerun skip this finished submission.
     assert sorted(path.name for path in (out / "bo").iterdir()) == [".lab-report.json", file_name]
     content = (out / "bo" / file_name).read_text(encoding="utf-8")

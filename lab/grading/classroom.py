@@ -15,12 +15,12 @@ import os
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 from lab import sandbox as sandbox_module
-from lab.grading import formats
+from lab.grading import class_report, formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
@@ -34,7 +34,7 @@ SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
 # Files `lab grade` writes beside the submissions' folders: no folder may take their names.
-CLASS_FILES = {SUMMARY_NAME, "report.html"}
+CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
 # How a resource failure reads once a child has turned it into text (a traceback, a message).
@@ -289,5 +289,9 @@ def grade_class(
     summary = out / SUMMARY_NAME
     paths = [original_path(submission) for submission in submissions]
     summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
+    class_report.record_grading(out, rows, {
+        "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
+        "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+    class_report.write_report(out, lang)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
                        checks_known=bool(checks.checks), jobs=fit)

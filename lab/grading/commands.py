@@ -1,4 +1,4 @@
-"""The instructor commands, `lab grade` and `lab gradescope-bundle`, added to the `lab` group.
+"""The instructor commands, `lab grade`, `lab report` and `lab gradescope-bundle`, added to the `lab` group.
 
 Thin on purpose, like lab/cli.py: parse the options, call classroom.grade_class or
 bundle.write_bundle, print one line.
@@ -47,6 +47,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
+        from lab.grading.readback import REPORT_NAME
         from lab.grading.runner import Limits
 
         problems = path_problems(list(submissions), lang)
@@ -78,6 +79,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
     @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
@@ -99,6 +101,19 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         except SandboxUnavailable as problem:
             raise click.ClickException(str(problem)) from None
         click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
+
+    @cli.command(help=help_text["report"])
+    @click.argument("out", metavar="OUT", type=click.Path(path_type=Path))
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def report(out: Path, _lang: str | None) -> None:
+        from lab.grading.class_report import write_report
+        from lab.grading.readback import NoResults
+
+        try:
+            path = write_report(out, lang)
+        except NoResults as problem:
+            raise click.ClickException(text(lang, f"report.{problem.reason}", path=out)) from None
+        click.echo(text(lang, "report.done", path=path))
 
     # --lang is also accepted after the command name: main() has already read it.
     @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])

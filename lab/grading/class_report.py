@@ -1,0 +1,563 @@
+"""The class report: one static HTML page beside summary.csv, made from the output folder.
+
+`write_report(out, lang)` reads what `lab grade` left in `out` (readback.py), computes the
+figures (class_stats.py) and writes `out/report.html`. `record_grading(...)` writes
+`out/grading.json`, the options and times that no results format keeps.
+
+The page is self-contained (inline CSS, SVG and a few lines of script, nothing fetched; a
+Content-Security-Policy forbids any request), reads in order without script (the script only
+makes the students' table sortable), and shows student-controlled text as text: every such
+string goes through `shown()`, which escapes HTML and makes control characters visible.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import statistics
+import unicodedata
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from lab.grading import class_stats as stats
+from lab.grading.readback import GRADING_NAME, REPORT_NAME, ClassRecord, Submission, read_class
+from lab.results import Report
+
+PAGE_TEXT: dict[str, dict[str, str]] = {
+    "fr": {
+        "title": "Rapport de classe",
+        "graded": "Noté le",
+        "kit": "Version du kit",
+        "format": "Format",
+        "options": "Options de notation",
+        "bonus": "bonus",
+        "sandbox": "bac à sable",
+        "timeout": "temps par travail",
+        "cpu": "CPU par processus",
+        "memory": "mémoire par processus",
+        "output": "sortie gardée",
+        "file": "taille de fichier",
+        "jobs": "travaux en parallèle",
+        "preload": "préchargement",
+        "yes": "oui",
+        "no": "non",
+        "unknown": "non enregistré",
+        "count": "{count} travaux, note médiane {median}/{max}, moyenne {mean}, {full} avec tous les points.",
+        "mismatch": "Attention : pour {names}, le fichier de résultats et summary.csv ne disent pas la même chose ; "
+                    "les notes affichées sont celles de summary.csv.",
+        "scores": "Répartition des notes",
+        "scores.caption": "Nombre de travaux par note (sur {max}).",
+        "scores.axis": "note",
+        "parts": "Parties de la leçon : qui a tous les points",
+        "parts.caption": "Part des travaux qui ont tous les points de chaque partie.",
+        "part": "Partie",
+        "full": "Tous les points",
+        "checks": "Vérifications, de la plus échouée à la moins échouée",
+        "check": "Vérification",
+        "failed": "Échouée",
+        "hint": "Piste",
+        "cells": "answers.toml : les mauvaises réponses les plus fréquentes",
+        "cell": "Cellule",
+        "question": "Question",
+        "wrong": "Fausse chez",
+        "values": "Valeurs fausses les plus fréquentes (nombre)",
+        "unseen": "{count} sans valeur connue",
+        "empty": "(vide)",
+        "no_cells": "Aucune cellule fausse.",
+        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, arrêtés",
+        "runs.none": "Tous les travaux ont été vérifiés jusqu’au bout.",
+        "times": "Temps par travail : médian {median} s, le plus long {longest} s, {total} s en tout ({known} travaux).",
+        "times.none": "Temps par travail : non enregistré.",
+        "what": "Ce qui s’est passé",
+        "time": "Temps (s)",
+        "why": "Raison",
+        "kind.hung": "bloqué (temps dépassé)",
+        "kind.cpu": "CPU épuisé",
+        "kind.crashed": "planté",
+        "kind.stopped": "arrêté (signal ou trop de sortie)",
+        "kind.unreadable": "dossier illisible",
+        "kind.kit_error": "erreur du kit",
+        "students": "Élèves",
+        "students.help": "Cliquez sur un en-tête de colonne pour trier.",
+        "submission": "Travail",
+        "score": "Note",
+        "stuck": "Bloqué à",
+        "failing": "Vérifications échouées",
+        "failing.count": "{count} vérifications",
+        "feedback": "Retour",
+        "open": "ouvrir",
+        "no_file": "pas de fichier",
+        "none": "aucune",
+        "status": "État",
+        "ok": "terminé",
+    },
+    "en": {
+        "title": "Class report",
+        "graded": "Graded on",
+        "kit": "Kit version",
+        "format": "Format",
+        "options": "Grading options",
+        "bonus": "bonus",
+        "sandbox": "sandbox",
+        "timeout": "time per submission",
+        "cpu": "CPU per process",
+        "memory": "memory per process",
+        "output": "output kept",
+        "file": "file size",
+        "jobs": "parallel jobs",
+        "preload": "preloading",
+        "yes": "yes",
+        "no": "no",
+        "unknown": "not recorded",
+        "count": "{count} submissions, median score {median}/{max}, mean {mean}, {full} with full marks.",
+        "mismatch": "Warning: for {names}, the results file and summary.csv disagree; "
+                    "the scores shown are summary.csv's.",
+        "scores": "Score distribution",
+        "scores.caption": "Number of submissions per score (out of {max}).",
+        "scores.axis": "score",
+        "parts": "Lesson parts: who has full marks",
+        "parts.caption": "Share of submissions with full marks on each part.",
+        "part": "Part",
+        "full": "Full marks",
+        "checks": "Checks, from most failed to least failed",
+        "check": "Check",
+        "failed": "Failed",
+        "hint": "Hint",
+        "cells": "answers.toml: the most common wrong answers",
+        "cell": "Cell",
+        "question": "Question",
+        "wrong": "Wrong in",
+        "values": "Most common wrong values (count)",
+        "unseen": "{count} with no value recorded",
+        "empty": "(empty)",
+        "no_cells": "No wrong cell.",
+        "runs": "Submissions to look at: hung, crashed, out of CPU, stopped",
+        "runs.none": "Every submission was checked to the end.",
+        "times": "Time per submission: median {median} s, longest {longest} s, {total} s in all ({known} submissions).",
+        "times.none": "Time per submission: not recorded.",
+        "what": "What happened",
+        "time": "Time (s)",
+        "why": "Reason",
+        "kind.hung": "hung (time limit)",
+        "kind.cpu": "out of CPU",
+        "kind.crashed": "crashed",
+        "kind.stopped": "stopped (signal or too much output)",
+        "kind.unreadable": "unreadable folder",
+        "kind.kit_error": "kit error",
+        "students": "Students",
+        "students.help": "Click a column header to sort.",
+        "submission": "Submission",
+        "score": "Score",
+        "stuck": "Stuck at",
+        "failing": "Failing checks",
+        "failing.count": "{count} checks",
+        "feedback": "Feedback",
+        "open": "open",
+        "no_file": "no file",
+        "none": "none",
+        "status": "State",
+        "ok": "finished",
+    },
+}
+
+# Characters that change how text reads without being seen: C0/C1 controls, surrogates and
+# the bidirectional overrides (which can make a name read backwards).
+INVISIBLE = {0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF}
+FILE_NAMES = (GRADING_NAME, REPORT_NAME)  # written into OUT beside summary.csv
+ERROR_SHOWN = 300  # characters of an error message shown in the page
+VALUE_SHOWN = 120  # characters of a wrong answer shown
+FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
+
+
+def visible(value: object) -> str:
+    """Text with every control or invisible character written as an escape: "\\x1b", "\\u202e"."""
+    out = []
+    for char in str(value):
+        code = ord(char)
+        if code in INVISIBLE or unicodedata.category(char) in ("Cc", "Cs"):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def shown(value: object, limit: int | None = None) -> str:
+    """Student-controlled text, ready for HTML text or an attribute."""
+    text = visible(value)
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    return html.escape(text, quote=True)
+
+
+# ---------------------------------------------------------------- grading.json
+
+
+def record_grading(out: Path, rows: list[tuple[str, Report]], options: dict[str, Any]) -> Path:
+    """Write out/grading.json: the date, the kit's version, the options and each run's time.
+
+    A rerun into the same folder keeps the times of the submissions it did not grade again.
+    """
+    path = out / GRADING_NAME
+    previous: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            previous = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            previous = {}
+    durations = dict(previous.get("durations") or {}) if isinstance(previous, dict) else {}
+    durations.update({name: round(report.duration, 3) for name, report in rows})
+    data = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "kit_version": kit_version(),
+            **options, "durations": durations}
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def kit_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("mcp-handshake-lab")
+    except Exception:  # not installed (run from a checkout): the package's own
+        from lab import __version__
+
+        return __version__
+
+
+# ---------------------------------------------------------------- the page
+
+
+def write_report(out: Path, lang: str) -> Path:
+    """Read `out` and write out/report.html. Raises readback.NoResults if `out` has no results."""
+    record = read_class(out)
+    path = out / REPORT_NAME
+    path.write_text(render(record, lang), encoding="utf-8")
+    return path
+
+
+def render(record: ClassRecord, lang: str) -> str:
+    words = PAGE_TEXT[lang if lang in PAGE_TEXT else "fr"]
+    context = Page(record, lang if lang in PAGE_TEXT else "fr", words)
+    body = "\n".join([context.header(), "<main>", context.scores(), context.parts(), context.checks(),
+                      context.cells(), context.runs(), context.students(), "</main>"])
+    style_hash, script_hash = digest(STYLE), digest(SCRIPT)
+    policy = (f"default-src 'none'; style-src '{style_hash}'; script-src '{script_hash}'; "
+              "base-uri 'none'; form-action 'none'")
+    return (f'<!DOCTYPE html>\n<html lang="{context.lang}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{words['title']}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n"
+            f"<script>{SCRIPT}</script>\n</body>\n</html>\n")
+
+
+def digest(source: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode()
+
+
+def percent(share: float) -> str:
+    return f"{round(100 * share)} %"
+
+
+class Page:
+    """The sections of one report, in one language."""
+
+    def __init__(self, record: ClassRecord, lang: str, words: dict[str, str]) -> None:
+        self.record, self.lang, self.words = record, lang, words
+        self.task_order, _ = stats.lesson_order(record)
+        self.titles, self.hints, self.task_titles = catalogue_texts(lang)
+
+    def number(self, value: float, decimals: int = 1) -> str:
+        """A decimal number as the page's language writes it (3,5 in French)."""
+        written = f"{value:.{decimals}f}"
+        return written.replace(".", ",") if self.lang == "fr" else written
+
+    def task_name(self, task: str) -> str:
+        return shown(self.task_titles.get(task) or task)
+
+    def header(self) -> str:
+        words, grading, submissions = self.words, self.record.grading, self.record.submissions
+        scores = [submission.score for submission in submissions if submission.scored]
+        top = max((submission.max_score for submission in submissions), default=0)
+        full = sum(1 for s in submissions if s.scored and s.max_score and s.score == s.max_score)
+        median = self.number(statistics.median(scores), 1).removesuffix(",0").removesuffix(".0") if scores else "—"
+        mean = self.number(sum(scores) / len(scores)) if scores else "—"
+        summary = words["count"].format(count=len(submissions), median=median, max=top, mean=mean, full=full)
+        items = [(words["graded"], when(grading.get("date")) or words["unknown"]),
+                 (words["kit"], shown(grading.get("kit_version") or words["unknown"])),
+                 (words["format"], shown(grading.get("format") or words["unknown"])),
+                 (words["options"], self.options())]
+        facts = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in items)
+        warning = ""
+        if self.record.mismatches:
+            names = ", ".join(shown(name) for name in self.record.mismatches)
+            warning = f'\n<p class="warn" role="note"><strong>⚠</strong> {words["mismatch"].format(names=names)}</p>'
+        return (f'<header>\n<h1>{words["title"]}</h1>\n<p id="summary">{summary}</p>\n'
+                f'<dl class="facts">\n{facts}\n</dl>{warning}\n</header>')
+
+    def options(self) -> str:
+        words, grading = self.words, self.record.grading
+        if not grading:
+            return words["unknown"]
+        limits = grading.get("limits") if isinstance(grading.get("limits"), dict) else {}
+
+        def flag(value: Any) -> str:
+            return words["unknown"] if value is None else words["yes"] if value is True else \
+                words["no"] if value is False else shown(value)
+
+        named = [("bonus", flag(grading.get("bonus"))),
+                 ("sandbox", flag(grading.get("sandbox"))),
+                 ("timeout", f"{shown(number_text(limits['timeout']))} s" if "timeout" in limits else None),
+                 ("cpu", f"{shown(limits['cpu_seconds'])} s" if "cpu_seconds" in limits else None),
+                 ("memory", mebibytes(limits.get("memory_bytes"))),
+                 ("output", mebibytes(limits.get("output_bytes"))),
+                 ("file", mebibytes(limits.get("file_bytes"))),
+                 ("jobs", shown(grading["jobs"]) if "jobs" in grading else None),
+                 ("preload", flag(grading.get("preload")) if "preload" in grading else None)]
+        return " · ".join(self.labelled(words[key], value) for key, value in named if value is not None)
+
+    def labelled(self, label: str, value: object) -> str:
+        """"label : value" in French, "label: value" in English."""
+        return f"{label} : {value}" if self.lang == "fr" else f"{label}: {value}"
+
+    def scores(self) -> str:
+        bars = stats.histogram(self.record.submissions)
+        top = max((s.max_score for s in self.record.submissions), default=0)
+        words = self.words
+        tallest = max((bar.count for bar in bars), default=0) or 1
+        step, height, base = 22, 140, 160
+        width = max(step * len(bars) + 20, 200)
+        shapes = []
+        for index, bar in enumerate(bars):
+            x = 10 + index * step
+            tall = round(height * bar.count / tallest)
+            shapes.append(
+                f'<g class="bar" data-low="{bar.low}" data-high="{bar.high}" data-count="{bar.count}">'
+                f'<rect x="{x}" y="{base - tall}" width="{step - 4}" height="{tall}"></rect>'
+                f'<text class="count" x="{x + (step - 4) / 2}" y="{base - tall - 4}">{bar.count}</text>'
+                f'<text class="label" x="{x + (step - 4) / 2}" y="{base + 14}">{bar.label}</text></g>')
+        caption = words["scores.caption"].format(max=top)
+        return (f'<section aria-labelledby="h-scores">\n<h2 id="h-scores">{words["scores"]}</h2>\n<figure>\n'
+                f'<svg id="histogram" viewBox="0 0 {width} {base + 24}" width="{width}" height="{base + 24}" '
+                f'role="img" aria-labelledby="histogram-caption">\n' + "\n".join(shapes) +
+                f'\n</svg>\n<figcaption id="histogram-caption">{caption} '
+                + ", ".join(self.labelled(bar.label, bar.count) for bar in bars if bar.count)
+                + "</figcaption>\n</figure>\n</section>")
+
+    def parts(self) -> str:
+        words = self.words
+        rows = []
+        for figure in stats.parts(self.record):
+            bar = round(120 * figure.share)
+            rows.append(
+                f'<tr data-task="{shown(figure.task)}"><th scope="row">{self.task_name(figure.task)}</th>'
+                f'<td class="num" data-full="{figure.full}" data-total="{figure.total}">'
+                f'{figure.full}/{figure.total} ({percent(figure.share)})</td>'
+                f'<td><svg width="124" height="14" aria-hidden="true"><rect class="track" x="0" y="2" width="120" '
+                f'height="10"></rect><rect class="fill" x="0" y="2" width="{bar}" height="10"></rect></svg></td></tr>')
+        return (f'<section aria-labelledby="h-parts">\n<h2 id="h-parts">{words["parts"]}</h2>\n'
+                f'<table id="parts">\n<caption>{words["parts.caption"]}</caption>\n'
+                f'<thead><tr><th scope="col">{words["part"]}</th><th scope="col">{words["full"]}</th>'
+                f'<th scope="col"><span class="visually-hidden">{words["full"]}</span></th></tr></thead>\n'
+                "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+
+    def checks(self) -> str:
+        words = self.words
+        rows = []
+        for figure in stats.check_failures(self.record, self.hints, self.titles):
+            rows.append(
+                f'<tr data-check="{shown(figure.id)}"><th scope="row">{shown(figure.title or figure.id)}'
+                f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
+                f'<td class="num" data-failed="{figure.failed}" data-total="{figure.total}">'
+                f'{figure.failed}/{figure.total} ({percent(figure.rate)})</td>'
+                f'<td>{shown(figure.hint)}</td></tr>')
+        return (f'<section aria-labelledby="h-checks">\n<h2 id="h-checks">{words["checks"]}</h2>\n'
+                f'<table id="checks">\n<thead><tr><th scope="col">{words["check"]}</th>'
+                f'<th scope="col">{words["part"]}</th><th scope="col">{words["failed"]}</th>'
+                f'<th scope="col">{words["hint"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
+                "\n</tbody>\n</table>\n</section>")
+
+    def cells(self) -> str:
+        words = self.words
+        figures = stats.answer_cells(self.record)
+        heading = f'<section aria-labelledby="h-cells">\n<h2 id="h-cells">{words["cells"]}</h2>\n'
+        if not figures:
+            return heading + f'<p>{words["no_cells"]}</p>\n</section>'
+        rows = []
+        for figure in figures:
+            values = "".join(f'<li>{self.written(value)} ({count})</li>' for value, count in figure.values)
+            if figure.unseen:
+                values += f'<li>{words["unseen"].format(count=figure.unseen)}</li>'
+            rows.append(f'<tr data-cell="{shown(figure.cell)}"><th scope="row"><code>{shown(figure.cell)}</code></th>'
+                        f'<td>{shown(figure.question)}</td><td class="num" data-wrong="{figure.wrong}">{figure.wrong}</td>'
+                        f'<td><ul>{values}</ul></td></tr>')
+        return (heading + f'<table id="cells">\n<thead><tr><th scope="col">{words["cell"]}</th>'
+                f'<th scope="col">{words["question"]}</th><th scope="col">{words["wrong"]}</th>'
+                f'<th scope="col">{words["values"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
+                "\n</tbody>\n</table>\n</section>")
+
+    def written(self, value: str) -> str:
+        """A wrong answer as the student wrote it; the checks write an empty cell as "—"."""
+        if value in ("", "—"):
+            return f'<em>{self.words["empty"]}</em>'
+        return f"<q>{shown(value, VALUE_SHOWN)}</q>"
+
+    def runs(self) -> str:
+        words = self.words
+        problems = stats.runs(self.record)
+        timing = stats.times(self.record)
+        time_line = words["times"].format(median=self.number(timing.median), longest=self.number(timing.longest),
+                                          total=self.number(timing.total, 0), known=timing.known) \
+            if timing else words["times.none"]
+        heading = (f'<section aria-labelledby="h-runs">\n<h2 id="h-runs">{words["runs"]}</h2>\n'
+                   f'<p id="times">{time_line}</p>\n')
+        if not problems:
+            return heading + f'<p id="runs-none">{words["runs.none"]}</p>\n</section>'
+        counts = {kind: sum(1 for _, seen in problems if seen == kind) for kind in stats.RUN_KINDS}
+        tally = "".join(f'<li data-kind="{kind}" data-count="{count}">{self.labelled(words["kind." + kind], count)}</li>'
+                        for kind, count in counts.items() if count)
+        rows = [f'<tr data-kind="{kind}"><th scope="row">{self.link(submission, shown(submission.name))}</th>'
+                f'<td>{words["kind." + kind]}</td><td class="num">{self.seconds(submission.duration)}</td>'
+                f'<td>{shown(submission.error.split(chr(10))[0], ERROR_SHOWN)}</td></tr>'
+                for submission, kind in problems]
+        return (heading + f'<ul id="run-kinds">{tally}</ul>\n<table id="runs">\n<thead><tr>'
+                f'<th scope="col">{words["submission"]}</th><th scope="col">{words["what"]}</th>'
+                f'<th scope="col">{words["time"]}</th><th scope="col">{words["why"]}</th></tr></thead>\n'
+                "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+
+    def seconds(self, value: float | None) -> str:
+        return "—" if value is None else self.number(value)
+
+    def link(self, submission: Submission, label: str) -> str:
+        if not submission.feedback:
+            return label
+        href = quote(submission.name, safe="") + "/" + quote(submission.feedback.rsplit("/", 1)[-1], safe="")
+        return f'<a href="{html.escape(href, quote=True)}">{label}</a>'
+
+    def students(self) -> str:
+        words = self.words
+        rows = []
+        for index, submission in enumerate(self.record.submissions):
+            failing = submission.failed_ids
+            failing_text = f'<code>{shown(" ".join(failing))}</code>' if failing else words["none"]
+            if len(failing) > FAILING_SHOWN:  # folded: the count first, the ids one click away
+                failing_text = f'<details><summary>{words["failing.count"].format(count=len(failing))}</summary>' \
+                               f'{failing_text}</details>'
+            stuck = stats.first_stuck_part(submission, self.task_order)
+            kind = stats.run_kind(submission)
+            state = words["kind." + kind] if kind else words["ok"]
+            share = submission.score / submission.max_score if submission.max_score else 0.0
+            score = submission.score if submission.scored else ""
+            feedback = self.link(submission, words["open"]) if submission.feedback else words["no_file"]
+            duration = "" if submission.duration is None else f"{submission.duration:.3f}"
+            rows.append(
+                f'<tr data-index="{index}"><th scope="row" data-sort="{shown(submission.name)}">{shown(submission.name)}</th>'
+                f'<td class="num" data-sort="{share if submission.scored else -1:.6f}" data-score="{score}" '
+                f'data-max="{submission.max_score}">{score if submission.scored else "—"}/{submission.max_score}</td>'
+                f'<td data-sort="{self.task_order.index(stuck) if stuck in self.task_order else len(self.task_order)}">'
+                f'{self.task_name(stuck) if stuck else "—"}</td>'
+                f'<td data-sort="{len(failing)}">{failing_text}</td>'
+                f'<td data-sort="{kind or ""}">{state}</td>'
+                f'<td class="num" data-sort="{duration or -1}">{self.seconds(submission.duration)}</td>'
+                f'<td>{feedback}</td></tr>')
+        headers = "".join(f'<th scope="col">{words[key]}</th>' for key in
+                          ("submission", "score", "stuck", "failing", "status", "time", "feedback"))
+        return (f'<section aria-labelledby="h-students">\n<h2 id="h-students">{words["students"]}</h2>\n'
+                f'<p class="js-only" hidden>{words["students.help"]}</p>\n'
+                f'<table id="students" class="sortable">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'
+                + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+
+
+def when(value: Any) -> str:
+    """grading.json's ISO date as "2026-12-01 04:25 UTC", in a <time> element ("" if absent)."""
+    if not isinstance(value, str) or not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value).astimezone(timezone.utc)
+    except ValueError:
+        return shown(value)
+    return f'<time datetime="{shown(value)}">{moment:%Y-%m-%d %H:%M} UTC</time>'
+
+
+def number_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def mebibytes(value: Any) -> str | None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return f"{value / 1024**2:g} MiB"
+
+
+def catalogue_texts(lang: str) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Check titles, hints and lesson-part titles in the page's language, from the registry."""
+    try:
+        from lab.checks import registry
+
+        checks, _, tasks = registry()
+    except Exception:  # the page then shows what the result files carry
+        return {}, {}, {}
+    return ({check.id: check.title.get(lang, "") for check in checks},
+            {check.id: check.hint.get(lang, "") for check in checks},
+            {task: names.get(lang, task) for task, names in tasks.items()})
+
+
+STYLE = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:75rem;padding:1rem 1.5rem;color:#1b1b1b;background:#fff}
+h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid #ccc}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0}dt{font-weight:600}dd{margin:0}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}caption{text-align:left;color:#444;padding:.2rem 0}
+th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+thead th{background:#f2f2f2}td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
+code{font-size:.85em;background:#f4f4f4;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}
+summary{cursor:pointer}
+ul{margin:0;padding-left:1.1rem}#run-kinds{padding-left:1.2rem;margin:.5rem 0}
+svg text{font-size:11px;fill:#1b1b1b;text-anchor:middle}svg .bar rect,svg .fill{fill:#2f5f98}svg .track{fill:#e3e3e3}
+figure{margin:0;overflow-x:auto}tbody th[scope=row]{min-width:8rem}.warn{border-left:4px solid #b35c00;padding:.3rem .6rem;background:#fff4e5}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-align:left}
+th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
+section{content-visibility:auto;contain-intrinsic-size:auto 800px}
+@media print{th button::after{content:""}section{content-visibility:visible}}
+""".strip()
+
+# Sorts the students' table by a column's data-sort values (numbers as numbers); a second
+# click reverses; ties keep the page's order. Without script the table reads as written.
+SCRIPT = """
+(function () {
+  var table = document.getElementById("students");
+  if (!table) return;
+  var help = document.querySelector(".js-only");
+  if (help) help.hidden = false;
+  var heads = table.tHead.rows[0].cells, body = table.tBodies[0];
+  function key(row, column) {
+    var value = row.cells[column].getAttribute("data-sort");
+    if (value === null) value = row.cells[column].textContent;
+    var number = Number(value);
+    return value !== "" && !isNaN(number) ? number : value.toLowerCase();
+  }
+  Array.prototype.forEach.call(heads, function (head, column) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = head.textContent;
+    head.textContent = "";
+    head.appendChild(button);
+    button.addEventListener("click", function () {
+      var ascending = head.getAttribute("aria-sort") !== "ascending";
+      Array.prototype.forEach.call(heads, function (other) { other.removeAttribute("aria-sort"); });
+      head.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a, column), y = key(b, column), order = 0;
+        if (typeof x === typeof y) order = x < y ? -1 : x > y ? 1 : 0;
+        else order = typeof x === "number" ? -1 : 1;
+        if (!ascending) order = -order;
+        return order || Number(a.getAttribute("data-index")) - Number(b.getAttribute("data-index"));
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+})();
+""".strip()
