@@ -1,6 +1,7 @@
 # The lab image: the `agent` container students exec into, and the `grader`.
 # Build and start it with `docker compose up -d` (see the README, "The docker lab").
-FROM python:3.12-slim
+# Pinned to a Python release and a Debian release (docs/platforms.md says how to bump it).
+FROM python:3.12.12-slim-trixie
 
 # Bytecode cached outside the students' bind-mounted checkout (no .pyc in their folder,
 # yet each module compiled once, not at every command), output shown at once, and no

@@ -20,16 +20,19 @@ HELP = {
             "une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
             "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
         ),
-        "grade.format": "Format des résultats : gradescope, exercism (GitHub Classroom), junit ou csv.",
+        "grade.format": "Format des résultats : gradescope, exercism, classroom (GitHub Classroom), junit ou csv.",
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
-        "grade.jobs": "Travaux notés en même temps (par défaut : deux par cœur).",
+        "grade.jobs": "Travaux notés en même temps (par défaut : deux par cœur, dans les limites de processus et de mémoire de la machine).",
         "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
+        "grade.show": "Afficher aussi chaque résultat comme `lab check` (pour un journal de CI).",
         "gradescope_bundle": (
             "Écrit le zip d’autograder Gradescope (setup.sh installe le kit, run_autograder "
             "note /autograder/submission et écrit /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Chemin du zip à écrire.",
+        "gradescope_bundle.visibility": "Quand Gradescope montre les résultats aux étudiants : visible (tout de suite), after_due_date, after_published ou hidden.",
+        "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, même profond ; écrire results.json.",
         "check": (
             "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
             "modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit."
@@ -57,16 +60,19 @@ HELP = {
             "that a student filled in), in parallel and under limits (time, CPU, memory, "
             "output). Writes one folder per submission under --out, and summary.csv."
         ),
-        "grade.format": "Results format: gradescope, exercism (GitHub Classroom), junit or csv.",
+        "grade.format": "Results format: gradescope, exercism, classroom (GitHub Classroom), junit or csv.",
         "grade.out": "Folder to write the results into (created if needed).",
-        "grade.jobs": "Submissions graded at the same time (default: two per core).",
+        "grade.jobs": "Submissions graded at the same time (default: two per core, within the host's process and memory limits).",
         "grade.timeout": "Seconds allowed per submission; past that it is stopped and unchecked items score 0.",
         "grade.memory": "Largest memory of each process of a submission, in MiB.",
+        "grade.show": "Also print each result as `lab check` shows it (for a CI log).",
         "gradescope_bundle": (
             "Write the Gradescope autograder zip (setup.sh installs the kit, run_autograder "
             "grades /autograder/submission and writes /autograder/results/results.json)."
         ),
         "gradescope_bundle.out": "Path of the zip to write.",
+        "gradescope_bundle.visibility": "When Gradescope shows the results to students: visible (at once), after_due_date, after_published or hidden.",
+        "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, even deep; write results.json.",
         "check": (
             "Check the work in DIR (default: exercises): server, client, model helper and the "
             "lesson's answers. Exit code 0 only when everything passes."
@@ -97,6 +103,27 @@ MESSAGES = {
             "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
         ),
         "grade.not_reported": "Vérification absente du rapport : comptée 0.",
+        "grade.kit_error": "Erreur du kit, pas une note : {reason}",
+        "grade.limit.pids": "la limite de processus et de threads de cette machine",
+        "grade.limit.memory": "la mémoire disponible",
+        "grade.limit.cpu": "les processeurs disponibles",
+        "grade.resource_failure": (
+            "Le correcteur a manqué de ressources ({error}) après {attempts} essais : "
+            "rien n’a été noté. Relancez avec moins de travaux en parallèle (--jobs)."
+        ),
+        "grade.bad_paths": "Ces travaux ne sont pas des dossiers existants, rien n’a été noté :",
+        "grade.bad_path_missing": "  {path} : introuvable (un motif du shell qui ne correspondait à rien ?)",
+        "grade.bad_path_not_folder": "  {path} : pas un dossier",
+        "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
+        "grade.graded_folder": "Dossier noté : {folder}",
+        "grade.many_folders": (
+            "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : "
+            "envoyez un seul dossier (ou seulement ses fichiers)."
+        ),
+        "grade.no_submission_file": (
+            "Aucun fichier {file} dans l’envoi : rien n’a été noté. Attendus : {expected}. "
+            "Dossiers cherchés : {folders}"
+        ),
         "grade.expected": "Attendu : {value}",
         "grade.actual": "Obtenu : {value}",
         "grade.hint": "Piste : {value}",
@@ -138,6 +165,27 @@ MESSAGES = {
             "Whatever could not be checked scores 0.\n{stderr}"
         ),
         "grade.not_reported": "Check missing from the report: scored 0.",
+        "grade.kit_error": "Kit error, not a mark: {reason}",
+        "grade.limit.pids": "this host's limit on processes and threads",
+        "grade.limit.memory": "the memory available",
+        "grade.limit.cpu": "the CPUs available",
+        "grade.resource_failure": (
+            "The grader ran out of resources ({error}) after {attempts} attempts: nothing was "
+            "graded. Run again with fewer submissions in parallel (--jobs)."
+        ),
+        "grade.bad_paths": "These submissions are not existing folders, nothing was graded:",
+        "grade.bad_path_missing": "  {path}: not found (a shell pattern that matched nothing?)",
+        "grade.bad_path_not_folder": "  {path}: not a folder",
+        "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
+        "grade.graded_folder": "Graded folder: {folder}",
+        "grade.many_folders": (
+            "Several folders hold {file}: {folders}. Nothing was graded: upload a single "
+            "folder (or only its files)."
+        ),
+        "grade.no_submission_file": (
+            "No {file} in the upload: nothing was graded. Expected: {expected}. "
+            "Folders searched: {folders}"
+        ),
         "grade.expected": "Expected: {value}",
         "grade.actual": "Actual: {value}",
         "grade.hint": "Hint: {value}",

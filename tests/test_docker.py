@@ -212,7 +212,7 @@ def test_only_the_model_services_are_called_ai(services: dict[str, Config]) -> N
 
 def test_local_model_is_llama_cpp_with_the_lessons_key_and_name(services: dict[str, Config]) -> None:
     local = services["ai-local"]
-    assert local["image"] == "ghcr.io/ggml-org/llama.cpp:server"
+    assert re.fullmatch(r"ghcr\.io/ggml-org/llama\.cpp:server-b\d+", local["image"])
     command = local["command"]
     assert option(command, "--api-key") == "lab"
     assert option(command, "--alias") == "lab"
@@ -488,7 +488,7 @@ def test_dockerfile_parser_joins_continuations() -> None:
 
 
 def test_dockerfile_is_a_small_python_image() -> None:
-    assert re.fullmatch(r"python:3\.\d+-slim", dockerfile_value("FROM"))
+    assert re.fullmatch(r"python:3\.\d+\.\d+-slim-[a-z]+", dockerfile_value("FROM"))
 
 
 def test_dockerfile_ends_as_a_non_root_user() -> None:
@@ -527,3 +527,65 @@ def test_dockerignore_keeps_what_the_dockerfile_copies() -> None:
     patterns = dockerignore_patterns()
     for needed in ("pyproject.toml", "README.md", "lab", "Dockerfile"):
         assert needed not in patterns and f"/{needed}" not in patterns, needed
+
+
+# --- pinned images, the grader's size ---------------------------------------------------
+
+# A tag that names one release (a build number, a version, a Python and Debian release), or
+# a digest; never a tag that moves (`server`, `main-stable`, `latest`, `3.12-slim`).
+PINNED = re.compile(
+    r"(?P<name>[\w./-]+)(:(?P<tag>server-b\d+|main-v\d+\.\d+\.\d+(-stable)?|\d+\.\d+\.\d+-slim-[a-z]+))?"
+    r"(@sha256:[0-9a-f]{64})?"
+)
+
+
+def is_pinned(image: str) -> bool:
+    match = PINNED.fullmatch(image)
+    return bool(match) and (match.group("tag") is not None or "@sha256:" in image)
+
+
+@pytest.mark.parametrize(("image", "pinned"), [
+    ("ghcr.io/ggml-org/llama.cpp:server", False),
+    ("ghcr.io/ggml-org/llama.cpp:server-b11206", True),
+    ("ghcr.io/berriai/litellm:main-stable", False),
+    ("ghcr.io/berriai/litellm:main-latest", False),
+    ("ghcr.io/berriai/litellm:main-v1.83.14-stable", True),
+    ("python:3.12-slim", False),
+    ("python:3.12.12-slim-trixie", True),
+    ("ghcr.io/ggml-org/llama.cpp@sha256:" + "0" * 64, True),
+])
+def test_the_pin_rule_itself(image: str, pinned: bool) -> None:
+    assert is_pinned(image) is pinned
+
+
+def test_every_pulled_image_is_pinned_and_the_model_services_share_one(services: dict[str, Config]) -> None:
+    pulled = {name: service["image"] for name, service in services.items() if "build" not in service}
+    assert set(pulled) == {"ai-local", "model-download", "ai-gateway"}
+    assert all(is_pinned(image) for image in pulled.values()), pulled
+    assert pulled["ai-local"] == pulled["model-download"]  # one download for both
+    assert is_pinned(dockerfile_value("FROM"))
+
+
+def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
+    services: dict[str, Config], compose_config: Callable[..., Config],
+) -> None:
+    from lab.grading.capacity import Host, fit_jobs
+
+    grader = services["grader"]
+    assert (grader["cpus"], grader["pids_limit"], grader["mem_limit"]) == (2.0, 256, "2147483648")
+    # What lab grade then picks inside it: two per CPU, and the pids and memory allow as many.
+    host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]))
+    assert fit_jobs(host).jobs == 4 and fit_jobs(host).reason == "cpu"
+    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="480", LAB_GRADER_MEMORY="5g")
+    big = bigger["services"]["grader"]
+    assert (big["cpus"], big["pids_limit"]) == (8.0, 480)
+    assert fit_jobs(Host(cpus=big["cpus"], pids=big["pids_limit"], memory=int(big["mem_limit"]))).jobs == 16
+    # 8 CPUs under the default 256 pids: the pids decide, and no job is starved of a thread.
+    assert fit_jobs(Host(cpus=8, pids=grader["pids_limit"])).jobs == 8
+
+
+def test_the_docs_say_what_lab_uid_really_defaults_to() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "writable by `LAB_UID` (your own user, by default)" not in readme
+    compose = COMPOSE_FILE.read_text(encoding="utf-8")
+    assert 'user: "${LAB_UID:-1000}:${LAB_GID:-1000}"' in compose

@@ -42,7 +42,8 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "/autograder/venv/bin/pip install -e /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
-    assert '$lab grade "$submission" --format gradescope --out "$work" --lang "$lang" \\' in run
+    assert '$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout" \\' in run
+    assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
             "kit/lab/checks/__init__.py", "kit/solutions/server.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
@@ -63,12 +64,17 @@ def run_autograder(root: Path, lab_command: str, lang: str = "en") -> subprocess
 
 def test_run_autograder_grades_the_submission_folder_even_when_nested(tmp_path: Path) -> None:
     unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
-    # Uploaded as a folder, holding only the server (the other checks fail at once: quicker).
-    make_submission(tmp_path / "submission", "my-work", "full", server_only=True)
+    # Uploaded four folders deep, holding only the server (the other checks fail at once: quicker).
+    make_submission(tmp_path / "submission" / "a" / "b" / "c", "my-work", "full", server_only=True)
     done = run_autograder(tmp_path, f"{sys.executable} -m lab")
     assert done.returncode == 0, done.stderr
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
-    assert set(results) == {"score", "execution_time", "output", "tests"}
+    assert set(results) == {"score", "execution_time", "output", "tests", "output_format", "test_output_format",
+                            "test_name_format", "visibility", "stdout_visibility", "extra_data"}
+    assert results["output"].splitlines()[0] == "Graded folder: a/b/c/my-work/"
+    assert done.stdout.splitlines()[0] == "Graded folder: a/b/c/my-work/"  # the instructor's log
+    assert (results["visibility"], results["stdout_visibility"], results["output_format"]) == (
+        "visible", "hidden", "text")
     statuses = {test["name"].rsplit("(", 1)[1].rstrip(")"): test["status"] for test in results["tests"]}
     server = {name: status for name, status in statuses.items() if name.startswith("server.")}
     assert len(server) > 10 and set(server.values()) == {"passed"}, results["output"]
@@ -83,3 +89,77 @@ def test_run_autograder_still_writes_results_when_lab_cannot_run(tmp_path: Path)
     assert done.returncode == 0
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert results == {"score": 0, "output": text("fr", "bundle.failed"), "tests": []}
+
+
+def test_two_candidate_folders_are_refused_with_both_named(tmp_path: Path) -> None:
+    from lab.grading.bundle import grade_upload
+
+    make_submission(tmp_path / "upload", "v1", "partial", server_only=True)
+    make_submission(tmp_path / "upload", "v2", "full", server_only=True)
+    (tmp_path / "upload" / "__MACOSX" / "v3").mkdir(parents=True)
+    (tmp_path / "upload" / "__MACOSX" / "v3" / "server.py").write_text("")  # an archive's shadow: ignored
+    data = grade_upload(tmp_path / "upload", tmp_path / "results", lang="en", timeout=20)
+    reason = ("Several folders hold server.py: v1/, v2/. Nothing was graded: upload a single folder "
+              "(or only its files).")
+    assert data["output"].splitlines()[0] == reason
+    assert data["score"] == 0 and data["extra_data"] == {"status": "graded"}  # the student's to fix, not the kit's
+    assert data["tests"] and {test["output"] for test in data["tests"]} == {reason}
+    assert json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8")) == data
+    french = grade_upload(tmp_path / "upload", tmp_path / "results-fr", lang="fr", timeout=20)
+    assert french["output"].splitlines()[0] == (
+        "Plusieurs dossiers contiennent server.py : v1/, v2/. Rien n’a été noté : envoyez un seul "
+        "dossier (ou seulement ses fichiers).")
+
+
+def test_a_missing_server_names_the_file_expected_and_the_folders_searched(tmp_path: Path) -> None:
+    from lab.grading.bundle import grade_upload
+
+    (tmp_path / "upload" / "work" / "notes").mkdir(parents=True)
+    (tmp_path / "upload" / "work" / "serveur.py").write_text("")
+    (tmp_path / "upload" / ".git").mkdir()
+    data = grade_upload(tmp_path / "upload", tmp_path / "results", lang="en", timeout=20)
+    assert data["output"].splitlines()[0] == (
+        "No server.py in the upload: nothing was graded. Expected: server.py, client.py, model.py. "
+        "Folders searched: ./, work/, work/notes/")
+    assert data["score"] == 0
+
+
+def test_files_uploaded_at_the_top_are_graded_there(tmp_path: Path) -> None:
+    from lab.grading.bundle import search_upload, shown
+
+    upload = tmp_path / "upload"
+    upload.mkdir()
+    (upload / "server.py").write_text("")
+    deep = upload.joinpath(*[f"d{n}" for n in range(14)])
+    deep.mkdir(parents=True)
+    (deep / "server.py").write_text("")  # past the depth searched
+    candidates, searched = search_upload(upload)
+    assert [shown(folder, upload) for folder in candidates] == ["./"]
+    assert len(searched) == 13  # the upload and 12 levels below it
+
+
+def test_an_exam_bundle_shows_results_after_the_due_date(tmp_path: Path) -> None:
+    from lab.cli import main
+
+    bundle = tmp_path / "exam.zip"
+    try:
+        main(["gradescope-bundle", "--out", str(bundle), "--visibility", "after_due_date", "--lang", "en"])
+    except SystemExit as exit:
+        assert exit.code in (0, None)
+    with zipfile.ZipFile(bundle) as archive:
+        run = archive.read("run_autograder").decode()
+    assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-after_due_date}"' in run
+    unpack(bundle, tmp_path)
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "notes.txt").write_text("no server")
+    done = run_autograder(tmp_path, f"{sys.executable} -m lab")
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert (results["visibility"], results["stdout_visibility"]) == ("after_due_date", "hidden")
+    assert results["output"].startswith("No server.py in the upload")
+
+
+def test_the_cli_and_the_format_agree_on_visibilities() -> None:
+    from lab.grading import commands, formats
+
+    assert commands.VISIBILITIES == formats.VISIBILITIES

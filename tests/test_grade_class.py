@@ -58,13 +58,18 @@ def test_a_hostile_class_is_graded_whole_and_nobody_harms_anybody(tmp_path: Path
         data = json.loads((out / name / "results.json").read_text(encoding="utf-8"))
         assert data["score"] == scores[name]
         assert sum(test["max_score"] for test in data["tests"]) == 10
+    # The stub engine runs student code in its own process: past the class's time limit, the
+    # kit could not finish the run, which is a kit error (the real engine stops a hang itself).
     assert json.loads((out / "hangs" / "results.json").read_text())["output"].startswith(
-        "The checks did not finish within 2 s")
+        "Kit error, not a mark: The checks did not finish within 2 s")
     rows = read_summary(result.summary)
     assert [(row["submission"], row["score"], row["max"]) for row in rows] == [
-        (name, str(scores[name]), "10") for name in names]
+        (name, "" if report.error else str(scores[name]), "10") for name, report in result.rows]
     assert rows[1]["failed"] == "stub.two stub.three" and rows[1]["error"] == ""
     assert rows[0]["failed"] == ""
+    assert [row["path"] for row in rows] == [str(path) for path in submissions]  # absolute already
+    unfinished = {"hangs", "loops", "floods", "exits", "syntax", "import_error"}  # the stub engine died
+    assert [row["status"] for row in rows] == ["kit-error" if name in unfinished else "graded" for name in names]
     assert progress == [(done, len(submissions)) for done in range(1, len(submissions) + 1)]
     # Nothing a submission did reached its original folder, another submission or the kit.
     assert {path: tree_digest(path) for path in submissions} == originals
@@ -88,7 +93,7 @@ def test_each_format_writes_its_file_per_submission(tmp_path: Path, catalogue: C
     elif fmt == "junit":
         assert ET.fromstring(content).find("testsuite").get("errors") == "3"
     elif fmt == "csv":
-        assert content.splitlines()[1].startswith("stub.one,server-1,error,0,2,")
+        assert content.splitlines()[1].startswith("stub.one,server-1,kit-error,0,2,")
     else:
         assert json.loads(content)["score"] == 0
 
@@ -114,3 +119,115 @@ def test_the_engine_list_matches_the_registry_and_counts_bonus_checks_only_with_
     assert [c.id for c in conditional.for_folder(tmp_path).checks] == [listed.checks[0].id]
     (tmp_path / "bonus_server.py").write_text("")
     assert len(conditional.for_folder(tmp_path).checks) == 2
+
+
+# --- the submission list, the output names, hostile output ---------------------------------
+
+def run_lab(*args: str, cwd: Path, lang: str = "en") -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LAB_LANG": lang}
+    return subprocess.run([sys.executable, "-m", "lab", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd, env=env)
+
+
+@pytest.mark.parametrize(("lang", "heading", "missing", "not_folder"), [
+    ("en", "These submissions are not existing folders, nothing was graded:",
+     "  typo/*: not found (a shell pattern that matched nothing?)", "  notes.txt: not a folder"),
+    ("fr", "Ces travaux ne sont pas des dossiers existants, rien n’a été noté :",
+     "  typo/* : introuvable (un motif du shell qui ne correspondait à rien ?)", "  notes.txt : pas un dossier"),
+])
+def test_a_glob_that_matched_nothing_is_an_error_not_a_zero(
+    tmp_path: Path, lang: str, heading: str, missing: str, not_folder: str,
+) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    make_submission(tmp_path, "ada", "full", server_only=True)
+    done = run_lab("grade", "ada", "typo/*/", "notes.txt", "--out", "grades", cwd=tmp_path, lang=lang)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert f"{heading}\n{missing}\n{not_folder}\n" in done.stderr
+    assert not (tmp_path / "grades").exists()  # nothing graded, nothing written
+
+
+def test_output_names_never_take_a_class_file_name_nor_hide_nor_carry_control_characters(tmp_path: Path) -> None:
+    paths = [tmp_path / "report.html", tmp_path / "x" / "Summary.CSV", tmp_path / ".hidden",
+             tmp_path / "evil\x1b[2J", tmp_path / "a\\b"]
+    assert output_names(paths) == ["report.html-2", "Summary.CSV-2", "_hidden", "evil_x1b[2J", "a_b"]
+
+
+def test_same_named_folders_keep_distinct_outputs_and_their_original_paths(tmp_path: Path, catalogue: Catalogue) -> None:
+    first = make_submission(tmp_path / "groupe-a", "exercises", "full")
+    second = make_submission(tmp_path / "groupe-b", "exercises", "partial")
+    out = tmp_path / "out"
+    grade_class([first, second], out, lang="en", jobs=2, limits=LIMITS, target=STUB, catalogue=catalogue)
+    rows = read_summary(out / "summary.csv")
+    assert [(row["submission"], row["score"], row["path"]) for row in rows] == [
+        ("exercises", "10", str(first)), ("exercises-2", "2", str(second))]
+    assert json.loads((out / "exercises-2" / "results.json").read_text())["score"] == 2
+
+
+HOSTILE_SERVER = '''\
+import sys
+hostile = "\\x1b[31mred\\x1b[0m \\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08 \\x0b\\x0c end"
+sys.stderr.write("boom " + hostile + "\\n")
+sys.stderr.buffer.write(b"lone \\xed\\xa0\\x80 surrogate\\n")
+sys.stderr.flush()
+for line in sys.stdin:
+    sys.stdout.write(hostile + "\\n")
+    sys.stdout.buffer.write(b"\\xed\\xa0\\x80\\n")
+    sys.stdout.flush()
+'''
+
+
+def test_junit_stays_well_formed_when_a_real_server_prints_control_characters(tmp_path: Path) -> None:
+    """The real engine, a real server.py printing ANSI colours, C0 controls and encoded surrogates."""
+    folder = tmp_path / "class" / "eve"
+    folder.mkdir(parents=True)
+    (folder / "server.py").write_text(HOSTILE_SERVER, encoding="utf-8")
+    out = tmp_path / "out"
+    result = grade_class([folder], out, fmt="junit", lang="en", jobs=1, limits=Limits(timeout=60))
+    content = (out / "eve" / "results.xml").read_bytes()
+    root = ET.fromstring(content)  # strict: a raw \x1b or \x00 would raise here
+    lxml = pytest.importorskip("lxml.etree")
+    lxml.fromstring(content, lxml.XMLParser(recover=False))
+    failures = [element.text for element in root.iter("failure")]
+    assert any("Actual: \\x1b[31mred\\x1b[0m \\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08" in text for text in failures)
+    assert any("boom \\x1b[31mred" in text for text in failures)
+    assert result.rows[0][1].score < result.rows[0][1].max_score
+    assert read_summary(out / "summary.csv")[0]["status"] == "graded"
+
+
+def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_the_reasons(tmp_path: Path) -> None:
+    """The grading step of docs/classroom-workflow.yml, run as it is on a submission with one bug."""
+    import base64
+    import os
+    import subprocess
+
+    workflow = (ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8")
+    step = workflow.split("      - name: Grade exercises/\n", 1)[1].split("      - name:", 1)[0]
+    script = "\n".join(line[10:] for line in step.splitlines() if line.startswith("          "))
+    assert script.splitlines()[0] == "lab grade exercises --format classroom --out grades --timeout 120 --show"
+    make_submission(tmp_path, "exercises", "partial", server_only=True)
+    output = tmp_path / "github_output"
+    import sys
+
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # `lab`, as pip installs it
+    env = {**os.environ, "GITHUB_OUTPUT": str(output), "LAB_LANG": "en", "PATH": path}
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    # The log: the student's own `lab check` view, first failure with expected, actual and hint.
+    assert done.stdout.startswith("Checking exercises\n")
+    assert "✗ Reply 3: listChanged is false  [server.list-changed-false]" in done.stdout
+    assert "      hint:     This server never says when its list changes: it says listChanged: false." in done.stdout
+    # The reporter's input: LAB_RESULTS, base64, the classroom format.
+    encoded = output.read_text().split("result=", 1)[1].strip()
+    results = json.loads(base64.b64decode(encoded))
+    failed = next(test for test in results["tests"] if test["name"] == "Reply 3: listChanged is false")
+    assert (failed["status"], failed["line_no"]) == ("fail", 0)
+    assert failed["test_code"].splitlines()[0] == (
+        "Reply to initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
+    assert failed["test_code"].splitlines()[-1] == (
+        "Hint: This server never says when its list changes: it says listChanged: false.")

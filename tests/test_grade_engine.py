@@ -97,7 +97,9 @@ def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: 
     results = json.loads((tmp_path / "out" / "hangs" / "results.json").read_text(encoding="utf-8"))
     reason = text("fr", "grade.timeout", seconds=SHORT_TIMEOUT)
     assert results["score"] == 0
-    assert results["output"].splitlines()[0] == reason
+    # The engine did not finish within the class's limit: the kit's failure, not a mark.
+    assert results["output"].splitlines()[0] == text("fr", "grade.kit_error", reason=reason)
+    assert results["extra_data"] == {"status": "kit-error"}
     assert {test["status"] for test in results["tests"]} == {"failed"}
     assert {test["output"].splitlines()[0] for test in results["tests"]} == {reason}
     assert elapsed < SHORT_TIMEOUT + 5  # the start-up, the engine's list, the limit: no more

@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 from lab.grading import formats
 from lab.results import CheckResult, Report
 
-GRADESCOPE_TOP = {"score", "execution_time", "output", "tests"}  # documented top-level keys used
+GRADESCOPE_TOP = {"score", "execution_time", "output", "tests", "output_format", "test_output_format",
+                  "test_name_format", "visibility", "stdout_visibility", "extra_data"}  # documented keys used
 GRADESCOPE_TEST = {"name", "number", "score", "max_score", "status", "output", "tags"}
 EXERCISM_TOP = {"version", "status", "message", "tests", "score", "max_score"}
 EXERCISM_TEST = {"name", "status", "message", "output", "test_code", "task_id", "score", "max_score"}
@@ -47,6 +48,9 @@ def test_gradescope_has_its_documented_fields_and_statuses() -> None:
     assert data["score"] == 2
     assert data["execution_time"] == 2
     assert data["output"] == "Note : 2/10"
+    assert (data["output_format"], data["test_output_format"], data["test_name_format"]) == ("text",) * 3
+    assert (data["visibility"], data["stdout_visibility"]) == ("visible", "hidden")
+    assert data["extra_data"] == {"status": "graded"}
     assert [set(test) for test in data["tests"]] == [GRADESCOPE_TEST] * 4
     assert [test["status"] for test in data["tests"]] == ["passed", "failed", "failed", "failed"]
     assert [(test["score"], test["max_score"]) for test in data["tests"]] == [(2, 2), (0, 3), (0, 4), (0, 1)]
@@ -65,7 +69,8 @@ def test_gradescope_puts_the_reason_of_a_crash_at_the_top_in_english_too() -> No
     report.lang = "en"
     data = formats.gradescope(report)
     assert data["score"] == 0
-    assert data["output"] == "Les vérifications n’ont pas fini en 5 s.\nScore: 0/3"
+    assert data["output"] == "Kit error, not a mark: Les vérifications n’ont pas fini en 5 s.\nScore: 0/3"
+    assert data["extra_data"] == {"status": "kit-error"}
     assert [test["output"] for test in data["tests"]] == ["Les vérifications n’ont pas fini en 5 s."] * 2
 
 
@@ -92,7 +97,7 @@ def test_exercism_status_pass_and_error() -> None:
     assert formats.exercism(passing)["status"] == "pass"
     crashed = formats.exercism(crashed_report())
     assert crashed["status"] == "error"
-    assert crashed["message"] == "Les vérifications n’ont pas fini en 5 s."
+    assert crashed["message"] == "Erreur du kit, pas une note : Les vérifications n’ont pas fini en 5 s."
     assert [test["status"] for test in crashed["tests"]] == ["error", "error"]
 
 
@@ -126,7 +131,7 @@ def test_junit_parses_back_with_consistent_counts() -> None:
     assert failure.text.startswith("Mauvais code.\nAttendu : -32602\nObtenu : -32600")
     assert cases[2].find("skipped").get("message") == "Ignorée : server.version a échoué."
     properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
-    assert properties == {"score": "2", "max_score": "10"}
+    assert properties == {"score": "2", "max_score": "10", "status": "graded"}
     # failures + errors + skipped + passed == tests
     assert sum(1 for case in cases if not list(case)) + 3 == int(suite.get("tests"))
 
@@ -134,7 +139,10 @@ def test_junit_parses_back_with_consistent_counts() -> None:
 def test_junit_of_a_crash_keeps_the_reason() -> None:
     suite = ET.fromstring(formats.junit(crashed_report(), "bob")).find("testsuite")
     assert suite.get("errors") == "2" and suite.get("failures") == "0"
-    assert suite.find("system-err").text == "Les vérifications n’ont pas fini en 5 s."
+    assert suite.find("system-err").text == "Erreur du kit, pas une note : Les vérifications n’ont pas fini en 5 s."
+    assert [case.find("error").get("type") for case in suite.findall("testcase")] == ["kit-error"] * 2
+    properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
+    assert properties["status"] == "kit-error"
 
 
 def test_checks_csv_has_one_row_per_check() -> None:
@@ -152,12 +160,142 @@ def test_summary_csv_lists_score_max_failed_ids_and_error() -> None:
     text = formats.summary_csv([("alice", mixed_report()), ("bob", crashed_report())])
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
-        ["submission", "score", "max", "failed", "error"],
-        ["alice", "2", "10", "server.version server.ready client.sends", ""],
-        ["bob", "0", "3", "server.starts client.sends", "Les vérifications n’ont pas fini en 5 s."],
+        ["submission", "score", "max", "failed", "error", "status", "path"],
+        ["alice", "2", "10", "server.version server.ready client.sends", "", "graded", ""],
+        # A kit error has no score: it is not the student's zero.
+        ["bob", "", "3", "server.starts client.sends", "Les vérifications n’ont pas fini en 5 s.",
+         "kit-error", ""],
     ]
 
 
 def test_render_writes_json_that_reads_back() -> None:
     assert json.loads(formats.render(mixed_report(), "gradescope", "alice")) == formats.gradescope(mixed_report())
     assert json.loads(formats.render(mixed_report(), "exercism", "alice")) == formats.exercism(mixed_report())
+
+
+# --- hostile text: control characters, surrogates, formulas ----------------------------
+
+HOSTILE = "\x1b[31mred\x1b[0m \x00\x01\x02\x03\x04\x05\x06\x07\x08 \x0b\x0c \ud800 \udfff \x7f\x9b \u202e"
+HOSTILE_CLEAN = ("\\x1b[31mred\\x1b[0m \\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08 \\x0b\\x0c "
+                 "\\ud800 \\udfff \\x7f\\x9b \\u202e")
+
+
+def hostile_report() -> Report:
+    """A report whose every text field holds what a student's code may print."""
+    return Report(target=f"eve{HOSTILE}", lang="en", error="", results=[
+        CheckResult(id=f"server.x{HOSTILE}", task=f"server-1{HOSTILE}", points=2, status="failed",
+                    title=f"T{HOSTILE}", hint=f"H{HOSTILE}", expected=f"E{HOSTILE}",
+                    actual=f"A{HOSTILE}", message=f"M{HOSTILE}", output=f"O{HOSTILE}\r\nnext"),
+        CheckResult(id="server.y", task="server-1", points=1, status="error", title="U",
+                    message=f"=HYPERLINK(\"http://x\"){HOSTILE}"),
+    ])
+
+
+def test_clean_text_escapes_every_unsafe_character_and_keeps_lines_and_tabs() -> None:
+    from lab.grading.hygiene import clean_text
+
+    assert clean_text(HOSTILE) == HOSTILE_CLEAN
+    assert clean_text("a\tb\nc\r\nd\re") == "a\tb\nc\nd\\x0de"
+    assert clean_text("déjà vu — ok ✓") == "déjà vu — ok ✓"
+
+
+def test_every_format_of_a_hostile_report_is_valid_and_shows_no_control_character() -> None:
+    import re
+
+    forbidden = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202e]")
+    for fmt in formats.FORMATS:
+        content = formats.render(hostile_report(), fmt, f"eve{HOSTILE}")
+        assert not forbidden.search(content), fmt
+        content.encode("utf-8")  # no lone surrogate left: it encodes
+        assert "\\x1b[31mred" in content, fmt
+        if fmt == "junit":
+            root = ET.fromstring(content.encode("utf-8"))
+            failure = root.find("testsuite/testcase/failure")
+            assert failure.get("message") == f"M{HOSTILE_CLEAN}"
+            assert root.find("testsuite").get("name") == f"eve{HOSTILE_CLEAN}"
+        elif fmt == "csv":
+            rows = list(csv.reader(io.StringIO(content)))
+            assert rows[1][0] == f"server.x{HOSTILE_CLEAN}"
+        else:
+            json.loads(content)
+
+
+def test_junit_of_a_hostile_report_passes_lxml_strict_parser() -> None:
+    import pytest
+
+    etree = pytest.importorskip("lxml.etree")
+    content = formats.render(hostile_report(), "junit", "eve")
+    parser = etree.XMLParser(recover=False)
+    root = etree.fromstring(content.encode("utf-8"), parser)
+    assert root.find("testsuite/testcase/failure").text.startswith(f"M{HOSTILE_CLEAN}\nExpected: E")
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_start_with_an_apostrophe() -> None:
+    from lab.grading.hygiene import csv_cell
+
+    assert [csv_cell(value) for value in ("=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "ok", "a=b", 7, "")] == [
+        "'=1+1", "'+1", "'-2", "'@SUM(A1)", "'\tx", "\\x0dx", "ok", "a=b", "7", ""]
+    report = Report(target="t", lang="en", results=[
+        CheckResult(id="a", task="t", points=1, status="failed", title="-1 x", message="=cmd|' /C calc'!A0")])
+    rows = list(csv.reader(io.StringIO(formats.checks_csv(report))))
+    assert rows[1][5:] == ["'-1 x", "'=cmd|' /C calc'!A0"]
+    summary = list(csv.reader(io.StringIO(formats.summary_csv([("=HYPERLINK(\"http://x\")", report)], ["/c/=x"]))))
+    assert summary[1] == ["'=HYPERLINK(\"http://x\")", "0", "1", "a", "", "graded", "/c/=x"]
+
+
+def test_classroom_format_gives_the_reporter_a_line_and_the_reasons_of_each_failure() -> None:
+    data = formats.classroom(mixed_report("en"))
+    assert set(data) == EXERCISM_TOP
+    assert [set(test) for test in data["tests"]] == [EXERCISM_TEST | {"line_no"}] * 4
+    assert [test["line_no"] for test in data["tests"]] == [0, 0, 0, 0]
+    assert [test["status"] for test in data["tests"]] == ["pass", "fail", "fail", "error"]
+    assert data["tests"][0]["test_code"] == ""
+    assert data["tests"][1]["test_code"] == (
+        "Mauvais code.\nExpected: -32602\nActual: -32600\nHint: Regarde VERSIONS.")
+    assert data["tests"][2]["test_code"] == "Ignorée : server.version a échoué."
+    assert data["tests"][3]["message"] == "Le client a planté."
+    assert classroom_reporter_total(data) == (2, 10)
+    assert json.loads(formats.render(mixed_report("en"), "classroom", "alice")) == data
+
+
+def reporter_lines(results: dict) -> list[str]:
+    """What the reporter (classroom-resources/autograding-grading-reporter, src/console-results.js)
+    prints for each test, without colours: its documented input contract is `name`, `status`
+    (pass / fail / error), `message` (printed for `error` only), `line_no` (printed after the
+    name unless 0) and `test_code` (printed for every test when not empty)."""
+    lines = []
+    for test in results["tests"]:
+        line = "" if test.get("line_no") == 0 else f" - line {test.get('line_no', 'undefined')}"
+        if test["status"] == "pass":
+            lines.append(f"✅ {test['name']}{line}")
+        elif test["status"] == "error":
+            lines.append(f"Error: {test.get('message') or 'Failed to run test ' + repr(test['name'])}")
+        else:
+            lines.append(f"❌ {test['name']}{line}")
+        if test.get("test_code"):
+            lines.append(f"Test code:\n{test['test_code']}")
+    return lines
+
+
+def test_what_a_student_sees_in_the_reporter_log() -> None:
+    assert reporter_lines(formats.classroom(mixed_report("en"))) == [
+        "✅ Le serveur démarre",
+        "❌ Refuse 1999-01-01",
+        "Test code:\nMauvais code.\nExpected: -32602\nActual: -32600\nHint: Regarde VERSIONS.",
+        "❌ Prêt après initialized",
+        "Test code:\nIgnorée : server.version a échoué.",
+        "Error: Le client a planté.",
+        "Test code:\nLe client a planté.",
+    ]
+    # The plain Exercism file, read by the same reporter: no reason for a failed check.
+    exercism_view = reporter_lines(formats.exercism(mixed_report("en")))
+    assert exercism_view[2:4] == ["❌ Refuse 1999-01-01 - line undefined", "Test code:\nserver.version"]
+
+
+def test_lab_grade_offers_every_format() -> None:
+    from lab.cli import make_cli
+
+    grade = make_cli("en").commands["grade"]
+    [option] = [param for param in grade.params if param.name == "fmt"]
+    assert tuple(option.type.choices) == formats.FORMATS
+    assert set(formats.FILE_NAMES) == set(formats.FORMATS)

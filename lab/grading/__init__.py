@@ -1,14 +1,16 @@
 """Instructor grading: `lab grade` runs the graded checks on a class, safely, in parallel,
-and writes the formats the platforms read (Gradescope, Exercism/GitHub Classroom, JUnit, CSV).
+and writes the formats the platforms read (Gradescope, Exercism, GitHub Classroom, JUnit, CSV).
 
 - runner.py: one submission in a sandboxed child process (limits, caps, kill), always a Report
 - preload.py: the class's preloader, which forks those children with the kit and openai loaded
 - limits.py: the class's resource limits (setrlimit), for the child and what it starts
 - sandbox.py: the private copy each submission runs in
 - catalogue.py: the list of checks, for runs that could not finish; guards a child's report
-- formats.py: Report -> each format
-- classroom.py: the class in parallel, output folders, summary CSV
+- formats.py: Report -> each format (kit errors with a status of their own)
+- hygiene.py: control characters escaped and CSV formulas neutralised, before any format
+- classroom.py: the class in parallel, output folders, summary CSV, retries of resource failures
+- capacity.py: how many submissions at once, within the host's CPU, process and memory limits
 - progress.py: the terminal progress bar
-- bundle.py: the Gradescope autograder zip
+- bundle.py: the Gradescope autograder zip, and which folder of an upload is graded
 - commands.py: `lab grade` and `lab gradescope-bundle`, added to the `lab` group
 """

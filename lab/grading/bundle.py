@@ -4,15 +4,32 @@ Gradescope unpacks the zip into /autograder/source, runs setup.sh once (as root)
 builds the image, then runs /autograder/run_autograder for each submission, which must write
 /autograder/results/results.json. Every path in run_autograder can be overridden from the
 environment, so the same script can be tried on temporary folders.
+
+Which folder of an upload is graded (grade_upload): students upload the files, or a folder
+holding them, sometimes nested deep (an archive of an archive). Every folder holding
+`server.py` is a candidate, up to MAX_DEPTH folders deep (hidden folders, __MACOSX and
+caches aside).
+- one candidate: it is graded, and the feedback's first line names it;
+- several (`v1/` untouched, `v2/` done): nothing is graded, and the feedback lists them
+  and asks for one. Guessing by file dates would be silent when it guesses wrong, and
+  dates do not survive every zip tool or git checkout; a refusal is loud and the student
+  can upload again before the deadline;
+- none: nothing is graded, and the feedback names the files expected and the folders
+  searched.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
+from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
+from lab.results import FAILED, Report
 
 KIT_ROOT = Path(__file__).resolve().parent.parent.parent
 KIT_ENTRIES = ("pyproject.toml", "README.md", "lab", "solutions", "exercises")
@@ -32,9 +49,8 @@ python3 -m venv /autograder/venv
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
-# Gradescope runs this for every submission, from /autograder. It grades the submission
-# with `lab grade` (limits, private copy, a results file even when the code crashes) and
-# puts Gradescope's results.json where Gradescope reads it.
+# Gradescope runs this for every submission, from /autograder, and reads the results.json
+# it writes into /autograder/results.
 # Each path can be overridden from the environment (the kit's tests use temporary folders).
 set -u
 root="${{AUTOGRADER_ROOT:-/autograder}}"
@@ -43,37 +59,103 @@ results="${{AUTOGRADER_RESULTS:-$root/results}}"
 lab="${{AUTOGRADER_LAB:-$root/venv/bin/lab}}"
 lang="${{LAB_LANG:-{lang}}}"
 timeout="${{LAB_GRADE_TIMEOUT:-{timeout}}}"
+visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 
-# Students may upload the files or the folder that holds them: grade the one with server.py.
-if [ ! -f "$submission/server.py" ]; then
-  found=$(find "$submission" -maxdepth 3 -name server.py -type f -print -quit 2>/dev/null)
-  if [ -n "$found" ]; then submission=$(dirname "$found"); fi
-fi
-
-work=$(mktemp -d)
 mkdir -p "$results"
-$lab grade "$submission" --format gradescope --out "$work" --lang "$lang" \\
-  --timeout "$timeout" --jobs 1{bonus}
-produced=$(find "$work" -mindepth 2 -maxdepth 2 -name results.json -print -quit)
-if [ -n "$produced" ]; then
-  cp "$produced" "$results/results.json"
-else
+rm -f "$results/results.json"
+# Finds the folder to grade (see `lab gradescope-run --help`), grades it with `lab grade`
+# (limits, private copy, a results file even when the code crashes) and writes results.json.
+$lab gradescope-run "$submission" --results "$results" --lang "$lang" --timeout "$timeout" \\
+  --visibility "$visibility"{bonus}
+if [ ! -s "$results/results.json" ]; then
   # lab itself could not run: Gradescope still gets a valid file, and stdout has the reason.
   printf '%s\\n' {fallback} > "$results/results.json"
 fi
-rm -rf "$work"
 """
+
+
+SUBMISSION_FILE = "server.py"  # what marks the folder to grade
+EXPECTED_FILES = ("server.py", "client.py", "model.py")
+SKIPPED_FOLDERS = {"__MACOSX", "__pycache__", "node_modules", "venv"}
+MAX_DEPTH = 12  # folders below the upload that are searched
+MAX_LISTED = 20  # folders named in a message, at most
+
+
+def shown(folder: Path, upload: Path) -> str:
+    """A folder as the student knows it: relative to the upload, with a trailing slash."""
+    relative = folder.relative_to(upload).as_posix()
+    return "./" if relative == "." else clean_text(relative) + "/"
+
+
+def search_upload(upload: Path) -> tuple[list[Path], list[Path]]:
+    """(folders holding server.py, every folder searched), both in a stable order."""
+    candidates: list[Path] = []
+    searched: list[Path] = []
+    for folder, subfolders, files in os.walk(upload):
+        here = Path(folder)
+        searched.append(here)
+        depth = len(here.relative_to(upload).parts)
+        subfolders[:] = sorted(name for name in subfolders if depth < MAX_DEPTH
+                               and not name.startswith(".") and name not in SKIPPED_FOLDERS)
+        if SUBMISSION_FILE in files and (here / SUBMISSION_FILE).is_file():
+            candidates.append(here)
+    return candidates, searched
+
+
+def listed(folders: list[Path], upload: Path) -> str:
+    names = [shown(folder, upload) for folder in folders]
+    more = len(names) - MAX_LISTED
+    return ", ".join(names[:MAX_LISTED]) + (f", … (+{more})" if more > 0 else "")
+
+
+def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
+    """Every check failed with `reason`: the upload itself could not be graded (not a kit error)."""
+    from lab.grading.classroom import load_catalogue
+    from lab.grading.runner import Limits
+
+    checks = load_catalogue(lang, Limits(timeout=timeout), bonus=bonus)
+    results = [replace(check, status=FAILED, message=reason, hint="") for check in checks.checks]
+    return Report(target="", lang=lang, results=results)
+
+
+def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float = 90.0,
+                 bonus: bool = False, visibility: str = "visible") -> dict:
+    """Grade the one folder of `upload` that holds server.py; write results/results.json."""
+    from lab.grading import formats
+    from lab.grading.classroom import grade_class
+    from lab.grading.runner import Limits
+
+    candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
+    if len(candidates) == 1:
+        with tempfile.TemporaryDirectory(prefix="lab-gradescope-") as work:
+            graded = grade_class([candidates[0]], Path(work), fmt="gradescope", lang=lang, jobs=1,
+                                 limits=Limits(timeout=timeout), bonus=bonus)
+        report = graded.rows[0][1]
+        preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
+    else:
+        if candidates:
+            reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload))
+        else:
+            reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
+                          expected=", ".join(EXPECTED_FILES), folders=listed(searched, upload) or "./")
+        report, preface = not_graded(reason, lang, timeout, bonus), reason
+    data = formats.gradescope(clean_report(report), visibility)
+    data["output"] = f"{preface}\n{data['output']}"
+    results.mkdir(parents=True, exist_ok=True)
+    (results / "results.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return data
 
 
 def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
-def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False) -> str:
+def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False,
+                          visibility: str = "visible") -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
                           ensure_ascii=False)
     return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
-                                 bonus=" --bonus" if bonus else "")
+                                 bonus=" --bonus" if bonus else "", visibility=visibility)
 
 
 def kit_files(root: Path = KIT_ROOT) -> list[Path]:
@@ -99,11 +181,11 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
 
 
 def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0, root: Path = KIT_ROOT,
-                 bonus: bool = False) -> Path:
+                 bonus: bool = False, visibility: str = "visible") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
         add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
-        add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus).encode(), executable=True)
+        add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
         for relative in kit_files(root):
             add(archive, f"kit/{relative.as_posix()}", (root / relative).read_bytes())
     return path

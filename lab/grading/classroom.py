@@ -1,28 +1,41 @@
 """Grade a whole class: submissions in parallel, one results folder each, one summary CSV.
 
-A thread pool is enough: each thread only waits on its own child process (runner.py), which
+Worker threads are enough: each thread only waits on its own child process (runner.py), which
 does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on. The children are forked by one preloader for the
+time limit and no longer; the others go on. Workers that the host's thread limit does not
+let start are done without (the main thread grades, if none could). The children are forked by one preloader for the
 class (preload.py), which has imported the kit and openai once for all of them.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import queue
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from lab.grading import formats
+from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
+from lab.grading.hygiene import clean_text
 from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
+from lab.i18n import text
 from lab.results import Report
 
 SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
+# Files `lab grade` writes beside the submissions' folders: no folder may take their names.
+CLASS_FILES = {SUMMARY_NAME, "report.html"}
+RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
+RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
+# How a resource failure reads once a child has turned it into text (a traceback, a message).
+RESOURCE_MARKERS = ("can't start new thread", "Resource temporarily unavailable",
+                    "Cannot allocate memory", "Too many open files")
 
 
 @dataclass
@@ -31,6 +44,7 @@ class ClassResult:
     summary: Path
     elapsed: float
     checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
+    jobs: Fit | None = None  # the jobs used, and which limit chose them
 
     @property
     def rate(self) -> float:
@@ -38,11 +52,14 @@ class ClassResult:
 
 
 def output_names(submissions: list[Path]) -> list[str]:
-    """The submission folders' names; equal names get -2, -3... in the order given."""
+    """The submission folders' names, made safe and unique: equal names get -2, -3... in the
+    order given; a name the class's own files use, or a hidden one, never stands as is."""
     names: list[str] = []
-    taken: set[str] = {SUMMARY_NAME}  # the class summary sits beside the folders
+    taken: set[str] = {name.lower() for name in CLASS_FILES}  # they sit beside the folders
     for submission in submissions:
-        base = submission.resolve().name or "submission"
+        base = clean_text(submission.resolve().name or "submission").replace("\\", "_")
+        if base.startswith("."):
+            base = "_" + base[1:]
         name, number = base, 1
         while name.lower() in taken:  # case-insensitive: macOS and Windows folders
             number += 1
@@ -52,10 +69,70 @@ def output_names(submissions: list[Path]) -> list[str]:
     return names
 
 
+def original_path(submission: Path) -> str:
+    """The submission's path as given, made absolute (symbolic links are not followed)."""
+    return os.path.abspath(submission)
+
+
+def path_problems(submissions: list[Path], lang: str) -> list[str]:
+    """One line per submission path that is not an existing folder (a glob that matched nothing
+    is passed on literally by the shell: `typo/*/`)."""
+    problems = []
+    for submission in submissions:
+        shown = clean_text(str(submission))
+        if not submission.exists():
+            problems.append(text(lang, "grade.bad_path_missing", path=shown))
+        elif not submission.is_dir():
+            problems.append(text(lang, "grade.bad_path_not_folder", path=shown))
+    return problems
+
+
 def default_jobs() -> int:
-    """Two submissions per core: each job waits on student processes much of the time (a hanging
-    server holds its job for 5 s doing nothing), and the other one keeps the core busy meanwhile."""
-    return 2 * (os.cpu_count() or 1)
+    """Two submissions per core, within the host's process, thread and memory limits: each job
+    waits on student processes much of the time (a hanging server holds its job for 5 s doing
+    nothing), and the other one keeps the core busy meanwhile."""
+    return fit_jobs(read_host()).jobs
+
+
+def is_resource_failure(error: BaseException) -> bool:
+    """The grader could not get a process, a thread, a file or memory: not the student's doing."""
+    if isinstance(error, MemoryError):
+        return True
+    if isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS:
+        return True
+    return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
+
+
+def shows_resource_failure(report: Report) -> bool:
+    texts = [report.error, *(f"{r.message}\n{r.actual}" for r in report.results)]
+    return any(marker in value for value in texts for marker in RESOURCE_MARKERS)
+
+
+def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
+                       pauses: tuple[float, ...] = RETRY_PAUSES) -> Report:
+    """`grade()`, tried again after a pause when the grader ran out of a resource.
+
+    An exception from the grader is a kit error: a resource failure after the last try, or
+    any other failure at once. A report that only shows signs of one (a check's message
+    saying a thread could not start) is tried again too, but the last such report stands:
+    a fork bomb in the submission exhausts the same resources, and that is its own doing.
+    """
+    attempts = len(pauses) + 1
+    for attempt in range(attempts):
+        try:
+            report = grade()
+        except Exception as error:
+            reason = f"{type(error).__name__}: {error}"
+            if not is_resource_failure(error):
+                return checks.failed(str(submission), lang, reason)
+            if attempt == attempts - 1:
+                return checks.failed(str(submission), lang, text(
+                    lang, "grade.resource_failure", error=reason, attempts=attempts))
+        else:
+            if attempt == attempts - 1 or not shows_resource_failure(report):
+                return report
+        time.sleep(pauses[attempt])
+    raise AssertionError("unreachable")  # the last attempt always returns
 
 
 def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool = False) -> Catalogue:
@@ -75,6 +152,47 @@ def write_one(out: Path, name: str, report: Report, fmt: str) -> Path:
     return path
 
 
+def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Report],
+                       jobs: int) -> Iterator[tuple[int, Report]]:
+    """(index, report) for each submission as it is graded, by up to `jobs` worker threads.
+
+    `grade_one` never raises (grade_with_retries). A thread the host will not start is done
+    without; if no worker is left while submissions remain, the caller's thread grades them.
+    """
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for index in range(len(submissions)):
+        todo.put(index)
+    done: queue.SimpleQueue[tuple[int, Report]] = queue.SimpleQueue()
+
+    def work() -> None:
+        while True:
+            try:
+                index = todo.get_nowait()
+            except queue.Empty:
+                return
+            done.put((index, grade_one(submissions[index])))
+
+    workers = []
+    for number in range(min(jobs, len(submissions))):
+        worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
+        try:
+            worker.start()
+        except RuntimeError:  # can't start new thread: grade with the workers that did start
+            break
+        workers.append(worker)
+    for _ in range(len(submissions)):
+        while True:
+            try:
+                yield done.get(timeout=0.5)
+                break
+            except queue.Empty:
+                if any(worker.is_alive() for worker in workers):
+                    continue
+                if todo.empty() and done.empty():  # a worker died holding one: never wait forever
+                    raise RuntimeError("a grading worker stopped without a report")
+                work()
+
+
 def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
@@ -91,26 +209,23 @@ def grade_class(
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     names = output_names(submissions)
     reports: dict[int, Report] = {}
-    workers = max(1, jobs or default_jobs())
+    fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
-    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address, \
-            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade") as pool:
-        futures = {
-            pool.submit(grade_submission, submission, lang, limits, checks, target, preload=address): index
-            for index, submission in enumerate(submissions)
-        }
-        for future in as_completed(futures):
-            index = futures[future]
-            try:
-                report = future.result()
-            except Exception as error:  # a grader bug: that submission still gets a file
-                report = checks.failed(str(submissions[index]), lang, f"{type(error).__name__}: {error}")
+    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment, preload) as address:
+
+        def grade_one(submission: Path) -> Report:
+            return grade_with_retries(
+                lambda: grade_submission(submission, lang, limits, checks, target, preload=address),
+                checks, submission, lang)
+
+        for index, report in graded_in_parallel(submissions, grade_one, fit.jobs):
             reports[index] = report
             write_one(out, names[index], report, fmt)
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
-    summary.write_text(formats.summary_csv(rows), encoding="utf-8")
+    paths = [original_path(submission) for submission in submissions]
+    summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
-                       checks_known=bool(checks.checks))
+                       checks_known=bool(checks.checks), jobs=fit)

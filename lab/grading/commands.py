@@ -17,6 +17,7 @@ MiB = 1024**2
 # Above the check engine's own worst case (its slowest probes give up after about 55 s), so
 # its precise verdicts win; this limit catches what the engine itself could not stop.
 DEFAULT_TIMEOUT = 90.0
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
 def add_grading_commands(cli: click.Group, lang: str) -> None:
@@ -25,7 +26,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @cli.command(help=help_text["grade"])
     @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
                     type=click.Path(path_type=Path))
-    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "junit", "csv"]),
+    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "classroom", "junit", "csv"]),
                   default="gradescope", show_default=True, help=help_text["grade.format"])
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
                   show_default=True, help=help_text["grade.out"])
@@ -35,24 +36,55 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--show", is_flag=True, help=help_text["grade.show"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
-              timeout: float, memory_mib: int, bonus: bool, _lang: str | None) -> None:
-        from lab.grading.classroom import grade_class
+              timeout: float, memory_mib: int, bonus: bool, show: bool, _lang: str | None) -> None:
+        from lab.grading.capacity import fit_jobs, read_host
+        from lab.grading.classroom import grade_class, path_problems
+        from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.runner import Limits
 
+        problems = path_problems(list(submissions), lang)
+        if problems:
+            raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
+        fit = fit_jobs(read_host(), jobs)
+        if jobs and fit.jobs < jobs:
+            click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=fit.jobs,
+                            reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
         progress = ProgressBar()
         try:
-            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs,
+            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus)
         finally:
             progress.close()
+        if show:
+            from lab.report import render
+
+            for _, report in result.rows:
+                click.echo(render(clean_report(report)) + "\n")
         if not result.checks_known:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
-                        rate=result.rate, path=result.summary), err=True)
+                        rate=result.rate, path=clean_text(str(result.summary))), err=True)
+
+    @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
+    @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
+    @click.option("--results", type=click.Path(file_okay=False, path_type=Path), required=True)
+    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
+                  help=help_text["grade.timeout"])
+    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
+                  help=help_text["gradescope_bundle.visibility"])
+    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, visibility: str,
+                       _lang: str | None) -> None:
+        from lab.grading.bundle import grade_upload
+
+        data = grade_upload(upload, results, lang, timeout, bonus, visibility)
+        click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
 
     # --lang is also accepted after the command name: main() has already read it.
     @cli.command("gradescope-bundle", help=help_text["gradescope_bundle"])
@@ -62,9 +94,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
                   help=help_text["grade.timeout"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
+                  help=help_text["gradescope_bundle.visibility"])
     @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
-    def gradescope_bundle(out: Path, timeout: float, bonus: bool, _lang: str | None) -> None:
+    def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        path = write_bundle(out, lang, timeout, bonus=bonus)
+        path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
         click.echo(text(lang, "gradescope_bundle.done", path=path))

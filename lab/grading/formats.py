@@ -1,14 +1,25 @@
 """The machine formats instructors' platforms read, each made from a Report only.
 
-- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, `tests[]` with
-  `name`, `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags`
-  (Gradescope has no top-level `max_score`: the maximum is the sum of the tests' own).
+- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, the display
+  settings (`output_format`, `test_output_format`, `test_name_format`: plain text),
+  `visibility`, `stdout_visibility`, `extra_data.status`, and `tests[]` with `name`,
+  `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags` (Gradescope has
+  no top-level `max_score`: the maximum is the sum of the tests' own).
 - Exercism test-runner interface, version 3: `version`, `status` (pass/fail/error),
   `message`, `tests[]` with `name`, `status`, `message`, `output` (500 characters at most),
   `test_code`, `task_id` (a number). It also carries `score`/`max_score` at the top and
   `score` per test: what GitHub Classroom's autograding reporter adds up.
+- GitHub Classroom: the Exercism file as its autograding reporter prints it: `line_no` 0
+  (else it prints "line undefined") and, for a check that did not pass, the reasons in
+  `test_code`, the one field the reporter prints for a failed test (it prints `message`
+  only for a test whose status is `error`).
 - JUnit XML: testsuites > testsuite > testcase with failure / error / skipped.
 - CSV: one row per check (the per-submission file) and one row per submission (the class).
+
+A kit error (the kit itself could not finish the run: a Report whose `error` is set) has a
+status of its own in every format, never a student's zero: Exercism and Classroom
+`error`, Gradescope `extra_data.status`, JUnit `error` elements of type `kit-error`, CSV
+`kit-error` and, in summary.csv, an empty score. Every text is cleaned first (hygiene.py).
 """
 
 from __future__ import annotations
@@ -19,15 +30,36 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from lab.grading.hygiene import clean_report, clean_text, csv_cell
 from lab.i18n import text
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
 
 EXERCISM_OUTPUT_LIMIT = 500  # the interface's limit for a test's `output`
 EXERCISM_MESSAGE_LIMIT = 65535
-FORMATS = ("gradescope", "exercism", "junit", "csv")
-FILE_NAMES = {"gradescope": "results.json", "exercism": "results.json",
+FORMATS = ("gradescope", "exercism", "classroom", "junit", "csv")
+FILE_NAMES = {"gradescope": "results.json", "exercism": "results.json", "classroom": "results.json",
               "junit": "results.xml", "csv": "results.csv"}
-SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error"]
+# status and path come last: readers of the first five columns by position keep working.
+SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "path"]
+GRADED, KIT_ERROR = "graded", "kit-error"
+# Student output lands in these fields: shown as plain text, never as HTML or Markdown.
+GRADESCOPE_DISPLAY = {"output_format": "text", "test_output_format": "text", "test_name_format": "text"}
+# When students see the feedback: at once (a lab is formative), unless the instructor builds
+# the bundle for an exam; the autograder's own stdout is for instructors only.
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
+
+
+def kit_error(report: Report) -> str:
+    """Why the kit itself could not finish this run ("" when it did)."""
+    return report.error
+
+
+def run_status(report: Report) -> str:
+    return KIT_ERROR if kit_error(report) else GRADED
+
+
+def kit_error_line(report: Report) -> str:
+    return text(report_language(report), "grade.kit_error", reason=kit_error(report))
 
 
 def explain(result: CheckResult, lang: str, with_output: bool = True) -> str:
@@ -48,7 +80,7 @@ def report_language(report: Report) -> str:
     return report.lang if report.lang in ("fr", "en") else "fr"
 
 
-def gradescope(report: Report) -> dict[str, Any]:
+def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
     lang = report_language(report)
     tests = [
         {
@@ -66,7 +98,11 @@ def gradescope(report: Report) -> dict[str, Any]:
     return {
         "score": report.score,
         "execution_time": round(report.duration),
-        "output": f"{report.error}\n{summary}" if report.error else summary,
+        "output": f"{kit_error_line(report)}\n{summary}" if kit_error(report) else summary,
+        **GRADESCOPE_DISPLAY,
+        "visibility": visibility,
+        "stdout_visibility": "hidden",
+        "extra_data": {"status": run_status(report)},
         "tests": tests,
     }
 
@@ -79,8 +115,7 @@ def exercism(report: Report) -> dict[str, Any]:
     task_numbers: dict[str, int] = {}
     for result in report.results:
         task_numbers.setdefault(result.task, len(task_numbers) + 1)
-    nothing_ran = bool(report.error) and all(r.status == ERROR for r in report.results)
-    status = "pass" if report.all_passed else "error" if nothing_ran else "fail"
+    status = "error" if kit_error(report) else "pass" if report.all_passed else "fail"
     tests = []
     for result in report.results:
         output = result.output[:EXERCISM_OUTPUT_LIMIT] or None
@@ -97,11 +132,21 @@ def exercism(report: Report) -> dict[str, Any]:
     return {
         "version": 3,
         "status": status,
-        "message": report.error[:EXERCISM_MESSAGE_LIMIT] if status == "error" else None,
+        "message": kit_error_line(report)[:EXERCISM_MESSAGE_LIMIT] if status == "error" else None,
         "score": report.score,
         "max_score": report.max_score,
         "tests": tests,
     }
+
+
+def classroom(report: Report) -> dict[str, Any]:
+    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring)."""
+    lang = report_language(report)
+    data = exercism(report)
+    for test, result in zip(data["tests"], report.results):
+        test["line_no"] = 0
+        test["test_code"] = "" if result.status == PASSED else explain(result, lang, with_output=False)
+    return data
 
 
 def junit(report: Report, suite_name: str) -> str:
@@ -116,6 +161,7 @@ def junit(report: Report, suite_name: str) -> str:
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="score", value=str(report.score))
     ET.SubElement(properties, "property", name="max_score", value=str(report.max_score))
+    ET.SubElement(properties, "property", name="status", value=run_status(report))
     lang = report_language(report)
     for result in report.results:
         case = ET.SubElement(suite, "testcase", classname=f"{suite_name}.{result.task or 'lab'}",
@@ -125,10 +171,10 @@ def junit(report: Report, suite_name: str) -> str:
         if tag:
             element = ET.SubElement(case, tag, message=(result.message or result.status)[:500])
             if tag != "skipped":
-                element.set("type", result.status)
+                element.set("type", KIT_ERROR if kit_error(report) else result.status)
                 element.text = explain(result, lang)
-    if report.error:
-        ET.SubElement(suite, "system-err").text = report.error
+    if kit_error(report):
+        ET.SubElement(suite, "system-err").text = kit_error_line(report)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -139,27 +185,37 @@ def checks_csv(report: Report) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["id", "task", "status", "score", "points", "title", "message"])
     for result in report.results:
-        writer.writerow([result.id, result.task, result.status, result.score, result.points,
-                         result.title, explain(result, lang, with_output=False)])
+        status = KIT_ERROR if kit_error(report) else result.status
+        cells = [result.id, result.task, status, result.score, result.points,
+                 result.title, explain(result, lang, with_output=False)]
+        writer.writerow([csv_cell(cell) for cell in cells])
     return buffer.getvalue()
 
 
-def summary_row(name: str, report: Report) -> list[str]:
-    return [name, str(report.score), str(report.max_score), " ".join(report.failed_ids),
-            report.error.splitlines()[0] if report.error else ""]
+def summary_row(name: str, report: Report, path: str = "") -> list[str]:
+    """One submission's summary: a kit error has no score (it is not the student's zero)."""
+    report = clean_report(report)
+    error = kit_error(report)
+    cells = [name, "" if error else report.score, report.max_score, " ".join(report.failed_ids),
+             error.splitlines()[0] if error else "", run_status(report), path]
+    return [csv_cell(cell) for cell in cells]
 
 
-def summary_csv(rows: list[tuple[str, Report]]) -> str:
+def summary_csv(rows: list[tuple[str, Report]], paths: list[str] | None = None) -> str:
+    """The class summary; `paths`: each submission's original path, in the order of `rows`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(SUMMARY_COLUMNS)
-    for name, report in rows:
-        writer.writerow(summary_row(name, report))
+    for index, (name, report) in enumerate(rows):
+        writer.writerow(summary_row(name, report, paths[index] if paths else ""))
     return buffer.getvalue()
 
 
 def render(report: Report, fmt: str, name: str) -> str:
-    """The per-submission file's content in format `fmt`."""
+    """The per-submission file's content in format `fmt`, from the cleaned report."""
+    report, name = clean_report(report), clean_text(name)
+    if fmt == "classroom":
+        return json.dumps(classroom(report), ensure_ascii=False, indent=2) + "\n"
     if fmt == "gradescope":
         return json.dumps(gradescope(report), ensure_ascii=False, indent=2) + "\n"
     if fmt == "exercism":

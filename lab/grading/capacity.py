@@ -1,0 +1,217 @@
+"""How many submissions `lab grade` may grade at once on this host, within the limits it runs under.
+
+Grading one submission starts several processes and threads at a time (the checks' child,
+the student's server and client, the model runner, reader threads), so a grader that asks
+for more than its limits allow sees `fork` or `pthread_create` fail, and a correct
+submission would lose points for it. The jobs are therefore the smallest of:
+- two per usable CPU: the CPUs this process may run on (sched_getaffinity), capped by a
+  cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`);
+- what the process budget allows: the cgroup `pids.max` less `pids.current` (v2 and v1,
+  the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
+  already runs (not enforced for root);
+- what the memory allows: the cgroup limit less its usage (v2 `memory.max`, v1
+  `memory.limit_in_bytes`), and MemAvailable.
+
+PIDS_PER_JOB and MEMORY_PER_JOB hold a margin over what one job was measured to use at its
+peak (docs/platforms.md gives the figures and how to measure them again).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+from dataclasses import dataclass
+from pathlib import Path
+
+PIDS_PER_JOB = 28  # processes and threads one job may hold at once, with a margin
+PIDS_RESERVE = 16  # the grader itself, its preloader and their threads
+MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC = Path("/proc")
+NO_LIMIT_V1 = 2**60  # v1 writes "no limit" as a huge page-rounded number
+
+
+@dataclass(frozen=True)
+class Host:
+    """What this process may use: None means no limit was found."""
+
+    cpus: float
+    pids: int | None = None  # processes and threads it may still start
+    memory: int | None = None  # bytes it may still use
+
+
+@dataclass(frozen=True)
+class Fit:
+    jobs: int
+    reason: str  # which limit chose the number: "cpu", "pids" or "memory"
+
+
+def read_int(path: Path) -> int | None:
+    try:
+        value = path.read_text().split()[0]
+    except (OSError, IndexError):
+        return None
+    if value == "max":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def cgroup_paths(proc: Path = PROC) -> dict[str, str]:
+    """controller -> this process's cgroup path ("" for the v2 unified hierarchy)."""
+    paths: dict[str, str] = {}
+    try:
+        lines = (proc / "self" / "cgroup").read_text().splitlines()
+    except OSError:
+        return paths
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        for controller in controllers.split(",") if controllers else [""]:
+            paths[controller] = path
+    return paths
+
+
+def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC) -> list[Path]:
+    """This process's cgroup folder for `controller` and each ancestor up to the mount.
+
+    v1 mounts each controller at root/<name> (or a joined name such as cpu,cpuacct); v2 at
+    root itself, or root/unified on a hybrid host. Inside a container the path read from
+    /proc may not exist under the mount: the mount's own root is then the container's.
+    """
+    paths = cgroup_paths(proc)
+    candidates: list[tuple[Path, str]] = []
+    if controller in paths:
+        for mount in sorted(root.glob(f"*{controller}*")) if root.is_dir() else []:
+            if controller in mount.name.split(","):
+                candidates.append((mount, paths[controller]))
+    if "" in paths:
+        candidates += [(root, paths[""]), (root / "unified", paths[""])]
+    for mount, path in candidates:
+        if not mount.is_dir():
+            continue
+        folder = mount / path.lstrip("/")
+        if not folder.is_dir():
+            folder = mount
+        chain = [folder, *[parent for parent in folder.parents if mount in parent.parents or parent == mount]]
+        files = {"pids": "pids.max", "cpu": "cpu.max", "memory": "memory.max"}
+        v1_files = {"pids": "pids.max", "cpu": "cpu.cfs_quota_us", "memory": "memory.limit_in_bytes"}
+        if any((level / files[controller]).exists() or (level / v1_files[controller]).exists()
+               for level in chain):
+            return chain
+    return []
+
+
+def cgroup_pids(root: Path = CGROUP_ROOT, proc: Path = PROC) -> int | None:
+    room: int | None = None
+    for folder in cgroup_folders("pids", root, proc):
+        limit = read_int(folder / "pids.max")
+        if limit is None:
+            continue
+        left = limit - (read_int(folder / "pids.current") or 0)
+        room = left if room is None else min(room, left)
+    return room
+
+
+def cgroup_cpus(root: Path = CGROUP_ROOT, proc: Path = PROC) -> float | None:
+    cpus: float | None = None
+    for folder in cgroup_folders("cpu", root, proc):
+        quota, period = None, None
+        fields = (folder / "cpu.max").read_text().split() if (folder / "cpu.max").is_file() else []
+        if len(fields) == 2 and fields[0] != "max":
+            quota, period = int(fields[0]), int(fields[1])
+        else:
+            v1_quota = read_int(folder / "cpu.cfs_quota_us")
+            if v1_quota is not None and v1_quota > 0:
+                quota, period = v1_quota, read_int(folder / "cpu.cfs_period_us") or 100_000
+        if quota and period:
+            cpus = quota / period if cpus is None else min(cpus, quota / period)
+    return cpus
+
+
+def cgroup_memory(root: Path = CGROUP_ROOT, proc: Path = PROC) -> int | None:
+    room: int | None = None
+    for folder in cgroup_folders("memory", root, proc):
+        limit = read_int(folder / "memory.max")
+        used = read_int(folder / "memory.current")
+        if limit is None:
+            limit = read_int(folder / "memory.limit_in_bytes")
+            used = read_int(folder / "memory.usage_in_bytes")
+            if limit is not None and limit >= NO_LIMIT_V1:
+                limit = None
+        if limit is None:
+            continue
+        left = limit - (used or 0)
+        room = left if room is None else min(room, left)
+    return room
+
+
+def available_memory(proc: Path = PROC) -> int | None:
+    try:
+        for line in (proc / "meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def user_tasks(uid: int, proc: Path = PROC) -> int:
+    """Processes and threads owned by `uid`: what RLIMIT_NPROC counts."""
+    count = 0
+    for entry in proc.glob("[0-9]*"):
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        values = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(values.get("Uid", "-1 0").split()[0]) == uid:
+            count += int(values.get("Threads", "1").strip() or 1)
+    return count
+
+
+def nproc_room(proc: Path = PROC) -> int | None:
+    soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    if soft == resource.RLIM_INFINITY or os.geteuid() == 0:  # root is not held to it
+        return None
+    return soft - user_tasks(os.getuid(), proc)
+
+
+def smallest(*values: float | None) -> float | None:
+    known = [value for value in values if value is not None]
+    return min(known) if known else None
+
+
+def affinity_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS
+        return os.cpu_count() or 1
+
+
+def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
+    cpus = smallest(affinity_cpus(), cgroup_cpus(root, proc)) or 1
+    pids = smallest(cgroup_pids(root, proc), nproc_room(proc))
+    memory = smallest(cgroup_memory(root, proc), available_memory(proc))
+    return Host(cpus=float(cpus), pids=None if pids is None else int(pids),
+                memory=None if memory is None else int(memory))
+
+
+def fit_jobs(host: Host, asked: int | None = None) -> Fit:
+    """The jobs to run: `asked` if the processes and memory allow it, else as many as they do.
+
+    Without `asked`: two per usable CPU, within the same limits. Never below one.
+    """
+    bounds: list[tuple[int, str]] = []
+    if host.pids is not None:
+        bounds.append(((host.pids - PIDS_RESERVE) // PIDS_PER_JOB, "pids"))
+    if host.memory is not None:
+        bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
+    wanted = (asked, "asked") if asked else (max(1, math.floor(2 * host.cpus)), "cpu")
+    jobs, reason = min([wanted, *bounds], key=lambda bound: bound[0])
+    return Fit(jobs=max(1, jobs), reason=reason)
