@@ -255,7 +255,7 @@ def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
         yield None
         return
     from lab.grading.runner import KIT_PARENT, cache_options
-    from lab.grading.sandbox import remove_tree
+    from lab.grading.private_copy import remove_tree
 
     folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
     address = os.path.join(folder, "socket")

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
-from lab.grading import catalogue, sandbox
+from lab.grading import catalogue, private_copy
 from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
@@ -81,7 +81,7 @@ class Limits:
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
     file_bytes: int = 64 * MiB  # the largest file a student process may write
-    copy: sandbox.CopyCaps = sandbox.CopyCaps()  # what a submission may hold to be copied at all
+    copy: private_copy.CopyCaps = private_copy.CopyCaps()  # what a submission may hold to be copied at all
 
     @property
     def cpu_seconds(self) -> int:
@@ -273,10 +273,10 @@ def grade_submission(
     started = time.monotonic()
     checks = checks.for_folder(submission)
     deadline = started + limits.timeout
-    with sandbox.private_copy(submission, limits.copy, deadline) as copy:
+    with private_copy.private_copy(submission, limits.copy, deadline) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
-        if isinstance(copy, sandbox.Refused):  # over the copy's caps: the submission's doing
+        if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         if jail is not None:
