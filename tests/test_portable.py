@@ -76,7 +76,7 @@ def test_lab_check_still_catches_the_untouched_exercises(hidden_env: dict[str, s
 def test_lab_run_and_lab_exercises(hidden_env: dict[str, str]) -> None:
     run = lab(hidden_env, "run", "solutions")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[0].startswith('-> {"jsonrpc": "2.0", "id": 1, "method": "tools/list"')
+    assert run.stdout.splitlines()[0] == '-> {"jsonrpc":"2.0","id":1,"method":"tools/list"}'
     assert lab(hidden_env, "exercises", "--check").stdout == "exercises/ is up to date.\n"
 
 
