@@ -206,4 +206,5 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
         if not same(want, got):
             raise Failed(expected, actual,
                          fr=f"Réponse à {what} : {path} vaut {said(got, 'fr')} au lieu de {said(want, 'fr')}.",
-                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.")
+                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.",
+                         focus=(path.partition("#")[0],))
