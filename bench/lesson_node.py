@@ -25,7 +25,7 @@ SHELL_COMMAND = re.compile(r'^docker exec .*? sh -c (".*")')
 
 
 def find_lesson(repo: Path) -> Path | None:
-    """The lesson beside the repository (../shared/lesson/), if it is there."""
+    """The lesson in LAB_LESSON, or beside the repository (../shared/lesson/), if it is there."""
     if os.environ.get("LAB_LESSON"):  # a checkout that is not beside the lesson (a git worktree)
         path = Path(os.environ["LAB_LESSON"])
         return path if path.is_file() else None
