@@ -9,6 +9,7 @@ platforms (docs/isolation.md, "Platforms").
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -76,7 +77,9 @@ def test_lab_check_still_catches_the_untouched_exercises(hidden_env: dict[str, s
 def test_lab_run_and_lab_exercises(hidden_env: dict[str, str]) -> None:
     run = lab(hidden_env, "run", "solutions")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[0] == '-> {"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+    first = run.stdout.splitlines()[0]
+    assert first.startswith("-> ")
+    assert json.loads(first[3:]) == {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     assert lab(hidden_env, "exercises", "--check").stdout == "exercises/ is up to date.\n"
 
 

@@ -14,6 +14,7 @@ import pytest
 from hostile import ROOT, STUB_ENGINE, make_submission
 from lab import sandbox
 from lab.grading.catalogue import Catalogue
+from lab.grading.cgroup import SubmissionGroup
 from lab.grading.classroom import DONE_NAME, grade_class
 from lab.grading.runner import Limits, grade_submission
 from lab.i18n import text
@@ -202,3 +203,50 @@ def test_the_checks_read_a_students_file_never_through_a_link(tmp_path: Path) ->
     assert read_student_file(folder / "client.py", limit=10) == b"x" * 10
     assert copy_student_file(folder / "model.py", tmp_path / "copied.py") is False
     assert not (tmp_path / "copied.py").exists()
+
+
+HOG = """
+import os as _o, select as _sl, time as _t
+_readers = []
+for _ in range(6):
+    _r, _w = _o.pipe()
+    if _o.fork() == 0:
+        _o.close(_r)
+        _held = b'x' * (200 * 1024 * 1024)  # written, so every page is really used
+        _o.write(_w, b'1')
+        _t.sleep(30)
+        _o._exit(0)
+    _o.close(_w)
+    _readers.append(_r)
+_count, _deadline = 0, _t.monotonic() + 10
+while _readers and _t.monotonic() < _deadline:
+    for _r in _sl.select(_readers, [], [], 0.1)[0]:
+        _count += len(_o.read(_r, 1))
+        _readers.remove(_r)
+raise RuntimeError(f'HELD {_count} OF 6')  # what the model check reports: model.py does not load
+"""
+
+
+@needs_bwrap
+def test_memory_is_capped_for_the_whole_submission_where_a_cgroup_can_be_made(tmp_path: Path) -> None:
+    """Six children of 200 MiB each, under --memory 512: each is within the per-process limit,
+    all six together are not. With the submission's control group, they cannot all hold.
+    (In model.py, at import: the model check waits for the import longer than the server
+    checks wait for a reply, time enough for six children to fill their memory.)"""
+    from hostile import with_prelude
+
+    probe = SubmissionGroup(1 << 30)
+    probe.close()
+    if not probe.active:
+        pytest.skip("no control group can be made here: the memory limit is per process only")
+    submission = make_submission(tmp_path, "hog", "full")
+    model = submission / "model.py"
+    model.write_text(with_prelude(model.read_text(encoding="utf-8"), HOG), encoding="utf-8")
+    checks = Catalogue.from_engine("en")
+    limits = Limits(timeout=30, memory_bytes=512 * 1024 * 1024)
+    report = grade_submission(submission, "en", limits, checks, jail=sandbox.find()[0])
+    said = {result.actual for result in report.results if "HELD" in result.actual}
+    assert said and all("HELD 6 OF 6" not in text for text in said), said
+    # The same submission without the group: every child holds its 200 MiB.
+    unsandboxed = grade_submission(submission, "en", limits, checks)
+    assert any("HELD 6 OF 6" in result.actual for result in unsandboxed.results)

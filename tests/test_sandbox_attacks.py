@@ -6,7 +6,9 @@ class holds an honest submission (the victim, which must keep full marks) and on
 submission per attack (each worth 0 on its merits: the untouched exercises plus the attack).
 
 LAB_ATTACKS_NO_SANDBOX=1 grades the same class with --no-sandbox: then these tests must fail
-(the kit without its sandbox does not stop the attacks).
+(the kit without its sandbox does not stop the attacks). LAB_ATTACKS_SKIP=killer,stopper
+leaves those out of the class (without the sandbox, the killer ends the whole run, which hides
+what each other attack does).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from lab.grading.catalogue import Catalogue
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None and not os.environ.get("LAB_ATTACKS_NO_SANDBOX"),
                                 reason="bubblewrap cannot run here (.ci/run installs it)")
 GRADE_LIMIT = 180  # seconds for the whole class
+SKIPPED = set(filter(None, os.environ.get("LAB_ATTACKS_SKIP", "").split(",")))
 TIMEOUT = 30  # the class's limit per submission
 
 
@@ -84,7 +87,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     victim = class_folder / "victim"
     shutil.copytree(SOLUTIONS, victim, ignore=shutil.ignore_patterns("__pycache__"))
     (victim / "notes.py").write_text(f"# the victim's own work: {MARK}\n", encoding="utf-8")
-    attacks = preludes(class_folder, out, forged_report(), proxy.port)
+    attacks = {name: attack for name, attack in preludes(class_folder, out, forged_report(), proxy.port).items()
+               if name not in SKIPPED}
     folders = [make_attack(class_folder, name, file_name, prelude) for name, (file_name, prelude) in attacks.items()]
     many = class_folder / "many_files"
     many.mkdir()
@@ -147,6 +151,8 @@ def test_the_honest_submission_keeps_full_marks(graded: dict) -> None:
                                     "writer", "loopback", "model_forge"])
 def test_no_attack_earns_a_point(graded: dict, attack: str) -> None:
     """Each attack is the untouched exercises plus hostile code: it scores what they score, 0."""
+    if attack in SKIPPED:
+        pytest.skip("left out of the class (LAB_ATTACKS_SKIP)")
     result = graded["results"][attack]
     assert result is not None
     assert (result["status"], result["score"]) == ("fail", 0)

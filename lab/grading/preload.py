@@ -4,8 +4,10 @@ ready interpreter for every run that asks for one.
 Why: `import openai` alone costs over a second of CPU, and every submission used to pay it
 (its model helper is checked in a new interpreter), plus a Python start-up and the kit's
 imports for its `lab check`. A fork of a process that has all that loaded costs milliseconds.
-`lab grade` uses it for each submission's `lab check` and for its model helper's runner; the
-student's server and client stay real `python file.py` processes, as a real MCP client starts them.
+`lab grade` uses it for each submission's `lab check` (the trusted check run), and, only with
+`--no-sandbox`, for its model helper's runner (a sandboxed runner starts anew inside its
+sandbox); the student's server and client stay real `python file.py` processes, as a real
+MCP client starts them.
 
 A forked process is as contained as a new interpreter would be:
 - the preloader forks only from its own single-threaded loop (a fork taken while other

@@ -1,9 +1,19 @@
-"""Grade one submission in a child process that may misbehave in every way.
+"""Grade one submission: a trusted check run outside, the student's processes in a sandbox.
 
-The child is the kit's own `lab check DIR --json` run on a private copy of the submission,
-so student code never runs in the grader's process. It gets:
+The child is the kit's own `lab check DIR --json` run on a private copy of the submission.
+It is trusted: it runs only the kit's code, and every student process it starts (server,
+client, model runner, bonus server) runs inside a bubblewrap sandbox of its own
+(lab/sandbox.py, passed in LAB_SANDBOX), which cannot see or reach the child, its pipes, the
+grader, the output folder or another submission. So the child's stdout, which the grader
+parses, carries a verdict no student code could write. Without a sandbox (`--no-sandbox`,
+tests) student processes run as `lab check` runs them, and every report says so.
+
+The child gets:
 - a wall-clock limit (then its whole process group is killed, and every process that still
-  carries this run's token in its environment: that catches servers started in a new session);
+  carries this run's token in its environment: that catches servers started in a new
+  session when there is no sandbox; in one, its pid namespace ends them all);
+- the submission's control group where one can be made (cgroup.py): memory of all its
+  processes together, and their number, capped;
 - a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
   setrlimit in the child itself: they are inherited by every student process the checks start;
 - stdout and stderr read at the same time with a size cap, so no pipe ever fills;
@@ -12,8 +22,8 @@ so student code never runs in the grader's process. It gets:
 - the grader's environment without its secrets (see student_environment).
 During `lab grade` on Linux the child is forked by the class's preloader (preload.py) instead
 of started anew: the same limits, environment and isolated interpreter, with the kit and
-openai already imported. Whatever happens, the answer is a Report: either the child's, or every check scored 0 with
-the reason (see catalogue.py).
+openai already imported. Whatever happens, the answer is a Report: either the child's, or
+every check scored 0 with the reason (see catalogue.py), or a kit error when the kit failed.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from pathlib import Path
 
 from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
 from lab.grading import catalogue, sandbox
+from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
 from lab.grading import preload as preload_module
@@ -127,16 +138,24 @@ def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: boo
 
 
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-              env: dict[str, str], preload: str | None = None) -> Outcome:
-    """Run to the end or to the time limit, reading both pipes with caps; always clean up."""
+              env: dict[str, str], preload: str | None = None,
+              group: SubmissionGroup | None = None) -> Outcome:
+    """Run to the end or to the time limit, reading both pipes with caps; always clean up.
+
+    `group`: the submission's control group; the child is moved in at once, so what it starts
+    is born inside (memory and process count capped for the whole submission)."""
     token = secrets.token_hex(8)
     env = {**env, TOKEN_VARIABLE: token}
     started = time.monotonic()
     process = start_child(folder, lang, limits, target, bonus, env, preload)
+    if group is not None:
+        group.add(process.pid)
     try:
         out, err, timed_out = read_capped(process, started + limits.timeout, limits)
     finally:
         kill_everything(process, token)
+        if group is not None:
+            group.close()
     return Outcome(
         code=None if timed_out else process.returncode,
         stdout=bytes(out.data), stderr=bytes(err.data), stdout_truncated=out.dropped > 0,
@@ -265,7 +284,8 @@ def grade_submission(
             # submission's own folder; each student process sees only the one it works in.
             child_env.update({jail_variable: jail.to_json(), "TMPDIR": str(copy.parent)})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
-        outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload)
+        group = SubmissionGroup(limits.memory_bytes) if jail is not None else None
+        outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=jail is not None)

@@ -3,8 +3,9 @@ untrusted code). Each is the untouched exercises/ (worth 0) with hostile code ru
 of its files, or a class folder's honest submission (the victim).
 
 The hostile code is real: it does what it says to whatever it can reach. Where it could harm
-processes outside the test (signals), it acts only on its own ancestors up to the `lab grade`
-process, so that a run without the sandbox (LAB_ATTACKS_NO_SANDBOX=1) harms that run only.
+processes outside the test (signals, writing into their stdout), it acts only on its own
+ancestors up to the `lab grade` process, so that a run without the sandbox
+(LAB_ATTACKS_NO_SANDBOX=1) harms that run only.
 """
 
 from __future__ import annotations
@@ -52,20 +53,32 @@ def _grader_chain():
 """
 
 
+def signal_grader(name: str) -> str:
+    """Code sending signal `name` to `lab grade` and every process between it and this one."""
+    return ancestors_up_to_grader() + f"""
+import os as _o, signal as _sg
+for _pid in _grader_chain():
+    try:
+        _o.kill(_pid, _sg.{name})
+    except OSError:
+        pass
+"""
+
+
 def preludes(class_folder: Path, out: Path, forged_report: dict, proxy_port: int) -> dict[str, tuple[str, str]]:
     """Attack name -> (file it goes into, the code run first)."""
     report_line = json.dumps(forged_report)
     return {
-        # Writes a passing report into every stdout it can open, then kills its parent.
-        "forge": ("server.py", f"""
+        # Writes a passing report into the stdout of every process between it and `lab grade`
+        # (the check run's is the grader's verdict pipe), then kills its parent.
+        "forge": ("server.py", ancestors_up_to_grader() + f"""
 import os as _o, signal as _sg
-for _pid in _o.listdir('/proc'):
-    if _pid.isdigit() and int(_pid) != _o.getpid():
-        try:
-            with open(f'/proc/{{_pid}}/fd/1', 'w') as _f:
-                _f.write({report_line!r} + '\\n')
-        except OSError:
-            pass
+for _pid in _grader_chain():
+    try:
+        with open(f'/proc/{{_pid}}/fd/1', 'w') as _f:
+            _f.write({report_line!r} + '\\n')
+    except OSError:
+        pass
 try:
     _o.kill(_o.getppid(), _sg.SIGKILL)
 except OSError:
@@ -144,23 +157,9 @@ for path in ({str(out / 'summary.csv')!r}, {str(out / 'victim' / 'results.json')
     _o._exit(0)
 """),
         # Kills `lab grade` and everything between it and this process.
-        "killer": ("server.py", ancestors_up_to_grader() + """
-import os as _o, signal as _sg
-for _pid in _grader_chain():
-    try:
-        _o.kill(_pid, _sg.SIGKILL)
-    except OSError:
-        pass
-"""),
+        "killer": ("server.py", signal_grader("SIGKILL")),
         # Freezes `lab grade` and everything between (no time limit fires in a stopped process).
-        "stopper": ("server.py", ancestors_up_to_grader() + """
-import os as _o, signal as _sg
-for _pid in _grader_chain():
-    try:
-        _o.kill(_pid, _sg.SIGSTOP)
-    except OSError:
-        pass
-"""),
+        "stopper": ("server.py", signal_grader("SIGSTOP")),
         # Writes into the output folder directly.
         "writer": ("server.py", f"""
 for _path in ({str(out / 'summary.csv')!r}, {str(out / 'victim' / 'results.json')!r}, {str(out / 'forged.txt')!r}):
