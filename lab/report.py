@@ -77,6 +77,10 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
     wanted, got = as_json(problem.expected), as_json(problem.actual)
     if wanted is not None and got is not None and type(wanted) is type(got):
         found = differences(wanted, got)
+        # What the check judged, and a reply's own keys (result instead of error): not the
+        # wording of a message the check does not grade.
+        judged = [d for d in found if any(related(d[0], f) for f in problem.focus) or "." not in d[0]]
+        found = judged or found
         if 0 < len(found) <= MAX_DIFFERENCES and all(path for path, _, _ in found):
             pairs = []
             for path, want, have in found:
@@ -84,6 +88,12 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
                           ("check.actual", f"{path} = {said(have, lang)}")]
             return pairs
     return [("check.expected", problem.expected), ("check.actual", problem.actual)]
+
+
+def related(path: str, judged: str) -> bool:
+    """`error.code` and `error`, or `result` and `result.protocolVersion`: one inside the other."""
+    inner, outer = (path, judged) if len(path) >= len(judged) else (judged, path)
+    return inner == outer or inner.startswith((outer + ".", outer + "["))
 
 
 def shown_problem(results: list[CheckResult]) -> CheckResult | None:

@@ -25,6 +25,7 @@ class CheckResult:
     actual: str = ""
     message: str = ""  # why it failed, was skipped, or errored
     output: str = ""  # an excerpt of what the student's code printed (truncated)
+    focus: list[str] = field(default_factory=list)  # key paths the check judged in expected/actual
     duration: float = 0.0  # seconds
 
     @property

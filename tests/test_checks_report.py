@@ -112,8 +112,15 @@ def test_json_values_show_only_the_paths_that_differ():
         ]
 
 
-def test_the_json_report_keeps_the_whole_values():
-    whole = '{"id": 6, "error": {"code": -32601}}'
-    report = Report(target="t", lang="en", results=[
-        result("server.unknown-method", "server-3", "failed", expected=whole, actual='{"id": 6, "error": {"code": 1}}')])
-    assert report.to_dict()["results"][0]["expected"] == whole
+def test_the_terminal_shows_the_difference_and_the_json_report_keeps_the_whole_values(tmp_path):
+    from checks_helpers import FIXTURES, mutate, run_some
+
+    source = (FIXTURES / "lesson_server.py").read_text(encoding="utf-8")
+    (tmp_path / "server.py").write_text(mutate(source, '    echec(msg["id"], -32601,', '    echec(msg["id"], -32600,'))
+    report = run_some(tmp_path, "server.unknown-method")
+    lines = click.unstyle(render(report)).splitlines()
+    assert [line.strip() for line in lines if line.strip().startswith(("expected:", "actual:"))] == [
+        "expected: error.code = -32601", "actual:   error.code = -32600"]
+    unknown = report.to_dict()["results"][-1]
+    assert unknown["expected"].startswith('{"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": ')
+    assert unknown["actual"].startswith('{"jsonrpc": "2.0", "id": 6, "error": {"code": -32600, "message": ')

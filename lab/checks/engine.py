@@ -27,12 +27,14 @@ MAX_SHOWN = 2000  # characters of expected/actual/output kept in a result
 class Failed(Exception):
     """A check's verdict: what was expected, what happened, and why it matters (fr and en)."""
 
-    def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "") -> None:
+    def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "",
+                 focus: tuple[str, ...] = ()) -> None:
         super().__init__(en or fr)
         self.expected = expected
         self.actual = actual
         self.message = {"fr": fr, "en": en or fr}
         self.output = output
+        self.focus = focus  # the key paths judged, when expected and actual are whole replies
 
 
 class Skipped(Exception):
@@ -175,6 +177,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         result.expected, result.actual = shown(failure.expected), shown(failure.actual)
         result.message = failure.message[lang]
         result.output = shown(failure.output)
+        result.focus = list(failure.focus)
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
         what = error.message[lang] if isinstance(error, ProbeTimeout) else f"{type(error).__name__}: {error}"

@@ -162,6 +162,8 @@ class Conversation:
         self.out, self.err = bytearray(), bytearray()
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.ended = False  # its stdout reached its end (it exited, or closed it)
+        self.closed_at: float | None = None  # when its input was closed
+        self.lines_before_close = 0  # lines it wrote while its input was open
         flood = lambda: sweep_group(process.pid)  # noqa: E731
         self.threads = [threading.Thread(target=self.read_lines, args=(flood,), daemon=True),
                         threading.Thread(target=drain, args=(process.stderr, self.err, flood), daemon=True)]
@@ -179,6 +181,8 @@ class Conversation:
                     break
                 *complete, pending = (pending + chunk).split(b"\n")
                 for line in complete:
+                    if self.closed_at is None:
+                        self.lines_before_close += 1
                     self.lines.put(line)
         except (OSError, ValueError):
             pass  # the pipe was closed under us: the process is gone
@@ -209,6 +213,7 @@ class Conversation:
 
     def finish(self, within: float) -> Run:
         """Close its input, wait at most `within` s for its end, then kill what is left."""
+        self.closed_at = time.monotonic()
         feed(self.process.stdin, b"")
         try:
             code: int | None = self.process.wait(timeout=max(0.0, within))

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed
 from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
-    FIRST_REPLY_LIMIT, PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
+    PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
@@ -77,12 +77,11 @@ def flushes_each_reply(context: Context) -> None:
         if transcript.late is None or transcript.stopped_at is not None:
             continue
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
-            limit = FIRST_REPLY_LIMIT if transcript.lines_in_time == 0 else REPLY_LIMIT
             line = transcript.message_text(transcript.late)
-            raise Failed(f"< {limit:g} s", line,
-                         fr=f"Pas de réponse à cette ligne en {limit:g} s : les réponses ne sont arrivées qu’à la "
-                            "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
-                         en=f"No reply to this line within {limit:g} s: the replies came only when the input "
+            raise Failed(f"< {REPLY_LIMIT:g} s", line,
+                         fr=f"Pas de réponse à cette ligne en {REPLY_LIMIT:g} s : les réponses ne sont arrivées qu’à "
+                            "la fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+                         en=f"No reply to this line within {REPLY_LIMIT:g} s: the replies came only when the input "
                             "closed. A real client waits for each reply before it sends the next line.")
 
 

@@ -28,8 +28,11 @@ from lab.checks.tracebacks import trimmed
 
 SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tenth of it
 SERVER_CPU = 2  # seconds of CPU for a session: a correct server needs a twentieth of one
-FIRST_REPLY_LIMIT = 3.0  # seconds for the first reply: the interpreter starts meanwhile
-REPLY_LIMIT = 2.0  # seconds for each later reply: a correct server needs a millisecond
+# Seconds a reply may take, its input still open: a correct server needs a millisecond (the
+# first one: its interpreter's start too). Generous, so that a busy machine (a class graded
+# in parallel) does not pass for a server that never flushes.
+REPLY_LIMIT = 3.5
+FINISH_RESERVE = 1.5  # seconds of the session kept for the end: input closed, the rest read
 MISSING = object()  # a field the reply does not have (distinct from null)
 
 
@@ -66,7 +69,7 @@ class Transcript:
     lines: list[str] = field(default_factory=list)
     replies: list[Any] = field(default_factory=list)  # each line parsed, or the raw text
     late: int | None = None  # the message whose reply did not come in time, input still open
-    lines_in_time: int = 0  # lines written while its input was open and replies were awaited
+    lines_in_time: int = 0  # lines that came while its input was still open
     stopped_at: int | None = None  # the first line it did not answer before it exited, input still open
     script: str = "server.py"  # its file name, to trim its tracebacks
 
@@ -127,8 +130,7 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
         if transcript.late is not None or not owes_reply(messages[index]):
             continue
         owed += 1
-        limit = FIRST_REPLY_LIMIT if owed == 1 else REPLY_LIMIT
-        until = min(time.monotonic() + limit, started + SERVER_LIMIT)
+        until = min(time.monotonic() + REPLY_LIMIT, started + SERVER_LIMIT - FINISH_RESERVE)
         # Any line counts as the reply: matching ids is the checks' job, not the driver's.
         while len(received) < owed and not talk.ended:
             got = talk.read_line(until - time.monotonic())
@@ -142,9 +144,9 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
             transcript.late = index  # from here on: everything at once, then the end of input
         else:
             answered = index
-    transcript.lines_in_time = len(received)
     transcript.run = talk.finish(started + SERVER_LIMIT - time.monotonic())
     received += talk.remaining_lines()
+    transcript.lines_in_time = talk.lines_before_close
     text = [raw.decode("utf-8", errors="replace").rstrip("\r") for raw in received]
     transcript.lines = [line for line in text if line.strip()]
     transcript.replies = [parse(line) for line in transcript.lines]
@@ -204,4 +206,5 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
         if not same(want, got):
             raise Failed(expected, actual,
                          fr=f"Réponse à {what} : {path} vaut {said(got, 'fr')} au lieu de {said(want, 'fr')}.",
-                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.")
+                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.",
+                         focus=(path.partition("#")[0],))
