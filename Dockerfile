@@ -26,11 +26,13 @@ RUN groupadd --gid 1000 lab \
 WORKDIR /home/lab/project
 
 # Install the kit first, from the files it needs, so that editing exercises or docs does
-# not reinstall its dependencies. Editable: compose bind-mounts the checkout over this
-# folder, and the `lab` command then runs the kit from the checkout, never a stale copy.
+# not reinstall it. A plain install, as users install it: the image runs the kit it was
+# built with (the reference solutions inside it), and the checkout compose bind-mounts over
+# this folder gives students their exercises/. After changing the kit: docker compose build.
 COPY --chown=lab:lab pyproject.toml README.md ./
 COPY --chown=lab:lab lab ./lab
-RUN pip install --editable .
+COPY --chown=lab:lab solutions ./solutions
+RUN pip install . && rm -rf build
 
 # The rest of the project, for running the image without the bind mount.
 COPY --chown=lab:lab . .

@@ -128,12 +128,16 @@ def make_cli(lang: str) -> click.Group:
     lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
 
     @cli.command(help=help_text["run"])
-    @click.argument("folder", metavar="DIR", default="solutions")
+    @click.argument("folder", metavar="[DIR]", required=False)
     @click.option("--timeout", default=120.0, show_default=True, help=help_text["run.timeout"])
     @click.option("--server", "server_name", type=click.Choice(list(SERVER_FILES)), default="lesson",
                   show_default=True, help=help_text["run.server"])
     @lang_option
-    def run(folder: str, timeout: float, server_name: str, _lang: str | None) -> None:
+    def run(folder: str | None, timeout: float, server_name: str, _lang: str | None) -> None:
+        if folder is None:  # the reference solutions, wherever the kit is installed
+            from lab.layout import solutions_dir
+
+            folder = str(solutions_dir())
         client = find_file(folder, "client.py", lang)
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
         sys.exit(run_client(client, lang, timeout, server_file))

@@ -70,7 +70,7 @@ FRENCH = {
 }
 
 # Click's metavars come from type names, which it never translates.
-FRENCH_METAVARS = {"DIR": "DOSSIER", "SUBMISSION...": "TRAVAIL...", "INTEGER": "ENTIER", "FLOAT": "NOMBRE",
+FRENCH_METAVARS = {"DIR": "DOSSIER", "[DIR]": "[DOSSIER]", "SUBMISSION...": "TRAVAIL...", "INTEGER": "ENTIER", "FLOAT": "NOMBRE",
                    "TEXT": "TEXTE", "DIRECTORY": "DOSSIER", "FILE": "FICHIER", "PATH": "CHEMIN",
                    "INTEGER RANGE": "ENTIER", "FLOAT RANGE": "NOMBRE"}
 

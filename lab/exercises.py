@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks import registry
+from lab.layout import exercises_dir, solutions_dir
 
-ROOT = Path(__file__).resolve().parent.parent
 BEGIN = re.compile(r"^(?P<indent>\s*)# BEGIN SOLUTION(?: (?P<task>[\w-]+))?\s*$")
 END = re.compile(r"^\s*# END SOLUTION\s*$")
 NOTE = re.compile(r"^\s*# (?P<kind>fr|en|placeholder): ?(?P<text>.*)$")
@@ -137,8 +137,9 @@ def expected_files(solutions: Path) -> dict[str, bytes]:
     return files
 
 
-def differences(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "exercises") -> list[str]:
+def differences(solutions: Path | None = None, exercises: Path | None = None) -> list[str]:
     """The exercise files that are missing, stale or extra (empty when in sync)."""
+    solutions, exercises = solutions or solutions_dir(), exercises or exercises_dir()
     wanted = expected_files(solutions)
     problems = [f"{name}: missing" for name in wanted if not (exercises / name).is_file()]
     problems += [f"{name}: out of date" for name, content in wanted.items()
@@ -149,8 +150,9 @@ def differences(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "
     return problems
 
 
-def generate(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "exercises") -> list[str]:
+def generate(solutions: Path | None = None, exercises: Path | None = None) -> list[str]:
     """Write exercises/ from solutions/; returns the names written."""
+    solutions, exercises = solutions or solutions_dir(), exercises or exercises_dir()
     exercises.mkdir(exist_ok=True)
     written = []
     for name, content in expected_files(solutions).items():

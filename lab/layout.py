@@ -17,7 +17,9 @@ def solutions_dir() -> Path:
     return packaged if packaged.is_dir() else PACKAGE.parent / "solutions"
 
 
-def checkout_root() -> Path | None:
-    """The repository holding the kit, when it runs from one (`lab exercises` needs it)."""
+def exercises_dir() -> Path:
+    """Where `lab exercises` writes the student files: the checkout's exercises/ when the kit
+    runs from one, else exercises/ in the current folder (a kit installed from a wheel)."""
     root = PACKAGE.parent
-    return root if (root / "pyproject.toml").is_file() and (root / "solutions").is_dir() else None
+    in_checkout = (root / "pyproject.toml").is_file() and (root / "solutions").is_dir()
+    return root / "exercises" if in_checkout else Path("exercises")

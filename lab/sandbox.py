@@ -36,8 +36,10 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from lab.layout import solutions_dir
+
 VARIABLE = "LAB_SANDBOX"  # the spec, in the trusted check run's environment
-KIT = Path(__file__).resolve().parent.parent  # the folder holding lab/ and solutions/
+KIT = Path(__file__).resolve().parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
@@ -105,8 +107,10 @@ def python_folders() -> list[str]:
 
 
 def kit_folders() -> list[str]:
-    """Where the kit's source is: its checkout (or installed package), and solutions/."""
-    return [str(KIT / "lab"), str(KIT / "solutions")]
+    """Where the kit's source is: its package (in a checkout or installed) and the solutions,
+    which a wheel keeps inside the package (covering the package covers them too)."""
+    folders = sorted({str(KIT / "lab"), str(solutions_dir())})
+    return [folder for folder in folders if not any(inside(folder, other) for other in folders if other != folder)]
 
 
 def inside(path: str, folder: str) -> bool:
@@ -142,14 +146,15 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
     """
     command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
                "--hostname", "lab", "--cap-drop", "ALL"]
+    # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
+    command += ["--proc", "/proc"] if spec.proc else []
+    command += ["--dev", "/dev", "--tmpfs", "/tmp"]
     for link, target in spec.links:
         command += ["--symlink", target, link]
     for folder in spec.readable:
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
         command += ["--tmpfs", folder, "--remount-ro", folder]
-    command += ["--proc", "/proc"] if spec.proc else []
-    command += ["--dev", "/dev", "--tmpfs", "/tmp"]
     for folder in (*spec.writable, str(cwd)):
         command += ["--bind", folder, folder]
     command += ["--chdir", str(cwd), "--"]

@@ -499,11 +499,12 @@ def test_dockerfile_ends_as_a_non_root_user() -> None:
     assert all(name != "RUN" for name, _ in instructions[last_user:])  # nothing runs as root after
 
 
-def test_dockerfile_installs_the_project() -> None:
+def test_dockerfile_installs_the_project_as_users_do() -> None:
     runs = [arguments for name, arguments in dockerfile_instructions() if name == "RUN"]
-    assert any(re.search(r"\bpip install (--editable |-e )?\.(\s|$)", run) for run in runs)
+    assert any(re.search(r"\bpip install \.(\s|$)", run) for run in runs)  # not editable
+    assert not any(re.search(r"\bpip install (--editable|-e)\b", run) for run in runs)
     copies = " ".join(arguments for name, arguments in dockerfile_instructions() if name == "COPY")
-    for needed in ("pyproject.toml", "README.md", "lab"):
+    for needed in ("pyproject.toml", "README.md", "lab", "solutions"):  # the wheel carries the solutions
         assert re.search(rf"(^|\s){re.escape(needed)}(\s|$)", copies), needed
 
 

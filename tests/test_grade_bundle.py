@@ -39,7 +39,7 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
         assert stat.S_ISREG(infos[name].external_attr >> 16)
     assert stat.S_IMODE(infos["kit/pyproject.toml"].external_attr >> 16) == 0o644
     assert setup.startswith("#!/usr/bin/env bash\n")
-    assert "/autograder/venv/bin/pip install -e /autograder/source/kit" in setup.splitlines()
+    assert "/autograder/venv/bin/pip install /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
     assert 'options=(--results "$work" --lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
@@ -50,7 +50,7 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
     assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
-            "kit/lab/checks/__init__.py", "kit/solutions/server.py"} <= set(infos)
+            "kit/lab/checks/__init__.py", "kit/lab/solutions/server.py", "kit/lab/solutions/plumbing.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in infos if name.startswith("kit/tests/")]
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from lab.checks import reference
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,7 +57,7 @@ def test_lab_run_uses_the_packaged_solutions(installed: Path, tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line[:3] for line in lines[:13]] == ["-> "] * 7 + ["<- "] * 6
-    assert lines[-1] == "the model says: It can list tools, and it does not say that its list will change."
+    assert lines[-1] == reference.model_says("en") + reference.client_sample("en")
 
 
 def test_lab_check_and_grade_from_the_wheel(installed: Path, tmp_path: Path) -> None:
@@ -78,6 +80,11 @@ def test_lab_check_and_grade_from_the_wheel(installed: Path, tmp_path: Path) -> 
 def test_gradescope_bundle_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     done = lab(installed, "gradescope-bundle", "--out", str(tmp_path / "autograder.zip"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    names = set(zipfile.ZipFile(tmp_path / "autograder.zip").namelist())
-    assert {"setup.sh", "run_autograder"} <= names
-    assert any(name.endswith("lab/solutions/server.py") for name in names)
+    bundle = zipfile.ZipFile(tmp_path / "autograder.zip")
+    assert {"setup.sh", "run_autograder", "kit/pyproject.toml", "kit/lab/solutions/server.py"} <= set(bundle.namelist())
+    # The bundled kit is itself installable, as setup.sh installs it on Gradescope.
+    bundle.extractall(tmp_path / "source")
+    subprocess.run([str(installed / "python"), "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "-w", str(tmp_path / "dist"), str(tmp_path / "source" / "kit")], check=True, timeout=300)
+    rebuilt = zipfile.ZipFile(next((tmp_path / "dist").glob("mcp_handshake_lab-*.whl"))).namelist()
+    assert {"lab/cli.py", "lab/grading/bundle.py", "lab/solutions/server.py", "lab/solutions/answers.toml"} <= set(rebuilt)

@@ -20,7 +20,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Optional
 
-SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
+from lab.layout import solutions_dir
+
+SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 HELPER = "plumbing.py"  # the given helper module, beside the student's files (identical in exercises/)
 _loading = threading.Lock()
 

@@ -24,15 +24,37 @@ import json
 import os
 import tempfile
 import zipfile
+from importlib import metadata
 from dataclasses import replace
 from pathlib import Path
 
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
+from lab.layout import PACKAGE, solutions_dir
 from lab.results import FAILED, Report
 
-KIT_ROOT = Path(__file__).resolve().parent.parent.parent
-KIT_ENTRIES = ("pyproject.toml", "README.md", "lab", "solutions", "exercises")
+DISTRIBUTION = "mcp-handshake-lab"
+# The bundled kit installs as users install it: a plain (not editable) install of its own tree.
+KIT_PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "{version}"
+requires-python = ">=3.10"
+dependencies = {dependencies}
+
+[project.scripts]
+lab = "lab.cli:main"
+
+[tool.setuptools]
+packages = {packages}
+
+[tool.setuptools.package-data]
+"lab.solutions" = ["*.py", "*.toml", "*.md"]
+"""
 SKIPPED_PARTS = {"__pycache__", ".pytest_cache", ".mypy_cache"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the same bytes every time: a bundle is reproducible
 
@@ -46,7 +68,7 @@ apt-get install -y --no-install-recommends python3 python3-venv python3-pip bubb
 id lab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin lab-student
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install -e /autograder/source/kit
+/autograder/venv/bin/pip install /autograder/source/kit
 """
 
 RUN_AUTOGRADER = """\
@@ -171,19 +193,26 @@ def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False,
                                  bonus=" --bonus" if bonus else "", visibility=visibility)
 
 
-def kit_files(root: Path = KIT_ROOT) -> list[Path]:
-    """The files setup.sh needs to install the kit, relative to the project root."""
-    found: list[Path] = []
-    for entry in KIT_ENTRIES:
-        path = root / entry
-        if path.is_file():
-            found.append(Path(entry))
-        elif path.is_dir():
-            found.extend(
-                file.relative_to(root) for file in sorted(path.rglob("*"))
-                if file.is_file() and not SKIPPED_PARTS & set(file.parts) and file.suffix != ".pyc"
-            )
-    return found
+def kit_files() -> dict[str, Path]:
+    """The kit as an installable source tree: archive name -> file. Made from the package that
+    runs (a checkout or an installed wheel alike), the reference solutions inside it."""
+    files: dict[str, Path] = {}
+    for folder, prefix in ((PACKAGE, "lab"), (solutions_dir(), "lab/solutions")):
+        for file in sorted(folder.rglob("*")):
+            relative = file.relative_to(folder)
+            if file.is_file() and not SKIPPED_PARTS & set(relative.parts) and file.suffix != ".pyc":
+                files.setdefault(f"{prefix}/{relative.as_posix()}", file)
+    return files
+
+
+def kit_pyproject() -> str:
+    """pyproject.toml for the bundled kit: this distribution's name, version and dependencies."""
+    distribution = metadata.distribution(DISTRIBUTION)
+    requirements = [line for line in distribution.requires or [] if "extra ==" not in line]
+    packages = sorted({"lab", "lab.solutions", *(".".join(("lab", *path.parent.relative_to(PACKAGE).parts))
+                                                  for path in PACKAGE.rglob("__init__.py"))})
+    return KIT_PYPROJECT.format(name=DISTRIBUTION, version=distribution.version,
+                                dependencies=json.dumps(requirements), packages=json.dumps(packages))
 
 
 def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:
@@ -193,12 +222,13 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
     archive.writestr(info, data)
 
 
-def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0, root: Path = KIT_ROOT,
+def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
                  bonus: bool = False, visibility: str = "visible") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
         add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
         add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
-        for relative in kit_files(root):
-            add(archive, f"kit/{relative.as_posix()}", (root / relative).read_bytes())
+        add(archive, "kit/pyproject.toml", kit_pyproject().encode())
+        for name, file in kit_files().items():
+            add(archive, f"kit/{name}", file.read_bytes())
     return path

@@ -27,10 +27,10 @@ from lab.grading.hygiene import clean_text
 from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
+from lab.layout import solutions_dir
 from lab.results import Report
 from lab.sandbox import Spec
 
-SOLUTIONS = Path(__file__).resolve().parent.parent.parent / "solutions"
 SUMMARY_NAME = "summary.csv"
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
 # Files `lab grade` writes beside the submissions' folders: no folder may take their names.
@@ -151,7 +151,7 @@ def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool =
     listed = Catalogue.from_engine(lang, bonus=bonus)
     if listed is not None and listed.checks:
         return listed
-    solutions = grade_submission(SOLUTIONS, lang, limits, Catalogue(bonus=bonus), target)
+    solutions = grade_submission(solutions_dir(), lang, limits, Catalogue(bonus=bonus), target)
     return Catalogue.from_report(solutions, bonus=bonus)
 
 
