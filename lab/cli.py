@@ -34,7 +34,7 @@ def find_file(folder: str, name: str, lang: str) -> Path:
 SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 
 
-def run_client(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
+def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
     from lab.process import run_python_with_limit
 
     env = {**os.environ, "LAB_LANG": lang}
@@ -140,7 +140,7 @@ def make_cli(lang: str) -> click.Group:
             folder = str(solutions_dir())
         client = find_file(folder, "client.py", lang)
         server_file = find_file(folder, SERVER_FILES[server_name], lang).name
-        sys.exit(run_client(client, lang, timeout, server_file))
+        sys.exit(run_scenario(client, lang, timeout, server_file))
 
     @cli.command(help=help_text["check"])
     @click.argument("folder", metavar="DIR", default="exercises")

@@ -6,7 +6,7 @@ each runs in a child process with a time limit and is killed with its process gr
 late. Output goes to temporary files, read back capped: a flooding child cannot fill a
 pipe or the memory.
 
-Every run ends as one `ClientRun`:
+Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
 - refused: the server answered with a JSON-RPC error (`error` holds it);
 - failed: anything else the server did wrong (no answer in time, a broken reply);
@@ -49,7 +49,7 @@ KIT_PARENT = str(Path(__file__).resolve().parent.parent)  # the folder that hold
 
 
 @dataclass
-class ClientRun:
+class RealClientRun:
     client: str  # "sdk-legacy", "sdk-auto" or "inspector"
     outcome: str  # CONNECTED, REFUSED, FAILED or UNAVAILABLE
     version: str = ""  # the negotiated protocol version (the Inspector CLI does not print it)
@@ -59,7 +59,7 @@ class ClientRun:
     reason: str = ""  # in plain words, when it did not connect
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ClientRun":
+    def from_dict(cls, data: dict) -> "RealClientRun":
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
@@ -101,7 +101,7 @@ def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: Optional[float] = None) -> list[ClientRun]:
+            step_limit: Optional[float] = None) -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
@@ -111,7 +111,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     runs = {}
     for line in out.splitlines():
         try:
-            run = ClientRun.from_dict(json.loads(line))
+            run = RealClientRun.from_dict(json.loads(line))
         except (ValueError, TypeError):
             continue
         runs[run.client] = run
@@ -119,11 +119,11 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
         why = f"the SDK client did not finish within {limit:g} s"
     else:
         why = last_line(err) or f"the SDK client stopped with code {code}"
-    return [runs.get(f"sdk-{mode}") or ClientRun(f"sdk-{mode}", FAILED, reason=why) for mode in modes]
+    return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why) for mode in modes]
 
 
 def sdk_child(argv: list[str]) -> None:
-    """In the child: print one ClientRun as a JSON line per mode."""
+    """In the child: print one RealClientRun as a JSON line per mode."""
     server, step_limit, *modes = argv
     try:
         import anyio
@@ -131,13 +131,13 @@ def sdk_child(argv: list[str]) -> None:
     except ImportError as missing:
         reason = f"the mcp SDK is not installed ({missing}): pip install -e '.[test]'"
         for mode in modes:
-            print(json.dumps(asdict(ClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
+            print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
         return
     for mode in modes:
         print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit)))), flush=True)
 
 
-async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -154,7 +154,7 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
             with anyio.fail_after(step_limit):
                 async with Client(stdio_client(params, errlog=quiet), mode=mode) as client:
                     listed = await client.list_tools()
-                    return ClientRun(
+                    return RealClientRun(
                         name, CONNECTED, version=client.protocol_version,
                         tools=[tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools],
                         capabilities=client.server_capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
@@ -163,11 +163,11 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> ClientRun:
             refusal = find_exception(problem, MCPError)
             if refusal is not None:
                 error = {"code": refusal.error.code, "message": refusal.error.message, "data": refusal.error.data}
-                return ClientRun(name, REFUSED, error=error, reason=f"MCP error {refusal.error.code}: {refusal.error.message}")
+                return RealClientRun(name, REFUSED, error=error, reason=f"MCP error {refusal.error.code}: {refusal.error.message}")
             if find_exception(problem, TimeoutError) is not None:
-                return ClientRun(name, FAILED, reason=f"no answer within {step_limit:g} s")
+                return RealClientRun(name, FAILED, reason=f"no answer within {step_limit:g} s")
             cause = find_exception(problem, Exception) or problem
-            return ClientRun(name, FAILED, reason=f"{type(cause).__name__}: {cause}"[:500])
+            return RealClientRun(name, FAILED, reason=f"{type(cause).__name__}: {cause}"[:500])
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -189,7 +189,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
-                  limit: float = INSPECTOR_LIMIT) -> ClientRun:
+                  limit: float = INSPECTOR_LIMIT) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
     npx first runs offline (the npm cache only, no registry wait); only when the package
@@ -197,14 +197,14 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     """
     npx = shutil.which("npx")
     if npx is None:
-        return ClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
+        return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
     server = Path(server).resolve()
     command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
     env = {**os.environ, **QUIET_NPM}
     code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
     fetched = "ENOTCACHED" in err
     if fetched and not fetch:
-        return ClientRun("inspector", UNAVAILABLE,
+        return RealClientRun("inspector", UNAVAILABLE,
                          reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
     if fetched:
         code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM},
@@ -212,27 +212,27 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
 
 
-def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> ClientRun:
+def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:
     if code is None:
         if fetched:
-            return ClientRun("inspector", UNAVAILABLE, reason=f"npx did not fetch and run {INSPECTOR_PACKAGE} within {limit:g} s")
-        return ClientRun("inspector", FAILED, reason=f"the Inspector got no answer within {limit:g} s")
+            return RealClientRun("inspector", UNAVAILABLE, reason=f"npx did not fetch and run {INSPECTOR_PACKAGE} within {limit:g} s")
+        return RealClientRun("inspector", FAILED, reason=f"the Inspector got no answer within {limit:g} s")
     if code == 0:
         try:
             listed = json.loads(out)
         except ValueError:
-            return ClientRun("inspector", FAILED, reason="the Inspector printed no JSON: " + out[:200])
+            return RealClientRun("inspector", FAILED, reason="the Inspector printed no JSON: " + out[:200])
         tools = listed.get("tools") if isinstance(listed, dict) else None
-        return ClientRun("inspector", CONNECTED, tools=tools)
+        return RealClientRun("inspector", CONNECTED, tools=tools)
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
     if failure is not None:  # the Inspector ran and says what the server did
         if failure.group(1) is None:
-            return ClientRun("inspector", FAILED, reason=failure.group(0))
+            return RealClientRun("inspector", FAILED, reason=failure.group(0))
         error = {"code": int(failure.group(1)), "message": failure.group(2)}
-        return ClientRun("inspector", REFUSED, error=error, reason=failure.group(0))
+        return RealClientRun("inspector", REFUSED, error=error, reason=failure.group(0))
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
-    return ClientRun("inspector", UNAVAILABLE, reason=f"npx could not run {INSPECTOR_PACKAGE}: {why}")
+    return RealClientRun("inspector", UNAVAILABLE, reason=f"npx could not run {INSPECTOR_PACKAGE}: {why}")
 
 
 def last_line(text: str) -> str:

@@ -292,7 +292,7 @@ def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
         ("sdk-legacy", "unavailable", reason), ("sdk-auto", "unavailable", reason)]
 
 
-def inspector(server: Path) -> real_clients.ClientRun:
+def inspector(server: Path) -> real_clients.RealClientRun:
     run = real_clients.run_inspector(server)
     if run.outcome == real_clients.UNAVAILABLE:
         pytest.skip(f"the MCP Inspector cannot run here: {run.reason}")

@@ -308,7 +308,7 @@ def test_a_run_the_submission_stopped_is_its_own_zero_with_the_reason_not_a_kit_
     assert (data["score"], data["extra_data"]) == (0, {"status": "graded"})
     assert data["output"] == "Les vérifications n’ont pas fini en 5 s.\nNote : 0/3"
     exercism = formats.exercism(report)
-    assert (exercism["status"], exercism["message"]) == ("fail", "Les vérifications n’ont pas fini en 5 s.")
+    assert (exercism["status"], exercism["message"]) == ("error", "Les vérifications n’ont pas fini en 5 s.")
     row = formats.summary_csv([("bob", report)], ["/class/bob"]).splitlines()[1]
     assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob"
 

@@ -37,7 +37,7 @@ ASKED_VERSIONS = tuple(reference.bonus_versions())
 UNKNOWN_VERSION = "1999-01-01"
 
 
-def reference_replies(lines: bytes, lang: str) -> list[dict]:
+def bonus_reference_replies(lines: bytes, lang: str) -> list[dict]:
     """What the reference bonus server answers to these lines, in order."""
     session = reference.load("bonus_server").make_session(lang)
     return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
@@ -78,7 +78,7 @@ def session_messages() -> list[dict]:
 
 
 def stdio_session(context: Context, messages: list[dict]) -> Transcript:
-    return session(context, messages, BONUS, reference_replies)
+    return session(context, messages, BONUS, bonus_reference_replies)
 
 
 def version_probe(version: str) -> Probe:
@@ -105,14 +105,14 @@ def answers_discover(context: Context) -> bool:
     return isinstance(reply, dict) and isinstance(reply.get("error"), dict)
 
 
-def sdk_probe(context: Context) -> dict[str, real_clients.ClientRun]:
+def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not negotiates(context):
         return {}  # the checks that read this are skipped by their prerequisites
     modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
     return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes)}
 
 
-def inspector_probe(context: Context) -> real_clients.ClientRun | None:
+def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
     if not negotiates(context):
         return None
     # A class being graded (`lab grade`) has no network and a time limit per submission:
@@ -206,7 +206,7 @@ def reason_in(lang: str, reason: str) -> str:
     return reason
 
 
-def client_connects(run: real_clients.ClientRun, context: Context, with_version: bool) -> None:
+def client_connects(run: real_clients.RealClientRun, context: Context, with_version: bool) -> None:
     # What the client should see: the tools of the reference's tools/list, and the version
     # the reference answers to a version it does not know (the SDK offers the newest).
     reference = context.probe("bonus.session").reference
@@ -257,8 +257,8 @@ CHECKS = [
           run=gate_holds,
           title={"fr": "La porte d’état tient toujours (attente, prêt, second initialize)",
                  "en": "The state gate still holds (waiting, ready, second initialize)"},
-          hint={"fr": "Seule la négociation change : gardez le Session de la leçon, sa porte et ses transitions.",
-                "en": "Only the negotiation changes: keep the lesson's Session, its gate and its transitions."}),
+          hint={"fr": "Seule la négociation change : la porte d’état de la leçon et ses transitions restent les mêmes.",
+                "en": "Only the negotiation changes: the lesson's state gate and its transitions stay the same."}),
     Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
           run=capabilities_honest,
           title={"fr": "Les capacités restent honnêtes : tools seulement, listChanged false",

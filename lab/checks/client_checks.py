@@ -33,7 +33,7 @@ SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spi
 
 
 @dataclass
-class ClientRun:
+class StudentClientRun:
     run: Run | None = None  # None when there is no client.py
     received: list[Any] = field(default_factory=list)  # what the spy server read, parsed
     replies: list[dict] = field(default_factory=list)  # what it answered
@@ -117,9 +117,9 @@ class Spies:
             thread.join(timeout=1.0)
 
 
-def run_client(context: Context) -> ClientRun:
+def run_student_client(context: Context) -> StudentClientRun:
     client = context.folder / "client.py"
-    outcome = ClientRun()
+    outcome = StudentClientRun()
     if not client.is_file():
         return outcome
     spies: list[Spies] = []
@@ -151,11 +151,11 @@ def run_client(context: Context) -> ClientRun:
     return outcome
 
 
-PROBES = {"client.run": Probe(run_client, CLIENT_LIMIT + 2.0, ignores=("server.py", "bonus_server.py", "answers.toml"))}
+PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + 2.0, ignores=("server.py", "bonus_server.py", "answers.toml"))}
 
 
-def client_run(context: Context) -> ClientRun:
-    outcome: ClientRun = context.probe("client.run")
+def client_run(context: Context) -> StudentClientRun:
+    outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
         raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
     if not outcome.received:
@@ -235,14 +235,14 @@ def closes_input(context: Context) -> None:
                      en="The client did not end.", output=client_trace(outcome))
 
 
-def client_trace(outcome: ClientRun) -> str:
+def client_trace(outcome: StudentClientRun) -> str:
     """What the client wrote on stderr, its traceback trimmed to its own files."""
     if outcome.run is None:
         return ""
     return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"))
 
 
-def announced(outcome: ClientRun) -> Any:
+def announced(outcome: StudentClientRun) -> Any:
     for reply in outcome.replies:
         if isinstance(field_of(reply, "result.capabilities"), dict):
             return reply["result"]["capabilities"]

@@ -85,26 +85,26 @@ def run_model(context: Context) -> ModelRun:
             session = LineSession(process)
             answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
-            todo = cases(endpoints, refused.getsockname()[1], context.lang)
+            pending = cases(endpoints, refused.getsockname()[1], context.lang)
             # Each message carries a fresh id that its answer must echo: a line printed ahead of
             # time (by model.py writing to the runner's stdout) answers no case.
-            for case in todo:
+            for case in pending:
                 case["id"] = secrets.token_hex(8)
             ready = secrets.token_hex(8)
-            session.send(json.dumps({"env": todo[0]["env"], "id": ready}).encode())
+            session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode())
             first = parse_line(session.read_line(IMPORT_LIMIT))
             if "import" in first or first.get("ready") != ready:
                 results["import"] = str(first.get("import", "model.py did not load within "
                                                              f"{IMPORT_LIMIT:g} s"))[:300]
                 results["import_trace"] = str(first.get("trace", ""))[:2000]
             else:
-                for case in todo:
+                for case in pending:
                     sent = time.monotonic()
                     session.send(json.dumps(case).encode())
                     line = session.read_line(case["limit"])
                     seconds = round(time.monotonic() - sent, 3)
                     if line is None:  # no answer in time: this case and the later ones are hung
-                        for later in todo[todo.index(case):]:
+                        for later in pending[pending.index(case):]:
                             results[later["name"]] = {"hung": case["name"], "seconds": seconds}
                         break
                     outcome = parse_line(line)
@@ -157,11 +157,11 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      fr="ask ne rend pas la main.", en="ask does not return.")
     if "error" in outcome:
-        todo = outcome["error"].startswith("NotImplementedError")
+        unwritten = outcome["error"].startswith("NotImplementedError")
         raise Failed("ask(…) → Answer", outcome["error"],
-                     fr="ask est encore à écrire." if todo else "ask a levé une exception au lieu de répondre.",
-                     en="ask is still to be written." if todo else "ask raised an exception instead of answering.",
-                     output="" if todo else outcome.get("trace", ""))
+                     fr="ask est encore à écrire." if unwritten else "ask a levé une exception au lieu de répondre.",
+                     en="ask is still to be written." if unwritten else "ask raised an exception instead of answering.",
+                     output="" if unwritten else outcome.get("trace", ""))
     return outcome
 
 

@@ -203,8 +203,10 @@ CHECKS = [
     Check(id="server.parse-error", task="server-1", needs=(STARTS,), probes=BOTH, run=parse_error,
           title={"fr": "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
                  "en": "A line that is not JSON gets -32700 with id null, and the server goes on"},
-          hint={"fr": "Attrapez l’erreur de json.loads : répondez -32700 avec \"id\": null, puis lisez la ligne suivante.",
-                "en": "Catch json.loads's error: answer -32700 with \"id\": null, then read the next line."}),
+          hint={"fr": "Une ligne qui n’est pas du JSON : read_message lève ValueError ; répondez -32700 avec \"id\": null, "
+                      "puis lisez la ligne suivante.",
+                "en": "A line that is not JSON: read_message raises ValueError; answer -32700 with \"id\": null, "
+                      "then read the next line."}),
     Check(id="server.exits-at-eof", task="server-1", needs=(STARTS,), probes=BOTH, run=exits_at_eof,
           title={"fr": "Le serveur s’arrête (code 0) quand son entrée se ferme",
                  "en": "The server stops (code 0) when its input closes"},
@@ -214,8 +216,8 @@ CHECKS = [
           run=replies_agree((S, 2, ("error.code",))),
           title={"fr": "Réponse 2 : une version inconnue est refusée avec -32602",
                  "en": "Reply 2: an unknown version is refused with -32602"},
-          hint={"fr": "Si la version demandée n’est pas dans VERSIONS, levez l’erreur -32602 (partie 2).",
-                "en": "When the requested version is not in VERSIONS, raise error -32602 (part 2)."}),
+          hint={"fr": "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2).",
+                "en": "When the requested version is not in VERSIONS, answer with error -32602 (part 2)."}),
     Check(id="server.error-data", task="server-2", needs=(STARTS,), probes=BOTH,
           run=replies_agree((S, 2, ("error.data",))),
           title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",

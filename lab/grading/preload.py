@@ -195,7 +195,7 @@ class Preloader:
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        kill_group(child.pid)
+        kill_fork(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
@@ -209,11 +209,11 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            kill_group(pid)
+            kill_fork(pid)
         self.running = False
 
 
-def kill_group(pid: int) -> None:
+def kill_fork(pid: int) -> None:
     """Kill a fork's group, and the fork itself: in the instant after fork(), before the
     child's setsid(), its group does not exist yet."""
     for kill in (os.killpg, os.kill):
