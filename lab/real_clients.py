@@ -40,7 +40,7 @@ SDK_LIMIT = 45.0
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
-FETCH_LIMIT = 90.0  # seconds when npx must fetch it first (about 30 s here)
+FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
 QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false"}
 FAIL_FAST_NPM = {"npm_config_fetch_retries": "0", "npm_config_fetch_timeout": "30000"}

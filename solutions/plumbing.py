@@ -444,7 +444,7 @@ def check_model_address(settings: Settings) -> None:
     """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL.
 
     A plain TCP connect: with no model around (the classroom's usual case) it fails in a
-    millisecond, before the openai SDK (half a second to import) is even loaded."""
+    millisecond, before the openai SDK (slow to import) is even loaded."""
     try:
         timeout = float(settings.raw_timeout)
     except ValueError:

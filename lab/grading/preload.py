@@ -1,9 +1,10 @@
 """The preloader: one process per class that has imported the kit and openai once, and forks a
 ready interpreter for every run that asks for one.
 
-Why: `import openai` alone costs over a second of CPU, and every submission used to pay it
-(its model helper is checked in a new interpreter), plus a Python start-up and the kit's
-imports for its `lab check`. A fork of a process that has all that loaded costs milliseconds.
+Why: `import openai` is the heaviest thing a check run does, and a new interpreter would pay
+it for every submission, plus a Python start-up and the kit's imports for its `lab check`. A
+fork of a process that has all that loaded costs a small fraction of that (figures:
+docs/performance.md).
 `lab grade` uses it for each submission's `lab check` (the trusted check run), and, only with
 `--no-sandbox`, for its model helper's runner (a sandboxed runner starts anew inside its
 sandbox); the student's server and client stay real `python file.py` processes, as a real
@@ -26,7 +27,7 @@ Protocol, over an AF_UNIX SOCK_SEQPACKET socket (one message per send, no framin
     preloader -> asker  {"pid": N}, later {"exit": CODE} (negative: killed by that signal)
     asker closes        the preloader sweeps the group and reaps the child.
 Linux only (pidfds); elsewhere, and whenever the preloader cannot be reached, the kit starts a
-new interpreter as before.
+new interpreter instead.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from lab.process import REPLY_LIMIT, Forked, run_script_here, start  # noqa: F40
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
              "lab.grading.preload", "openai")
-READY_LIMIT = 60.0  # seconds for the preloader to import all that (about 1.5 s here)
+READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 
 BOOT = """\

@@ -77,7 +77,7 @@ else:
 @dataclass(frozen=True)
 class Limits:
     timeout: float = 90.0  # wall clock for the whole submission, seconds
-    memory_bytes: int = 2 * GiB  # address space of each process (the reference runs in 384 MiB)
+    memory_bytes: int = 2 * GiB  # address space of each process
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
     file_bytes: int = 64 * MiB  # the largest file a student process may write
