@@ -3,15 +3,17 @@
 Every case drives the real `python solutions/server.py` process over pipes. The
 invariants: the server exits 0 only at the end of its input, writes nothing but
 JSON lines, answers every request exactly once, and its state is right afterwards.
-The table below is the one in the README ("Bad input").
+The table below is the one in docs/bad-input.md, which names the cases that test each row.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -371,3 +373,42 @@ def test_random_lines_between_the_lessons_messages_change_nothing(gaps: list[lis
     assert [reply for reply in replies if isinstance(reply, dict) and reply.get("id") in range(1, 7)
             and not isinstance(reply.get("id"), bool)] == LESSON_REPLIES
     assert replies[-1] == result("probe", {})
+
+
+def test_an_early_initialized_notification_is_ignored() -> None:
+    # Before initialize, notifications/initialized moves nothing: after initialize the server
+    # is only waiting, and tools/list is still refused until the notification comes again.
+    lines = [INITIALIZED, initialize(1), request(2, "tools/list"), INITIALIZED, request(3, "tools/list")]
+    assert run_server(b"".join(dumps(line) + b"\n" for line in lines)) == [
+        initialized_result(1), error(2, -32600, "Not initialized"), result(3, {"tools": []})]
+
+
+# ---------------------------------------------------------------- the documentation's table
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "bad-input.md"
+
+
+def table_rows(text: str, first_header: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+def test_the_documented_table_and_the_tested_rows_cannot_drift() -> None:
+    """docs/bad-input.md names, in each row, the cases of this file that test it: every case
+    is documented, every documented case exists, and the French table has the same rows."""
+    text = DOCS.read_text(encoding="utf-8")
+    rows = table_rows(text, "Bad input") + table_rows(text, "Request")
+    cited = [name.strip() for row in rows for match in re.findall(r"<!-- tested: (.*?) -->", row)
+             for name in match.split(",")]
+    assert len(re.findall(r"<!-- tested:", "\n".join(rows))) == len(rows)  # every row says what tests it
+    tests = {name for name, value in globals().items() if name.startswith("test_") and callable(value)}
+    assert sorted(set(cited) - {name for name, *_ in TABLE} - tests) == []  # nothing cited is missing
+    assert sorted({name for name, *_ in TABLE} - set(cited)) == []  # every tested row is documented
+    assert len(table_rows(text, "Entrée fautive")) == len(table_rows(text, "Bad input"))
+    assert len(table_rows(text, "Requête")) == len(table_rows(text, "Request"))
