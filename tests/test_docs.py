@@ -109,3 +109,16 @@ def test_the_settings_table_matches_env_example() -> None:
     example = env_example()
     assert documented == {name: example[name] for name in documented}
     assert sorted(documented) == ["AI_KEY", "AI_MODEL", "AI_TIMEOUT", "AI_URL", "LAB_LANG"]
+
+
+def test_the_settings_table_matches_the_model_helpers_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.checks import reference
+
+    rows = table_rows((ROOT / "docs" / "settings.md").read_text(encoding="utf-8"), "setting")
+    documented = {name.strip("`"): default.strip("`") for name, default, _ in rows}
+    for name in documented:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env to be found here
+    settings = reference.load("plumbing").model_settings()
+    assert {"AI_URL": settings.raw_url, "AI_KEY": settings.key, "AI_MODEL": settings.model,
+            "AI_TIMEOUT": settings.raw_timeout, "LAB_LANG": settings.lang} == documented
