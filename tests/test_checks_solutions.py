@@ -4,6 +4,8 @@ and `lab check --json` prints the result model that Report.from_dict reads back.
 from __future__ import annotations
 
 import json
+
+import pytest
 import shutil
 import subprocess
 import sys
@@ -68,3 +70,22 @@ def test_a_missing_folder_is_a_usage_error_but_json_still_reports(tmp_path):
     result = lab_check(missing, "--json")
     assert result.returncode == 1
     assert Report.from_dict(json.loads(result.stdout)).score == 0
+
+
+@pytest.mark.parametrize(("lang", "server_line", "client_line"), [
+    ("fr", "Le programme ne tourne pas encore : il dit qu’il lui manque « serveur, partie 3 / server, part 3 ». "
+           "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée.",
+     "Le programme ne tourne pas encore : il dit qu’il lui manque « client, partie 2 / client, part 2 ». "
+     "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée."),
+    ("en", "The program does not run yet: it says it still needs “serveur, partie 3 / server, part 3”. "
+           "Write that part first: without it, this one cannot be checked.",
+     "The program does not run yet: it says it still needs “client, partie 2 / client, part 2”. "
+     "Write that part first: without it, this one cannot be checked."),
+])
+def test_a_part_still_to_write_is_named_before_its_symptom(lang, server_line, client_line):
+    """Server part 3 (the loop) runs first, client part 2 calls part 1: the first ✗ says which
+    part the program is waiting for, not only that it answered nothing."""
+    report = Report.from_dict(json.loads(lab_check("exercises", "--json", "--lang", lang).stdout))
+    messages = {r.id: r.message for r in report.results}
+    assert messages["server.json-rpc-replies"] == server_line
+    assert messages["client.seven-messages"] == client_line

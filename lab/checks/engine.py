@@ -153,6 +153,28 @@ class ProbeCrash:
     reason: str
 
 
+# When a program stops because a part is still to write, that is what the student needs to
+# hear first: the part it names, not the symptom the check saw (no reply, nothing sent).
+UNWRITTEN = {
+    "fr": "Le programme ne tourne pas encore : il dit qu’il lui manque « {part} ». Écrivez cette "
+          "partie d’abord : sans elle, celle-ci ne peut pas être vérifiée.",
+    "en": "The program does not run yet: it says it still needs “{part}”. Write that part "
+          "first: without it, this one cannot be checked.",
+}
+
+
+def unwritten_part(output: str) -> str:
+    """The lesson part a student's program said it still misses (the given todo_line), or ""."""
+    from lab.checks.reference import todo_line
+
+    for lang in ("fr", "en"):
+        before, _, after = todo_line(lang).partition("{part}")
+        for line in output.splitlines():
+            if line.startswith(before) and line.endswith(after):
+                return line[len(before):len(line) - len(after)]
+    return ""
+
+
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]]) -> CheckResult:
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
@@ -175,7 +197,8 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     except Failed as failure:
         result.status = FAILED
         result.expected, result.actual = shown(failure.expected), shown(failure.actual)
-        result.message = failure.message[lang]
+        part = unwritten_part(failure.output)
+        result.message = UNWRITTEN[lang].format(part=part) if part else failure.message[lang]
         result.output = shown(failure.output)
         result.focus = list(failure.focus)
     except Exception as error:  # a kit bug or a probe that outlived its limit
