@@ -4,11 +4,11 @@ and `lab check --json` prints the result model that Report.from_dict reads back.
 from __future__ import annotations
 
 import json
-
-import pytest
 import shutil
 import subprocess
 import sys
+
+import pytest
 
 from checks_helpers import ROOT
 from lab.results import PASSED, Report
