@@ -492,6 +492,8 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
                 cause = cause.__cause__ or cause.__context__
             if any(isinstance(each, ConnectionRefusedError) for each in causes):
                 return NoModel("refused", address=f"{host}:{port}")
+            if any(isinstance(each, socket.gaierror) for each in causes):
+                return NoModel("unknown_host", host=host)
             return NoModel("closed", address=f"{host}:{port}")
         if isinstance(error, openai.OpenAIError):
             return NoModel("unreadable")

@@ -126,3 +126,17 @@ def test_a_bad_timeout_setting_is_a_reason_not_a_crash(
     clean_env.setenv("AI_TIMEOUT", "soon")
     assert model.ask(MESSAGES, SAMPLE) == (SAMPLE, True)
     assert capsys.readouterr().out == "Échantillon enregistré : aucun modèle n’a répondu (AI_TIMEOUT invalide : 'soon').\n"
+
+
+def test_the_sdks_own_error_for_an_unknown_host_reads_as_unknown_host(clean_env: pytest.MonkeyPatch) -> None:
+    """A student's ask that skips the optional quick check meets the unknown host inside the
+    openai SDK: the given why_no_model still names the cause."""
+    import openai
+
+    plumbing = load("plumbing")
+    clean_env.setenv("AI_URL", "http://no-such-host.invalid:4000")
+    settings = plumbing.model_settings()
+    client = openai.OpenAI(base_url=settings.url, api_key="lab", timeout=5, max_retries=0)
+    with pytest.raises(openai.APIConnectionError) as raised:
+        client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
+    assert plumbing.why_no_model(raised.value, settings) == "hôte inconnu : no-such-host.invalid"
