@@ -137,8 +137,11 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
     seen = json.loads(out)
     assert (seen["kit"], seen["solutions"], seen["beside"], seen["lab"], seen["openai"]) == (
         False, False, False, False, True), err
-    # HOME is the private /tmp: only the way down to the writable folder is in it.
-    assert seen["home"] == [folder.relative_to("/tmp").parts[0]]
+    # HOME is the private /tmp: only the way down to the writable folder is in it, and to the
+    # read-only Python folders when they lie under the host's /tmp (a venv there, as in CI).
+    ways_down = {Path(shown).relative_to("/tmp").parts[0] for shown in (str(folder), *spec.readable)
+                 if sandbox.inside(shown, "/tmp")}
+    assert sorted(seen["home"]) == sorted(ways_down)
     assert seen["env"] == ["HOME", "LAB_LANG", "LAB_PORT", "LC_CTYPE", "PATH", "PWD"]  # PWD: bwrap; LC_CTYPE: Python
     assert seen["pids"] == ["1", "2"]  # bwrap's own init, and this process (the launcher became it)
     assert list(listeners) == ["LAB_PORT"]
