@@ -88,3 +88,12 @@ def test_gradescope_bundle_from_the_wheel(installed: Path, tmp_path: Path) -> No
                     "-w", str(tmp_path / "dist"), str(tmp_path / "source" / "kit")], check=True, timeout=300)
     rebuilt = zipfile.ZipFile(next((tmp_path / "dist").glob("mcp_handshake_lab-*.whl"))).namelist()
     assert {"lab/cli.py", "lab/grading/bundle.py", "lab/solutions/server.py", "lab/solutions/answers.toml"} <= set(rebuilt)
+
+
+def test_lab_exercises_from_the_wheel_writes_the_student_files_here(installed: Path, tmp_path: Path) -> None:
+    done = lab(installed, "exercises", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in (tmp_path / "exercises").iterdir()) == [
+        "BONUS.md", "answers.toml", "bonus_server.py", "client.py", "model.py", "plumbing.py", "server.py"]
+    checked = lab(installed, "check", "exercises", "--json", cwd=tmp_path)
+    assert checked.returncode == 1 and json.loads(checked.stdout)["score"] == 0
