@@ -56,8 +56,8 @@ def test_the_client_is_judged_apart_from_its_model(tmp_path):
 
 
 def test_a_client_that_sends_nothing_says_why(tmp_path):
-    (tmp_path / "client.py").write_text("import sys\nsys.exit('À écrire : client, partie 2')\n")
+    (tmp_path / "client.py").write_text("import sys\nsys.exit('Pas de serveur pour moi')\n")
     report = run_some(tmp_path, "client.seven", lang="fr")
     (result,) = report.results
     assert result.message == "Le serveur n’a rien reçu du client."
-    assert result.output == "À écrire : client, partie 2"
+    assert result.output == "Pas de serveur pour moi"

@@ -73,13 +73,13 @@ def test_a_missing_folder_is_a_usage_error_but_json_still_reports(tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "server_line", "client_line"), [
-    ("fr", "Le programme ne tourne pas encore : il dit qu’il lui manque « serveur, partie 3 / server, part 3 ». "
+    ("fr", "Le programme ne tourne pas encore : il dit qu’il lui manque « serveur, partie 3 ». "
            "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée.",
-     "Le programme ne tourne pas encore : il dit qu’il lui manque « client, partie 2 / client, part 2 ». "
+     "Le programme ne tourne pas encore : il dit qu’il lui manque « client, partie 2 ». "
      "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée."),
-    ("en", "The program does not run yet: it says it still needs “serveur, partie 3 / server, part 3”. "
+    ("en", "The program does not run yet: it says it still needs “server, part 3”. "
            "Write that part first: without it, this one cannot be checked.",
-     "The program does not run yet: it says it still needs “client, partie 2 / client, part 2”. "
+     "The program does not run yet: it says it still needs “client, part 2”. "
      "Write that part first: without it, this one cannot be checked."),
 ])
 def test_a_part_still_to_write_is_named_before_its_symptom(lang, server_line, client_line):

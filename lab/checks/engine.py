@@ -163,15 +163,17 @@ UNWRITTEN = {
 }
 
 
-def unwritten_part(output: str) -> str:
-    """The lesson part a student's program said it still misses (the given todo_line), or ""."""
+def unwritten_part(output: str, lang: str) -> str:
+    """The lesson part a student's program said it still misses (the given todo_line), or "",
+    in `lang` when it is named in both ("serveur, partie 3 / server, part 3")."""
     from lab.checks.reference import todo_line
 
-    for lang in ("fr", "en"):
-        before, _, after = todo_line(lang).partition("{part}")
+    for said_in in ("fr", "en"):
+        before, _, after = todo_line(said_in).partition("{part}")
         for line in output.splitlines():
             if line.startswith(before) and line.endswith(after):
-                return line[len(before):len(line) - len(after)]
+                names = line[len(before):len(line) - len(after)].split(" / ")
+                return names[1] if lang == "en" and len(names) == 2 else names[0]
     return ""
 
 
@@ -197,7 +199,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     except Failed as failure:
         result.status = FAILED
         result.expected, result.actual = shown(failure.expected), shown(failure.actual)
-        part = unwritten_part(failure.output)
+        part = unwritten_part(failure.output, lang)
         result.message = UNWRITTEN[lang].format(part=part) if part else failure.message[lang]
         result.output = shown(failure.output)
         result.focus = list(failure.focus)
