@@ -122,3 +122,21 @@ def test_the_settings_table_matches_the_model_helpers_defaults(tmp_path: Path, m
     settings = reference.load("plumbing").model_settings()
     assert {"AI_URL": settings.raw_url, "AI_KEY": settings.key, "AI_MODEL": settings.model,
             "AI_TIMEOUT": settings.raw_timeout, "LAB_LANG": settings.lang} == documented
+
+
+def test_the_readme_transcript_is_what_lab_run_prints() -> None:
+    """The front door's example, line for line, but for the fallback's reason (where no model
+    answers depends on the machine)."""
+    import subprocess
+    import sys
+
+    shown = re.search(r"```text\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S).group(1)
+    env = {"PATH": "/usr/bin:/bin", "LAB_LANG": "fr", "AI_URL": "http://127.0.0.1:9"}
+    done = subprocess.run([sys.executable, "-m", "lab", "run"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    printed = done.stdout.splitlines()
+    expected = shown.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert printed[:13] + printed[14:] == expected[:13] + expected[14:]
+    assert [line.split("(")[0] for line in (printed[13], expected[13])] == [
+        "Échantillon enregistré : aucun modèle n’a répondu "] * 2
