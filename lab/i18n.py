@@ -46,7 +46,10 @@ HELP = {
         "check.watch": "Relance les vérifications à chaque enregistrement d’un fichier (Ctrl-C pour arrêter).",
         "check.json": "Affiche le résultat en JSON (le modèle de résultats du kit).",
         "check.bonus": "Vérifie aussi l’étape bonus (bonus_server.py et les vrais clients MCP : plus lent).",
-        "exercises": "Régénère exercises/ à partir des marqueurs de solutions/.",
+        "exercises": (
+            "Écrit les fichiers des étudiants, exercises/, à partir des marqueurs des solutions : "
+            "dans la copie du dépôt, ou dans le dossier courant quand le kit est installé."
+        ),
         "exercises.check": "Ne change rien : échoue si exercises/ n’est pas à jour.",
     },
     "en": {
@@ -92,7 +95,10 @@ HELP = {
         "check.watch": "Run the checks again each time a file is saved (Ctrl-C to stop).",
         "check.json": "Print the result as JSON (the kit's result model).",
         "check.bonus": "Also check the bonus step (bonus_server.py and the real MCP clients: slower).",
-        "exercises": "Regenerate exercises/ from the markers in solutions/.",
+        "exercises": (
+            "Write the students' files, exercises/, from the markers in the solutions: in the "
+            "repository's checkout, or in the current folder when the kit is installed."
+        ),
         "exercises.check": "Change nothing: fail when exercises/ is out of date.",
     },
 }
