@@ -1,10 +1,16 @@
-"""Grade a whole class: submissions in parallel, one results folder each, one summary CSV.
+"""Grade a whole class: submissions in parallel, one results folder each, one summary CSV,
+and the class report beside it.
 
 Worker threads are enough: each thread only waits on its own child process (runner.py), which
 does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on. Workers that the host's thread limit does not
-let start are done without (the main thread grades, if none could). The children are forked by one preloader for the
-class (preload.py), which has imported the kit and openai once for all of them.
+time limit and no longer; the others go on. How many workers: two per CPU, within the host's
+process, thread and memory limits (capacity.py); a worker the host will not start is done
+without (the main thread grades, if none could). A resource failure on the grader's side is
+tried again, then reported as a kit error, never a student's zero. The children are forked by
+one preloader for the class (preload.py), which has imported the kit and openai once.
+
+Each submission's files are written as soon as it is graded, with a record that it is
+complete: a rerun with the same output folder grades only what is not (`force`: everything).
 """
 
 from __future__ import annotations
