@@ -59,12 +59,14 @@ def main() -> None:
     #   pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
     #   (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
     #   Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
-    #   fournis) en affichant "<- " et chaque ligne ; après la sixième, fermez server.stdin.
+    #   fournis) en affichant "<- " et chaque ligne, et gardez-les dans une liste replies
+    #   (la partie 3 s’en sert) ; après la sixième, fermez server.stdin.
     # TODO (client, part 2):
     #   for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
     #   (to_json), write it on one line to server.stdin; then flush once.
     #   Then read six replies (next_line, then read_reply with the reply's number, given),
-    #   printing "<- " and each line; after the sixth, close server.stdin.
+    #   printing "<- " and each line, and keep them in a list, replies (part 3 uses it);
+    #   after the sixth, close server.stdin.
     raise NotImplementedError("client, partie 2 / client, part 2")
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3

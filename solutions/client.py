@@ -70,11 +70,13 @@ def main() -> None:
     # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
     # fr: (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
     # fr: Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
-    # fr: fournis) en affichant "<- " et chaque ligne ; après la sixième, fermez server.stdin.
+    # fr: fournis) en affichant "<- " et chaque ligne, et gardez-les dans une liste replies
+    # fr: (la partie 3 s’en sert) ; après la sixième, fermez server.stdin.
     # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
     # en: (to_json), write it on one line to server.stdin; then flush once.
     # en: Then read six replies (next_line, then read_reply with the reply's number, given),
-    # en: printing "<- " and each line; after the sixth, close server.stdin.
+    # en: printing "<- " and each line, and keep them in a list, replies (part 3 uses it);
+    # en: after the sixth, close server.stdin.
     for message in scenario():
         line = to_json({"jsonrpc": "2.0", **message})
         print("-> " + line, flush=True)
