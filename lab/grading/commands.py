@@ -7,6 +7,7 @@ bundle.write_bundle, print one line.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -22,6 +23,20 @@ VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as 
 
 def add_grading_commands(cli: click.Group, lang: str) -> None:
     help_text = HELP[lang]
+    lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+
+    def gradescope_options(command: Callable) -> Callable:
+        """What the bundle is built with and what its run may override: the same options."""
+        for option in reversed([
+            click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
+                         show_default=True, help=help_text["grade.timeout"]),
+            click.option("--bonus", is_flag=True, help=help_text["check.bonus"]),
+            click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible",
+                         show_default=True, help=help_text["gradescope_bundle.visibility"]),
+            lang_option,
+        ]):
+            command = option(command)
+        return command
 
     @cli.command(help=help_text["grade"])
     @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
@@ -39,7 +54,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
     @click.option("--force", is_flag=True, help=help_text["grade.force"])
     @click.option("--show", is_flag=True, help=help_text["grade.show"])
-    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @lang_option
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, force: bool,
               show: bool, _lang: str | None) -> None:
@@ -84,12 +99,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
     @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
     @click.option("--results", type=click.Path(file_okay=False, path_type=Path), required=True)
-    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
-                  help=help_text["grade.timeout"])
-    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
-    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
-                  help=help_text["gradescope_bundle.visibility"])
-    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @gradescope_options
     @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
     def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, visibility: str,
                        _lang: str | None, no_sandbox: bool) -> None:
@@ -104,7 +114,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
 
     @cli.command(help=help_text["report"])
     @click.argument("out", metavar="OUT", type=click.Path(path_type=Path))
-    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @lang_option
     def report(out: Path, _lang: str | None) -> None:
         from lab.grading.class_report import write_report
         from lab.grading.readback import NoResults
@@ -120,12 +130,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
                   default=Path("autograder.zip"), show_default=True,
                   help=help_text["gradescope_bundle.out"])
-    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
-                  help=help_text["grade.timeout"])
-    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
-    @click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible", show_default=True,
-                  help=help_text["gradescope_bundle.visibility"])
-    @click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @gradescope_options
     def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
