@@ -98,11 +98,12 @@ def can_fork() -> bool:
     return True
 
 
-def run_script_here(script: Path | str, args: list[str], env: dict[str, str]) -> int:
+def run_script_here(script: Path | str, args: list[str], env: dict[str, str], new_session: bool = True) -> int:
     """In a forked child: become `python script args...` (or `python -m module`), return its exit code."""
     import runpy
 
-    os.setsid()  # its own group, as start_new_session gives a new interpreter
+    if new_session:
+        os.setsid()  # its own group, as start_new_session gives a new interpreter
     os.environ.clear()
     os.environ.update(env)
     is_module = not str(script).endswith(".py")
@@ -208,17 +209,95 @@ def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple
             theirs.close()
     if ours is None:
         return process, {}
+    return process, receive_listeners(ours, listen, process)
+
+
+def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
+                      process: subprocess.Popen) -> dict[str, socket.socket]:
+    """The listeners the sandbox's launcher sends out over `channel` (closed after)."""
     try:
-        ours.settimeout(LISTEN_LIMIT)
-        names, fds, _, _ = socket.recv_fds(ours, 4096, len(listen))
+        channel.settimeout(LISTEN_LIMIT)
+        names, fds, _, _ = socket.recv_fds(channel, 4096, max(1, len(listen)))
         if json.loads(names) != list(listen) or len(fds) != len(listen):
             raise KitError("the sandbox's launcher handed out the wrong listeners")
     except (OSError, ValueError) as error:
         kill_group(process)
         raise KitError(f"the sandbox's launcher gave no listeners: {error}") from None
     finally:
-        ours.close()
-    return process, {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
+        channel.close()
+    return {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
+
+
+def holder_pid(info: int) -> int:
+    """The host pid in bwrap's --info-fd JSON (written, over one or more writes, before the
+    sandbox's launcher runs: by the time its listeners arrive, it is all there)."""
+    text = b""
+    while select.select([info], [], [], LISTEN_LIMIT)[0]:
+        chunk = os.read(info, 4096)
+        text += chunk
+        try:
+            return int(json.loads(text)["child-pid"])
+        except ValueError:
+            if not chunk:
+                break
+    raise ValueError(f"bwrap said no child pid: {text[:200]!r}")
+
+
+ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the address of `lab grade`'s zygote (lab/grading/preload.py), for the kit only
+JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
+
+
+def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
+                 listen: tuple[str, ...] = (), cpu_seconds: int = 0):
+    """`python script args...` sandboxed, forked by the zygote at `address` with openai loaded
+    (lab/sandbox_entry.py): bubblewrap builds the sandbox around a holder, the fork joins it.
+    Returns (process, listeners) as start_student does, or None when the zygote cannot be asked
+    (then start a new interpreter). The process ends the sandbox when it is reaped."""
+    from lab import sandbox
+    from lab.sandbox_entry import NAMESPACES
+
+    spec = sandbox.current()
+    assert spec is not None, "start_joined is for sandboxed runs"
+    info_out, info_in = os.pipe()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
+    try:
+        holder = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+                                  pass_fds=(theirs.fileno(), info_in), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        theirs.close()
+        os.close(info_in)
+    try:
+        listeners = receive_listeners(ours, listen, holder)  # received: the sandbox is ready
+        pid = holder_pid(info_out)
+        namespaces = [os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY) for name in NAMESPACES]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        kill_group(holder)
+        raise KitError(f"the sandbox's holder could not be joined: {error}") from None
+    finally:
+        os.close(info_out)
+    status_out, status_in = os.pipe()
+    ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
+    try:
+        forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
+                       extra={"holder": pid, "cpu": cpu_seconds})
+    finally:
+        for fd in (status_in, *namespaces):
+            os.close(fd)
+    if forked is None:
+        os.close(status_out)
+        kill_group(holder)
+        for listener in listeners.values():
+            listener.close()
+        return None
+    forked.companion = holder
+    with os.fdopen(status_out, "rb") as status:
+        said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
+    if said != b"joined":
+        kill_group(forked)
+        raise KitError(f"the zygote's fork could not join its sandbox: {said.decode('utf-8', 'replace')}")
+    return forked, listeners
 
 
 STUDENT_FILE_LIMIT = 1 << 20  # bytes: the largest student file the checks read (a submission's file is small)
@@ -337,11 +416,13 @@ REPLY_LIMIT = 10.0  # seconds for the preloader (lab/grading/preload.py) to fork
 class Forked:
     """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
 
-    def __init__(self, control: socket.socket, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+    def __init__(self, control: socket.socket, pid: int, stdin: int | None, stdout: int | None,
+                 stderr: int | None) -> None:
         self.control, self.pid, self.returncode = control, pid, None
-        self.stdin = os.fdopen(stdin, "wb")
-        self.stdout = os.fdopen(stdout, "rb")
-        self.stderr = os.fdopen(stderr, "rb")
+        self.companion: subprocess.Popen | None = None  # a process that ends with it (a sandbox's holder)
+        self.stdin = os.fdopen(stdin, "wb") if stdin is not None else None
+        self.stdout = os.fdopen(stdout, "rb") if stdout is not None else None
+        self.stderr = os.fdopen(stderr, "rb") if stderr is not None else None
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -368,26 +449,35 @@ class Forked:
         except (OSError, ValueError, KeyError, TypeError):
             self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
         self.control.close()
+        if self.companion is not None:
+            kill_group(self.companion)
         return True
 
 
-def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str]) -> Forked | None:
-    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot."""
-    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
-    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str],
+          extra_fds: list[int] = (), extra: dict | None = None, stdio: list[int] | None = None) -> Forked | None:
+    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot.
+    Its stdin, stdout and stderr are pipes to us, or the three fds of `stdio` (left open).
+    A zygote also takes `extra_fds` (its status pipe and namespaces) and `extra` fields."""
+    if stdio is None:
+        pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours: list[int | None] = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    else:
+        theirs, ours = [os.dup(fd) for fd in stdio], [None, None, None]
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         control.settimeout(REPLY_LIMIT)
         control.connect(address)
-        order = {"target": target, "args": args, "cwd": str(cwd), "env": env}
-        socket.send_fds(control, [json.dumps(order).encode()], theirs)
+        order = {"target": target, "args": args, "cwd": str(cwd), "env": env, **(extra or {})}
+        socket.send_fds(control, [json.dumps(order).encode()], [*theirs, *extra_fds])
         pid = int(json.loads(control.recv(4096))["pid"])
         control.settimeout(None)
     except (OSError, ValueError, KeyError, TypeError):
         control.close()
         for fd in ours:
-            os.close(fd)
+            if fd is not None:
+                os.close(fd)
         return None
     finally:
         for fd in theirs:

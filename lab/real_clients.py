@@ -40,6 +40,7 @@ SDK_LIMIT = 45.0
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
+INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the Inspector's command, found once by `lab grade --bonus`
 FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
 QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false"}
@@ -63,13 +64,19 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[int], str, str]:
-    """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped."""
+def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, list[str]]] = None,
+               **popen: Any) -> tuple[Optional[int], str, str]:
+    """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped.
+
+    `preloaded`: (module, arguments) that `lab grade`'s preloader can fork instead, with the
+    SDK imported already (`args` is the command line that does the same in a new interpreter)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            start_new_session=(os.name == "posix"), **popen,
-        )
+        process = fork_preloaded(*preloaded, out.fileno(), err.fileno()) if preloaded else None
+        if process is None:
+            process = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                start_new_session=(os.name == "posix"), **popen,
+            )
         try:
             code: Optional[int] = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -81,6 +88,19 @@ def run_capped(args: list[str], timeout: float, **popen: Any) -> tuple[Optional[
             stream.seek(0)
             texts.append(stream.read(OUTPUT_CAP).decode(errors="replace"))
         return code, texts[0], texts[1]
+
+
+def fork_preloaded(module: str, args: list[str], out: int, err: int):
+    """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
+    None when there is no preloader (then the caller starts a new interpreter)."""
+    from lab.checks.runner import PRELOAD_VARIABLE
+    from lab.process import start
+
+    address = os.environ.get(PRELOAD_VARIABLE)
+    if not address:
+        return None
+    with open(os.devnull, "rb") as nothing:
+        return start(address, module, args, os.getcwd(), dict(os.environ), stdio=[nothing.fileno(), out, err])
 
 
 def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
@@ -106,8 +126,9 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    args = [sys.executable, "-c", child, str(Path(server).resolve()), str(step_limit), *modes]
-    code, out, err = run_capped(args, limit)
+    arguments = [str(Path(server).resolve()), str(step_limit), *modes]
+    code, out, err = run_capped([sys.executable, "-c", child, *arguments], limit,
+                                preloaded=("lab.real_clients", arguments))
     runs = {}
     for line in out.splitlines():
         try:
@@ -195,10 +216,15 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     npx first runs offline (the npm cache only, no registry wait); only when the package
     is not cached does it fetch it (unless `fetch` is false), with the longer `fetch_limit`.
     """
+    server = Path(server).resolve()
+    entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
+    if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
+        code, out, err = run_capped([node, entry, "--cli", *server_command(server)[0], "--method", "tools/list"],
+                                    limit, cwd=server.parent)
+        return inspector_outcome(code, out, err, limit, fetched=False)
     npx = shutil.which("npx")
     if npx is None:
         return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
-    server = Path(server).resolve()
     command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
     env = {**os.environ, **QUIET_NPM}
     code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
@@ -210,6 +236,19 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM},
                                     cwd=server.parent)
     return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+
+
+def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
+    """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
+    cached: what `npx INSPECTOR` runs with node, after npm itself has run (about 0.6 s of CPU
+    each time). `lab grade --bonus` asks once and gives it to every submission."""
+    npx = shutil.which("npx")
+    if npx is None:
+        return None
+    find = ["--yes", "--offline", "--package", INSPECTOR_PACKAGE, "--call", "command -v mcp-inspector"]
+    code, out, _ = run_capped([npx, *find], limit, env={**os.environ, **QUIET_NPM})
+    command = Path(out.strip().splitlines()[-1]) if code == 0 and out.strip() else None
+    return str(command.resolve()) if command is not None and command.is_file() else None
 
 
 def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:
@@ -238,3 +277,7 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
 def last_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
+
+
+if __name__ == "__main__":  # the SDK child, forked by `lab grade`'s preloader (see run_sdk)
+    sdk_child(sys.argv[1:])

@@ -26,6 +26,7 @@ serves them; student code can connect to them, never own them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -43,12 +44,15 @@ KIT = Path(__file__).resolve().parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
+DISTRIBUTION = "mcp_handshake_lab"  # the kit's distribution name, as editable-install files spell it
 PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
-# (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners)
+# (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
+# With no PROGRAM it holds the sandbox open until killed, for a preloaded fork to join
+# (lab/sandbox_entry.py): the listeners it sends out say the sandbox is ready.
 LAUNCHER = """\
-import json, os, resource, socket, sys
+import json, os, resource, signal, socket, sys
 split = sys.argv.index("--")
 cpu, channel, names, program = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1:]
 if cpu:
@@ -67,6 +71,9 @@ if channel >= 0:
         socket.send_fds(out, [json.dumps(names).encode()], [listener.fileno() for listener in listeners])
 for listener in listeners:
     listener.close()
+if not program:
+    while True:
+        signal.pause()
 os.execv(program[0], program)
 """
 
@@ -79,8 +86,10 @@ class Spec:
     readable: tuple[str, ...]
     hidden: tuple[str, ...] = ()
     writable: tuple[str, ...] = ()
+    hidden_files: tuple[str, ...] = ()  # files made unreadable: an editable install's hook into the kit
     links: tuple[tuple[str, str], ...] = field(default=())  # (link, target) at the root, e.g. /lib -> usr/lib
     proc: bool = True  # a /proc of its own; False where it cannot be mounted (docker masks /proc)
+    prlimit: str = ""  # util-linux's prlimit, which sets a CPU limit before bwrap runs ("": the launcher does)
 
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
@@ -92,7 +101,8 @@ class Spec:
     def from_json(cls, text: str) -> "Spec":
         data = json.loads(text)
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
-                   tuple(data["writable"]), tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]))
+                   tuple(data["writable"]), tuple(data["hidden_files"]),
+                   tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]))
 
 
 def python_folders() -> list[str]:
@@ -132,20 +142,54 @@ def default_spec(bwrap: str) -> Spec:
     # An installed kit sits in site-packages: cover it. (A checkout that holds the venv is
     # fine as it is: only the venv folder is shown, not the checkout around it.)
     hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
-    return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(links))
+    return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(editable_hooks()), tuple(links),
+                prlimit=shutil.which("prlimit") or "")
+
+
+def cpu_limit_option(seconds: int) -> str:
+    """prlimit's option for `seconds` of CPU (then SIGXCPU, SIGKILL a second later), never above
+    the hard limit this process has (raising it would fail, and the program never start)."""
+    import resource  # POSIX only, as bubblewrap is
+
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if hard == resource.RLIM_INFINITY:
+        return f"--cpu={seconds}:{seconds + 1}"
+    return f"--cpu={min(seconds, hard)}:{min(seconds + 1, hard)}"
+
+
+def editable_hooks() -> list[str]:
+    """The files by which an editable install (`pip install -e`) points Python at the kit's
+    checkout: the `.pth` file every interpreter runs at start-up, and the finder it imports.
+    In the sandbox /dev/null covers them, unreadable there (its mounts allow no device), so no
+    student process learns where the kit is, or pays the hook's start-up cost (a third of a
+    bare interpreter's): Python passes over a `.pth` file it cannot read."""
+    hooks = []
+    for folder in python_folders():
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                if entry.is_file() and entry.name.startswith("__editable__") and DISTRIBUTION in entry.name:
+                    hooks.append(entry.path)
+    return sorted(hooks)
 
 
 def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
-         listen: tuple[str, ...] = (), cpu_seconds: int = 0) -> list[str]:
+         listen: tuple[str, ...] = (), cpu_seconds: int = 0, info_fd: int = -1) -> list[str]:
     """`argv` as a bwrap command line under `spec`, working in `cwd`, the one folder of the
     submission's it sees (read-write; a mount point, so it cannot be swapped for a link).
 
-    The launcher sets the CPU limit inside (a limit set from outside would miss the processes
-    bwrap has forked already). With `listen`, it first binds one loopback listener per name,
+    The CPU limit is set before bwrap starts, by `prlimit` (a limit set from outside once it
+    runs would miss the processes bwrap has forked already), or where there is no `prlimit`,
+    by the launcher inside. With `listen`, the launcher first binds one loopback listener per name,
     sets NAME=port in the environment and sends the sockets out over the inherited fd `channel`.
+    An empty `argv` holds the sandbox open (see LAUNCHER); `info_fd` gets bwrap's JSON about
+    it, whose "child-pid" is the host pid of a process in all its namespaces.
     """
     command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
                "--hostname", "lab", "--cap-drop", "ALL"]
+    command += ["--info-fd", str(info_fd)] if info_fd >= 0 else []
+    if cpu_seconds and spec.prlimit:  # a Python launcher costs a new interpreter: spare it when we can
+        command = [spec.prlimit, cpu_limit_option(cpu_seconds), "--", *command]
+        cpu_seconds = 0
     # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
     command += ["--proc", "/proc"] if spec.proc else []
     command += ["--dev", "/dev", "--tmpfs", "/tmp"]
@@ -155,10 +199,12 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
         command += ["--tmpfs", folder, "--remount-ro", folder]
+    for file in spec.hidden_files:
+        command += ["--ro-bind", "/dev/null", file]
     for folder in (*spec.writable, str(cwd)):
         command += ["--bind", folder, folder]
     command += ["--chdir", str(cwd), "--"]
-    if listen or cpu_seconds:
+    if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
     return command + argv
 

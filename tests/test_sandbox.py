@@ -118,14 +118,14 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
     folder = tmp_path / "copy"
     folder.mkdir()
     (tmp_path / "beside.txt").write_text("not yours")
-    probe = ("import json, os, sys\n"
+    probe = ("import importlib.util, json, os, sys\n"
              "def exists(p):\n    return os.path.exists(p)\n"
              f"print(json.dumps({{'kit': exists({str(ROOT / 'lab')!r}), 'solutions': exists({str(ROOT / 'solutions')!r}),"
              f" 'beside': exists({str(tmp_path / 'beside.txt')!r}), 'home': os.listdir(os.path.expanduser('~')),"
              " 'env': sorted(os.environ), 'pids': sorted(p for p in os.listdir('/proc') if p.isdigit()),"
              " 'uid_map': open('/proc/self/uid_map').read().split(),"
-             " 'openai': __import__('importlib').util.find_spec('openai') is not None,"
-             " 'lab': __import__('importlib').util.find_spec('lab') is not None}))\n")
+             " 'openai': importlib.util.find_spec('openai') is not None,"
+             " 'lab': importlib.util.find_spec('lab') is not None}))\n")
     spec = sandbox.find()[0].with_writable(folder)
     env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LAB_LANG": "en"}
     os.environ[sandbox.VARIABLE] = spec.to_json()

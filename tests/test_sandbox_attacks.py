@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, SOLUTIONS, tree_digest
-from hostile.attacks import FORGED, MARK, ORPHAN, make_attack, preludes
+from hostile.attacks import FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
 from lab import sandbox
 from lab.grading.catalogue import Catalogue
 
@@ -148,7 +148,8 @@ def test_the_honest_submission_keeps_full_marks(graded: dict) -> None:
 
 
 @pytest.mark.parametrize("attack", ["forge", "secrets", "snoop", "reference", "linger", "killer", "stopper",
-                                    "writer", "loopback", "model_forge"])
+                                    "writer", "loopback", *(f"model_{name}" for name in FROM_MODEL),
+                                    "model_reference", "model_fds", "model_forge_answers"])
 def test_no_attack_earns_a_point(graded: dict, attack: str) -> None:
     """Each attack is the untouched exercises plus hostile code: it scores what they score, 0."""
     if attack in SKIPPED:

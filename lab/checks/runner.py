@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process import GROUPS, POSIX, kill_group, limit_cpu, loopback_listener, start, start_student
+from lab.process import (GROUPS, POSIX, ZYGOTE_VARIABLE, kill_group, limit_cpu, loopback_listener, start,
+                         start_joined, start_student)
 
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
 
@@ -88,7 +89,9 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
 
     base = dict(SANDBOX_BASE) if sandbox.current() else dict(os.environ)
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
-    env.pop(PRELOAD_VARIABLE, None)  # the preloader is the kit's, not the student's
+    env.pop(PRELOAD_VARIABLE, None)  # the preloader and the zygote are the kit's, not the student's
+    env.pop(ZYGOTE_VARIABLE, None)
+    env.pop("LAB_INSPECTOR", None)  # lab.real_clients.INSPECTOR_VARIABLE
     env.pop(sandbox.VARIABLE, None)
     # A real client's server gets no help to flush its replies: neither does the student's.
     env.pop("PYTHONUNBUFFERED", None)
@@ -99,10 +102,16 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
 def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool,
                  listen: tuple[str, ...] = (), cpu_seconds: int = 0):
     """`python script args...` as a new interpreter (sandboxed under `lab grade`, lab.process),
-    or forked by `lab grade`'s preloader if `preloaded` and there is one and no sandbox (the
-    kit's own scripts only: it has openai imported already). Returns (process, listeners)."""
+    or, if `preloaded` (the kit's own scripts only), forked with openai imported already: by
+    `lab grade`'s zygote into the sandbox (lab/sandbox_entry.py), or by its preloader when
+    there is no sandbox. Returns (process, listeners)."""
     from lab import sandbox
 
+    zygote = os.environ.get(ZYGOTE_VARIABLE) if preloaded and sandbox.current() else None
+    if zygote:
+        joined = start_joined(zygote, script, args, cwd, env, listen, cpu_seconds)
+        if joined is not None:
+            return joined
     address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandbox.current() else None
     if address:
         listeners = {name: loopback_listener() for name in listen}

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
+GROUP_PREFIX = "lab-grade-"  # a submission's group
 PIDS_PER_SUBMISSION = 256  # processes and threads: the check run's threads are most of them
 
 
@@ -50,7 +51,7 @@ class SubmissionGroup:
 
     def __init__(self, memory_bytes: int, pids: int = PIDS_PER_SUBMISSION) -> None:
         self.folders: list[Path] = []
-        name = f"lab-grade-{secrets.token_hex(6)}"
+        name = f"{GROUP_PREFIX}{secrets.token_hex(6)}"
         for controller, parent in own_groups().items():
             if any(parent == made.parent for made in self.folders):
                 continue  # v2: one folder holds both controllers
@@ -107,3 +108,23 @@ class SubmissionGroup:
             with contextlib.suppress(OSError, ValueError):
                 pids.update(int(line) for line in (folder / "cgroup.procs").read_text().split())
         return sorted(pids)
+
+
+def join_groups_of(pid: int) -> None:
+    """Move this process into the memory and pids groups of process `pid` (a sandbox's holder,
+    itself inside its submission's group): a zygote's fork is born outside the submission's
+    group, and must count against it. Nothing happens where there are no such groups."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return
+    for line in lines:
+        number, controllers, path = line.split(":", 2)
+        if not path.strip("/").split("/")[-1].startswith(GROUP_PREFIX):
+            continue  # not a submission's group: leave this process where it is
+        folders = [ROOT / path.lstrip("/")] if number == "0" and not controllers else [
+            ROOT / controller / path.lstrip("/") for controller in controllers.split(",")
+            if controller in ("memory", "pids")]
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                (folder / "cgroup.procs").write_text(f"{os.getpid()}\n")

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from lab import real_clients
 from lab import sandbox as sandbox_module
 from lab.grading import class_report, formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
@@ -34,6 +35,7 @@ from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import solutions_dir
+from lab.process import ZYGOTE_VARIABLE
 from lab.results import Report
 from lab.sandbox import Spec
 
@@ -245,6 +247,17 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 work()
 
 
+def class_helpers(zygote: str | None, bonus: bool) -> dict[str, str]:
+    """What the class's trusted helpers tell each check run: the zygote's address (sandboxed
+    model runners, lab/sandbox_entry.py) and, with --bonus, the Inspector's CLI client, looked
+    up once in npx's cache instead of through npx for every submission."""
+    helpers = {ZYGOTE_VARIABLE: zygote} if zygote else {}
+    entry = real_clients.inspector_entry() if bonus else None
+    if entry:
+        helpers[real_clients.INSPECTOR_VARIABLE] = entry
+    return helpers
+
+
 def grade_class(
     submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
@@ -277,12 +290,16 @@ def grade_class(
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
-    with preloader(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment,
-                   preload and bool(todo)) as address:
+    class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
+    preloading = preload and bool(todo)
+    with preloader(*class_limits, preloading, "bonus" if bonus else "checks") as address, \
+            preloader(*class_limits, preloading and jail is not None, "zygote") as zygote:
+        helpers = class_helpers(zygote, bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
-                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, jail=jail),
+                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, jail=jail,
+                                         helpers=helpers),
                 checks, submission, lang)
 
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):

@@ -36,6 +36,7 @@ import contextlib
 import importlib
 import json
 import os
+import resource
 import select
 import selectors
 import signal
@@ -47,7 +48,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from lab.grading.limits import apply_limits
+from lab.grading import cgroup
+from lab.grading.limits import apply_limits, cap
+from lab.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process import REPLY_LIMIT, Forked, run_script_here, start  # noqa: F401 (the asker's side)
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
@@ -55,12 +58,21 @@ PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.script
 READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 
+# The zygote: a preloader for sandboxed model runners, whose forks join a sandbox and run
+# student code. It loads openai only: nothing of the kit's checks may sit in a student's memory.
+ZYGOTE_PRELOADED = ("openai",)
+# With --bonus, the check run's SDK client (lab/real_clients.py) is forked from here too.
+SDK_PRELOADED = ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio", "lab.real_clients")
+KINDS = {"checks": PRELOADED, "bonus": PRELOADED + SDK_PRELOADED, "zygote": ZYGOTE_PRELOADED}
+JOIN_FDS = 1 + len(NAMESPACES)  # a zygote's request carries a status pipe and the sandbox's namespaces
+JOIN_FAILED = 125  # a zygote's fork that could not join its sandbox exits with this, before any student code
+
 BOOT = """\
 import sys
-kit, address, cpu, memory, file_size = sys.argv[1:]
+kit, address, cpu, memory, file_size, kind = sys.argv[1:]
 sys.path.insert(0, kit)
 from lab.grading.preload import serve
-serve(address, int(cpu), int(memory), int(file_size))
+serve(address, int(cpu), int(memory), int(file_size), kind)
 """
 
 
@@ -83,8 +95,9 @@ class Child:
 class Preloader:
     """The loop: accept a request, fork, report the exit, sweep and reap when the asker is done."""
 
-    def __init__(self, address: str, cpu: int, memory: int, file_size: int) -> None:
+    def __init__(self, address: str, cpu: int, memory: int, file_size: int, zygote: bool = False) -> None:
         self.limits = (cpu, memory, file_size)
+        self.zygote = zygote  # its forks join a sandbox (requests carry its namespaces) before running
         self.selector = selectors.DefaultSelector()
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.listener.bind(address)
@@ -114,10 +127,11 @@ class Preloader:
         self.selector.unregister(asker)
         fds: list[int] = []
         try:
-            message, fds, _, _ = socket.recv_fds(asker, MESSAGE_BYTES, 3)
+            expected = 3 + (JOIN_FDS if self.zygote else 0)
+            message, fds, _, _ = socket.recv_fds(asker, MESSAGE_BYTES, expected)
             order = json.loads(message)
-            if len(fds) != 3 or not isinstance(order, dict):
-                raise ValueError("a request is a JSON object and three file descriptors")
+            if len(fds) != expected or not isinstance(order, dict):
+                raise ValueError(f"a request is a JSON object and {expected} file descriptors")
             pid = self.fork(order, fds, asker)
         except (OSError, ValueError, TypeError, KeyError):
             asker.close()
@@ -151,8 +165,11 @@ class Preloader:
             code = 70  # EX_SOFTWARE, if even becoming the child fails
             try:
                 self.close_inherited(asker)
-                code = self.become(target, [str(a) for a in args], cwd,
-                                   {str(k): str(v) for k, v in env.items()}, fds)
+                args, env = [str(a) for a in args], {str(k): str(v) for k, v in env.items()}
+                if self.zygote:
+                    code = self.join_and_run(target, args, cwd, env, fds, order)
+                else:
+                    code = self.become(target, args, cwd, env, fds)
             finally:
                 os._exit(code)  # the child never returns into the loop
         return pid
@@ -178,6 +195,41 @@ class Preloader:
         apply_limits(*self.limits)
         os.chdir(cwd)
         return run_script_here(target, args, env)  # new session, environment, argv, path
+
+    def join_and_run(self, target: str, args: list[str], cwd: str, env: dict[str, str],
+                     fds: list[int], order: dict) -> int:
+        """In a zygote's child: join the sandbox, then run the target as a child of ours, inside
+        its pid namespace; exit as it exits. fds: stdin, stdout, stderr, the status pipe, then
+        one fd per namespace (NAMESPACES). The status pipe says "joined" (or why not) before
+        any student code runs, and is closed before it does: student code cannot write it."""
+        stdio, status, namespaces = fds[:3], fds[3], dict(zip(NAMESPACES, fds[4:]))
+        for number, fd in enumerate(stdio):
+            os.dup2(fd, number)
+        os.setsid()  # the asker kills this group: us and the runner (unless it leaves; the holder's end gets it)
+        try:
+            cgroup.join_groups_of(int(order["holder"]))  # the submission's memory and process caps
+            apply_limits(*self.limits)
+            if order.get("cpu"):
+                cap(resource.RLIMIT_CPU, int(order["cpu"]), int(order["cpu"]) + 1)
+            join(namespaces)
+            os.chdir(cwd)
+            drop_privileges()
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            with contextlib.suppress(OSError):
+                os.write(status, f"failed: {error}".encode()[:500])
+            return JOIN_FAILED
+        for fd in [*stdio, *namespaces.values()]:
+            os.close(fd)
+        os.write(status, b"joined")
+        os.close(status)
+        runner = os.fork()  # joining a pid namespace places only the children we make next in it
+        if runner == 0:
+            code = 70
+            try:
+                code = run_script_here(target, args, env, new_session=False)
+            finally:
+                os._exit(code)
+        return relay_exit(runner)
 
     def exited(self, child: Child) -> None:
         """The child has ended (not reaped yet, so its pid still names its group): tell the asker."""
@@ -214,6 +266,17 @@ class Preloader:
         self.running = False
 
 
+def relay_exit(pid: int) -> int:
+    """Wait for child `pid` and end as it ended: the same exit code, or the same signal."""
+    status = os.waitpid(pid, 0)[1]
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        return 128 + number  # a signal whose default action is to go on (none we expect)
+    return os.waitstatus_to_exitcode(status)
+
+
 def kill_fork(pid: int) -> None:
     """Kill a fork's group, and the fork itself: in the instant after fork(), before the
     child's setsid(), its group does not exist yet."""
@@ -233,14 +296,15 @@ def warm_up_openai() -> None:
     client.close()
 
 
-def serve(address: str, cpu: int, memory: int, file_size: int) -> None:
-    """The preloader's main: import everything, say ready on stdout, then serve until stdin closes."""
-    for name in PRELOADED:
+def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "checks") -> None:
+    """The preloader's main: import what `kind` needs (KINDS), say ready on stdout, then serve
+    until stdin closes."""
+    for name in KINDS[kind]:
         with contextlib.suppress(ImportError):  # a kit without openai still grades, only slower
             importlib.import_module(name)
     with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
         warm_up_openai()
-    preloader = Preloader(address, cpu, memory, file_size)
+    preloader = Preloader(address, cpu, memory, file_size, zygote=kind == "zygote")
     print("ready", flush=True)
     preloader.loop()
 
@@ -250,8 +314,9 @@ def serve(address: str, cpu: int, memory: int, file_size: int) -> None:
 
 @contextlib.contextmanager
 def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
-              enabled: bool = True) -> Iterator[str | None]:
-    """Run a preloader for the `with` block and yield its address (None where it cannot run)."""
+              enabled: bool = True, kind: str = "checks") -> Iterator[str | None]:
+    """Run a preloader of `kind` (KINDS: the checks, the checks and the SDK client, or the
+    zygote) for the `with` block and yield its address (None where it cannot run)."""
     if not (enabled and available()):
         yield None
         return
@@ -262,7 +327,7 @@ def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
     address = os.path.join(folder, "socket")
     process = subprocess.Popen(
         [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
-         str(KIT_PARENT), address, str(cpu), str(memory), str(file_size)],
+         str(KIT_PARENT), address, str(cpu), str(memory), str(file_size), kind],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
     )
     try:

@@ -261,13 +261,14 @@ def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
 def grade_submission(
     submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
     target: str = "lab", env: dict[str, str] | None = None, preload: str | None = None,
-    jail: Spec | None = None,
+    jail: Spec | None = None, helpers: dict[str, str] | None = None,
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does.
 
     `preload`: the address of the class's preloader (preload.py), if one runs.
     `jail`: the sandbox every student process of this submission runs in (lab/sandbox.py);
-    None grades without one, and the report says so. The check run itself (the child) stays
+    None grades without one, and the report says so. `helpers`: variables naming the class's
+    trusted helpers for the check run (the zygote, the Inspector: classroom.class_helpers). The check run itself (the child) stays
     outside it: it is the kit's code, and the only one that writes the verdict.
     """
     started = time.monotonic()
@@ -283,6 +284,7 @@ def grade_submission(
             # The check run's temporary folders (client, model) go beside the copy, in the
             # submission's own folder; each student process sees only the one it works in.
             child_env.update({jail_variable: jail.to_json(), "TMPDIR": str(copy.parent)})
+        child_env.update(helpers or {})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         group = SubmissionGroup(limits.memory_bytes) if jail is not None else None
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group)

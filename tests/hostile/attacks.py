@@ -65,8 +65,20 @@ for _pid in _grader_chain():
 """
 
 
+# The attacks also made from model.py: the model runner is forked by the class's zygote and
+# joins its sandbox (lab/sandbox_entry.py), a path of its own to show contained.
+FROM_MODEL = ("forge", "secrets", "snoop", "linger", "killer", "stopper", "writer", "loopback")
+
+
 def preludes(class_folder: Path, out: Path, forged_report: dict, proxy_port: int) -> dict[str, tuple[str, str]]:
     """Attack name -> (file it goes into, the code run first)."""
+    attacks = server_preludes(class_folder, out, forged_report, proxy_port)
+    for name in FROM_MODEL:
+        attacks[f"model_{name}"] = ("model.py", attacks[name][1])
+    return attacks
+
+
+def server_preludes(class_folder: Path, out: Path, forged_report: dict, proxy_port: int) -> dict[str, tuple[str, str]]:
     report_line = json.dumps(forged_report)
     return {
         # Writes a passing report into the stdout of every process between it and `lab grade`
@@ -177,8 +189,39 @@ try:
 except OSError:
     pass
 """),
+        # Finds the kit through what the process has loaded (a preloaded fork holds the kit's
+        # modules) and answers with the reference model.py: `from model import ask` takes
+        # whatever sys.modules holds as "model" once model.py has run.
+        "model_reference": ("model.py", """
+import importlib.util as _iu, os as _o, sys as _s
+_roots = set()
+for _name, _module in list(_s.modules.items()):
+    if _name == 'lab' or _name.startswith('lab.'):
+        for _path in list(getattr(_module, '__path__', [])) + [getattr(_module, '__file__', None) or '']:
+            _at = _path.find('/lab/') if '/lab/' in _path else (len(_path) - 4 if _path.endswith('/lab') else -1)
+            if _at > 0:
+                _roots.add(_path[:_at])
+for _root in sorted(_roots):
+    for _place in (_root + '/solutions/model.py', _root + '/lab/solutions/model.py'):
+        if _o.path.isfile(_place):
+            _spec = _iu.spec_from_file_location('model', _place)
+            _reference = _iu.module_from_spec(_spec)
+            _spec.loader.exec_module(_reference)
+            _s.modules['model'] = _reference
+            break
+"""),
+        # Writes a passing answer line into every descriptor it holds past stdio: one of them
+        # could be the check run's, the zygote's, or another asker's.
+        "model_fds": ("model.py", f"""
+import os as _o
+for _fd in range(3, 1024):
+    try:
+        _o.write(_fd, {report_line!r}.encode() + b'\\n')
+    except OSError:
+        pass
+"""),
         # Answers the model runner's cases ahead of time, on the runner's own stdout.
-        "model_forge": ("model.py", """
+        "model_forge_answers": ("model.py", """
 import json as _j, os as _o
 _lines = [{'ready': True}] + [{'text': t, 'recorded': r, 'printed': p} for t, r, p in (
     ('Il peut lister des outils. / It can list tools.', False, ''),

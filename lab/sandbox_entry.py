@@ -1,0 +1,89 @@
+"""Entering a running sandbox from a preloaded fork: the model runner without `import openai`.
+
+`import openai` costs about half a second of CPU, and a sandboxed process cannot be forked
+from the class's preloader the way an unsandboxed one is: the fork is born outside. So under
+`lab grade` a sandboxed model runner starts in two steps:
+1. bubblewrap builds the sandbox as for any student process (lab/sandbox.py), but runs only a
+   holder in it (the launcher with no program: it binds the listeners, hands them out, waits);
+2. the class's zygote (lab/grading/preload.py, a preloader with only openai loaded, none of
+   the kit's checks) forks a child that joins the holder's namespaces with setns(2), drops every
+   capability, then forks the runner: the runner is pid 2+ of the sandbox's pid namespace, sees
+   only its mount namespace, reaches only its loopback, and dies with the holder.
+Joining a user namespace one's own uid made gives every capability inside it (that is how
+setns into the others is allowed); they are all dropped, and no_new_privs set, before any
+student code runs, as bwrap's `--cap-drop ALL` does for a program it starts itself.
+
+Linux only: setns, capset and prctl through libc (os.setns is Python 3.12+).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+# The namespaces a sandbox has, in the order they are joined: the user namespace first (it
+# gives the capabilities the others need), the mount namespace last (it changes the root).
+NAMESPACES = ("user", "pid", "cgroup", "ipc", "uts", "net", "mnt")
+
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+CAPABILITY_VERSION_3 = 0x20080522
+LAST_CAPABILITY = 63  # above the kernel's last one, prctl says EINVAL: the loop stops there
+
+
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def check(result: int, what: str) -> None:
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def join(fds: dict[str, int]) -> None:
+    """Join the namespaces whose fds are given (name -> fd of /proc/PID/ns/NAME), in order.
+
+    A namespace the caller is in already is skipped (joining one's own user namespace fails)."""
+    c = libc()
+    for name in NAMESPACES:
+        fd = fds.get(name)
+        if fd is None:
+            continue
+        if os.fstat(fd).st_ino == os.stat(f"/proc/self/ns/{name}").st_ino:
+            continue
+        check(c.setns(fd, 0), f"setns {name}")
+
+
+def drop_privileges() -> None:
+    """No capability left in any set, the bounding set emptied, and no way to regain one."""
+    c = libc()
+    for capability in range(LAST_CAPABILITY + 1):
+        if c.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            break  # past the kernel's last capability
+    c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL on kernels before 4.3: none then
+    header = CapHeader(CAPABILITY_VERSION_3, 0)
+    data = (CapData * 2)()  # two 32-bit halves, all zero
+    check(c.capset(ctypes.byref(header), data), "capset")
+    check(c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+
+
+def capabilities() -> dict[str, int]:
+    """This process's capability sets, from /proc (for tests and the probe)."""
+    sets = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+                sets[name] = int(value, 16)
+    return sets

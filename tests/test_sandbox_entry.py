@@ -1,0 +1,217 @@
+"""The zygote (lab/sandbox_entry.py, lab/grading/preload.py): a preloaded fork that joins a
+bubblewrap sandbox must be as contained as a program bubblewrap starts itself, and cost no
+`import openai`. Real zygote, real bwrap, real namespaces."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lab import sandbox
+from lab.grading.cgroup import SubmissionGroup
+from lab.grading.preload import JOIN_FAILED, available, preloader
+from lab.process import KitError, kill_group, start, start_joined
+from lab.sandbox_entry import NAMESPACES
+
+pytestmark = pytest.mark.skipif(sandbox.find()[0] is None or not available(),
+                                reason="bubblewrap or pidfds missing here (.ci/run installs bubblewrap)")
+
+MARKER = "LAB_ZYGOTE_TEST_SLEEPER"
+# What a joined process finds around it, as one JSON line.
+PROBE = f"""
+import json, os, socket, subprocess, sys
+status = dict(line.split(':', 1) for line in open('/proc/self/status'))
+def reach(port):
+    try:
+        socket.create_connection(('127.0.0.1', port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+if len(sys.argv) > 2:  # a sleeper that tries to outlive the run: new session, empty environment
+    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)', {MARKER!r}],
+                     start_new_session=True, env={{}})
+print(json.dumps({{
+    'pid': os.getpid(), 'ppid': os.getppid(), 'cwd': os.getcwd(), 'files': sorted(os.listdir('.')),
+    'caps': [int(status[name], 16) for name in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb')],
+    'no_new_privs': int(status['NoNewPrivs']), 'hostname': os.uname().nodename,
+    'processes': sorted(int(p) for p in os.listdir('/proc') if p.isdigit()),
+    'openai_loaded': 'openai' in sys.modules, 'kit_checks_loaded': 'lab.checks' in sys.modules,
+    'kit_visible': os.path.exists({str(Path(sandbox.KIT) / 'lab' / 'checks')!r}),
+    'solutions_visible': os.path.exists({str(Path(sandbox.KIT) / 'solutions')!r}),
+    'listener': reach(int(os.environ['LAB_TEST_PORT'])), 'host_service': reach(int(sys.argv[1])),
+    'env': sorted(os.environ),
+}}), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    environment = {name: value for name, value in os.environ.items() if name != "LAB_SANDBOX"}
+    with preloader(60, 2 << 30, 64 << 20, environment, kind="zygote") as address:
+        assert address is not None
+        yield address
+
+
+@pytest.fixture
+def jailed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """This test as a sandboxed check run: student processes go into the class's sandbox."""
+    spec = sandbox.find()[0]
+    monkeypatch.setenv(sandbox.VARIABLE, spec.to_json())
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "probe.py").write_text(PROBE, encoding="utf-8")
+    return work
+
+
+@pytest.fixture
+def host_service():
+    listener = socket.create_server(("127.0.0.1", 0))
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+def sleepers() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if MARKER.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",)) -> tuple[dict, object]:
+    process, listeners = start_joined(zygote, work / "probe.py", args, work,
+                                      {"PATH": "/usr/bin:/bin", "LAB_LANG": "en"}, listen)
+    for listener in listeners.values():  # the check's side of the listener: accept what comes
+        listener.settimeout(5)
+    line = process.stdout.readline()
+    assert line, process.stderr.read().decode()
+    return json.loads(line), process
+
+
+def test_a_joined_fork_is_inside_the_sandbox_with_no_privilege(zygote: str, jailed: Path,
+                                                               host_service: int) -> None:
+    seen, process = probe(zygote, jailed, str(host_service))
+    try:
+        assert process.wait(timeout=10) == 0
+    finally:
+        kill_group(process)
+    assert seen["caps"] == [0, 0, 0, 0, 0]  # no capability in any set, the bounding set empty
+    assert seen["no_new_privs"] == 1
+    assert seen["ppid"] == 0  # its parent (the zygote's fork) is outside its pid namespace
+    assert seen["pid"] > 1 and all(pid <= seen["pid"] for pid in seen["processes"])  # only the sandbox's
+    assert seen["hostname"] == "lab"
+    assert (seen["cwd"], seen["files"]) == (str(jailed), ["probe.py"])
+    assert seen["openai_loaded"] is True  # the point: no import to pay
+    assert seen["kit_checks_loaded"] is False  # the zygote loads none of the kit's checks
+    assert (seen["kit_visible"], seen["solutions_visible"]) == (False, False)
+    assert seen["listener"] is True  # the check's listener, bound inside the sandbox
+    assert seen["host_service"] is False  # the host's loopback is another network
+    assert seen["env"] == ["LAB_LANG", "LAB_TEST_PORT", "PATH"]
+
+
+def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Path, host_service: int) -> None:
+    _, process = probe(zygote, jailed, str(host_service), "linger")
+    deadline = time.monotonic() + 5
+    while not sleepers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sleepers(), "the sleeper did not start"
+    kill_group(process)  # what a check does at its end: the holder goes, and its pid namespace
+    deadline = time.monotonic() + 5
+    while sleepers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sleepers() == []
+    assert process.companion.poll() is not None  # the holder (bwrap) is reaped too
+
+
+def test_exit_codes_and_signals_come_back_as_the_program_ended(zygote: str, jailed: Path) -> None:
+    (jailed / "exits.py").write_text("raise SystemExit(3)\n")
+    (jailed / "loops.py").write_text("while True:\n    pass\n")
+    exits, _ = start_joined(zygote, jailed / "exits.py", (), jailed, {"PATH": "/usr/bin"})
+    assert exits.wait(timeout=10) == 3
+    started = time.monotonic()
+    loops, _ = start_joined(zygote, jailed / "loops.py", (), jailed, {"PATH": "/usr/bin"}, cpu_seconds=1)
+    assert loops.wait(timeout=10) == -signal.SIGXCPU  # its CPU budget, as a new interpreter's
+    assert time.monotonic() - started < 5
+
+
+def test_a_fork_that_cannot_join_says_so_before_any_code_runs(zygote: str, jailed: Path) -> None:
+    status_out, status_in = os.pipe()
+    namespaces = [os.open(f"/proc/self/ns/{name}", os.O_RDONLY) for name in NAMESPACES]
+    forked = start(zygote, str(jailed / "probe.py"), [], jailed, {}, extra_fds=[status_in, *namespaces],
+                   extra={"holder": "not a pid"})
+    for fd in (status_in, *namespaces):
+        os.close(fd)
+    said = os.read(status_out, 600)
+    assert said.startswith(b"failed: invalid literal for int()")
+    assert forked.wait(timeout=10) == JOIN_FAILED
+    assert forked.stdout.read() == b""  # the probe never ran
+
+
+def test_a_zygote_that_is_gone_is_a_kit_error_or_a_new_interpreter(jailed: Path, tmp_path: Path) -> None:
+    # No zygote at that address: start_joined says None, and the caller starts a new interpreter.
+    assert start_joined(str(tmp_path / "no-zygote"), jailed / "probe.py", (), jailed, {}) is None
+
+
+def test_a_holder_that_cannot_start_is_a_kit_error(zygote: str, jailed: Path, monkeypatch) -> None:
+    spec = sandbox.find()[0]
+    broken = sandbox.Spec(**{**spec.__dict__, "bwrap": "/bin/false"})
+    monkeypatch.setenv(sandbox.VARIABLE, broken.to_json())
+    with pytest.raises(KitError, match="the sandbox's launcher gave no listeners"):
+        start_joined(zygote, jailed / "probe.py", (), jailed, {})
+
+
+@pytest.mark.skipif(not SubmissionGroup(1 << 30).active, reason="no writable control group here")
+def test_a_joined_fork_counts_against_its_submissions_group(zygote: str, jailed: Path, host_service: int) -> None:
+    group = SubmissionGroup(1 << 30)
+    group.add(os.getpid())  # this test is the submission's check run: the holder is born inside
+    try:
+        seen, process = probe(zygote, jailed, str(host_service))
+        assert process.pid in group.members()  # the zygote's fork, moved in before joining
+        kill_group(process)
+    finally:
+        for folder in group.folders:  # back to where we were, then remove the group
+            parent_procs = folder.parent / "cgroup.procs"
+            parent_procs.write_text(f"{os.getpid()}\n")
+        group.close()
+
+
+def test_the_editable_install_hook_is_unreadable_in_the_sandbox(jailed: Path) -> None:
+    spec = sandbox.find()[0]
+    hooks = sandbox.editable_hooks()
+    if not hooks:
+        pytest.skip("the kit is not an editable install here")
+    read = ("import sys\nfor f in sys.argv[1:]:\n    try:\n        print(len(open(f).read()))\n"
+            "    except OSError as e:\n        print(type(e).__name__)\nprint('lab' in sys.modules, 'lab' in str(sys.meta_path))")
+    command = sandbox.wrap(spec, [sys.executable, "-c", read, *hooks], jailed)
+    import subprocess
+
+    done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert done.stdout.split() == ["PermissionError"] * len(hooks) + ["False", "False"]
+    assert done.stderr == ""  # Python passes over a .pth file it cannot read, without a word
+
+
+@pytest.mark.parametrize("prlimit", [True, False], ids=["prlimit", "launcher"])
+def test_a_cpu_budget_holds_set_by_prlimit_or_by_the_launcher(jailed: Path, prlimit: bool) -> None:
+    import subprocess
+
+    spec = sandbox.find()[0]
+    if prlimit and not spec.prlimit:
+        pytest.skip("no prlimit here")
+    spec = spec if prlimit else sandbox.Spec(**{**spec.__dict__, "prlimit": ""})
+    command = sandbox.wrap(spec, [sys.executable, "-c", "while True: pass"], jailed, cpu_seconds=1)
+    assert (command[0] == spec.prlimit) is prlimit
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, timeout=30)
+    assert done.returncode == 128 + signal.SIGXCPU  # bwrap's way of saying "killed by SIGXCPU"
+    assert time.monotonic() - started < 5
