@@ -228,6 +228,30 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
     return {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
 
 
+def joins_here(address: str, spec) -> bool:
+    """Whether the zygote at `address` can join a sandbox of `spec` on this host: a trial run.
+    (Where bwrap is setuid, say, its namespaces belong to root: then a class's model runners
+    start as new interpreters in their sandbox instead, slower, never a kit error each.)"""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="lab-join-") as folder:
+        script = Path(folder) / "trial.py"
+        script.write_text("print('joined')\n", encoding="utf-8")
+        try:
+            started = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec=spec)
+        except KitError:
+            return False
+        if started is None:
+            return False
+        process, _ = started
+        try:
+            return process.wait(timeout=JOIN_LIMIT) == 0 and process.stdout.read() == b"joined\n"
+        except subprocess.TimeoutExpired:
+            return False
+        finally:
+            kill_group(process)
+
+
 def holder_pid(info: int) -> int:
     """The host pid in bwrap's --info-fd JSON (written, over one or more writes, before the
     sandbox's launcher runs: by the time its listeners arrive, it is all there)."""
@@ -248,15 +272,16 @@ JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
 
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
-                 listen: tuple[str, ...] = (), cpu_seconds: int = 0):
+                 listen: tuple[str, ...] = (), cpu_seconds: int = 0, spec=None):
     """`python script args...` sandboxed, forked by the zygote at `address` with openai loaded
     (lab/sandbox_entry.py): bubblewrap builds the sandbox around a holder, the fork joins it.
     Returns (process, listeners) as start_student does, or None when the zygote cannot be asked
-    (then start a new interpreter). The process ends the sandbox when it is reaped."""
+    (then start a new interpreter). The process ends the sandbox when it is reaped.
+    `spec`: the sandbox (lab.sandbox.Spec); by default this check run's."""
     from lab import sandbox
     from lab.sandbox_entry import NAMESPACES
 
-    spec = sandbox.current()
+    spec = spec or sandbox.current()
     assert spec is not None, "start_joined is for sandboxed runs"
     info_out, info_in = os.pipe()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

@@ -21,9 +21,11 @@ from __future__ import annotations
 import ctypes
 import os
 
-# The namespaces a sandbox has, in the order they are joined: the user namespace first (it
-# gives the capabilities the others need), the mount namespace last (it changes the root).
+# The namespaces a sandbox has. The user namespace is joined twice over: first the one that
+# owns the others (it gives the capabilities joining them needs), last the process's own. An
+# unprivileged bwrap nests the second in the first, so that the sandbox cannot undo its mounts.
 NAMESPACES = ("user", "pid", "cgroup", "ipc", "uts", "net", "mnt")
+NS_GET_USERNS = 0xB701  # ioctl: the user namespace that owns a namespace (Linux 4.9)
 
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
@@ -52,17 +54,30 @@ def check(result: int, what: str) -> None:
 
 
 def join(fds: dict[str, int]) -> None:
-    """Join the namespaces whose fds are given (name -> fd of /proc/PID/ns/NAME), in order.
+    """Join the namespaces whose fds are given (name -> fd of /proc/PID/ns/NAME): the user
+    namespace owning them, each of them (the mount namespace last: it changes the root), then
+    the process's own user namespace. One the caller is in already is skipped (setns into
+    one's own user namespace fails)."""
+    import fcntl
 
-    A namespace the caller is in already is skipped (joining one's own user namespace fails)."""
     c = libc()
-    for name in NAMESPACES:
-        fd = fds.get(name)
-        if fd is None:
-            continue
-        if os.fstat(fd).st_ino == os.stat(f"/proc/self/ns/{name}").st_ino:
-            continue
-        check(c.setns(fd, 0), f"setns {name}")
+    # The caller's namespaces, read before any is left (once in the sandbox's mount namespace,
+    # /proc is the sandbox's, where this process has no entry).
+    current = {name: os.stat(f"/proc/self/ns/{name}").st_ino for name in NAMESPACES}
+
+    def enter(fd: int, name: str) -> None:
+        if os.fstat(fd).st_ino != current[name]:
+            check(c.setns(fd, 0), f"setns {name}")
+            current[name] = os.fstat(fd).st_ino
+
+    owner = fcntl.ioctl(fds["pid"], NS_GET_USERNS)
+    try:
+        enter(owner, "user")
+    finally:
+        os.close(owner)
+    for name in NAMESPACES[1:]:
+        enter(fds[name], name)
+    enter(fds["user"], "user")
 
 
 def drop_privileges() -> None:

@@ -11,6 +11,7 @@ import ast
 import json
 import os
 import subprocess
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -327,6 +328,53 @@ def test_without_npx_the_inspector_is_unavailable_with_the_reason(monkeypatch: p
     monkeypatch.setenv("PATH", "/nonexistent")
     run = real_clients.run_inspector(BONUS)
     assert (run.outcome, run.reason) == ("unavailable", "npx is not on PATH (Node.js is not installed)")
+
+
+# ---------------------------------------------------------------- the same clients, as `lab grade --bonus` runs them
+
+
+def test_the_inspectors_own_command_answers_as_npx_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lab grade --bonus looks the Inspector up once in npx's cache and runs its command with
+    node: npm's start (about 0.6 s of CPU) is spared, what the Inspector says is the same."""
+    through_npx = [inspector(BONUS), real_clients.run_inspector(LESSON)]
+    entry = real_clients.inspector_entry()
+    assert entry is not None and entry.endswith("/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js")
+    monkeypatch.setenv(real_clients.INSPECTOR_VARIABLE, entry)
+    commands = []
+    run_capped = real_clients.run_capped
+    monkeypatch.setattr(real_clients, "run_capped", lambda args, *more, **options: commands.append(args) or
+                        run_capped(args, *more, **options))
+    direct = [real_clients.run_inspector(BONUS), real_clients.run_inspector(LESSON)]
+    assert [command[:3] for command in commands] == [[shutil.which("node"), entry, "--cli"]] * 2  # no npx
+    assert direct == through_npx
+    assert [run.outcome for run in direct] == ["connected", "refused"]
+
+
+def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
+    from lab.grading.classroom import class_helpers
+
+    entry = real_clients.inspector_entry()
+    if entry is None:
+        pytest.skip("the MCP Inspector is not in npx's cache here")
+    assert class_helpers("/zygote", bonus=True) == {"LAB_ZYGOTE": "/zygote", "LAB_INSPECTOR": entry}
+    assert class_helpers(None, bonus=False) == {}
+
+
+def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab import process
+    from lab.checks.runner import PRELOAD_VARIABLE
+    from lab.grading.preload import KINDS, preloader
+
+    forks = []
+    real_start = process.start
+    monkeypatch.setattr(process, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
+    assert {"mcp", "lab.real_clients"} <= set(KINDS["bonus"])  # loaded once for the class
+    with preloader(60, 2 << 30, 64 << 20, dict(os.environ), kind="bonus") as address:
+        assert address is not None
+        monkeypatch.setenv(PRELOAD_VARIABLE, address)
+        [run] = real_clients.run_sdk(LESSON, modes=("auto",))
+    assert len(forks) == 1 and isinstance(forks[0], process.Forked)  # no new interpreter
+    assert (run.client, run.outcome, run.reason) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 
 
 # ---------------------------------------------------------------- the lesson's client and `lab run --server bonus`

@@ -215,3 +215,14 @@ def test_a_cpu_budget_holds_set_by_prlimit_or_by_the_launcher(jailed: Path, prli
     done = subprocess.run(command, capture_output=True, timeout=30)
     assert done.returncode == 128 + signal.SIGXCPU  # bwrap's way of saying "killed by SIGXCPU"
     assert time.monotonic() - started < 5
+
+
+def test_lab_grade_tries_joining_once_and_falls_back_where_it_cannot(zygote: str) -> None:
+    """A host where joining fails (bwrap setuid, say) gets new interpreters, not a kit error
+    for every submission: lab grade uses the zygote only after this trial run succeeds."""
+    from lab.process import joins_here
+
+    spec = sandbox.find()[0]
+    assert joins_here(zygote, spec) is True
+    assert joins_here(zygote, sandbox.Spec(**{**spec.__dict__, "bwrap": "/bin/false"})) is False
+    assert joins_here("/nonexistent/zygote", spec) is False

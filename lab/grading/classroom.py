@@ -35,7 +35,7 @@ from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import solutions_dir
-from lab.process import ZYGOTE_VARIABLE
+from lab.process import ZYGOTE_VARIABLE, joins_here
 from lab.results import Report
 from lab.sandbox import Spec
 
@@ -294,7 +294,7 @@ def grade_class(
     preloading = preload and bool(todo)
     with preloader(*class_limits, preloading, "bonus" if bonus else "checks") as address, \
             preloader(*class_limits, preloading and jail is not None, "zygote") as zygote:
-        helpers = class_helpers(zygote, bonus and bool(todo))
+        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
