@@ -75,13 +75,13 @@ def warm_model_runner() -> Iterator[None]:
     """Under --watch: a process that has openai imported already forks each model runner, so a
     save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
     and until it is ready, the runner starts as a new interpreter as usual)."""
-    from lab.checks.runner import PRELOAD_VARIABLE
+    from lab.process import PRELOAD_VARIABLE
 
     stop = threading.Event()
 
     def keep_warm() -> None:
         try:
-            from lab.grading.preload import preloader  # POSIX modules: absent on Windows
+            from lab.process.preloader import preloader  # POSIX modules: absent on Windows
 
             # Limits for each fork: generous, this is the student's own machine and own code.
             with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ)) as address:

@@ -93,8 +93,7 @@ def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, l
 def fork_preloaded(module: str, args: list[str], out: int, err: int):
     """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
     None when there is no preloader (then the caller starts a new interpreter)."""
-    from lab.checks.runner import PRELOAD_VARIABLE
-    from lab.process import start
+    from lab.process import PRELOAD_VARIABLE, start
 
     address = os.environ.get(PRELOAD_VARIABLE)
     if not address:

@@ -5,7 +5,7 @@ from the class's preloader the way an unsandboxed one is: the fork is born outsi
 `lab grade` a sandboxed model runner starts in two steps:
 1. bubblewrap builds the sandbox as for any student process (lab/sandbox.py), but runs only a
    holder in it (the launcher with no program: it binds the listeners, hands them out, waits);
-2. the class's zygote (lab/grading/preload.py, a preloader with only openai loaded, none of
+2. the class's zygote (lab/process/preloader.py, a preloader with only openai loaded, none of
    the kit's checks) forks a child that joins the holder's namespaces with setns(2), drops every
    capability, then forks the runner: the runner is pid 2+ of the sandbox's pid namespace, sees
    only its mount namespace, reaches only its loopback, and dies with the holder.

@@ -362,8 +362,8 @@ def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab import process
-    from lab.checks.runner import PRELOAD_VARIABLE
-    from lab.grading.preload import KINDS, preloader
+    from lab.process import PRELOAD_VARIABLE
+    from lab.process.preloader import KINDS, preloader
 
     forks = []
     real_start = process.start

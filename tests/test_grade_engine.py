@@ -169,7 +169,7 @@ def test_the_reference_keeps_full_marks_under_a_small_memory_limit(tmp_path: Pat
 def test_student_processes_never_see_the_preloader_without_the_sandbox(tmp_path: Path) -> None:
     """--no-sandbox only: in the sandbox, student processes never come from the preloader."""
     from lab.grading.classroom import grade_class
-    from lab.grading.preload import available
+    from lab.process.preloader import available
     from lab.grading.runner import Limits
 
     if not available():

@@ -1,4 +1,4 @@
-"""The preloader (lab/grading/preload.py): real forks over a real Unix socket.
+"""The preloader (lab/process/preloader.py): real forks over a real Unix socket.
 
 What a forked process gets (arguments, folder, environment, stdio, session, limits), what
 becomes of it when its asker goes or the grader goes, and that bad requests never stop it.
@@ -19,8 +19,9 @@ from typing import Iterator
 import pytest
 
 from hostile import is_gone, wait_until_gone
-from lab.grading import preload
-from lab.grading.preload import Forked, preloader, start
+from lab.process import preloader as preload
+from lab.process import Forked, start
+from lab.process.preloader import preloader
 from lab.grading.runner import GiB, MiB
 
 pytestmark = pytest.mark.skipif(not preload.available(), reason="the preloader needs Linux (pidfds)")
@@ -153,7 +154,7 @@ def test_a_killed_asker_takes_its_forks_with_it(address: str, tmp_path: Path) ->
     pids = tmp_path / "pids"
     asker = write(tmp_path, "asker.py", (
         "import sys, time\n"
-        "from lab.grading.preload import start\n"
+        "from lab.process import start\n"
         f"process = start({address!r}, {str(write(tmp_path, 'spawner.py', SPAWNER))!r}, [], {str(tmp_path)!r}, {{}})\n"
         f"open({str(pids)!r}, 'w').write(process.stdout.readline().decode())\n"
         "time.sleep(600)\n"))

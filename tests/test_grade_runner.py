@@ -18,7 +18,7 @@ import pytest
 
 from hostile import STUB_ENGINE, make_submission, tree_digest, wait_until_gone, with_prelude
 from lab.grading.catalogue import Catalogue
-from lab.grading.preload import available, preloader
+from lab.process.preloader import available, preloader
 from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report, student_environment
 from lab.i18n import text
 from lab.results import CheckResult, Report

@@ -1,4 +1,4 @@
-"""The zygote (lab/sandbox_entry.py, lab/grading/preload.py): a preloaded fork that joins a
+"""The zygote (lab/sandbox_entry.py, lab/process/preloader.py): a preloaded fork that joins a
 bubblewrap sandbox must be as contained as a program bubblewrap starts itself, and cost no
 `import openai`. Real zygote, real bwrap, real namespaces."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from lab import sandbox
 from lab.grading.cgroup import SubmissionGroup
-from lab.grading.preload import JOIN_FAILED, available, preloader
+from lab.process.preloader import JOIN_FAILED, available, preloader
 from lab.process import KitError, kill_group, start, start_joined
 from lab.sandbox_entry import NAMESPACES
 

@@ -30,6 +30,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert {"lab/solutions/server.py", "lab/solutions/client.py", "lab/solutions/model.py",
             "lab/solutions/answers.toml"} <= set(names)
+    # Every module of the kit's source, and nothing that is not there (a stale build/ folder).
+    source = {path.relative_to(ROOT).as_posix() for path in (ROOT / "lab").rglob("*.py")}
+    assert {name for name in names if name.endswith(".py") and not name.startswith("lab/solutions/")} == source
     venv.create(work / "venv", with_pip=True)
     bin_dir = work / "venv" / "bin"
     subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)],

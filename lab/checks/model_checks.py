@@ -20,9 +20,8 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, helper_module, model_fallback_line
-from lab.checks.runner import Run, child_env, start_python
 from lab.checks.tracebacks import trimmed
-from lab.process import LineSession, copy_student_file
+from lab.process import Conversation, Run, child_env, copy_student_file, start_python
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
@@ -67,7 +66,7 @@ def run_model(context: Context) -> ModelRun:
 
     refused = refused_port()
     endpoints: Endpoints | None = None
-    session: LineSession | None = None
+    session: Conversation | None = None
     started = time.monotonic()
     results: dict[str, Any] = {}
     try:
@@ -82,7 +81,7 @@ def run_model(context: Context) -> ModelRun:
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))
-            session = LineSession(process)
+            session = Conversation(process)
             answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
@@ -91,7 +90,7 @@ def run_model(context: Context) -> ModelRun:
             for case in pending:
                 case["id"] = secrets.token_hex(8)
             ready = secrets.token_hex(8)
-            session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode())
+            session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode() + b"\n")
             first = parse_line(session.read_line(IMPORT_LIMIT))
             if "import" in first or first.get("ready") != ready:
                 results["import"] = str(first.get("import", "model.py did not load within "
@@ -100,7 +99,7 @@ def run_model(context: Context) -> ModelRun:
             else:
                 for case in pending:
                     sent = time.monotonic()
-                    session.send(json.dumps(case).encode())
+                    session.send(json.dumps(case).encode() + b"\n")
                     line = session.read_line(case["limit"])
                     seconds = round(time.monotonic() - sent, 3)
                     if line is None:  # no answer in time: this case and the later ones are hung
@@ -112,9 +111,8 @@ def run_model(context: Context) -> ModelRun:
                         outcome = {"error": "the runner's answer is not this case's"}
                     outcome.update(seconds=seconds, hung=False)
                     results[case["name"]] = outcome
-            code = session.close()
-        stderr = bytes(session.stderr)
-        run = Run(b"", stderr, code, round(time.monotonic() - started, 3))
+            ended = session.close()
+        run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
         return ModelRun(run, answer_text, results, list(endpoints.requests))
     finally:
         if session is not None:

@@ -2,8 +2,7 @@
 and writes the formats the platforms read (Gradescope, Exercism, GitHub Classroom, JUnit, CSV).
 
 - runner.py: one submission in a sandboxed child process (limits, caps, kill), always a Report
-- preload.py: the class's preloader, which forks those children with the kit and openai loaded
-- limits.py: the class's resource limits (setrlimit), for the child and what it starts
+  (forked by the class's preloader, lab/process/preloader.py, with the kit and openai loaded)
 - private_copy.py: the private copy each submission is graded in, within its caps
 - catalogue.py: the list of checks, for runs that could not finish; guards a child's report
 - formats.py: Report -> each format (kit errors with a status of their own)

@@ -6,7 +6,7 @@ a subtree is delegated with the memory and pids controllers, else in cgroup v1's
 pids hierarchies when they are writable (as root on most Linux hosts and containers). The
 submission's check run is moved in as soon as it starts; everything it starts (the sandboxed
 student processes) is born inside. Where no group can be made, the per-process limits
-(limits.py) are all there is, and `SubmissionGroup.active` is False.
+(lab/process/limits.py) are all there is, and `SubmissionGroup.active` is False.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import signal
 import time
 from pathlib import Path
 
-ROOT = Path("/sys/fs/cgroup")
-GROUP_PREFIX = "lab-grade-"  # a submission's group
+from lab.process.limits import CGROUP_ROOT as ROOT
+from lab.process.limits import GROUP_PREFIX
+
 PIDS_PER_SUBMISSION = 256  # processes and threads: the check run's threads are most of them
 
 
@@ -109,22 +110,3 @@ class SubmissionGroup:
                 pids.update(int(line) for line in (folder / "cgroup.procs").read_text().split())
         return sorted(pids)
 
-
-def join_groups_of(pid: int) -> None:
-    """Move this process into the memory and pids groups of process `pid` (a sandbox's holder,
-    itself inside its submission's group): a zygote's fork is born outside the submission's
-    group, and must count against it. Nothing happens where there are no such groups."""
-    try:
-        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
-    except OSError:
-        return
-    for line in lines:
-        number, controllers, path = line.split(":", 2)
-        if not path.strip("/").split("/")[-1].startswith(GROUP_PREFIX):
-            continue  # not a submission's group: leave this process where it is
-        folders = [ROOT / path.lstrip("/")] if number == "0" and not controllers else [
-            ROOT / controller / path.lstrip("/") for controller in controllers.split(",")
-            if controller in ("memory", "pids")]
-        for folder in folders:
-            with contextlib.suppress(OSError):
-                (folder / "cgroup.procs").write_text(f"{os.getpid()}\n")

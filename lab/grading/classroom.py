@@ -7,7 +7,7 @@ time limit and no longer; the others go on. How many workers: two per CPU, withi
 process, thread and memory limits (capacity.py); a worker the host will not start is done
 without (the main thread grades, if none could). A resource failure on the grader's side is
 tried again, then reported as a kit error, never a student's zero. The children are forked by
-one preloader for the class (preload.py), which has imported the kit and openai once.
+one preloader for the class (lab/process/preloader.py), which has imported the kit and openai once.
 
 Each submission's files are written as soon as it is graded, with a record that it is
 complete: a rerun with the same output folder grades only what is not (`force`: everything).
@@ -31,11 +31,11 @@ from lab.grading import class_report, formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
-from lab.grading.preload import preloader
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import solutions_dir
 from lab.process import ZYGOTE_VARIABLE, joins_here
+from lab.process.preloader import preloader
 from lab.results import Report
 from lab.sandbox import Spec
 

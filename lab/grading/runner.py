@@ -20,7 +20,7 @@ The child gets:
 - `python -I`: the submission's folder is not on sys.path, so a `lab/` folder in it cannot
   stand in for the kit, and PYTHON* variables are ignored;
 - the grader's environment without its secrets (see student_environment).
-During `lab grade` on Linux the child is forked by the class's preloader (preload.py) instead
+During `lab grade` on Linux the child is forked by the class's preloader (lab/process/preloader.py) instead
 of started anew: the same limits, environment and isolated interpreter, with the kit and
 openai already imported. Whatever happens, the answer is a Report: either the child's, or
 every check scored 0 with the reason (see catalogue.py), or a kit error when the kit failed.
@@ -41,17 +41,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.checks.runner import PRELOAD_VARIABLE  # the preloader's address, for the kit's own code
 from lab.grading import catalogue, private_copy
 from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
-from lab.grading import preload as preload_module
 from lab.i18n import text
-from lab.process import TOKEN_VARIABLE
+from lab.process import PRELOAD_VARIABLE, TOKEN_VARIABLE, Forked, start
+from lab.process.preloader import KIT_PARENT, cache_options
 from lab.results import ERROR, Report
 
-KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|SESSION", re.I)
@@ -64,7 +62,7 @@ BOOTSTRAP = """\
 import runpy, sys
 kit, cpu, memory, file_size, target, *args = sys.argv[1:]
 sys.path.insert(0, kit)
-from lab.grading.limits import apply_limits
+from lab.process.limits import apply_limits
 apply_limits(int(cpu), int(memory), int(file_size))
 sys.argv = [target, *args]
 if target.endswith(".py"):
@@ -99,12 +97,6 @@ class Outcome:
     elapsed: float
 
 
-def cache_options() -> list[str]:
-    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
-    return ["-X", f"pycache_prefix={prefix}"] if prefix else []
-
-
 def check_arguments(folder: Path, lang: str, bonus: bool = False) -> list[str]:
     return ["check", str(folder), "--json", "--lang", lang, *(["--bonus"] if bonus else [])]
 
@@ -122,12 +114,12 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", 
 
 
 def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-                env: dict[str, str], preload: str | None) -> subprocess.Popen | preload_module.Forked:
+                env: dict[str, str], preload: str | None) -> subprocess.Popen | Forked:
     """`lab check FOLDER --json` in FOLDER: forked by the class's preloader when there is one
     (it applies the same limits), else a new interpreter that applies them itself."""
     if preload:
-        forked = preload_module.start(preload, target, check_arguments(folder, lang, bonus), folder,
-                                      {**env, PRELOAD_VARIABLE: preload})
+        forked = start(preload, target, check_arguments(folder, lang, bonus), folder,
+                       {**env, PRELOAD_VARIABLE: preload})
         if forked is not None:
             forked.stdin.close()  # as /dev/null: nothing to read
             return forked
@@ -265,7 +257,7 @@ def grade_submission(
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does.
 
-    `preload`: the address of the class's preloader (preload.py), if one runs.
+    `preload`: the address of the class's preloader (lab/process/preloader.py), if one runs.
     `jail`: the sandbox every student process of this submission runs in (lab/sandbox.py);
     None grades without one, and the report says so. `helpers`: variables naming the class's
     trusted helpers for the check run (the zygote, the Inspector: classroom.class_helpers). The check run itself (the child) stays

@@ -39,6 +39,7 @@ import os
 import resource
 import select
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -48,13 +49,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from lab.grading import cgroup
-from lab.grading.limits import apply_limits, cap
+from lab.process.fork import run_script_here
+from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.sandbox_entry import NAMESPACES, drop_privileges, join
-from lab.process import REPLY_LIMIT, Forked, run_script_here, start  # noqa: F401 (the asker's side)
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
-             "lab.grading.preload", "openai")
+             "lab.process.preloader", "openai")
 READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 
@@ -71,9 +71,18 @@ BOOT = """\
 import sys
 kit, address, cpu, memory, file_size, kind = sys.argv[1:]
 sys.path.insert(0, kit)
-from lab.grading.preload import serve
+from lab.process.preloader import serve
 serve(address, int(cpu), int(memory), int(file_size), kind)
 """
+
+
+KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
+
+
+def cache_options() -> list[str]:
+    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    return ["-X", f"pycache_prefix={prefix}"] if prefix else []
 
 
 def available() -> bool:
@@ -207,7 +216,7 @@ class Preloader:
             os.dup2(fd, number)
         os.setsid()  # the asker kills this group: us and the runner (unless it leaves; the holder's end gets it)
         try:
-            cgroup.join_groups_of(int(order["holder"]))  # the submission's memory and process caps
+            join_groups_of(int(order["holder"]))  # the submission's memory and process caps
             apply_limits(*self.limits)
             if order.get("cpu"):
                 cap(resource.RLIMIT_CPU, int(order["cpu"]), int(order["cpu"]) + 1)
@@ -320,9 +329,6 @@ def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
     if not (enabled and available()):
         yield None
         return
-    from lab.grading.runner import KIT_PARENT, cache_options
-    from lab.grading.private_copy import remove_tree
-
     folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
     address = os.path.join(folder, "socket")
     process = subprocess.Popen(
@@ -341,4 +347,4 @@ def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
             process.kill()
             process.wait()
         process.stdout.close()
-        remove_tree(Path(folder))
+        shutil.rmtree(folder, ignore_errors=True)  # the socket only

@@ -1,30 +1,26 @@
-"""Running one student process for a probe: input in, capped output out, always within a limit.
+"""Talking to a started student process, within limits: input in, capped output out, a
+limit on every wait, and always killed with what it started at the end.
 
-The process gets its own process group; when the limit passes, the whole group is
-killed (lab.process.kill_group). A CPU budget (setrlimit, inherited by what it starts)
-ends an endless loop after a couple of seconds of CPU rather than at the wall-clock
-limit, which would let it burn a core that the rest of a class needs. Output is read by
-threads while the process runs, so a chatty process never blocks on a full pipe; past
-MAX_OUTPUT bytes on either pipe it is stopped (a flood is a broken program, not an answer).
+A CPU budget (lab.process.groups) ends an endless loop after a second or two of CPU rather
+than at the wall-clock limit, which would let it burn a core the rest of a class needs.
+Output is read by threads while the process runs, so a chatty process never blocks on a
+full pipe; past MAX_OUTPUT bytes on either pipe it is stopped (a flood is a broken program,
+not an answer).
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process import (GROUPS, POSIX, ZYGOTE_VARIABLE, kill_group, limit_cpu, loopback_listener, start,
-                         start_joined, start_student)
-
-PRELOAD_VARIABLE = "LAB_PRELOAD"  # set by `lab grade` (lab/grading/preload.py)
+from lab.process.groups import POSIX, kill_group, sweep_group
+from lab.process.student import start_python
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
 
@@ -70,60 +66,6 @@ def feed(stream: IO[bytes], data: bytes) -> None:
     except (BrokenPipeError, OSError, ValueError):
         pass  # the process is gone or stopped reading: what it wrote says the rest
 
-
-def sweep_group(pgid: int) -> None:
-    """Kill what the process left running in its group after it exited (a stray child)."""
-    if GROUPS:
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except OSError:
-            pass  # the group is empty: the usual case
-
-
-# What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
-SANDBOX_BASE = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-
-
-def child_env(lang: str, **extra: str) -> dict[str, str]:
-    from lab import sandbox
-
-    base = dict(SANDBOX_BASE) if sandbox.current() else dict(os.environ)
-    env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
-    env.pop(PRELOAD_VARIABLE, None)  # the preloader and the zygote are the kit's, not the student's
-    env.pop(ZYGOTE_VARIABLE, None)
-    env.pop("LAB_INSPECTOR", None)  # lab.real_clients.INSPECTOR_VARIABLE
-    env.pop(sandbox.VARIABLE, None)
-    # A real client's server gets no help to flush its replies: neither does the student's.
-    env.pop("PYTHONUNBUFFERED", None)
-    env.update(extra)
-    return env
-
-
-def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool,
-                 listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...` as a new interpreter (sandboxed under `lab grade`, lab.process),
-    or, if `preloaded` (the kit's own scripts only), forked with openai imported already: by
-    `lab grade`'s zygote into the sandbox (lab/sandbox_entry.py), or by its preloader when
-    there is no sandbox. Returns (process, listeners)."""
-    from lab import sandbox
-
-    zygote = os.environ.get(ZYGOTE_VARIABLE) if preloaded and sandbox.current() else None
-    if zygote:
-        joined = start_joined(zygote, script, args, cwd, env, listen, cpu_seconds)
-        if joined is not None:
-            return joined
-    address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandbox.current() else None
-    if address:
-        listeners = {name: loopback_listener() for name in listen}
-        ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
-        forked = start(address, str(script), list(args), cwd, {**env, **ports})
-        if forked is not None:
-            if cpu_seconds:
-                limit_cpu(forked.pid, cpu_seconds)
-            return forked, listeners
-        for listener in listeners.values():
-            listener.close()
-    return start_student([sys.executable, str(script), *args], cwd, env, listen, cpu_seconds)
 
 
 def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
@@ -222,7 +164,8 @@ class Conversation:
 
     def finish(self, within: float) -> Run:
         """Close its input, wait at most `within` s for its end, then kill what is left."""
-        self.closed_at = time.monotonic()
+        if self.closed_at is None:
+            self.closed_at = time.monotonic()
         feed(self.process.stdin, b"")
         try:
             code: int | None = self.process.wait(timeout=max(0.0, within))
@@ -234,6 +177,10 @@ class Conversation:
         for thread in self.threads:
             thread.join(timeout=1.0)
         return Run(bytes(self.out), bytes(self.err), exit_code(code), round(time.monotonic() - self.started, 3))
+
+    def close(self) -> Run:
+        """Kill it now with what it started (it may be waiting for more input); safe to repeat."""
+        return self.finish(0.0)
 
     def remaining_lines(self) -> list[bytes]:
         """The lines it wrote that were not read yet (call after finish)."""

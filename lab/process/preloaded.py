@@ -1,0 +1,89 @@
+"""Asking a preloader (lab/process/preloader.py) for a forked process, and the process it
+forked, through the part of subprocess.Popen's interface the kit uses."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+from lab.process.groups import kill_group
+
+REPLY_LIMIT = 10.0  # seconds for the preloader (lab/process/preloader.py) to fork and answer with the pid
+
+
+class Forked:
+    """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
+
+    def __init__(self, control: socket.socket, pid: int, stdin: int | None, stdout: int | None,
+                 stderr: int | None) -> None:
+        self.control, self.pid, self.returncode = control, pid, None
+        self.companion: subprocess.Popen | None = None  # a process that ends with it (a sandbox's holder)
+        self.stdin = os.fdopen(stdin, "wb") if stdin is not None else None
+        self.stdout = os.fdopen(stdout, "rb") if stdout is not None else None
+        self.stderr = os.fdopen(stderr, "rb") if stderr is not None else None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.receive_exit(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None and not self.receive_exit(timeout):
+            raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0)
+        return self.returncode  # type: ignore[return-value]
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def receive_exit(self, timeout: float | None) -> bool:
+        """True once the exit code is in; then close, so the preloader sweeps the group and reaps."""
+        if not select.select([self.control], [], [], timeout)[0]:
+            return False
+        try:
+            message = self.control.recv(4096)
+            self.returncode = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
+        except (OSError, ValueError, KeyError, TypeError):
+            self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
+        self.control.close()
+        if self.companion is not None:
+            kill_group(self.companion)
+        return True
+
+
+def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str],
+          extra_fds: list[int] = (), extra: dict | None = None, stdio: list[int] | None = None) -> Forked | None:
+    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot.
+    Its stdin, stdout and stderr are pipes to us, or the three fds of `stdio` (left open).
+    A zygote also takes `extra_fds` (its status pipe and namespaces) and `extra` fields."""
+    if stdio is None:
+        pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours: list[int | None] = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    else:
+        theirs, ours = [os.dup(fd) for fd in stdio], [None, None, None]
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        control.settimeout(REPLY_LIMIT)
+        control.connect(address)
+        order = {"target": target, "args": args, "cwd": str(cwd), "env": env, **(extra or {})}
+        socket.send_fds(control, [json.dumps(order).encode()], [*theirs, *extra_fds])
+        pid = int(json.loads(control.recv(4096))["pid"])
+        control.settimeout(None)
+    except (OSError, ValueError, KeyError, TypeError):
+        control.close()
+        for fd in ours:
+            if fd is not None:
+                os.close(fd)
+        return None
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    return Forked(control, pid, *ours)
