@@ -35,7 +35,7 @@ from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import solutions_dir
 from lab.process import ZYGOTE_VARIABLE, joins_here
-from lab.process.preloader import preloader
+from lab.process.preloader import preloaders
 from lab.results import Report
 from lab.sandbox import Spec
 
@@ -292,8 +292,9 @@ def grade_class(
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
     preloading = preload and bool(todo)
-    with preloader(*class_limits, preloading, "bonus" if bonus else "checks") as address, \
-            preloader(*class_limits, preloading and jail is not None, "zygote") as zygote:
+    kinds = ["bonus" if bonus else "checks", *(["zygote"] if jail is not None else [])] if preloading else []
+    with preloaders(*class_limits, kinds) as addresses:
+        address, zygote = addresses.get("bonus" if bonus else "checks"), addresses.get("zygote")
         helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:

@@ -33,6 +33,7 @@ new interpreter instead.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -313,6 +314,9 @@ def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "chec
             importlib.import_module(name)
     with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
         warm_up_openai()
+    # What is loaded now stays, in every fork: out of the garbage collector's sight, so that a
+    # fork's collections do not touch (and so copy) every page of it.
+    gc.freeze()
     preloader = Preloader(address, cpu, memory, file_size, zygote=kind == "zygote")
     print("ready", flush=True)
     preloader.loop()
@@ -326,25 +330,39 @@ def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
               enabled: bool = True, kind: str = "checks") -> Iterator[str | None]:
     """Run a preloader of `kind` (KINDS: the checks, the checks and the SDK client, or the
     zygote) for the `with` block and yield its address (None where it cannot run)."""
-    if not (enabled and available()):
-        yield None
-        return
-    folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
-    address = os.path.join(folder, "socket")
-    process = subprocess.Popen(
-        [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
-         str(KIT_PARENT), address, str(cpu), str(memory), str(file_size), kind],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
-    )
+    with preloaders(cpu, memory, file_size, env, [kind] if enabled else []) as addresses:
+        yield addresses.get(kind)
+
+
+@contextlib.contextmanager
+def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
+               kinds: list[str]) -> Iterator[dict[str, str | None]]:
+    """Several preloaders at once (kind -> address, None where one cannot run): all start
+    before any is waited for, so their imports overlap on the host's cores."""
+    started: dict[str, tuple[subprocess.Popen, str]] = {}
     try:
-        ready = select.select([process.stdout], [], [], READY_LIMIT)[0]
-        yield address if ready and process.stdout.readline() == b"ready\n" else None
+        for kind in kinds if available() else []:
+            folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
+            address = os.path.join(folder, "socket")
+            started[kind] = (subprocess.Popen(
+                [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
+                 str(KIT_PARENT), address, str(cpu), str(memory), str(file_size), kind],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
+            ), address)
+        yield {kind: ready(*started[kind]) if kind in started else None for kind in kinds}
     finally:
-        process.stdin.close()  # the preloader kills what it forked and ends
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stdout.close()
-        shutil.rmtree(folder, ignore_errors=True)  # the socket only
+        for process, address in started.values():
+            process.stdin.close()  # the preloader kills what it forked and ends
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+            shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
+
+
+def ready(process: subprocess.Popen, address: str) -> str | None:
+    """`address` once the preloader there says it is ready, None if it does not in time."""
+    said = select.select([process.stdout], [], [], READY_LIMIT)[0]
+    return address if said and process.stdout.readline() == b"ready\n" else None
