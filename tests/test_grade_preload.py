@@ -213,6 +213,23 @@ def test_when_the_grader_goes_every_fork_is_killed(tmp_path: Path) -> None:
     assert not Path(where).exists()
 
 
+def test_a_preloader_and_a_zygote_start_together(tmp_path: Path) -> None:
+    from lab.process.preloader import preloaders
+
+    script = write(tmp_path, "loaded.py", "import sys\nprint('lab.checks' in sys.modules, 'openai' in sys.modules)\n")
+    started = time.monotonic()
+    with preloaders(CPU, MEMORY, FILE_SIZE, ENV, ["checks", "zygote"]) as addresses:
+        both = time.monotonic() - started
+        process = start(addresses["checks"], str(script), [], tmp_path, ENV)
+        assert process.stdout.readline().split() == [b"True", b"True"]
+        process.wait(timeout=10)
+        # The zygote forks only into a sandbox: a request without one is refused, nothing runs
+        # (what its forks hold: tests/test_sandbox_entry.py).
+        assert start(addresses["zygote"], str(script), [], tmp_path, ENV) is None
+    assert not any(Path(where).exists() for where in addresses.values())  # both gone, sockets removed
+    assert both < 30  # started side by side: neither waits for the other's imports
+
+
 def test_a_disabled_preloader_yields_none() -> None:
     with preloader(CPU, MEMORY, FILE_SIZE, ENV, enabled=False) as where:
         assert where is None
