@@ -8,7 +8,8 @@ hang or crash, see tests/hostile), grades it with all cores (two jobs per core, 
 with the class's preloader (or, with --no-preload, a new interpreter per submission), and prints the wall
 time, submissions per second, and how long each kind took (a hanging submission must cost no
 more than its time limit). Also times the check engine alone on solutions/, once, to show
-where the time goes. Target: 100 submissions in under 60 s on 2 cores.
+where the time goes. Targets: 100 submissions in 30 s on 2 cores, sandboxed; 120 s with
+--bonus (figures: docs/performance.md).
 """
 
 from __future__ import annotations

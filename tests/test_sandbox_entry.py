@@ -46,7 +46,7 @@ print(json.dumps({{
     'kit_visible': os.path.exists({str(Path(sandbox.KIT) / 'lab' / 'checks')!r}),
     'solutions_visible': os.path.exists({str(Path(sandbox.KIT) / 'solutions')!r}),
     'listener': reach(int(os.environ['LAB_TEST_PORT'])), 'host_service': reach(int(sys.argv[1])),
-    'env': sorted(os.environ),
+    'env': sorted(os.environ), 'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),
 }}), flush=True)
 """
 
@@ -118,6 +118,7 @@ def test_a_joined_fork_is_inside_the_sandbox_with_no_privilege(zygote: str, jail
     assert seen["listener"] is True  # the check's listener, bound inside the sandbox
     assert seen["host_service"] is False  # the host's loopback is another network
     assert seen["env"] == ["LAB_LANG", "LAB_TEST_PORT", "PATH"]
+    assert seen["fds"] == [0, 1, 2, 3]  # stdio, and the listing's own: none of the zygote's
 
 
 def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Path, host_service: int) -> None:

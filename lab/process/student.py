@@ -11,9 +11,13 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lab.process.groups import POSIX, kill_group, limit_cpu
 from lab.process.preloaded import start
+
+if TYPE_CHECKING:
+    from lab.sandbox import Spec
 
 # Addresses of `lab grade`'s preloaded helpers (lab/process/preloader.py), for the kit only:
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # the preloader (the check runs, unsandboxed model runners, the SDK client)
@@ -83,7 +87,7 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
     return {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
 
 
-def joins_here(address: str, spec) -> bool:
+def joins_here(address: str, spec: Spec) -> bool:
     """Whether the zygote at `address` can join a sandbox of `spec` on this host: a trial run.
     (Where bwrap is setuid, say, its namespaces belong to root: then a class's model runners
     start as new interpreters in their sandbox instead, slower, never a kit error each.)"""
@@ -126,7 +130,7 @@ JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
 
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
-                 listen: tuple[str, ...] = (), cpu_seconds: int = 0, spec=None):
+                 listen: tuple[str, ...] = (), cpu_seconds: int = 0, spec: Spec | None = None):
     """`python script args...` sandboxed, forked by the zygote at `address` with openai loaded
     (lab/sandbox_entry.py): bubblewrap builds the sandbox around a holder, the fork joins it.
     Returns (process, listeners) as start_student does, or None when the zygote cannot be asked
@@ -147,12 +151,16 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     finally:
         theirs.close()
         os.close(info_in)
+    namespaces: list[int] = []
     try:
         listeners = receive_listeners(ours, listen, holder)  # received: the sandbox is ready
         pid = holder_pid(info_out)
-        namespaces = [os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY) for name in NAMESPACES]
+        for name in NAMESPACES:
+            namespaces.append(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY))
     except (OSError, ValueError, KeyError, TypeError) as error:
         kill_group(holder)
+        for fd in namespaces:
+            os.close(fd)
         raise KitError(f"the sandbox's holder could not be joined: {error}") from None
     finally:
         os.close(info_out)
