@@ -35,7 +35,7 @@ SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 
 
 def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
-    from lab.process import run_python_with_limit
+    from lab.process.fork import run_python_with_limit
 
     env = {**os.environ, "LAB_LANG": lang}
     code = run_python_with_limit(client, [server_file], timeout, env)
@@ -75,7 +75,7 @@ def warm_model_runner() -> Iterator[None]:
     """Under --watch: a process that has openai imported already forks each model runner, so a
     save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
     and until it is ready, the runner starts as a new interpreter as usual)."""
-    from lab.process import PRELOAD_VARIABLE
+    from lab.process.student import PRELOAD_VARIABLE
 
     stop = threading.Event()
 

@@ -27,7 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from lab.process import kill_group
+from lab.process.groups import kill_group
+from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -40,7 +41,6 @@ SDK_LIMIT = 45.0
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
-INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the Inspector's command, found once by `lab grade --bonus`
 FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
 QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false"}
@@ -93,7 +93,8 @@ def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, l
 def fork_preloaded(module: str, args: list[str], out: int, err: int):
     """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
     None when there is no preloader (then the caller starts a new interpreter)."""
-    from lab.process import PRELOAD_VARIABLE, start
+    from lab.process.preloaded import start
+    from lab.process.student import PRELOAD_VARIABLE
 
     address = os.environ.get(PRELOAD_VARIABLE)
     if not address:
@@ -107,7 +108,7 @@ def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
     client itself stays outside, so its report is out of the server's reach), and with what
     environment (the sandbox's: only what a server needs)."""
     from lab import sandbox
-    from lab.process import student_command
+    from lab.process.student import student_command
 
     command = student_command([sys.executable, str(server)], server.parent)
     if sandbox.current() is None:

@@ -13,7 +13,7 @@ Each student process (server, client, model runner, bonus server) starts as
   works in read-write (the private copy, or a check's folder beside it), and nothing else of
   the submission's; a private /tmp and /dev; no home, no working folder, no class folder,
   no output folder, no other copy;
-- the environment the check gives it (see lab.process.child_env), nothing more.
+- the environment the check gives it (see lab.process.student.child_env), nothing more.
 The trusted side passes the spec to the check run in LAB_SANDBOX (JSON); the check run wraps
 every student command with `wrap`.
 

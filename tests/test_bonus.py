@@ -361,19 +361,19 @@ def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
 
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lab import process
-    from lab.process import PRELOAD_VARIABLE
+    from lab.process import preloaded
+    from lab.process.student import PRELOAD_VARIABLE
     from lab.process.preloader import KINDS, preloader
 
     forks = []
-    real_start = process.start
-    monkeypatch.setattr(process, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
+    real_start = preloaded.start
+    monkeypatch.setattr(preloaded, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
     assert {"mcp", "lab.real_clients"} <= set(KINDS["bonus"])  # loaded once for the class
     with preloader(60, 2 << 30, 64 << 20, dict(os.environ), kind="bonus") as address:
         assert address is not None
         monkeypatch.setenv(PRELOAD_VARIABLE, address)
         [run] = real_clients.run_sdk(LESSON, modes=("auto",))
-    assert len(forks) == 1 and isinstance(forks[0], process.Forked)  # no new interpreter
+    assert len(forks) == 1 and isinstance(forks[0], preloaded.Forked)  # no new interpreter
     assert (run.client, run.outcome, run.reason) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 
 

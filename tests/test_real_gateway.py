@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from conftest import refused_url
-from lab.process import kill_group
+from lab.process.groups import kill_group
 from test_run import lab
 
 MOCK_TEXT = "Il peut lister des outils, et sa liste ne changera pas."

@@ -113,7 +113,7 @@ def test_a_rerun_in_another_format_grades_again(tmp_path: Path, catalogue: Catal
 
 @needs_bwrap
 def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path: Path) -> None:
-    from lab.process import start_student
+    from lab.process.student import start_student
 
     folder = tmp_path / "copy"
     folder.mkdir()
@@ -191,7 +191,7 @@ def test_a_check_that_errors_in_the_trusted_run_is_a_kit_error(tmp_path: Path, c
 def test_the_checks_read_a_students_file_never_through_a_link(tmp_path: Path) -> None:
     """Student code runs while the checks read its folder: a `model.py` it turned into a link
     to one of the grader's files must not be read (nor a pipe that would block the read)."""
-    from lab.process import copy_student_file, read_student_file
+    from lab.process.student import copy_student_file, read_student_file
 
     secret = tmp_path / "grader.env"
     secret.write_text("AI_KEY=sk-secret\n")

@@ -17,7 +17,9 @@ import pytest
 from lab import sandbox
 from lab.grading.cgroup import SubmissionGroup
 from lab.process.preloader import JOIN_FAILED, available, preloader
-from lab.process import KitError, kill_group, start, start_joined
+from lab.process.groups import kill_group
+from lab.process.preloaded import start
+from lab.process.student import KitError, start_joined
 from lab.sandbox_entry import NAMESPACES
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None or not available(),
@@ -159,7 +161,7 @@ def test_a_fork_that_cannot_join_says_so_before_any_code_runs(zygote: str, jaile
     assert forked.stdout.read() == b""  # the probe never ran
 
 
-def test_a_zygote_that_is_gone_is_a_kit_error_or_a_new_interpreter(jailed: Path, tmp_path: Path) -> None:
+def test_without_a_zygote_start_joined_says_none_and_the_caller_starts_anew(jailed: Path, tmp_path: Path) -> None:
     # No zygote at that address: start_joined says None, and the caller starts a new interpreter.
     assert start_joined(str(tmp_path / "no-zygote"), jailed / "probe.py", (), jailed, {}) is None
 
@@ -221,7 +223,7 @@ def test_a_cpu_budget_holds_set_by_prlimit_or_by_the_launcher(jailed: Path, prli
 def test_lab_grade_tries_joining_once_and_falls_back_where_it_cannot(zygote: str) -> None:
     """A host where joining fails (bwrap setuid, say) gets new interpreters, not a kit error
     for every submission: lab grade uses the zygote only after this trial run succeeds."""
-    from lab.process import joins_here
+    from lab.process.student import joins_here
 
     spec = sandbox.find()[0]
     assert joins_here(zygote, spec) is True

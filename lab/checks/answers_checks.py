@@ -14,7 +14,7 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
-from lab.process import read_student_file
+from lab.process.student import read_student_file
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -25,7 +25,7 @@ from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
-from lab.process import TOKEN_VARIABLE
+from lab.process.groups import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)

@@ -22,7 +22,8 @@ from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
-from lab.process import Run, child_env, copy_student_file, run_python
+from lab.process.student import child_env, copy_student_file
+from lab.process.talk import Run, run_python
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)

@@ -21,7 +21,8 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
-from lab.process import Conversation, Run, child_env, copy_student_file, start_python
+from lab.process.student import child_env, copy_student_file, start_python
+from lab.process.talk import Conversation, Run
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight

@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed, Probe
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
-from lab.process import Run, child_env, converse
+from lab.process.student import child_env
+from lab.process.talk import Run, converse
 from lab.checks.tracebacks import trimmed
 
 SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tenth of it

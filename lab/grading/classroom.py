@@ -34,7 +34,7 @@ from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import solutions_dir
-from lab.process import ZYGOTE_VARIABLE, joins_here
+from lab.process.student import ZYGOTE_VARIABLE, joins_here
 from lab.process.preloader import preloaders
 from lab.results import Report
 from lab.sandbox import Spec
@@ -291,10 +291,10 @@ def grade_class(
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
-    preloading = preload and bool(todo)
-    kinds = ["bonus" if bonus else "checks", *(["zygote"] if jail is not None else [])] if preloading else []
+    kind = "bonus" if bonus else "checks"  # the SDK client preloaded too, with --bonus
+    kinds = [kind, *(["zygote"] if jail is not None else [])] if preload and todo else []
     with preloaders(*class_limits, kinds) as addresses:
-        address, zygote = addresses.get("bonus" if bonus else "checks"), addresses.get("zygote")
+        address, zygote = addresses.get(kind), addresses.get("zygote")
         helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:

@@ -46,7 +46,9 @@ from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
 from lab.i18n import text
-from lab.process import PRELOAD_VARIABLE, TOKEN_VARIABLE, Forked, start
+from lab.process.groups import TOKEN_VARIABLE
+from lab.process.preloaded import Forked, start
+from lab.process.student import PRELOAD_VARIABLE
 from lab.process.preloader import KIT_PARENT, cache_options
 from lab.results import ERROR, Report
 
@@ -259,9 +261,10 @@ def grade_submission(
 
     `preload`: the address of the class's preloader (lab/process/preloader.py), if one runs.
     `jail`: the sandbox every student process of this submission runs in (lab/sandbox.py);
-    None grades without one, and the report says so. `helpers`: variables naming the class's
-    trusted helpers for the check run (the zygote, the Inspector: classroom.class_helpers). The check run itself (the child) stays
+    None grades without one, and the report says so. The check run itself (the child) stays
     outside it: it is the kit's code, and the only one that writes the verdict.
+    `helpers`: variables that name the class's trusted helpers for the check run (the zygote,
+    the Inspector: classroom.class_helpers).
     """
     started = time.monotonic()
     checks = checks.for_folder(submission)

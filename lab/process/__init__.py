@@ -16,19 +16,7 @@ The trusted processes of `lab grade` that run no student code are started where 
 used: the check run of each submission (lab/grading/runner.py) and the real MCP clients'
 own processes (lab/real_clients.py); the student servers those clients start come from
 student.py's `student_command`.
+
+Import from the module that does the job (`from lab.process.student import start_student`):
+this package imports nothing by itself, so `lab run` loads only what it uses.
 """
-
-from lab.process.fork import can_fork, run_python_with_limit, run_script_here, run_with_limit
-from lab.process.groups import GROUPS, POSIX, TOKEN_VARIABLE, kill_group, limit_cpu, sweep_group
-from lab.process.preloaded import REPLY_LIMIT, Forked, start
-from lab.process.student import (PRELOAD_VARIABLE, ZYGOTE_VARIABLE, KitError, child_env, copy_student_file,
-                                 joins_here, read_student_file, start_joined, start_python, start_student,
-                                 student_command)
-from lab.process.talk import Conversation, Run, converse, run_python
-
-__all__ = [
-    "GROUPS", "POSIX", "PRELOAD_VARIABLE", "REPLY_LIMIT", "TOKEN_VARIABLE", "ZYGOTE_VARIABLE", "Conversation",
-    "Forked", "KitError", "Run", "can_fork", "child_env", "converse", "copy_student_file", "joins_here",
-    "kill_group", "limit_cpu", "read_student_file", "run_python", "run_python_with_limit", "run_script_here",
-    "run_with_limit", "start", "start_joined", "start_python", "start_student", "student_command", "sweep_group",
-]

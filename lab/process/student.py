@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # Addresses of `lab grade`'s preloaded helpers (lab/process/preloader.py), for the kit only:
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # the preloader (the check runs, unsandboxed model runners, the SDK client)
 ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the zygote (sandboxed model runners, lab/sandbox_entry.py)
+INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the MCP Inspector's command, found once (lab/real_clients.py)
 
 LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
 
@@ -244,9 +245,8 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
 
     base = dict(SANDBOX_BASE) if sandbox.current() else dict(os.environ)
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
-    env.pop(PRELOAD_VARIABLE, None)  # the preloader and the zygote are the kit's, not the student's
-    env.pop(ZYGOTE_VARIABLE, None)
-    env.pop("LAB_INSPECTOR", None)  # lab.real_clients.INSPECTOR_VARIABLE
+    for helper in (PRELOAD_VARIABLE, ZYGOTE_VARIABLE, INSPECTOR_VARIABLE):  # the kit's, not the student's
+        env.pop(helper, None)
     env.pop(sandbox.VARIABLE, None)
     # A real client's server gets no help to flush its replies: neither does the student's.
     env.pop("PYTHONUNBUFFERED", None)
@@ -262,12 +262,13 @@ def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, 
     there is no sandbox. Returns (process, listeners)."""
     from lab import sandbox
 
-    zygote = os.environ.get(ZYGOTE_VARIABLE) if preloaded and sandbox.current() else None
+    sandboxed = sandbox.current() is not None
+    zygote = os.environ.get(ZYGOTE_VARIABLE) if preloaded and sandboxed else None
     if zygote:
         joined = start_joined(zygote, script, args, cwd, env, listen, cpu_seconds)
         if joined is not None:
             return joined
-    address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandbox.current() else None
+    address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandboxed else None
     if address:
         listeners = {name: loopback_listener() for name in listen}
         ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}

@@ -72,7 +72,7 @@ def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env:
                args: tuple[str, ...] = (), preloaded: bool = False, cpu_seconds: int | None = None,
                listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
     """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s
-    (and at most `cpu_seconds` of CPU). `listen`: see lab.process.start_student; `serve` gets
+    (and at most `cpu_seconds` of CPU). `listen`: see student.start_student; `serve` gets
     the listeners (name -> socket) before the process reads its input."""
     started = time.monotonic()
     process, listeners = start_python(script, args, cwd, env, preloaded, listen, cpu_seconds or 0)
