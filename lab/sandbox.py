@@ -90,6 +90,7 @@ class Spec:
     links: tuple[tuple[str, str], ...] = field(default=())  # (link, target) at the root, e.g. /lib -> usr/lib
     proc: bool = True  # a /proc of its own; False where it cannot be mounted (docker masks /proc)
     prlimit: str = ""  # util-linux's prlimit, which sets a CPU limit before bwrap runs ("": the launcher does)
+    certificates: str = ""  # the system's hashed certificate folder, shown read-only ("": none)
 
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
@@ -102,7 +103,8 @@ class Spec:
         data = json.loads(text)
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
                    tuple(data["writable"]), tuple(data["hidden_files"]),
-                   tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]))
+                   tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]),
+                   str(data["certificates"]))
 
 
 def python_folders() -> list[str]:
@@ -142,8 +144,30 @@ def default_spec(bwrap: str) -> Spec:
     # An installed kit sits in site-packages: cover it. (A checkout that holds the venv is
     # fine as it is: only the venv folder is shown, not the checkout around it.)
     hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
+    certificates = certificate_folder()
     return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(editable_hooks()), tuple(links),
-                prlimit=shutil.which("prlimit") or "")
+                prlimit=shutil.which("prlimit") or "",
+                certificates=certificates if any(inside(certificates, shown) for shown in readable) else "")
+
+
+def certificate_folder() -> str:
+    """The system's certificate folder, when OpenSSL can look certificates up in it by their
+    hashed names (`update-ca-certificates` makes them); "" otherwise.
+
+    Why: the openai SDK's HTTP client loads the whole certificate bundle into every client
+    it makes (26 ms each: a model helper makes three per check run), while OpenSSL reads a
+    hashed folder lazily, one certificate when a TLS handshake needs it. Student processes
+    get SSL_CERT_DIR pointing here (lab.process.student.child_env): the same system
+    certificates, looked up instead of loaded. In the sandbox no handshake ever happens (it
+    has no network): only the cost changes."""
+    import re
+    import ssl
+
+    folder = ssl.get_default_verify_paths().capath or ""
+    with contextlib.suppress(OSError):
+        if folder and any(re.fullmatch(r"[0-9a-f]{8}\.\d+", name) for name in os.listdir(folder)):
+            return os.path.realpath(folder)
+    return ""
 
 
 def cpu_limit_option(seconds: int) -> str:

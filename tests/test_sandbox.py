@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import ssl
 import subprocess
 import sys
 from pathlib import Path
@@ -146,6 +148,51 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
     assert seen["pids"] == ["1", "2"]  # bwrap's own init, and this process (the launcher became it)
     assert list(listeners) == ["LAB_PORT"]
     listeners["LAB_PORT"].close()
+
+
+HASHED = re.compile(r"[0-9a-f]{8}\.\d+")
+
+
+@needs_bwrap
+def test_a_sandboxed_student_process_looks_certificates_up_in_the_systems_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SSL_CERT_DIR names the system's hashed certificate folder, shown in the sandbox whole:
+    the openai SDK then looks certificates up instead of loading all of them into every client
+    (see sandbox.certificate_folder), and an `OpenAI(...)` is made there as anywhere."""
+    from lab.process.student import child_env, start_student
+
+    spec = sandbox.find()[0]
+    assert spec.certificates == os.path.realpath(ssl.get_default_verify_paths().capath)
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    monkeypatch.setenv(sandbox.VARIABLE, spec.with_writable(folder).to_json())
+    env = child_env("en")
+    assert env["SSL_CERT_DIR"] == spec.certificates
+    probe = ("import json, os, re, openai\n"
+             "openai.OpenAI(base_url='http://127.0.0.1:9/v1', api_key='lab', max_retries=0).close()\n"
+             "print(json.dumps(sorted(name for name in os.listdir(os.environ['SSL_CERT_DIR'])"
+             f" if re.fullmatch({HASHED.pattern!r}, name))))\n")
+    process, _ = start_student([sys.executable, "-c", probe], folder, env)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert json.loads(out) == sorted(name for name in os.listdir(spec.certificates) if HASHED.fullmatch(name))
+    # Outside the sandbox a student process keeps the environment it was given.
+    monkeypatch.delenv(sandbox.VARIABLE)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    assert "SSL_CERT_DIR" not in child_env("en")
+
+
+def test_only_a_folder_of_hashed_certificates_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder OpenSSL cannot look certificates up in (no hashed names) is not named: the
+    SDK then loads its bundle as it would anywhere."""
+    folder = tmp_path / "certs"
+    folder.mkdir()
+    (folder / "some-ca.pem").write_text("not hashed")
+    paths = ssl.DefaultVerifyPaths("", str(folder), "SSL_CERT_FILE", "", "SSL_CERT_DIR", "")
+    monkeypatch.setattr(ssl, "get_default_verify_paths", lambda: paths)
+    assert sandbox.certificate_folder() == ""
+    (folder / "002c0b4f.0").symlink_to(folder / "some-ca.pem")
+    assert sandbox.certificate_folder() == str(folder.resolve())
 
 
 @needs_bwrap

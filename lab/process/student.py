@@ -243,7 +243,10 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
     elsewhere the student's own; never the kit's helpers' addresses."""
     from lab import sandbox
 
-    base = dict(SANDBOX_BASE) if sandbox.current() else dict(os.environ)
+    spec = sandbox.current()
+    base = dict(SANDBOX_BASE) if spec else dict(os.environ)
+    if spec and spec.certificates:  # looked up, not loaded by each OpenAI(...) (see sandbox.certificate_folder)
+        base["SSL_CERT_DIR"] = spec.certificates
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
     for helper in (PRELOAD_VARIABLE, ZYGOTE_VARIABLE, INSPECTOR_VARIABLE):  # the kit's, not the student's
         env.pop(helper, None)
