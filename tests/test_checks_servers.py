@@ -3,6 +3,8 @@ specific check; the correct server, written unlike the solution, gets full marks
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
@@ -84,10 +86,10 @@ def test_a_hung_server_is_stopped_at_its_limit_and_reported(tmp_path):
     assert report.duration < 9
 
 
-@pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="the CPU budget is set with prlimit (Linux)")
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="the CPU budget is watched in /proc (Linux)")
 @pytest.mark.parametrize(("lang", "message"), [
-    ("en", "The server used up its CPU time (1 s) without writing, an endless loop most likely."),
-    ("fr", "Le serveur a utilisé tout son temps de calcul (1 s de CPU) sans rien écrire, une boucle sans fin sans doute."),
+    ("en", "The server used up its CPU time (0.5 s) without writing, an endless loop most likely."),
+    ("fr", "Le serveur a utilisé tout son temps de calcul (0,5 s de CPU) sans rien écrire, une boucle sans fin sans doute."),
 ])
 def test_a_looping_server_is_stopped_by_its_cpu_budget_not_its_wall_clock(tmp_path, lang, message):
     import os
@@ -97,8 +99,24 @@ def test_a_looping_server_is_stopped_by_its_cpu_budget_not_its_wall_clock(tmp_pa
     report = run_some(tmp_path, "server.json-rpc", lang=lang)
     (result,) = report.results
     assert (result.status, result.message) == ("failed", message)
-    # Two sessions, each stopped after 1 s of CPU (SIGXCPU) instead of 5 s of spinning.
-    assert 1.5 <= sum(os.times()[2:4]) - cpu_before < 3.5
+    # Two sessions, each stopped after half a second of CPU (and one look more), not after the
+    # rlimit's whole second, nor after 5 s of spinning.
+    assert 0.9 <= sum(os.times()[2:4]) - cpu_before < 1.6
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="the CPU budget is watched in /proc (Linux)")
+def test_the_cpu_budget_counts_what_the_server_started(tmp_path):
+    """A server that answers, then starts two looping children at the end of its input and waits
+    for them: their CPU is the session's (each alone would stay under a per-process limit)."""
+    (tmp_path / "server.py").write_text(ALT + (
+        "import subprocess\n"  # at the end of its input: two loops, and it waits for them
+        "children = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(2)]\n"
+        "for child in children:\n    child.wait()\n"))
+    report = run_some(tmp_path, "server.exits-at-eof")
+    result = next(result for result in report.results if result.id == "server.exits-at-eof")
+    assert (result.status, result.message) == (
+        "failed", "The server used up its CPU time (0.5 s) instead of stopping: an endless loop?")
+    assert result.actual == "0.5 s CPU"
 
 
 def test_expected_and_actual_show_both_replies(tmp_path):

@@ -17,13 +17,14 @@ import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import solutions_dir
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 HELPER = "plumbing.py"  # the given helper module, beside the student's files (identical in exercises/)
+HELPER_NAME = HELPER.removesuffix(".py")
 _loading = threading.Lock()
 
 
@@ -48,15 +49,21 @@ def _load(name: str) -> ModuleType:
 
 
 def _exec(name: str, module_name: str) -> ModuleType:
-    """A fresh module from solutions/<name>.py (caller holds _loading)."""
+    """A fresh module from solutions/<name>.py (caller holds _loading).
+
+    Its code is compiled once, and the given helper it imports (plumbing.py: functions and
+    constants, no state) is loaded once and shared: a check run starts about ten reference
+    sessions, and each would otherwise run plumbing.py anew."""
     path = SOLUTIONS / f"{name}.py"
     spec = importlib.util.spec_from_file_location(module_name, path)
-    assert spec and spec.loader, path
+    assert spec, path
     module = importlib.util.module_from_spec(spec)
     saved_path, known = list(sys.path), set(sys.modules)
     sys.path.insert(0, str(SOLUTIONS))
+    if name != HELPER_NAME:
+        sys.modules[HELPER_NAME] = _load(HELPER_NAME)
     try:
-        spec.loader.exec_module(module)
+        exec(_compiled(path), module.__dict__)
     finally:
         # Undo the imports of the files beside it, so that no bare `model`, `server` or
         # `plumbing` leaks into the kit (a student's file of that name could come next).
@@ -65,6 +72,11 @@ def _exec(name: str, module_name: str) -> ModuleType:
             if str(getattr(sys.modules[loaded], "__file__", "") or "").startswith(str(SOLUTIONS)):
                 del sys.modules[loaded]
     return module
+
+
+@lru_cache(maxsize=None)
+def _compiled(path: Path) -> CodeType:
+    return compile(path.read_bytes(), str(path), "exec")
 
 
 class ReferenceSession:

@@ -42,6 +42,44 @@ def limit_cpu(pid: int, seconds: int) -> None:
             pass  # it has exited already, or its limit is lower still
 
 
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by process `pid` and everything under it still running (with
+    what their reaped children used), read from /proc; None where /proc cannot tell.
+
+    Why: an rlimit counts whole seconds and each process alone; this sums a process tree,
+    a sandboxed one included (bwrap and the program inside are its descendants), to any
+    fraction of a second. Every process is read, as /proc lists no children on some kernels."""
+    parents: dict[int, int] = {}
+    used: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                # After the command's closing parenthesis: state, ppid, ... utime (11th),
+                # stime, cutime, cstime.
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            parents[int(name)] = int(fields[1])
+            used[int(name)] = sum(int(value) for value in fields[11:15])
+        except (OSError, IndexError, ValueError):
+            continue  # it ended while we read
+    if pid not in used:
+        return None
+    children: dict[int, list[int]] = {}
+    for child, parent in parents.items():
+        children.setdefault(parent, []).append(child)
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        total += used.get(current, 0)
+        pending += children.get(current, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def sweep_group(pgid: int) -> None:
     """Kill what the process left running in its group after it exited (a stray child)."""
     if GROUPS:

@@ -55,7 +55,7 @@ from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.sandbox_entry import NAMESPACES, drop_privileges, join
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
-             "lab.process.preloader", "openai")
+             "lab.process.preloader", "lab.report", "lab.sandbox", "openai")
 READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 
@@ -306,6 +306,16 @@ def warm_up_openai() -> None:
     client.close()
 
 
+def warm_up_checks() -> None:
+    """Do once what every check run would do first: find the checks (importing each checks
+    module and all they import) and load the reference solutions they compare with."""
+    from lab.checks import registry, reference
+
+    registry()
+    for name in ("server", "client", "plumbing"):
+        reference.load(name)
+
+
 def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "checks") -> None:
     """The preloader's main: import what `kind` needs (KINDS), say ready on stdout, then serve
     until stdin closes."""
@@ -314,6 +324,8 @@ def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "chec
             importlib.import_module(name)
     with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
         warm_up_openai()
+        if kind != "zygote":
+            warm_up_checks()
     # What is loaded now stays, in every fork: out of the garbage collector's sight, so that a
     # fork's collections do not touch (and so copy) every page of it.
     gc.freeze()

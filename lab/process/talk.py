@@ -10,6 +10,8 @@ not an answer).
 
 from __future__ import annotations
 
+import math
+import os
 import queue
 import signal
 import subprocess
@@ -19,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process.groups import POSIX, kill_group, sweep_group
+from lab.process.groups import POSIX, kill_group, sweep_group, tree_cpu
 from lab.process.student import start_python
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
+CPU_SIGNAL = getattr(signal, "SIGXCPU", 0)  # what ends a process whose CPU budget ran out
+CPU_LOOK = 0.1  # seconds between two looks at a conversation's CPU (see Conversation.watch_cpu)
 
 
 @dataclass
@@ -39,7 +43,7 @@ class Run:
     @property
     def cpu_exhausted(self) -> bool:
         """Stopped by its CPU budget: an endless loop, most likely."""
-        return POSIX and self.code == -getattr(signal, "SIGXCPU", 0)
+        return POSIX and self.code == -CPU_SIGNAL
 
     def stdout_lines(self) -> list[str]:
         return self.stdout.decode("utf-8", errors="replace").splitlines()
@@ -107,9 +111,10 @@ class Conversation:
     returns the whole Run (every byte it wrote, its stderr, its exit code).
     """
 
-    def __init__(self, process) -> None:
+    def __init__(self, process, cpu_budget: float | None = None) -> None:
         self.process = process
         self.started = time.monotonic()
+        self.over_budget = False  # stopped by the watchdog below: its CPU budget ran out
         self.out, self.err = bytearray(), bytearray()
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.ended = False  # its stdout reached its end (it exited, or closed it)
@@ -118,8 +123,26 @@ class Conversation:
         flood = lambda: sweep_group(process.pid)  # noqa: E731
         self.threads = [threading.Thread(target=self.read_lines, args=(flood,), daemon=True),
                         threading.Thread(target=drain, args=(process.stderr, self.err, flood), daemon=True)]
+        self.done = threading.Event()
+        if cpu_budget is not None:
+            self.threads.append(threading.Thread(target=self.watch_cpu, args=(cpu_budget,), daemon=True))
         for thread in self.threads:
             thread.start()
+
+    def watch_cpu(self, budget: float) -> None:
+        """Stop the process once it and what it started have used `budget` s of CPU: a loop is
+        stopped at a fraction of a second, where the rlimit behind this counts whole seconds.
+        No CPU can be used faster than the host's cores give it: the first look waits for that."""
+        wait = budget / (os.cpu_count() or 1)
+        while not self.done.wait(wait):
+            used = tree_cpu(self.process.pid)
+            if used is None:
+                return  # it has ended, or /proc cannot tell: the rlimit still holds
+            if used >= budget:
+                self.over_budget = True
+                kill_group(self.process)
+                return
+            wait = CPU_LOOK
 
     def read_lines(self, on_overflow: Callable[[], None]) -> None:
         pending = b""
@@ -172,11 +195,13 @@ class Conversation:
         except subprocess.TimeoutExpired:
             code = None
         finally:
+            self.done.set()
             kill_group(self.process)
             sweep_group(self.process.pid)
         for thread in self.threads:
             thread.join(timeout=1.0)
-        return Run(bytes(self.out), bytes(self.err), exit_code(code), round(time.monotonic() - self.started, 3))
+        code = -CPU_SIGNAL if self.over_budget else exit_code(code)
+        return Run(bytes(self.out), bytes(self.err), code, round(time.monotonic() - self.started, 3))
 
     def close(self) -> Run:
         """Kill it now with what it started (it may be waiting for more input); safe to repeat."""
@@ -194,10 +219,12 @@ class Conversation:
 
 
 def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
-             preloaded: bool = False, cpu_seconds: int | None = None) -> Conversation:
-    """Start `python script args...` for a line-by-line conversation (see Conversation)."""
-    process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=cpu_seconds or 0)
-    return Conversation(process)
+             preloaded: bool = False, cpu_seconds: float | None = None) -> Conversation:
+    """Start `python script args...` for a line-by-line conversation (see Conversation), with
+    at most `cpu_seconds` of CPU (a fraction of a second too: see Conversation.watch_cpu)."""
+    process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=math.ceil(cpu_seconds or 0))
+    return Conversation(process, cpu_seconds)
+
 
 def exit_code(code: int | None) -> int | None:
     """bwrap ends with 128 + N when the program inside was killed by signal N: as Popen says it."""
