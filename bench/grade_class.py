@@ -6,7 +6,8 @@
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
 hang or crash, see tests/hostile), grades it with all cores (two jobs per core, or --jobs),
 with the class's preloader (or, with --no-preload, a new interpreter per submission), and prints the wall
-time, submissions per second, and how long each kind took (a hanging submission must cost no
+time, submissions per second, how fast the machine was before and after (a fixed piece of work: a shared
+virtual machine slows down when its host is busy), and how long each kind took (a hanging submission must cost no
 more than its time limit). Also times the check engine alone on solutions/, once, to show
 where the time goes. Targets: 100 submissions in 30 s on 2 cores, sandboxed; 120 s with
 --bonus (figures: docs/performance.md).
@@ -72,6 +73,17 @@ def group_cpu(group: Path | None) -> float | None:
         return None
 
 
+def machine_speed() -> float:
+    """CPU seconds for a fixed piece of pure Python work (0.33 s on the build machine when it is
+    quiet). On a shared virtual machine the host's other guests slow every process down, CPU
+    time included, by up to half at times: this says how fast the machine was around a run."""
+    started = time.process_time()
+    total = 0
+    for number in range(3_000_000):
+        total += number * number
+    return round(time.process_time() - started, 3)
+
+
 def time_engine_alone(folder: Path, bonus: bool) -> tuple[float, float]:
     """One `lab check FOLDER --json` from a cold start: wall and CPU seconds."""
     cpu, started = children_cpu(), time.monotonic()
@@ -94,6 +106,7 @@ def main() -> None:
                         help="grade the bonus step too (lab grade --bonus: real MCP clients, slower)")
     options = parser.parse_args()
     load_before = os.getloadavg()[0]  # other work on the machine skews every figure below
+    speed_before = machine_speed()
 
     holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
     submissions = build_class(holder / "class", options.count)
@@ -107,6 +120,7 @@ def main() -> None:
                          jobs=jobs, limits=Limits(timeout=options.timeout), bonus=options.bonus,
                          preload=options.preload, sandboxed=options.sandboxed)
     class_cpu = children_cpu() - cpu_before
+    speed_after = machine_speed()
     group_after = group_cpu(group)
     if group_before is not None and group_after is not None:
         class_cpu = group_after - group_before  # every process, the sandboxed ones too
@@ -122,6 +136,8 @@ def main() -> None:
           f"time limit {options.timeout:g} s, "
           f"load average before: {load_before:.1f}")
     print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
+    print(f"machine speed (fixed work, lower is faster; 0.33 s when quiet): {speed_before:.2f} s before, "
+          f"{speed_after:.2f} s after")
     print(f"CPU: {class_cpu:.0f} s in all, {class_cpu / options.count:.2f} s per submission "
           f"(the floor on {os.cpu_count()} cores: {class_cpu / (os.cpu_count() or 1):.0f} s)")
     print(f"engine alone on solutions/ (cold start): {engine_wall:.2f} s wall, {engine_cpu:.2f} s CPU")
