@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 
 POSIX = os.name == "posix"
 # Process groups (POSIX): where there are none (Windows), a child is killed alone, and the
 # kit's own children take care to leave nothing behind.
 GROUPS = hasattr(os, "killpg")
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of CPU time
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: the checks know they are graded
 
 
@@ -42,42 +44,71 @@ def limit_cpu(pid: int, seconds: int) -> None:
             pass  # it has exited already, or its limit is lower still
 
 
-def tree_cpu(pid: int) -> float | None:
-    """CPU seconds used so far by process `pid` and everything under it still running (with
-    what their reaped children used), read from /proc; None where /proc cannot tell.
-
-    Why: an rlimit counts whole seconds and each process alone; this sums a process tree,
-    a sandboxed one included (bwrap and the program inside are its descendants), to any
-    fraction of a second. Every process is read, as /proc lists no children on some kernels."""
-    parents: dict[int, int] = {}
-    used: dict[int, int] = {}
+def read_stat(pid: int) -> tuple[int, int, int] | None:
+    """(parent pid, CPU ticks used by it and its reaped children, start time) of a process, from
+    /proc; None when it is gone or /proc cannot tell."""
     try:
-        names = os.listdir("/proc")
-    except OSError:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            # After the command's closing parenthesis: state, ppid, ... utime (12th), stime,
+            # cutime, cstime, ... starttime (20th).
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[1]), sum(int(value) for value in fields[11:15]), int(fields[19])
+    except (OSError, IndexError, ValueError):
         return None
-    for name in names:
-        if not name.isdigit():
-            continue
+
+
+class ProcessTree:
+    """The CPU seconds a process and everything under it still running have used (with what
+    their reaped children used), read from /proc.
+
+    Why: an rlimit counts whole seconds and each process alone; this sums a tree, a sandboxed
+    one included (bwrap and the program inside are its descendants), to a fraction of a second.
+    Finding the tree means reading every process (/proc lists no children on some kernels),
+    which costs milliseconds on a busy grader: it is done at the first look and once every
+    SEARCH_EVERY seconds, and the looks between read only the processes already found (each
+    known by its start time too, so that a reused pid is not counted)."""
+
+    SEARCH_EVERY = 1.0
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.members: dict[int, int] = {}  # pid -> start time
+        self.searched = -self.SEARCH_EVERY
+
+    def cpu(self) -> float | None:
+        """None once the root has ended, or where /proc cannot tell."""
+        if time.monotonic() - self.searched >= self.SEARCH_EVERY:
+            self.members = self.search()
+            self.searched = time.monotonic()
+        if self.root not in self.members:
+            return None
+        ticks = 0
+        for pid, started in self.members.items():
+            seen = read_stat(pid)
+            if seen is not None and seen[2] == started:
+                ticks += seen[1]
+            elif pid == self.root:
+                return None
+        return ticks / TICKS_PER_SECOND
+
+    def search(self) -> dict[int, int]:
+        """Every process under the root (the root included), from the whole of /proc."""
         try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                # After the command's closing parenthesis: state, ppid, ... utime (11th),
-                # stime, cutime, cstime.
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            parents[int(name)] = int(fields[1])
-            used[int(name)] = sum(int(value) for value in fields[11:15])
-        except (OSError, IndexError, ValueError):
-            continue  # it ended while we read
-    if pid not in used:
-        return None
-    children: dict[int, list[int]] = {}
-    for child, parent in parents.items():
-        children.setdefault(parent, []).append(child)
-    total, pending = 0, [pid]
-    while pending:
-        current = pending.pop()
-        total += used.get(current, 0)
-        pending += children.get(current, [])
-    return total / os.sysconf("SC_CLK_TCK")
+            names = os.listdir("/proc")
+        except OSError:
+            return {}
+        seen = {int(name): read_stat(int(name)) for name in names if name.isdigit()}
+        children: dict[int, list[int]] = {}
+        for pid, stat in seen.items():
+            if stat is not None:
+                children.setdefault(stat[0], []).append(pid)
+        found: dict[int, int] = {}
+        pending = [self.root] if seen.get(self.root) else []
+        while pending:
+            pid = pending.pop()
+            found[pid] = seen[pid][2]  # type: ignore[index]
+            pending += children.get(pid, [])
+        return found
 
 
 def sweep_group(pgid: int) -> None:

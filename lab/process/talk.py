@@ -11,7 +11,6 @@ not an answer).
 from __future__ import annotations
 
 import math
-import os
 import queue
 import signal
 import subprocess
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process.groups import POSIX, kill_group, sweep_group, tree_cpu
+from lab.process.groups import POSIX, ProcessTree, kill_group, sweep_group
 from lab.process.student import start_python
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
@@ -132,10 +131,12 @@ class Conversation:
     def watch_cpu(self, budget: float) -> None:
         """Stop the process once it and what it started have used `budget` s of CPU: a loop is
         stopped at a fraction of a second, where the rlimit behind this counts whole seconds.
-        No CPU can be used faster than the host's cores give it: the first look waits for that."""
-        wait = budget / (os.cpu_count() or 1)
+        The first look comes once a single process could have spent the budget: most sessions
+        are over by then, and cost no look at all."""
+        wait = budget
+        tree = ProcessTree(self.process.pid)
         while not self.done.wait(wait):
-            used = tree_cpu(self.process.pid)
+            used = tree.cpu()
             if used is None:
                 return  # it has ended, or /proc cannot tell: the rlimit still holds
             if used >= budget:
