@@ -296,3 +296,9 @@ MESSAGES = {
 
 def text(lang: str, key: str, **fields: object) -> str:
     return MESSAGES[lang][key].format(**fields)
+
+
+def decimal(value: float, lang: str, form: str = "g") -> str:
+    """A number as the language writes it (0,5 in French), in the format spec `form`."""
+    written = format(value, form)
+    return written.replace(".", ",") if lang == "fr" else written

@@ -135,3 +135,15 @@ def test_a_flooding_server_is_stopped_early(tmp_path):
     (result,) = report.results
     assert result.status == "failed" and result.message.startswith("Line 1 of the output is not JSON.")
     assert report.duration < 3  # stopped at 1 MB, not at the 5 s limit
+
+
+@pytest.mark.parametrize("cpu_seconds", [None, 0])
+def test_a_conversation_without_a_cpu_budget_is_not_watched(tmp_path, cpu_seconds):
+    """No budget (None, or 0 as the rlimit says it) means no watch: the process runs to its end."""
+    from lab.process.talk import converse
+
+    (tmp_path / "busy.py").write_text("total = sum(range(3_000_000))\nprint(total, flush=True)\n")
+    talk = converse(tmp_path / "busy.py", cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, cpu_seconds=cpu_seconds)
+    assert talk.read_line(20) == str(sum(range(3_000_000))).encode()
+    run = talk.finish(20)
+    assert (run.code, run.cpu_exhausted) == (0, False)

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed
 from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
-    PROBES, REPLY_LIMIT, SERVER_CPU_TEXT, SERVER_LIMIT, Transcript, expect_reply, same)
+    PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
+from lab.i18n import decimal
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
@@ -35,9 +36,9 @@ def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None
         if run.timed_out:
             why_fr, why_en = f"n’a rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
         elif run.cpu_exhausted:
-            why_fr, why_en = (f"a utilisé tout son temps de calcul ({SERVER_CPU_TEXT['fr']} s de CPU) sans rien "
+            why_fr, why_en = (f"a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) sans rien "
                               "écrire, une boucle sans fin sans doute",
-                              f"used up its CPU time ({SERVER_CPU_TEXT['en']} s) without writing, an endless loop "
+                              f"used up its CPU time ({decimal(SERVER_CPU, 'en')} s) without writing, an endless loop "
                               "most likely")
         else:
             why_fr, why_en = (f"s’est arrêté (code {run.code}) sans rien écrire",
@@ -151,10 +152,10 @@ def exits_at_eof(context: Context) -> None:
                      fr="Le serveur tourne encore alors que son entrée est fermée.",
                      en="The server still runs although its input is closed.")
     if run.cpu_exhausted:
-        raise Failed("code 0", f"{SERVER_CPU_TEXT[context.lang]} s CPU",
-                     fr=f"Le serveur a utilisé tout son temps de calcul ({SERVER_CPU_TEXT['fr']} s de CPU) au lieu "
+        raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
+                     fr=f"Le serveur a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) au lieu "
                         "de s’arrêter : une boucle sans fin ?",
-                     en=f"The server used up its CPU time ({SERVER_CPU_TEXT['en']} s) instead of stopping: "
+                     en=f"The server used up its CPU time ({decimal(SERVER_CPU, 'en')} s) instead of stopping: "
                         "an endless loop?",
                      output=transcript.traceback())
     if run.code != 0:

@@ -31,7 +31,6 @@ SERVER_LIMIT = 5.0  # seconds for a whole session: a correct server needs a tent
 # Seconds of CPU for a session: a correct one needs about 0.05 s (figures: docs/performance.md),
 # an endless loop is stopped here rather than burn a core a class needs.
 SERVER_CPU = 0.5
-SERVER_CPU_TEXT = {"fr": f"{SERVER_CPU:g}".replace(".", ","), "en": f"{SERVER_CPU:g}"}  # as each language writes it
 # Seconds a reply may take, its input still open: a correct server needs a millisecond (the
 # first one: its interpreter's start too). Generous, so that a busy machine (a class graded
 # in parallel) does not pass for a server that never flushes.

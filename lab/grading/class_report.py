@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from lab.grading import class_stats as stats
 from lab.grading.readback import GRADING_NAME, REPORT_NAME, ClassRecord, Submission, read_class
+from lab.i18n import decimal
 from lab.results import Report
 
 PAGE_TEXT: dict[str, dict[str, str]] = {
@@ -271,8 +272,7 @@ class Page:
 
     def number(self, value: float, decimals: int = 1) -> str:
         """A decimal number as the page's language writes it (3,5 in French)."""
-        written = f"{value:.{decimals}f}"
-        return written.replace(".", ",") if self.lang == "fr" else written
+        return decimal(value, self.lang, f".{decimals}f")
 
     def task_name(self, task: str) -> str:
         return shown(self.task_titles.get(task) or task)

@@ -312,7 +312,7 @@ def warm_up_checks() -> None:
     from lab.checks import registry, reference
 
     registry()
-    for name in ("server", "client", "plumbing"):
+    for name in ("server", "client"):  # plumbing.py comes with them
         reference.load(name)
 
 

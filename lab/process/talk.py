@@ -224,7 +224,7 @@ def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, .
     """Start `python script args...` for a line-by-line conversation (see Conversation), with
     at most `cpu_seconds` of CPU (a fraction of a second too: see Conversation.watch_cpu)."""
     process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=math.ceil(cpu_seconds or 0))
-    return Conversation(process, cpu_seconds)
+    return Conversation(process, cpu_seconds or None)
 
 
 def exit_code(code: int | None) -> int | None:
