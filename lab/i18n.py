@@ -152,9 +152,10 @@ MESSAGES = {
             "Le correcteur a manqué de ressources ({error}) après {attempts} essais : "
             "rien n’a été noté. Relancez avec moins de travaux en parallèle (--jobs)."
         ),
-        "grade.bad_paths": "Ces travaux ne sont pas des dossiers existants, rien n’a été noté :",
+        "grade.bad_paths": "Ces chemins ne sont pas des dossiers de travaux, rien n’a été noté :",
         "grade.bad_path_missing": "  {path} : introuvable (un motif du shell qui ne correspondait à rien ?)",
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
+        "grade.bad_path_class": "  {path} : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
         "grade.graded_folder": "Dossier noté : {folder}",
         "grade.many_folders": (
@@ -246,9 +247,10 @@ MESSAGES = {
             "The grader ran out of resources ({error}) after {attempts} attempts: nothing was "
             "graded. Run again with fewer submissions in parallel (--jobs)."
         ),
-        "grade.bad_paths": "These submissions are not existing folders, nothing was graded:",
+        "grade.bad_paths": "These paths are not submission folders, nothing was graded:",
         "grade.bad_path_missing": "  {path}: not found (a shell pattern that matched nothing?)",
         "grade.bad_path_not_folder": "  {path}: not a folder",
+        "grade.bad_path_class": "  {path}: the class folder (its subfolders are the submissions): give them one by one, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
         "grade.graded_folder": "Graded folder: {folder}",
         "grade.many_folders": (

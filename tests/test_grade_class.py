@@ -138,21 +138,27 @@ def run_lab(*args: str, cwd: Path, lang: str = "en") -> "subprocess.CompletedPro
                           timeout=120, cwd=cwd, env=env)
 
 
-@pytest.mark.parametrize(("lang", "heading", "missing", "not_folder"), [
-    ("en", "These submissions are not existing folders, nothing was graded:",
-     "  typo/*: not found (a shell pattern that matched nothing?)", "  notes.txt: not a folder"),
-    ("fr", "Ces travaux ne sont pas des dossiers existants, rien n’a été noté :",
-     "  typo/* : introuvable (un motif du shell qui ne correspondait à rien ?)", "  notes.txt : pas un dossier"),
+@pytest.mark.parametrize(("lang", "heading", "missing", "not_folder", "class_folder"), [
+    ("en", "These paths are not submission folders, nothing was graded:",
+     "  typo/*: not found (a shell pattern that matched nothing?)", "  notes.txt: not a folder",
+     "  class: the class folder (its subfolders are the submissions): give them one by one, class/*/"),
+    ("fr", "Ces chemins ne sont pas des dossiers de travaux, rien n’a été noté :",
+     "  typo/* : introuvable (un motif du shell qui ne correspondait à rien ?)", "  notes.txt : pas un dossier",
+     "  class : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, class/*/"),
 ])
-def test_a_glob_that_matched_nothing_is_an_error_not_a_zero(
-    tmp_path: Path, lang: str, heading: str, missing: str, not_folder: str,
+def test_a_glob_that_matched_nothing_or_the_class_folder_is_an_error_not_a_zero(
+    tmp_path: Path, lang: str, heading: str, missing: str, not_folder: str, class_folder: str,
 ) -> None:
     (tmp_path / "notes.txt").write_text("x")
     make_submission(tmp_path, "ada", "full", server_only=True)
-    done = run_lab("grade", "ada", "typo/*/", "notes.txt", "--out", "grades", cwd=tmp_path, lang=lang)
+    make_submission(tmp_path / "class", "grace", "full", server_only=True)
+    (tmp_path / "empty").mkdir()  # a student who handed in nothing is graded: zero
+    done = run_lab("grade", "ada", "typo/*/", "notes.txt", "class", "empty", "--out", "grades",
+                   cwd=tmp_path, lang=lang)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert f"{heading}\n{missing}\n{not_folder}\n" in done.stderr
+    assert f"{heading}\n{missing}\n{not_folder}\n{class_folder}\n" in done.stderr
+    assert "empty" not in done.stderr
     assert not (tmp_path / "grades").exists()  # nothing graded, nothing written
 
 

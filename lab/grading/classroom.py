@@ -28,6 +28,7 @@ from typing import Callable, Iterator
 from lab import real_clients
 from lab import sandbox as sandbox_module
 from lab.grading import class_report, formats
+from lab.grading.bundle import EXPECTED_FILES
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
@@ -96,7 +97,23 @@ def path_problems(submissions: list[Path], lang: str) -> list[str]:
             problems.append(text(lang, "grade.bad_path_missing", path=shown))
         elif not submission.is_dir():
             problems.append(text(lang, "grade.bad_path_not_folder", path=shown))
+        elif is_class_folder(submission):
+            problems.append(text(lang, "grade.bad_path_class", path=shown,
+                                 pattern=clean_text(os.path.join(submission, "*", ""))))
     return problems
+
+
+def is_class_folder(folder: Path) -> bool:
+    """A folder with no student file of its own whose subfolders have some: the class, given
+    where its submissions were meant (it would be graded as one empty submission: zero)."""
+    def has_student_files(candidate: Path) -> bool:
+        return any((candidate / name).is_file() for name in EXPECTED_FILES)
+
+    try:
+        return not has_student_files(folder) and any(
+            child.is_dir() and has_student_files(child) for child in folder.iterdir())
+    except OSError:  # an unreadable folder is graded, and its report says so
+        return False
 
 
 def default_jobs() -> int:
