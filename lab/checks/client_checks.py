@@ -131,6 +131,7 @@ def run_student_client(context: Context) -> StudentClientRun:
         copy_student_file(context.folder / "model.py", work / "student_model.py")
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
+        reference.give_helper_bytecode(work)
         env = child_env(context.lang, AI_URL="http://127.0.0.1:9")
         try:
             outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU,

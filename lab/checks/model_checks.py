@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.reference import HELPER, helper_module, model_fallback_line
+from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file, start_python
 from lab.process.talk import Conversation, Run
@@ -79,6 +79,7 @@ def run_model(context: Context) -> ModelRun:
                 copy_student_file(helper, work / HELPER)
             else:
                 shutil.copyfile(helper_module(), work / HELPER)
+            give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
                                               listen=(PORT_VARIABLE,))

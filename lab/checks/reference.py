@@ -218,3 +218,32 @@ def todo_line(lang: str) -> str:
 def helper_module() -> Path:
     """The given helper module the student's files import (copy it beside them to run them)."""
     return SOLUTIONS / HELPER
+
+
+def give_helper_bytecode(folder: Path) -> None:
+    """Put the given helper's bytecode in `folder`'s __pycache__, for a folder the kit made
+    (a check's folder, a graded submission's private copy), never the student's own.
+
+    Student processes run with PYTHONDONTWRITEBYTECODE, so each of them (two server sessions,
+    the client and the server it starts, the model runner) compiled plumbing.py anew: about
+    5 ms each. The bytecode is checked against its source's hash (PEP 552): an unedited
+    plumbing.py loads it, an edited one fails the check and is compiled as before."""
+    import contextlib
+
+    target = Path(importlib.util.cache_from_source(str(folder / HELPER)))
+    with contextlib.suppress(OSError):  # only a head start
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(helper_bytecode())
+
+
+@lru_cache(maxsize=1)
+def helper_bytecode() -> bytes:
+    """solutions/plumbing.py compiled by py_compile, hash-checked, named as a student's copy is."""
+    import py_compile
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="lab-bytecode-") as temp:
+        compiled = Path(temp) / "helper.pyc"
+        py_compile.compile(str(helper_module()), cfile=str(compiled), dfile=HELPER, doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+        return compiled.read_bytes()

@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from lab.checks.reference import give_helper_bytecode
 from lab.grading import catalogue, private_copy
 from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
@@ -274,6 +275,7 @@ def grade_submission(
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
+        give_helper_bytecode(copy)
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         if jail is not None:
             # The check run's temporary folders (client, model) go beside the copy, in the

@@ -314,6 +314,7 @@ def warm_up_checks() -> None:
     registry()
     for name in ("server", "client"):  # plumbing.py comes with them
         reference.load(name)
+    reference.helper_bytecode()
 
 
 def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "checks") -> None:
