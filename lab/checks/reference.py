@@ -10,6 +10,7 @@ does. The accessors at the end give every text and list the checks need.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import importlib.util
 import json
@@ -228,8 +229,6 @@ def give_helper_bytecode(folder: Path) -> None:
     the client and the server it starts, the model runner) compiled plumbing.py anew: about
     5 ms each. The bytecode is checked against its source's hash (PEP 552): an unedited
     plumbing.py loads it, an edited one fails the check and is compiled as before."""
-    import contextlib
-
     target = Path(importlib.util.cache_from_source(str(folder / HELPER)))
     with contextlib.suppress(OSError):  # only a head start
         target.parent.mkdir(exist_ok=True)

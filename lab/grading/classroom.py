@@ -89,7 +89,7 @@ def original_path(submission: Path) -> str:
 
 def path_problems(submissions: list[Path], lang: str) -> list[str]:
     """One line per submission path that is not an existing folder (a glob that matched nothing
-    is passed on literally by the shell: `typo/*/`)."""
+    is passed on literally by the shell: `typo/*/`), or that is the class folder itself."""
     problems = []
     for submission in submissions:
         shown = clean_text(str(submission))
