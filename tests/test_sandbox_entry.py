@@ -26,6 +26,23 @@ pytestmark = pytest.mark.skipif(sandbox.find()[0] is None or not available(),
                                 reason="bubblewrap or pidfds missing here (.ci/run installs bubblewrap)")
 
 MARKER = "LAB_ZYGOTE_TEST_SLEEPER"
+NOTE = "an-instructors-note-4242"  # in the class's environment: never in a joined fork's
+# How a process's interpreter started, as one JSON line: its standard streams, its bytecode
+# setting, what it makes of a byte that is not UTF-8, and the environment it was started with.
+FINGERPRINT = """
+import json, sys
+def stream(s):
+    return [s.name, s.encoding, s.errors, s.line_buffering, s.write_through, repr(s.newlines),
+            type(s.buffer).__name__, s.fileno()]
+try:
+    line = repr(sys.stdin.readline())
+except UnicodeDecodeError as error:
+    line = type(error).__name__
+print(json.dumps({'streams': [stream(s) for s in (sys.stdin, sys.stdout, sys.stderr)],
+                  'dunder': [s is d for s, d in ((sys.stdin, sys.__stdin__), (sys.stdout, sys.__stdout__))],
+                  'bytecode': sys.dont_write_bytecode, 'line': line,
+                  'note': NOTE in open('/proc/self/environ', encoding='latin-1').read()}))
+""".replace("NOTE", repr(NOTE))
 # What a joined process finds around it, as one JSON line.
 PROBE = f"""
 import json, os, socket, subprocess, sys
@@ -56,6 +73,7 @@ print(json.dumps({{
 @pytest.fixture(scope="module")
 def zygote():
     environment = {name: value for name, value in os.environ.items() if name != "LAB_SANDBOX"}
+    environment["INSTRUCTOR_NOTE"] = NOTE
     with preloader(60, 2 << 30, 64 << 20, environment, kind="zygote") as address:
         assert address is not None
         yield address
@@ -121,6 +139,44 @@ def test_a_joined_fork_is_inside_the_sandbox_with_no_privilege(zygote: str, jail
     assert seen["host_service"] is False  # the host's loopback is another network
     assert seen["env"] == ["LAB_LANG", "LAB_TEST_PORT", "PATH"]
     assert seen["fds"] == [0, 1, 2, 3]  # stdio, and the listing's own: none of the zygote's
+
+
+def test_a_joined_fork_starts_as_a_new_interpreter_would(zygote: str, jailed: Path) -> None:
+    """A student's server forked by the zygote meets its input as `python server.py` would: the
+    zygote's own streams (made under `-I -X utf8`) and its environment are not inherited."""
+    from lab.process.student import SANDBOX_BASE, start_student
+
+    (jailed / "fingerprint.py").write_text(FINGERPRINT, encoding="utf-8")
+    env = {**SANDBOX_BASE, "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    joined, _ = start_joined(zygote, jailed / "fingerprint.py", (), jailed, env)
+    new, _ = start_student([sys.executable, str(jailed / "fingerprint.py")], jailed, env)
+    seen = []
+    for process in (joined, new):
+        try:
+            out, err = process.stdout, process.stderr
+            process.stdin.write("caf\xe9 \u00e9t\xe9\n".encode("latin-1"))
+            process.stdin.close()
+            assert process.wait(timeout=20) == 0, err.read().decode()
+            seen.append(json.loads(out.readline()))
+        finally:
+            kill_group(process)
+    assert seen[0] == seen[1]
+    assert seen[0]["line"] == "UnicodeDecodeError"  # strict, as PYTHONIOENCODING=utf-8 asks
+    assert seen[0]["streams"][2][1:4] == ["utf-8", "backslashreplace", True]
+    assert (seen[0]["bytecode"], seen[0]["note"]) == (True, False)
+
+
+def test_a_sandbox_is_held_open_by_a_shell_where_no_listener_is_needed(tmp_path: Path) -> None:
+    """The holder a joined fork needs: bash where there is one (about 2 ms of CPU), the Python
+    launcher where there is none, or where it must bind the check's listeners."""
+    spec = sandbox.find()[0]
+    if not spec.shell:
+        pytest.skip("no bash here")
+    held = sandbox.wrap(spec, [], tmp_path, channel=7)
+    assert held[held.index("--", held.index("--chdir")) + 1:] == [spec.shell, "-c", sandbox.HOLDER, "7"]
+    for other in (sandbox.wrap(spec, [], tmp_path, channel=7, listen=("PORT",)),
+                  sandbox.wrap(sandbox.Spec(**{**spec.__dict__, "shell": ""}), [], tmp_path, channel=7)):
+        assert other[other.index("--", other.index("--chdir")) + 1:][1:4] == ["-I", "-S", "-c"]
 
 
 def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Path, host_service: int) -> None:

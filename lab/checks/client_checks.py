@@ -22,7 +22,7 @@ from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, copy_student_file
+from lab.process.student import STUDENT_SCRIPT, child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
@@ -135,6 +135,7 @@ def run_student_client(context: Context) -> StudentClientRun:
         env = child_env(context.lang, AI_URL="http://127.0.0.1:9")
         try:
             outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU,
+                                     preloaded=STUDENT_SCRIPT,
                                      listen=(SERVER_PORT, MODEL_PORT),
                                      serve=lambda listeners: spies.append(Spies(listeners, context.lang)))
         finally:

@@ -21,7 +21,7 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, copy_student_file, start_python
+from lab.process.student import KIT_SCRIPT, child_env, copy_student_file, start_python
 from lab.process.talk import Conversation, Run
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -81,7 +81,7 @@ def run_model(context: Context) -> ModelRun:
                 shutil.copyfile(helper_module(), work / HELPER)
             give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
-            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=True,
+            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=KIT_SCRIPT,
                                               listen=(PORT_VARIABLE,))
             session = Conversation(process)
             answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"

@@ -6,9 +6,11 @@ it for every submission, plus a Python start-up and the kit's imports for its `l
 fork of a process that has all that loaded costs a small fraction of that (figures:
 docs/performance.md).
 `lab grade` uses it for each submission's `lab check` (the trusted check run), and, only with
-`--no-sandbox`, for its model helper's runner (a sandboxed runner starts anew inside its
-sandbox); the student's server and client stay real `python file.py` processes, as a real
-MCP client starts them.
+`--no-sandbox`, for its model helper's runner. The zygote, a preloader with openai only and
+none of the kit's checks, forks the sandboxed processes: the model runner, and the student's
+server and client, which then run as `python file.py` would (fork.as_new_interpreter); the
+server the student's client starts, and the servers real MCP clients start, are new
+interpreters, as a real client starts them.
 
 A forked process is as contained as a new interpreter would be:
 - the preloader forks only from its own single-threaded loop (a fork taken while other
@@ -50,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from lab.process.fork import run_script_here
+from lab.process.fork import as_new_interpreter, run_script_here
 from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.sandbox_entry import NAMESPACES, drop_privileges, join
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
@@ -236,6 +238,7 @@ class Preloader:
         if runner == 0:
             code = 70
             try:
+                as_new_interpreter(env)  # it may be a student's own server or client
                 code = run_script_here(target, args, env, new_session=False)
             finally:
                 os._exit(code)
@@ -360,7 +363,8 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
             started[kind] = (subprocess.Popen(
                 [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
                  str(KIT_PARENT), address, str(cpu), str(memory), str(file_size), kind],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
+                env=zygote_environment(env) if kind == "zygote" else env,
             ), address)
         yield {kind: ready(*started[kind]) if kind in started else None for kind in kinds}
     finally:
@@ -373,6 +377,17 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
                 process.wait()
             process.stdout.close()
             shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
+
+
+def zygote_environment(env: dict[str, str]) -> dict[str, str]:
+    """The zygote's environment: no more than a sandboxed process gets anyway. Its forks run
+    student code, and /proc/self/environ shows a process the environment its interpreter was
+    started with, whatever it sets later: the class's, even without its secrets, could hold
+    an instructor's notes or paths."""
+    from lab.process.student import SANDBOX_BASE
+
+    kept = {name: env[name] for name in ("MALLOC_ARENA_MAX",) if name in env}  # see student_environment
+    return {**SANDBOX_BASE, **kept}
 
 
 def ready(process: subprocess.Popen, address: str) -> str | None:

@@ -24,6 +24,9 @@ PRELOAD_VARIABLE = "LAB_PRELOAD"  # the preloader (the check runs, unsandboxed m
 ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the zygote (sandboxed model runners, lab/sandbox_entry.py)
 INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the MCP Inspector's command, found once (lab/real_clients.py)
 
+# What start_python may fork instead of starting a new interpreter (see there):
+KIT_SCRIPT, STUDENT_SCRIPT = "kit", "student"
+
 LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
 
 
@@ -257,21 +260,29 @@ def child_env(lang: str, **extra: str) -> dict[str, str]:
     return env
 
 
-def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: bool,
+def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: str = "",
                  listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...` as a new interpreter (sandboxed under `lab grade`: start_student),
-    or, if `preloaded` (the kit's own scripts only), forked with openai imported already: by
-    `lab grade`'s zygote into the sandbox (lab/sandbox_entry.py), or by its preloader when
-    there is no sandbox. Returns (process, listeners)."""
+    """`python script args...`: a new interpreter (sandboxed under `lab grade`: start_student),
+    or a fork of a preloaded one, as `preloaded` allows:
+    - KIT_SCRIPT (the kit's own scripts, the model runner): forked with openai imported, by
+      `lab grade`'s zygote into the sandbox (lab/sandbox_entry.py), or by its preloader when
+      there is no sandbox;
+    - STUDENT_SCRIPT (a student's server or client): by the zygote into the sandbox, where a
+      shell can hold it open (Spec.shell, when the script needs no listeners) or a launcher holds
+      it anyway (the script's listeners); never by the preloader, whose memory holds the checks.
+      Python and the standard library it imports come already loaded: about 25 ms of CPU less
+      than a new interpreter, which the fork behaves as (lab.process.fork.as_new_interpreter).
+    Returns (process, listeners)."""
     from lab import sandbox
 
-    sandboxed = sandbox.current() is not None
-    zygote = os.environ.get(ZYGOTE_VARIABLE) if preloaded and sandboxed else None
+    spec = sandbox.current()
+    joins = preloaded == KIT_SCRIPT or (preloaded == STUDENT_SCRIPT and bool(listen or spec and spec.shell))
+    zygote = os.environ.get(ZYGOTE_VARIABLE) if spec is not None and joins else None
     if zygote:
         joined = start_joined(zygote, script, args, cwd, env, listen, cpu_seconds)
         if joined is not None:
             return joined
-    address = os.environ.get(PRELOAD_VARIABLE) if preloaded and not sandboxed else None
+    address = os.environ.get(PRELOAD_VARIABLE) if preloaded == KIT_SCRIPT and spec is None else None
     if address:
         listeners = {name: loopback_listener() for name in listen}
         ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}

@@ -72,7 +72,7 @@ def feed(stream: IO[bytes], data: bytes) -> None:
 
 
 def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = (), preloaded: bool = False, cpu_seconds: int | None = None,
+               args: tuple[str, ...] = (), preloaded: str = "", cpu_seconds: int | None = None,
                listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
     """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s
     (and at most `cpu_seconds` of CPU). `listen`: see student.start_student; `serve` gets
@@ -220,7 +220,7 @@ class Conversation:
 
 
 def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
-             preloaded: bool = False, cpu_seconds: float | None = None) -> Conversation:
+             preloaded: str = "", cpu_seconds: float | None = None) -> Conversation:
     """Start `python script args...` for a line-by-line conversation (see Conversation), with
     at most `cpu_seconds` of CPU (a fraction of a second too: see Conversation.watch_cpu)."""
     process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=math.ceil(cpu_seconds or 0))
