@@ -80,12 +80,11 @@ class Spies:
         session = new_session(self.lang)
         with connection, connection.makefile("rb") as lines:
             try:
-                for frame in lines:  # one JSON string a line (Latin-1 bytes), `null` at the end
-                    raw = json.loads(frame)
-                    if raw is None:
+                for frame in lines:  # a line's bytes in hexadecimal, "-" at the end (spy_server.py)
+                    if frame == b"-\n":
                         self.record("eof", True)
                         break
-                    raw = raw.encode("latin-1")
+                    raw = bytes.fromhex(frame.decode("ascii"))
                     self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
                     reply = session.handle_line(raw)
                     for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
