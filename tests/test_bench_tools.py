@@ -76,3 +76,27 @@ def test_round_trips_are_one_per_ping() -> None:
     times = round_trips(SERVER, ROOT, dict(os.environ), 20)
     assert len(times) == 20
     assert all(seconds > 0 for seconds in times)
+
+
+def test_the_sandbox_parts_benchmark_measures_every_part() -> None:
+    """bench/sandbox_parts.py runs each part for real (a session must get its six replies) and
+    reads the machine's CPU for it; where it cannot (no bwrap, no cpuacct group) it says why."""
+    import json
+    import subprocess
+
+    from grade_class import cpu_group
+
+    from lab import sandbox
+
+    group = cpu_group()
+    if group is None or sandbox.find()[0] is None:
+        pytest.skip("needs bubblewrap and a cpuacct control group (cgroup v1, as root: .ci/run)")
+    (group.parent / "cgroup.procs").write_text(f"{os.getpid()}\n")
+    group.rmdir()
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "sandbox_parts.py"), "--rounds", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.split("\n", 1)[1])
+    assert list(figures) == ["bubblewrap around /bin/true", "holder: bash", "holder: the Python launcher (one listener)",
+                             "server session, a new interpreter", "server session, a joined fork of the zygote"]
+    assert all(value > 0 for value in figures.values())
