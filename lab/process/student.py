@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 # Addresses of `lab grade`'s preloaded helpers (lab/process/preloader.py), for the kit only:
 PRELOAD_VARIABLE = "LAB_PRELOAD"  # the preloader (the check runs, unsandboxed model runners, the SDK client)
-ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the zygote (sandboxed model runners, lab/sandbox_entry.py)
+ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the zygote (sandboxed model runners, servers, clients: lab/sandbox_entry.py)
 INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the MCP Inspector's command, found once (lab/real_clients.py)
 
 # What start_python may fork instead of starting a new interpreter (see there):
