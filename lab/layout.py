@@ -1,10 +1,12 @@
-"""Where the kit's own files are, in a checkout and in an installed wheel alike."""
+"""Where the kit's own files are, in a checkout and in an installed wheel alike, and which
+files a student's folder holds."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+STUDENT_FILES = ("server.py", "client.py", "model.py")  # what a submission holds
 
 
 def solutions_dir() -> Path:

@@ -84,17 +84,10 @@ def test_the_sandbox_parts_benchmark_measures_every_part() -> None:
     import json
     import subprocess
 
-    from grade_class import cpu_group
-
-    from lab import sandbox
-
-    group = cpu_group()
-    if group is None or sandbox.find()[0] is None:
-        pytest.skip("needs bubblewrap and a cpuacct control group (cgroup v1, as root: .ci/run)")
-    (group.parent / "cgroup.procs").write_text(f"{os.getpid()}\n")
-    group.rmdir()
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "sandbox_parts.py"), "--rounds", "1"],
                           capture_output=True, text=True, timeout=120)
+    if done.returncode == 1 and done.stderr.startswith("needs bubblewrap"):
+        pytest.skip(done.stderr.strip() + ": .ci/run, as root, has both")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.split("\n", 1)[1])
     assert list(figures) == ["bubblewrap around /bin/true", "holder: bash", "holder: the Python launcher (one listener)",

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
-from lab.layout import PACKAGE, solutions_dir
+from lab.layout import PACKAGE, STUDENT_FILES, solutions_dir
 from lab.results import FAILED, Report
 
 DISTRIBUTION = "mcp-handshake-lab"
@@ -110,7 +110,6 @@ fi
 
 
 SUBMISSION_FILE = "server.py"  # what marks the folder to grade
-EXPECTED_FILES = ("server.py", "client.py", "model.py")
 SKIPPED_FOLDERS = {"__MACOSX", "__pycache__", "node_modules", "venv"}
 MAX_DEPTH = 12  # folders below the upload that are searched
 MAX_LISTED = 20  # folders named in a message, at most
@@ -172,7 +171,7 @@ def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float =
             reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload))
         else:
             reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
-                          expected=", ".join(EXPECTED_FILES), folders=listed(searched, upload) or "./")
+                          expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
         report, preface = not_graded(reason, lang, timeout, bonus), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"

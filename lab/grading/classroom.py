@@ -28,13 +28,12 @@ from typing import Callable, Iterator
 from lab import real_clients
 from lab import sandbox as sandbox_module
 from lab.grading import class_report, formats
-from lab.grading.bundle import EXPECTED_FILES
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
-from lab.layout import solutions_dir
+from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.student import ZYGOTE_VARIABLE, joins_here
 from lab.process.preloader import preloaders
 from lab.results import Report
@@ -107,7 +106,7 @@ def is_class_folder(folder: Path) -> bool:
     """A folder with no student file of its own whose subfolders have some: the class, given
     where its submissions were meant (it would be graded as one empty submission: zero)."""
     def has_student_files(candidate: Path) -> bool:
-        return any((candidate / name).is_file() for name in EXPECTED_FILES)
+        return any((candidate / name).is_file() for name in STUDENT_FILES)
 
     try:
         return not has_student_files(folder) and any(

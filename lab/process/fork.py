@@ -133,7 +133,10 @@ def as_new_interpreter(env: dict[str, str]) -> None:
         writes = fd != 0
         raw = io.FileIO(fd, "wb" if writes else "rb", closefd=False)
         raw.name = name
-        buffered = raw if writes and unbuffered else io.BufferedWriter(raw) if writes else io.BufferedReader(raw)
+        if not writes:
+            buffered: io.RawIOBase | io.BufferedIOBase = io.BufferedReader(raw)
+        else:
+            buffered = raw if unbuffered else io.BufferedWriter(raw)
         return io.TextIOWrapper(buffered, encoding or "utf-8", errors, newline="\n",
                                 line_buffering=line_buffering or (writes and os.isatty(fd)),
                                 write_through=writes and unbuffered)

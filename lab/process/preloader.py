@@ -54,6 +54,7 @@ from typing import Iterator
 
 from lab.process.fork import as_new_interpreter, run_script_here
 from lab.process.limits import apply_limits, cap, join_groups_of
+from lab.process.student import SANDBOX_BASE
 from lab.sandbox_entry import NAMESPACES, drop_privileges, join
 # Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
 PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
@@ -383,11 +384,9 @@ def zygote_environment(env: dict[str, str]) -> dict[str, str]:
     """The zygote's environment: no more than a sandboxed process gets anyway. Its forks run
     student code, and /proc/self/environ shows a process the environment its interpreter was
     started with, whatever it sets later: the class's, even without its secrets, could hold
-    an instructor's notes or paths."""
-    from lab.process.student import SANDBOX_BASE
-
-    kept = {name: env[name] for name in ("MALLOC_ARENA_MAX",) if name in env}  # see student_environment
-    return {**SANDBOX_BASE, **kept}
+    an instructor's notes or paths. MALLOC_ARENA_MAX stays: see student_environment."""
+    arenas = {"MALLOC_ARENA_MAX": env["MALLOC_ARENA_MAX"]} if "MALLOC_ARENA_MAX" in env else {}
+    return {**SANDBOX_BASE, **arenas}
 
 
 def ready(process: subprocess.Popen, address: str) -> str | None:
