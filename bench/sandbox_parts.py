@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from grade_class import cpu_group, group_cpu, machine_speed  # noqa: E402
-from lab import sandbox  # noqa: E402
+from lab.process import sandbox  # noqa: E402
 from lab.checks.reference import encode_lines, give_helper_bytecode, scenario_messages  # noqa: E402
 from lab.process.groups import kill_group  # noqa: E402
 from lab.process.preloader import preloader  # noqa: E402

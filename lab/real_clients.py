@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from lab.process.groups import kill_group
+from lab.process.launch import HERE, Launch
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
+from lab.process.trusted import TRUSTED_FOLDER, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -64,12 +66,13 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, list[str]]] = None,
+def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, str, list[str]]] = None,
                **popen: Any) -> tuple[Optional[int], str, str]:
     """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped.
 
-    `preloaded`: (module, arguments) that `lab grade`'s preloader can fork instead, with the
-    SDK imported already (`args` is the command line that does the same in a new interpreter)."""
+    `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
+    instead, with the SDK imported already (`args` is the command line that does the same in
+    a new interpreter)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = fork_preloaded(*preloaded, out.fileno(), err.fileno()) if preloaded else None
         if process is None:
@@ -90,28 +93,24 @@ def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, l
         return code, texts[0], texts[1]
 
 
-def fork_preloaded(module: str, args: list[str], out: int, err: int):
-    """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
-    None when there is no preloader (then the caller starts a new interpreter)."""
+def fork_preloaded(address: str, module: str, args: list[str], out: int, err: int):
+    """`python -m module args...` forked by `lab grade`'s preloader at `address`, writing to
+    `out` and `err`, in the kit's own folder; None when the preloader does not answer (then a
+    new interpreter starts, with the same `-I` and folder: the same isolation)."""
     from lab.process.preloaded import start
-    from lab.process.student import PRELOAD_VARIABLE
 
-    address = os.environ.get(PRELOAD_VARIABLE)
-    if not address:
-        return None
     with open(os.devnull, "rb") as nothing:
-        return start(address, module, args, os.getcwd(), dict(os.environ), stdio=[nothing.fileno(), out, err])
+        return start(address, module, args, TRUSTED_FOLDER, dict(os.environ), stdio=[nothing.fileno(), out, err])
 
 
-def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
+def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
     """How a client starts `python server`: inside the grading sandbox when there is one (the
     client itself stays outside, so its report is out of the server's reach), and with what
     environment (the sandbox's: only what a server needs)."""
-    from lab import sandbox
     from lab.process.student import student_command
 
-    command = student_command([sys.executable, str(server)], server.parent)
-    if sandbox.current() is None:
+    command = student_command(launch, [sys.executable, str(server)], server.parent)
+    if launch.sandbox is None:
         return command, dict(os.environ)
     return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
                      "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
@@ -121,14 +120,16 @@ def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: Optional[float] = None) -> list[RealClientRun]:
+            step_limit: Optional[float] = None, launch: Launch = HERE) -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(Path(server).resolve()), str(step_limit), *modes]
-    code, out, err = run_capped([sys.executable, "-c", child, *arguments], limit,
-                                preloaded=("lab.real_clients", arguments))
+    arguments = [str(Path(server).resolve()), str(step_limit), launch.to_json(), *modes]
+    # A trusted process: `-I` and the kit's own folder, never the submission's (its json.py
+    # would be imported by the SDK here, outside the sandbox).
+    code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit, cwd=TRUSTED_FOLDER,
+                                preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in out.splitlines():
         try:
@@ -145,7 +146,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
 
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one RealClientRun as a JSON line per mode."""
-    server, step_limit, *modes = argv
+    server, step_limit, launch, *modes = argv
     try:
         import anyio
         import mcp  # noqa: F401
@@ -155,10 +156,11 @@ def sdk_child(argv: list[str]) -> None:
             print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
         return
     for mode in modes:
-        print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit)))), flush=True)
+        print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit), Launch.from_json(launch)))),
+              flush=True)
 
 
-async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE) -> RealClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -168,7 +170,7 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
     name = f"sdk-{mode}"
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
-    command, env = server_command(Path(server))
+    command, env = server_command(Path(server), launch)
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(Path(server).parent), env=env)
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
@@ -210,7 +212,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
-                  limit: float = INSPECTOR_LIMIT) -> RealClientRun:
+                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
     npx first runs offline (the npm cache only, no registry wait); only when the package
@@ -219,13 +221,13 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     server = Path(server).resolve()
     entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
     if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-        code, out, err = run_capped([node, entry, "--cli", *server_command(server)[0], "--method", "tools/list"],
+        code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
                                     limit, cwd=server.parent)
         return inspector_outcome(code, out, err, limit, fetched=False)
     npx = shutil.which("npx")
     if npx is None:
         return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
-    command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
+    command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
     env = {**os.environ, **QUIET_NPM}
     code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
     fetched = "ENOTCACHED" in err

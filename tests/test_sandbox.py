@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, STUB_ENGINE, make_submission
-from lab import sandbox
+from lab.process import sandbox
 from lab.grading.catalogue import Catalogue
 from lab.grading.cgroup import SubmissionGroup
 from lab.grading.classroom import DONE_NAME, grade_class

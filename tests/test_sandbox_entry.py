@@ -1,4 +1,4 @@
-"""The zygote (lab/sandbox_entry.py, lab/process/preloader.py): a preloaded fork that joins a
+"""The zygote (lab/process/sandbox_entry.py, lab/process/preloader.py): a preloaded fork that joins a
 bubblewrap sandbox must be as contained as a program bubblewrap starts itself, and cost no
 `import openai`. Real zygote, real bwrap, real namespaces."""
 
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from lab import sandbox
+from lab.process import sandbox
 from lab.grading.cgroup import SubmissionGroup
 from lab.process.preloader import JOIN_FAILED, available, preloader
 from lab.process.groups import kill_group
 from lab.process.preloaded import start
 from lab.process.student import KitError, start_joined
-from lab.sandbox_entry import NAMESPACES
+from lab.process.sandbox_entry import NAMESPACES
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None or not available(),
                                 reason="bubblewrap or pidfds missing here (.ci/run installs bubblewrap)")

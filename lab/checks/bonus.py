@@ -16,7 +16,6 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -25,7 +24,6 @@ from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
-from lab.process.groups import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
@@ -109,7 +107,7 @@ def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not negotiates(context):
         return {}  # the checks that read this are skipped by their prerequisites
     modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
-    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes)}
+    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch)}
 
 
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
@@ -117,8 +115,7 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
         return None
     # A class being graded (`lab grade`) has no network and a time limit per submission:
     # there npx only uses its cache (`lab check solutions` once fills it).
-    grading = TOKEN_VARIABLE in os.environ
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not grading)
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch)
 
 
 PROBES = {

@@ -21,7 +21,7 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
-from lab.process.student import KIT_SCRIPT, child_env, copy_student_file, start_python
+from lab.process.student import child_env, copy_student_file, start_student
 from lab.process.talk import Conversation, Run
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -81,9 +81,10 @@ def run_model(context: Context) -> ModelRun:
                 shutil.copyfile(helper_module(), work / HELPER)
             give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
-            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=KIT_SCRIPT,
-                                              listen=(PORT_VARIABLE,))
-            session = Conversation(process)
+            process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
+                                               env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
+                                               warm=True)
+            session = Conversation(process, launch=context.launch)
             answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             pending = cases(endpoints, refused.getsockname()[1], context.lang)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from lab import real_clients
-from lab import sandbox as sandbox_module
+from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
@@ -34,10 +34,11 @@ from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
-from lab.process.student import ZYGOTE_VARIABLE, joins_here
-from lab.process.preloader import preloaders
+from lab.process.launch import Launch
+from lab.process.preloader import ZYGOTE, Preload, preloaders
+from lab.process.sandbox import Spec
+from lab.process.student import joins_here
 from lab.results import Report
-from lab.sandbox import Spec
 
 SUMMARY_NAME = "summary.csv"
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
@@ -263,11 +264,45 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 work()
 
 
-def class_helpers(zygote: str | None, bonus: bool) -> dict[str, str]:
-    """What the class's trusted helpers tell each check run: the zygote's address (sandboxed
-    model runners, lab/sandbox_entry.py) and, with --bonus, the Inspector's CLI client, looked
-    up once in npx's cache instead of through npx for every submission."""
-    helpers = {ZYGOTE_VARIABLE: zygote} if zygote else {}
+# What the class's preloader loads for each check run (it forks them): the kit's checks and
+# openai, and with --bonus the SDK client too. Named here: lab/process imports nothing above it.
+CHECKS_PRELOAD = Preload(
+    ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner", "lab.process.preloader",
+     "lab.process.sandbox", "lab.report", "openai"),
+    ("lab.process.preloader:warm_up_openai", "lab.checks:warm_up"))
+BONUS_PRELOAD = Preload(CHECKS_PRELOAD.modules + ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio",
+                                                  "lab.real_clients"), CHECKS_PRELOAD.warm_ups)
+
+
+@dataclass(frozen=True)
+class StartPath:
+    """Which start path graded the class, as message keys (grade.start.*): said in the run's
+    header and recorded with the results."""
+
+    isolation: str  # sandboxed, unsandboxed
+    checks: str  # preloaded, new, new_unavailable
+    model: str  # zygote, preloaded, new, new_unavailable, new_cannot_join
+
+    def said(self, lang: str) -> str:
+        return text(lang, "grade.start_path", **{part: text(lang, f"grade.start.{key}")
+                                                  for part, key in asdict(self).items()})
+
+
+def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: str | None, joins: bool) -> StartPath:
+    if not preload:
+        return StartPath("sandboxed" if jail else "unsandboxed", "new", "new")
+    checks = "preloaded" if address else "new_unavailable"
+    if jail is None:
+        model = "preloaded" if address else "new_unavailable"
+    else:
+        model = "zygote" if zygote and joins else "new_cannot_join" if zygote else "new_unavailable"
+    return StartPath("sandboxed" if jail else "unsandboxed", checks, model)
+
+
+def class_helpers(bonus: bool) -> dict[str, str]:
+    """With --bonus, the Inspector's CLI client for each check run, looked up once in npx's
+    cache instead of through npx for every submission."""
+    helpers: dict[str, str] = {}
     entry = real_clients.inspector_entry() if bonus else None
     if entry:
         helpers[real_clients.INSPECTOR_VARIABLE] = entry
@@ -279,12 +314,13 @@ def grade_class(
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
     on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
     bonus: bool = False, preload: bool = True, sandboxed: bool = True, force: bool = False,
-    on_resume: Callable[[int], None] | None = None,
+    on_resume: Callable[[int], None] | None = None, on_start: Callable[[StartPath], None] | None = None,
 ) -> ClassResult:
     """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`.
 
-    `preload`: fork every submission's checks from one preloaded process (False: a new
-    interpreter each, as on systems where the preloader cannot run).
+    `preload`: fork every submission's checks from one preloaded process, and its model runner
+    from the zygote (False: a new interpreter each, with the same isolation). `on_start` hears
+    which start path grades the class, once the preloaders are up (or are not).
     `sandboxed`: every student process runs in a bubblewrap sandbox (raises SandboxUnavailable
     where it cannot); False grades as `lab check` does, with a warning in every report.
     Each submission's files are written as soon as it is graded; a rerun with the same `out`
@@ -307,15 +343,21 @@ def grade_class(
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
-    kind = "bonus" if bonus else "checks"  # the SDK client preloaded too, with --bonus
-    kinds = [kind, *(["zygote"] if jail is not None else [])] if preload and todo else []
-    with preloaders(*class_limits, kinds) as addresses:
-        address, zygote = addresses.get(kind), addresses.get("zygote")
-        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
+    kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
+    if jail is not None:
+        kinds["zygote"] = ZYGOTE
+    with preloaders(*class_limits, kinds if preload and todo else {}) as addresses:
+        address, zygote = addresses.get("checks"), addresses.get("zygote")
+        joins = bool(zygote) and jail is not None and joins_here(zygote, jail)
+        path = start_path(jail, preload, address, zygote, joins)
+        if on_start:
+            on_start(path)
+        launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "")
+        helpers = class_helpers(bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
-                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, jail=jail,
+                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, launch=launch,
                                          helpers=helpers),
                 checks, submission, lang)
 
@@ -331,7 +373,7 @@ def grade_class(
     summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
     class_report.record_grading(out, rows, {
         "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-        "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+        "jobs": fit.jobs, "preload": preload, "start": asdict(path), "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
     class_report.write_report(out, lang)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
                        checks_known=bool(checks.checks), jobs=fit)

@@ -3,8 +3,8 @@ killed. Student code runs only in processes started here.
 
 - groups.py: process groups and CPU budgets; killing a child with everything it started
 - student.py: starting a student process (the server, the client, the model runner, the bonus
-  server, the server a real MCP client starts): sandboxed under `lab grade` (lab/sandbox.py),
-  a new interpreter or a preloaded fork joined into its sandbox (lab/sandbox_entry.py); its
+  server, the server a real MCP client starts): sandboxed under `lab grade` (lab/process/sandbox.py),
+  a new interpreter or a preloaded fork joined into its sandbox (lab/process/sandbox_entry.py); its
   environment and its listeners
 - talk.py: talking to it within limits (one run, or a line-by-line conversation), capped output
 - preloaded.py: asking a preloader for a fork, and the forked process (the Popen interface)

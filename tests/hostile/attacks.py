@@ -66,7 +66,7 @@ for _pid in _grader_chain():
 
 
 # The attacks also made from model.py: the model runner is forked by the class's zygote and
-# joins its sandbox (lab/sandbox_entry.py), a path of its own to show contained.
+# joins its sandbox (lab/process/sandbox_entry.py), a path of its own to show contained.
 FROM_MODEL = ("forge", "secrets", "snoop", "linger", "killer", "stopper", "writer", "loopback")
 
 

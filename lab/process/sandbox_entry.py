@@ -4,7 +4,7 @@ a student's server or client without a Python start-up and its standard library'
 `import openai` costs about half a second of CPU, and a sandboxed process cannot be forked
 from the class's preloader the way an unsandboxed one is: the fork is born outside. So under
 `lab grade` a sandboxed model runner, server or client starts in two steps:
-1. bubblewrap builds the sandbox as for any student process (lab/sandbox.py), but runs only a
+1. bubblewrap builds the sandbox as for any student process (lab/process/sandbox.py), but runs only a
    holder in it (the launcher with no program: it binds the listeners, hands them out, waits;
    or, where no listener is needed, a shell that says ready and sleeps);
 2. the class's zygote (lab/process/preloader.py, a preloader with only openai loaded, none of
