@@ -356,23 +356,23 @@ def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
     entry = real_clients.inspector_entry()
     if entry is None:
         pytest.skip("the MCP Inspector is not in npx's cache here")
-    assert class_helpers("/zygote", bonus=True) == {"LAB_ZYGOTE": "/zygote", "LAB_INSPECTOR": entry}
-    assert class_helpers(None, bonus=False) == {}
+    assert class_helpers(bonus=True) == {"LAB_INSPECTOR": entry}
+    assert class_helpers(bonus=False) == {}
 
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.grading.classroom import BONUS_PRELOAD
     from lab.process import preloaded
-    from lab.process.student import PRELOAD_VARIABLE
-    from lab.process.preloader import KINDS, preloader
+    from lab.process.launch import Launch
+    from lab.process.preloader import preloader
 
     forks = []
     real_start = preloaded.start
     monkeypatch.setattr(preloaded, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
-    assert {"mcp", "lab.real_clients"} <= set(KINDS["bonus"])  # loaded once for the class
-    with preloader(60, 2 << 30, 64 << 20, dict(os.environ), kind="bonus") as address:
+    assert {"mcp", "lab.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
+    with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None
-        monkeypatch.setenv(PRELOAD_VARIABLE, address)
-        [run] = real_clients.run_sdk(LESSON, modes=("auto",))
+        [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))
     assert len(forks) == 1 and isinstance(forks[0], preloaded.Forked)  # no new interpreter
     assert (run.client, run.outcome, run.reason) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 

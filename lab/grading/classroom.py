@@ -46,9 +46,6 @@ DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, an
 CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
-# How a resource failure reads once a child has turned it into text (a traceback, a message).
-RESOURCE_MARKERS = ("can't start new thread", "Resource temporarily unavailable",
-                    "Cannot allocate memory", "Too many open files")
 
 
 @dataclass
@@ -132,11 +129,6 @@ def is_resource_failure(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
 
 
-def shows_resource_failure(report: Report) -> bool:
-    texts = [report.error, *(f"{r.message}\n{r.actual}" for r in report.results)]
-    return any(marker in value for value in texts for marker in RESOURCE_MARKERS)
-
-
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
     """Every check at 0 with the reason, marked as the kit's failure: no mark, graded again on a rerun."""
     report = checks.failed(str(submission), lang, reason)
@@ -149,9 +141,9 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
     """`grade()`, tried again after a pause when the grader ran out of a resource.
 
     An exception from the grader is a kit error: a resource failure after the last try, or
-    any other failure at once. A report that only shows signs of one (a check's message
-    saying a thread could not start) is tried again too, but the last such report stands:
-    a fork bomb in the submission exhausts the same resources, and that is its own doing.
+    any other failure at once. A report the grader itself marked a kit error is tried again
+    too, and the last one stands. What decides is only ever the grader's own error, never
+    text in a report: a student's program can print "Resource temporarily unavailable".
     """
     attempts = len(pauses) + 1
     for attempt in range(attempts):
@@ -165,7 +157,7 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
                 return kit_failure(checks, submission, lang, text(
                     lang, "grade.resource_failure", error=reason, attempts=attempts))
         else:
-            if attempt == attempts - 1 or not shows_resource_failure(report):
+            if attempt == attempts - 1 or not report.kit_error:
                 return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
