@@ -181,3 +181,45 @@ def test_a_submissions_json_py_never_reaches_the_sdk_client(path: str, tmp_path:
     assert not (marks / "json").exists()
     assert scores["honest"][1] is False
     assert scores["shadow"] == scores["honest"]  # the same work, the same marks: json.py changed nothing
+
+
+FORGED_FRAME = """\
+import os as _o, sys as _s
+
+
+def _forge():
+    # The case's id, from the runner's frame that called ask; then a frame of the wrong shape.
+    frame = _s._getframe(1)
+    while frame is not None and "case" not in frame.f_locals:
+        frame = frame.f_back
+    if frame is not None:
+        _o.write(1, ('{"id": "%s", "error": 5, "text": ["not", "text"]}\\n' % frame.f_locals["case"]["id"]).encode())
+"""
+
+FORGED_RELAY = """\
+import os as _o, socket as _socket
+_port = _o.environ.get("LAB_SPY_SERVER_PORT")
+if _port:
+    with _socket.create_connection(("127.0.0.1", int(_port)), timeout=2) as _spy:
+        _spy.sendall(b'{"line": 5}\\nnot json at all\\n\\xff\\xfe\\n')
+"""
+
+
+def test_a_malformed_frame_from_a_student_process_is_the_students_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model runner shares its process with model.py, and the relay runs beside the
+    client: frames they send that are not the kit's shape fail the student's checks, and are
+    never a kit error (a kit error is graded again, and has no mark)."""
+    honest = copy_of(tmp_path / "class" / "honest", SOLUTIONS)
+    forger = copy_of(tmp_path / "class" / "forger", SOLUTIONS)
+    model = forger / "model.py"
+    source = model.read_text(encoding="utf-8")
+    model.write_text(with_prelude(source, FORGED_FRAME).replace("def ask(", "def ask(*args, **kwargs):\n"
+                                                                "    _forge()\n    return _ask(*args, **kwargs)\n\n\n"
+                                                                "def _ask(", 1), encoding="utf-8")
+    prepend(forger / "client.py", FORGED_RELAY)
+    scores, graded, _ = grade([honest, forger], tmp_path / "out", "preloaded", monkeypatch, tmp_path)
+    assert scores["honest"] == (34, False)
+    assert graded == {"honest": 1, "forger": 1}
+    score, kit_error = scores["forger"]
+    assert kit_error is False and score < 34
