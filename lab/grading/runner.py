@@ -37,9 +37,6 @@ import math
 import os
 import re
 import secrets
-import selectors
-import signal
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,9 +47,10 @@ from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
 from lab.process.groups import TOKEN_VARIABLE
 from lab.process.launch import Launch
-from lab.process.preloaded import Forked, start
+from lab.process.preloaded import start
 from lab.process.sandbox import DEFAULT_TMP_BYTES
-from lab.process.trusted import KIT_PARENT, TRUSTED_FOLDER, start_trusted, trusted_python
+from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, read_capped, start_trusted,
+                                 trusted_python)
 from lab.results import ERROR, Report
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
@@ -121,7 +119,7 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", 
 
 
 def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-                env: dict[str, str], preload: str | None, launch: Launch | None = None) -> subprocess.Popen | Forked:
+                env: dict[str, str], preload: str | None, launch: Launch | None = None) -> Started:
     """`lab check FOLDER --json`, a trusted process in the kit's own folder: forked by the
     class's preloader when there is one (it applies the same limits), else a new interpreter
     (`-I`, the same folder) that applies them itself. A preloader that stops answering
@@ -131,8 +129,7 @@ def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: boo
         if forked is not None:
             forked.stdin.close()  # as /dev/null: nothing to read
             return forked
-    return start_trusted(check_command(folder, lang, limits, target, bonus, launch), env,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return start_trusted(check_command(folder, lang, limits, target, bonus, launch), env)
 
 
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
@@ -152,9 +149,9 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
     if group is not None:
         group.add(process.pid)
     try:
-        out, err, timed_out = read_capped(process, started + limits.timeout, limits)
+        out, err, timed_out = read_capped(process, started + limits.timeout, limits.output_bytes, limits.error_bytes)
     finally:
-        kill_everything(process, token)
+        end_everything(process, token)
         if group is not None:
             group.close()
     return Outcome(
@@ -162,90 +159,6 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         stdout=bytes(out.data), stderr=bytes(err.data), stdout_truncated=out.dropped > 0,
         elapsed=time.monotonic() - started,
     )
-
-
-class Capped:
-    """A byte buffer that keeps the first `cap` bytes and counts the rest."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap, self.data, self.dropped = cap, bytearray(), 0
-
-    def add(self, chunk: bytes) -> None:
-        room = self.cap - len(self.data)
-        self.data += chunk[:room]
-        self.dropped += max(0, len(chunk) - room)
-
-
-def read_capped(
-    process: subprocess.Popen, deadline: float, limits: Limits
-) -> tuple[Capped, Capped, bool]:
-    """Read stdout and stderr together until both close or the deadline; True if it passed."""
-    out, err = Capped(limits.output_bytes), Capped(limits.error_bytes)
-    timed_out = False
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ, out)
-    selector.register(process.stderr, selectors.EVENT_READ, err)
-    exited_at: float | None = None
-    while selector.get_map():
-        now = time.monotonic()
-        if now >= deadline:
-            timed_out = True
-            break
-        if exited_at is None and process.poll() is not None:
-            exited_at = now
-        if exited_at is not None and now - exited_at > 0.5:
-            break  # a process that escaped the group still holds the pipe: stop waiting
-        for key, _ in selector.select(timeout=min(0.1, deadline - now)):
-            chunk = os.read(key.fileobj.fileno(), 65536)
-            if chunk:
-                key.data.add(chunk)
-            else:
-                selector.unregister(key.fileobj)
-    selector.close()
-    if not timed_out:
-        try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-    return out, err, timed_out
-
-
-def kill_everything(process: subprocess.Popen, token: str) -> None:
-    """Kill the child's process group, then any process still carrying this run's token."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
-    for stream in (process.stdout, process.stderr):
-        stream.close()
-    kill_by_token(token)
-
-
-def kill_by_token(token: str) -> int:
-    """Best effort on Linux: processes that left the group (setsid) still inherit the token."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return 0
-    needle = f"{TOKEN_VARIABLE}={token}".encode()
-    killed = 0
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if needle in environ.split(b"\0"):
-            try:
-                os.kill(int(entry.name), signal.SIGKILL)
-                killed += 1
-            except OSError:
-                pass
-    return killed
 
 
 def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from lab.process.groups import POSIX, kill_group
+from lab.process.groups import POSIX, kill_group, kill_pid_group
 
 def run_with_limit(args: list[str], timeout: float, **popen: Any) -> int | None:
     """Run to the end and return the exit code, or None if it ran past `timeout` (then killed)."""
@@ -125,10 +124,7 @@ def exits_within(pid: int, timeout: float) -> bool:
 
 def kill_and_reap(pid: int) -> None:
     """Kill the group of a forked child that was not reaped yet, then reap it (no zombie)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass  # the group is gone already
+    kill_pid_group(pid)
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:

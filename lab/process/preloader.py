@@ -50,10 +50,10 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 from lab.process.fork import run_script_here
+from lab.process.groups import kill_pid_group
 from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
@@ -262,7 +262,7 @@ class Preloader:
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        kill_fork(child.pid)
+        kill_pid_group(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
@@ -276,7 +276,7 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            kill_fork(pid)
+            kill_pid_group(pid)
         self.running = False
 
 
@@ -289,14 +289,6 @@ def relay_exit(pid: int) -> int:
         os.kill(os.getpid(), number)
         return 128 + number  # a signal whose default action is to go on (none we expect)
     return os.waitstatus_to_exitcode(status)
-
-
-def kill_fork(pid: int) -> None:
-    """Kill a fork's group, and the fork itself: in the instant after fork(), before the
-    child's setsid(), its group does not exist yet."""
-    for kill in (os.killpg, os.kill):
-        with contextlib.suppress(OSError):
-            kill(pid, signal.SIGKILL)
 
 
 def warm_up_openai() -> None:
