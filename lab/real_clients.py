@@ -3,8 +3,9 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late. Output goes to temporary files, read back capped: a flooding child cannot fill a
-pipe or the memory.
+late. Both are trusted processes (lab/process/trusted.py: `-I`, the kit's own working
+folder); their output is read as it comes, capped: a flooding child cannot fill a pipe or
+the memory.
 
 Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
@@ -20,9 +21,8 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -30,7 +30,7 @@ from typing import Any, Optional
 from lab.process.groups import kill_group
 from lab.process.launch import HERE, Launch
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
-from lab.process.trusted import TRUSTED_FOLDER, trusted_python
+from lab.process.trusted import TRUSTED_FOLDER, read_capped, start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -67,40 +67,38 @@ class RealClientRun:
 
 
 def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, str, list[str]]] = None,
-               **popen: Any) -> tuple[Optional[int], str, str]:
-    """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped.
+               env: Optional[dict[str, str]] = None) -> tuple[Optional[int], str, str]:
+    """Run a trusted process to the end (lab/process/trusted.py: `-I` for Python, the kit's own
+    working folder, never a submission's): (exit code or None if killed at `timeout`, stdout,
+    stderr), each capped at OUTPUT_CAP bytes.
 
     `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
     instead, with the SDK imported already (`args` is the command line that does the same in
     a new interpreter)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = fork_preloaded(*preloaded, out.fileno(), err.fileno()) if preloaded else None
-        if process is None:
-            process = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                start_new_session=(os.name == "posix"), **popen,
-            )
-        try:
-            code: Optional[int] = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            code = None
-        finally:
-            kill_group(process)
-        texts = []
-        for stream in (out, err):
-            stream.seek(0)
-            texts.append(stream.read(OUTPUT_CAP).decode(errors="replace"))
-        return code, texts[0], texts[1]
+    env = dict(os.environ) if env is None else env
+    process = fork_preloaded(*preloaded, env) if preloaded else None
+    if process is None:
+        process = start_trusted(args, env)
+    try:
+        out, err, timed_out = read_capped(process, time.monotonic() + timeout, OUTPUT_CAP, OUTPUT_CAP)
+    finally:
+        kill_group(process)
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+    code = None if timed_out else process.returncode
+    return code, out.data.decode(errors="replace"), err.data.decode(errors="replace")
 
 
-def fork_preloaded(address: str, module: str, args: list[str], out: int, err: int):
-    """`python -m module args...` forked by `lab grade`'s preloader at `address`, writing to
-    `out` and `err`, in the kit's own folder; None when the preloader does not answer (then a
-    new interpreter starts, with the same `-I` and folder: the same isolation)."""
+def fork_preloaded(address: str, module: str, args: list[str], env: dict[str, str]):
+    """`python -m module args...` forked by `lab grade`'s preloader at `address`, in the kit's
+    own folder, its output on pipes; None when the preloader does not answer (then a new
+    interpreter starts, with the same `-I` and folder: the same isolation)."""
     from lab.process.preloaded import start
 
-    with open(os.devnull, "rb") as nothing:
-        return start(address, module, args, TRUSTED_FOLDER, dict(os.environ), stdio=[nothing.fileno(), out, err])
+    forked = start(address, module, args, TRUSTED_FOLDER, env)
+    if forked is not None:
+        forked.stdin.close()  # as /dev/null: nothing to read
+    return forked
 
 
 def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
@@ -128,7 +126,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     arguments = [str(Path(server).resolve()), str(step_limit), launch.to_json(), *modes]
     # A trusted process: `-I` and the kit's own folder, never the submission's (its json.py
     # would be imported by the SDK here, outside the sandbox).
-    code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit, cwd=TRUSTED_FOLDER,
+    code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit,
                                 preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in out.splitlines():
@@ -222,21 +220,20 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
     if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
         code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                                    limit, cwd=server.parent)
+                                    limit)
         return inspector_outcome(code, out, err, limit, fetched=False)
     npx = shutil.which("npx")
     if npx is None:
         return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
     command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
     env = {**os.environ, **QUIET_NPM}
-    code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
+    code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env)
     fetched = "ENOTCACHED" in err
     if fetched and not fetch:
         return RealClientRun("inspector", UNAVAILABLE,
                          reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
     if fetched:
-        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM},
-                                    cwd=server.parent)
+        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM})
     return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
 
 

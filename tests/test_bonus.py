@@ -284,11 +284,18 @@ def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
 
 def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    (tmp_path / "mcp").mkdir()
-    (tmp_path / "mcp" / "__init__.py").write_text("raise ImportError('no mcp here')\n")
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the child finds this `mcp` first
-    runs = real_clients.run_sdk(BONUS)
-    reason = "the mcp SDK is not installed (no mcp here): pip install -e '.[test]'"
+    # The SDK child is a trusted process (`python -I`): PYTHONPATH cannot put another `mcp`
+    # before the real one, so the child is run here, in a process where mcp cannot load.
+    import contextlib
+    import io
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` raises ImportError
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        real_clients.sdk_child([str(BONUS), "1", "{}", "legacy", "auto"])
+    runs = [real_clients.RealClientRun.from_dict(json.loads(line)) for line in printed.getvalue().splitlines()]
+    reason = ("the mcp SDK is not installed (import of mcp halted; None in sys.modules): "
+              "pip install -e '.[test]'")
     assert [(run.client, run.outcome, run.reason) for run in runs] == [
         ("sdk-legacy", "unavailable", reason), ("sdk-auto", "unavailable", reason)]
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import mutate
+from lab.process.launch import HERE, Launch
 from lab import real_clients
 from lab.checks import registry, run_checks, selected_checks
 from lab.checks.engine import run
@@ -30,9 +31,9 @@ BONUS_IDS = [
 ]
 
 
-def check_bonus(folder: Path, ids: list[str] = BONUS_IDS, lang: str = "en") -> Report:
+def check_bonus(folder: Path, ids: list[str] = BONUS_IDS, lang: str = "en", launch: Launch = HERE) -> Report:
     checks, probes, _ = registry()
-    return run(folder, lang, [check for check in checks if check.id in ids], probes)
+    return run(folder, lang, [check for check in checks if check.id in ids], probes, launch=launch)
 
 
 def statuses(report: Report) -> dict[str, str]:
@@ -188,9 +189,10 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
 
 
 def test_while_grading_npx_only_uses_its_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("LAB_GRADE_TOKEN", "test")  # what `lab grade` marks its children with
     monkeypatch.setenv("npm_config_cache", str(tmp_path / "empty-npm-cache"))
-    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"])
+    # A check run of `lab grade` hears it from its launch context, which carries the grading nonce.
+    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"],
+                         launch=Launch(nonce="test"))
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
         SKIPPED, "skipped: this client cannot run here (@modelcontextprotocol/inspector is not in npx's cache, "
