@@ -15,7 +15,6 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import ROOT, SOLUTIONS
+from conftest import ROOT, SOLUTIONS, refused_url
 from lab.checks import reference
 from lab.process.groups import kill_group
 from test_bonus import recorded, wire
@@ -52,12 +51,6 @@ def installed() -> None:
         pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def listening_addresses(port: int) -> set[str]:
     """The local addresses (hex, as /proc/net shows them) listening on TCP `port`."""
     found = set()
@@ -73,7 +66,7 @@ def listening_addresses(port: int) -> set[str]:
 @contextlib.contextmanager
 def bridge(command: list[str], folder: Path, lang: str = "fr") -> Iterator[str]:
     """supergateway serving `command` (a stdio server) at a URL on 127.0.0.1, until the end."""
-    port = free_port()
+    port = int(refused_url().rsplit(":", 1)[1])  # a free port on 127.0.0.1
     log = folder / "bridge.log"
     env = {**os.environ, "LAB_LANG": lang}
     with open(log, "wb") as errors:
