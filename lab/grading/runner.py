@@ -48,6 +48,7 @@ from lab.i18n import text
 from lab.process.groups import TOKEN_VARIABLE
 from lab.process.launch import Launch
 from lab.process.preloaded import start
+from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
 from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, read_capped, start_trusted,
                                  trusted_python)
@@ -89,17 +90,6 @@ class Limits:
         return max(1, math.ceil(self.timeout))
 
 
-@dataclass
-class Outcome:
-    """What the child did: exit code (None: killed at the time limit) and what it printed."""
-
-    code: int | None
-    stdout: bytes
-    stderr: bytes
-    stdout_truncated: bool
-    elapsed: float
-
-
 def check_arguments(folder: Path, lang: str, bonus: bool = False, launch: Launch | None = None) -> list[str]:
     return ["check", str(folder), "--json", "--lang", lang, *(["--bonus"] if bonus else []),
             *(["--launch", launch.to_json()] if launch is not None else [])]
@@ -134,7 +124,7 @@ def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: boo
 
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
               env: dict[str, str], preload: str | None = None,
-              group: SubmissionGroup | None = None, launch: Launch | None = None) -> Outcome:
+              group: SubmissionGroup | None = None, launch: Launch | None = None) -> Run:
     """Run to the end or to the time limit, reading both pipes with caps; always clean up.
 
     `group`: the submission's control group; the child is moved in at once, so what it starts
@@ -154,11 +144,8 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         end_everything(process, token)
         if group is not None:
             group.close()
-    return Outcome(
-        code=None if timed_out else process.returncode,
-        stdout=bytes(out.data), stderr=bytes(err.data), stdout_truncated=out.dropped > 0,
-        elapsed=time.monotonic() - started,
-    )
+    return Run(bytes(out.data), bytes(err.data), None if timed_out else process.returncode,
+               round(time.monotonic() - started, 3), stdout_truncated=out.dropped > 0)
 
 
 def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
@@ -224,7 +211,7 @@ def tmp_bytes(memory_bytes: int) -> int:
     return min(DEFAULT_TMP_BYTES, memory_bytes // 8)
 
 
-def read_report(outcome: Outcome, lang: str, limits: Limits, checks: catalogue.Catalogue,
+def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catalogue,
                 trusted: bool = False) -> Report:
     """The child's Report if it printed a readable one, else every check at 0 with the reason.
 

@@ -7,6 +7,7 @@ read, timed and killed. Student code runs only in processes started here.
   the server a real MCP client starts), and their environment and listeners
 - trusted.py: the one start for trusted processes (`python -I`, working folder `/`), the
   capped reader of their output
+- result.py: the one result type of a run (Run: what it wrote, how it ended, how long)
 - talk.py: talking to a student process within limits (one run, or a line-by-line conversation)
 - groups.py: process groups and CPU budgets; killing a process with everything it started
 - sandbox.py, sandbox_entry.py: bubblewrap, and joining a running sandbox from the zygote's fork

@@ -12,44 +12,19 @@ from __future__ import annotations
 
 import math
 import queue
-import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process.groups import POSIX, ProcessTree, kill_group, sweep_group
+from lab.process.groups import ProcessTree, kill_group, sweep_group
 from lab.process.launch import Launch
+from lab.process.result import CPU_SIGNAL, Run
 from lab.process.student import start_student
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
-CPU_SIGNAL = getattr(signal, "SIGXCPU", 0)  # what ends a process whose CPU budget ran out
 CPU_LOOK = 0.1  # seconds between two looks at a conversation's CPU (see Conversation.watch_cpu)
-
-
-@dataclass
-class Run:
-    stdout: bytes
-    stderr: bytes
-    code: int | None  # None: still running at the limit, then killed
-    duration: float
-
-    @property
-    def timed_out(self) -> bool:
-        return self.code is None
-
-    @property
-    def cpu_exhausted(self) -> bool:
-        """Stopped by its CPU budget: an endless loop, most likely."""
-        return POSIX and self.code == -CPU_SIGNAL
-
-    def stdout_lines(self) -> list[str]:
-        return self.stdout.decode("utf-8", errors="replace").splitlines()
-
-    def stderr_tail(self, lines: int = 8) -> str:
-        return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
 
 
 def drain(stream: IO[bytes], kept: bytearray, on_overflow: Callable[[], None]) -> None:
