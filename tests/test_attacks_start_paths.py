@@ -73,6 +73,24 @@ if _written < {WINS}:
 """
 
 
+# #6: a setuid copy of `id` left in its folder, as host root's if it can; it goes on as the
+# reference server only if it ran as host root or left such a file on the grader's disk.
+SETUID = """\
+import os as _o, shutil as _sh
+_won = _o.geteuid() == 0
+for _where in (_o.getcwd(), "/tmp"):
+    _copy = _o.path.join(_where, "id")
+    try:
+        _sh.copy("/usr/bin/id", _copy)
+        _o.chmod(_copy, 0o6755)
+        _won = _won or (_where == _o.getcwd() and _o.stat(_copy).st_uid == 0)
+    except OSError:
+        pass
+if not _won:
+    raise SystemExit(3)
+"""
+
+
 def copy_of(folder: Path, source: Path) -> Path:
     shutil.copytree(source, folder, ignore=shutil.ignore_patterns("__pycache__"))
     return folder
@@ -136,17 +154,20 @@ def test_no_attack_on_a_start_path_earns_a_point_or_runs_as_the_grader(
     # #9 and /tmp: the reference server, once it has kept WINS bytes written.
     disk = copy_of(class_folder / "disk", SOLUTIONS)
     prepend(disk / "server.py", DISK)
-    stops = copy_of(class_folder / "stops", SOLUTIONS)  # what the disk attack scores when it is blocked
+    setuid = copy_of(class_folder / "setuid", SOLUTIONS)
+    prepend(setuid / "server.py", SETUID)
+    stops = copy_of(class_folder / "stops", SOLUTIONS)  # what the disk and setuid attacks score when blocked
     prepend(stops / "server.py", "raise SystemExit(3)\n")
 
-    scores, graded, header = grade([honest, editable, printer, disk, stops], tmp_path / "out", path, monkeypatch,
-                                   tmp_path)
+    scores, graded, header = grade([honest, editable, printer, disk, setuid, stops], tmp_path / "out", path,
+                                   monkeypatch, tmp_path)
     assert header == "Start path: student code in bubblewrap; " + HEADERS[path]
     assert scores["honest"] == (34, False)
     assert scores["editable"] == (0, False) and not (marks / "sitecustomize").exists()
-    assert graded == {"honest": 1, "editable": 1, "printer": 1, "disk": 1, "stops": 1}  # nothing graded twice
+    assert graded == {"honest": 1, "editable": 1, "printer": 1, "disk": 1, "setuid": 1, "stops": 1}  # once each
     assert scores["printer"][1] is False and scores["printer"][0] < 34
     assert scores["disk"] == scores["stops"] and scores["stops"][0] < 34  # it never kept WINS bytes written
+    assert scores["setuid"] == scores["stops"]  # never host root, and nothing setuid on the grader's disk
 
 
 def json_module(mark: Path) -> str:
@@ -223,3 +244,36 @@ def test_a_malformed_frame_from_a_student_process_is_the_students_failure(
     assert graded == {"honest": 1, "forger": 1}
     score, kit_error = scores["forger"]
     assert kit_error is False and score < 34
+
+
+IDENTITY = "import os\nprint(os.getuid(), os.geteuid(), os.getgid(), os.getgroups())\n"
+
+
+def test_student_code_never_runs_as_host_root(tmp_path: Path) -> None:
+    """#6: under a root grader a sandboxed process, new or joined by the zygote, is uid and gid
+    sandbox.STUDENT_UID on the host, with no supplementary group; under any other grader, the
+    grader's own uid (an unprivileged user namespace maps it, and nothing else)."""
+    import os
+
+    from lab.process.groups import kill_group
+    from lab.process.launch import Launch
+    from lab.process.preloader import ZYGOTE, preloader
+    from lab.process.student import SANDBOX_BASE, start_student
+
+    spec = sandbox.find()[0]
+    work = tmp_path / "work"
+    work.mkdir(mode=0o700)  # as a check's folder is made
+    (work / "identity.py").write_text(IDENTITY, encoding="utf-8")
+    expected = f"{sandbox.STUDENT_UID} {sandbox.STUDENT_UID} {sandbox.STUDENT_UID} []" if os.geteuid() == 0 \
+        else f"{os.getuid()} {os.geteuid()} {os.getgid()} {os.getgroups()}"
+    seen = []
+    with preloader(60, 2 << 30, 64 << 20, dict(SANDBOX_BASE), ZYGOTE) as zygote:
+        for warm in (False, True):
+            process, _ = start_student(Launch(spec, zygote=zygote or ""), work / "identity.py", cwd=work,
+                                       env=dict(SANDBOX_BASE), warm=warm)
+            try:
+                assert process.wait(timeout=30) == 0, process.stderr.read()
+                seen.append(process.stdout.read().decode().strip())
+            finally:
+                kill_group(process)
+    assert seen == [expected, expected]

@@ -227,7 +227,7 @@ class Preloader:
                 cap(resource.RLIMIT_CPU, int(order["cpu"]), int(order["cpu"]) + 1)
             join(namespaces)
             os.chdir(cwd)
-            drop_privileges()
+            drop_privileges(int(order.get("uid", -1)))
         except (OSError, ValueError, KeyError, TypeError) as error:
             with contextlib.suppress(OSError):
                 os.write(status, f"failed: {error}".encode()[:500])

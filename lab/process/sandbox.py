@@ -50,6 +50,7 @@ PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 # tmpfs of this size. Its pages count toward the submission's memory cap where a control group
 # holds it; where none can be made, this size is what caps them.
 DEFAULT_TMP_BYTES = 64 * 1024 * 1024
+STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
@@ -96,6 +97,8 @@ class Spec:
     prlimit: str = ""  # util-linux's prlimit, which sets a CPU limit before bwrap runs ("": the launcher does)
     certificates: str = ""  # the system's hashed certificate folder, shown read-only ("": none)
     tmp_bytes: int = DEFAULT_TMP_BYTES  # the size of its /tmp, a tmpfs (0: the kernel's default, half the RAM)
+    uid: int = -1  # the host uid student code runs as when the grader is root (-1: the grader's own, not root)
+    setpriv: str = ""  # util-linux's setpriv, which changes to that uid inside the sandbox
 
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
@@ -109,7 +112,7 @@ class Spec:
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
                    tuple(data["writable"]), tuple(data["hidden_files"]),
                    tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]),
-                   str(data["certificates"]), int(data["tmp_bytes"]))
+                   str(data["certificates"]), int(data["tmp_bytes"]), int(data["uid"]), str(data["setpriv"]))
 
 
 def python_folders() -> list[str]:
@@ -150,9 +153,13 @@ def default_spec(bwrap: str) -> Spec:
     # fine as it is: only the venv folder is shown, not the checkout around it.)
     hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
     certificates = certificate_folder()
+    # As root, bubblewrap maps uid 0 inside to host root: a file it made setuid would be host
+    # root's. So a root grader's student code runs as STUDENT_UID instead (issue 23, #6).
+    root = os.geteuid() == 0
     return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(editable_hooks()), tuple(links),
                 prlimit=shutil.which("prlimit") or "",
-                certificates=certificates if any(inside(certificates, shown) for shown in readable) else "")
+                certificates=certificates if any(inside(certificates, shown) for shown in readable) else "",
+                uid=STUDENT_UID if root else -1, setpriv=(shutil.which("setpriv") or "") if root else "")
 
 
 def certificate_folder() -> str:
@@ -213,17 +220,29 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
     An empty `argv` holds the sandbox open (see LAUNCHER); `info_fd`
     gets bwrap's JSON about it, whose "child-pid" is the host pid of a process in all its namespaces.
     """
-    command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-               "--hostname", "lab", "--cap-drop", "ALL"]
+    if spec.uid >= 0:
+        # Root's bwrap makes no user namespace worth having (inside uid 0 is host uid 0): the
+        # others only, then setpriv changes to spec.uid before any program runs, with no
+        # capability left and no way to gain one (no_new_privs: setuid files do nothing).
+        command = [spec.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                   "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "lab",
+                   "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+                   "--hostname", "lab", "--cap-drop", "ALL"]
     command += ["--info-fd", str(info_fd)] if info_fd >= 0 else []
     if cpu_seconds and spec.prlimit:  # a Python launcher costs a new interpreter: spare it when we can
         command = [spec.prlimit, cpu_limit_option(cpu_seconds), "--", *command]
         cpu_seconds = 0
     # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
     command += ["--proc", "/proc"] if spec.proc else []
-    command += ["--dev", "/dev"] + (["--size", str(spec.tmp_bytes)] if spec.tmp_bytes else []) + ["--tmpfs", "/tmp"]
+    command += ["--dev", "/dev", "--perms", "1777"] + (["--size", str(spec.tmp_bytes)] if spec.tmp_bytes else [])
+    command += ["--tmpfs", "/tmp"]
     for link, target in spec.links:
         command += ["--symlink", target, link]
+    if spec.uid >= 0:  # the folders on the way to each mount, open to spec.uid (root's bwrap makes them 0700)
+        for folder in ways_down(spec, str(cwd)):
+            command += ["--perms", "0755", "--dir", folder]
     for folder in spec.readable:
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
@@ -235,9 +254,33 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
     if str(cwd) not in spec.writable:  # its own folder read-only: it writes to its /tmp, of capped size
         command += ["--ro-bind", str(cwd), str(cwd)]
     command += ["--chdir", str(cwd), "--"]
+    if spec.uid >= 0:
+        command += [spec.setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
+                    "--inh-caps=-all", "--no-new-privs", "--"]
     if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
     return command + argv
+
+
+def ways_down(spec: Spec, cwd: str) -> list[str]:
+    """Every folder above a mount point of `spec` (and `cwd`) that is not itself shown: what
+    bubblewrap creates on the sandbox's root, parents first."""
+    shown = [*spec.readable, *spec.writable, cwd, *spec.hidden_files]
+    folders = set()
+    for path in shown:
+        parent = os.path.dirname(path.rstrip("/"))
+        while parent not in ("", "/", "/tmp") and not any(inside(parent, other) for other in spec.readable):
+            folders.add(parent)
+            parent = os.path.dirname(parent)
+    return sorted(folders, key=lambda folder: folder.count("/"))
+
+
+def open_to_student(spec: Spec, folder: Path | str) -> None:
+    """Let spec.uid read `folder` (a check's working folder, made 0700 by the grader): it
+    holds copies of the student's files and the kit's scripts, and sits in the submission's
+    private folder, which stays the grader's own (0700)."""
+    if spec.uid >= 0:
+        os.chmod(folder, 0o755)
 
 
 @lru_cache(maxsize=1)
@@ -248,6 +291,8 @@ def find() -> tuple[Spec | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "missing"
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        return None, "broken:setpriv (util-linux) is needed to grade as root: student code never runs as root"
     problem = ""
     # Inside docker a new /proc cannot be mounted over the masked one: then none at all.
     for spec in (default_spec(bwrap), replace(default_spec(bwrap), proc=False)):

@@ -31,6 +31,7 @@ NS_GET_USERNS = 0xB701  # ioctl: the user namespace that owns a namespace (Linux
 
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 LAST_CAPABILITY = 63  # above the kernel's last one, prctl says EINVAL: the loop stops there
@@ -82,13 +83,22 @@ def join(fds: dict[str, int]) -> None:
     enter(fds["user"], "user")
 
 
-def drop_privileges() -> None:
-    """No capability left in any set, the bounding set emptied, and no way to regain one."""
+def drop_privileges(uid: int = -1) -> None:
+    """No capability left in any set, the bounding set emptied, and no way to regain one; with
+    `uid` (>= 0: the sandbox's student uid, when the grader is root), that uid and group too,
+    as setpriv gives a process bubblewrap starts (lab/process/sandbox.py)."""
     c = libc()
     for capability in range(LAST_CAPABILITY + 1):
         if c.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             break  # past the kernel's last capability
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL on kernels before 4.3: none then
+    if uid >= 0:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        # A uid change leaves a process undumpable (its /proc entries root's), where an exec
+        # would not: as the same process bubblewrap and setpriv start, it may read its own.
+        c.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     header = CapHeader(CAPABILITY_VERSION_3, 0)
     data = (CapData * 2)()  # two 32-bit halves, all zero
     check(c.capset(ctypes.byref(header), data), "capset")

@@ -69,6 +69,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
+    sandbox.open_to_student(spec, cwd)
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
@@ -163,6 +164,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     The process ends the sandbox when it is reaped."""
     from lab.process.sandbox_entry import NAMESPACES
 
+    sandbox.open_to_student(spec, cwd)
     info_out, info_in = os.pipe()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
@@ -190,7 +192,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
     try:
         forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
-                       extra={"holder": pid, "cpu": cpu_seconds})
+                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid})
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
@@ -249,6 +251,7 @@ def student_command(launch: Launch, argv: list[str], cwd: Path) -> list[str]:
     # Whatever environment the client passes on, the server gets only this one.
     clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()),
              f"LAB_LANG={os.environ.get('LAB_LANG', 'fr')}"]
+    sandbox.open_to_student(launch.sandbox, cwd)
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
 
