@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, SOLUTIONS, tree_digest
-from hostile.attacks import FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
+from hostile.attacks import FALLBACK_WITHOUT_REQUEST, FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
 from lab import sandbox
 from lab.grading.catalogue import Catalogue
 
@@ -98,7 +98,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     shutil.copytree(ROOT / "exercises", sparse, ignore=shutil.ignore_patterns("__pycache__"))
     with (sparse / "big.bin").open("wb") as handle:
         handle.truncate(2 * 1024**3)
-    submissions = [victim, *folders, many, sparse]
+    untried = class_folder / "fallback_without_request"
+    shutil.copytree(SOLUTIONS, untried, ignore=shutil.ignore_patterns("__pycache__"))
+    (untried / "model.py").write_text(FALLBACK_WITHOUT_REQUEST, encoding="utf-8")
+    submissions = [victim, *folders, many, sparse, untried]
     originals = {folder.name: tree_digest(folder) for folder in (victim, folders[0])}
     env = {**os.environ, "PYTHONPATH": str(ROOT), "INSTRUCTOR_NOTE": f"note-{MARK}",
            "OPENAI_API_KEY": f"sk-{MARK}", "AI_URL": f"http://127.0.0.1:{proxy.port}"}
@@ -187,3 +190,16 @@ def test_a_submission_too_big_to_copy_is_refused_before_copying(graded: dict, na
     result = graded["results"][name]
     assert (result["status"], result["message"]) == ("error", message)
     assert not list(Path("/tmp").glob(f"lab-grade-*/{name}/big.bin"))
+
+
+def test_a_fallback_line_printed_without_a_request_earns_no_fallback_point(graded: dict) -> None:
+    """The model checks of a failing endpoint (503, silent) want the helper's request to have
+    reached it: printing the fallback line without trying earns neither."""
+    tests = {test["test_code"]: test for test in graded["results"]["fallback_without_request"]["tests"]}
+    for check in ("model.http-error", "model.slow"):
+        assert tests[check]["status"] == "fail"
+        assert tests[check]["message"].startswith("No request reached the model: ask must try the model before "
+                                                  "falling back."), tests[check]["message"]
+    # A refused connection leaves nothing to see; the server and client, the solutions', pass.
+    assert tests["model.refused"]["status"] == "pass"
+    assert {test["status"] for code, test in tests.items() if not code.startswith("model.")} == {"pass"}

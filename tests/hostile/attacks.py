@@ -360,3 +360,20 @@ def swapped_server_main(victim: Path, marker: Path) -> str:
     """The `__main__.py` of swapped_server_prelude's folder."""
     return (f"open({str(victim / 'server.py')!r}, 'w').write('raise SystemExit(1)\\n')\n"
             f"open({str(marker)!r}, 'w').write('the class folder was writable')\n")
+
+
+# A model helper that never tries the model: it prints the fallback line with a plausible
+# reason and returns the sample, whatever the case (issue 23's "fallback line without a request").
+FALLBACK_WITHOUT_REQUEST = '''\
+import os
+from plumbing import Answer, model_settings
+
+def ask(messages, sample, max_tokens=80):
+    settings = model_settings()
+    url = os.environ.get("AI_URL", "")
+    reason = "HTTP 503" if "/error" in url else "timeout" if "/slow" in url else "connection refused"
+    line = {"fr": "Échantillon enregistré : aucun modèle n’a répondu ({}).",
+            "en": "Recorded sample: no model answered ({})."}[settings.lang]
+    print(line.format(reason), flush=True)
+    return Answer(sample, recorded=True)
+'''
