@@ -126,6 +126,8 @@ MESSAGES = {
             "Utilisez le correcteur docker (docker compose --profile grade run grader), "
             "ou --no-sandbox sur une machine jetable."
         ),
+        "grade.copy_failed": "La copie privée de ce travail a échoué côté correcteur ({reason}).",
+        "grade.output_failed": "Les résultats de ce travail n’ont pas pu être écrits ({reason}).",
         "grade.no_inspector": (
             "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
             "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
@@ -226,6 +228,8 @@ MESSAGES = {
             "Use the docker grader (docker compose --profile grade run grader), "
             "or --no-sandbox on a throwaway machine."
         ),
+        "grade.copy_failed": "The private copy of this submission failed on the grader's side ({reason}).",
+        "grade.output_failed": "This submission's results could not be written ({reason}).",
         "grade.no_inspector": (
             "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
             "in a submission's folder: it is not there. Install it once (network needed): "

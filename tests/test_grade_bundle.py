@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, make_submission
+from hostile.hosts import CAN_RUN, private_host
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
 
@@ -177,42 +177,10 @@ def test_the_cli_and_the_format_agree_on_visibilities() -> None:
 
 # ---------------------------------------------------------------- the fallback without bubblewrap
 
-# Simulates a Gradescope container that refuses bubblewrap, in a private mount and pid
-# namespace of this host: a `bwrap` that fails first on PATH, a user lab-student in copies of
-# the account files bound over the host's (the host's own stay untouched), and /proc showing
-# only this run's processes (so lab-student's clean-up `kill -1` reaches nothing outside).
-FALLBACK_HOST = """\
-set -eu
-scratch=$1; shift
-uid=$(( $(cut -d: -f3 /etc/passwd | sort -n | tail -1) + 1000 ))
-for file in passwd group shadow; do cp "/etc/$file" "$scratch/$file"; done
-echo "lab-student:x:$uid:$uid::/nonexistent:/usr/sbin/nologin" >> "$scratch/passwd"
-echo "lab-student:x:$uid:" >> "$scratch/group"
-echo "lab-student:!:19000::::::" >> "$scratch/shadow"
-for file in passwd group shadow; do mount --bind "$scratch/$file" "/etc/$file"; done
-# The interpreter may live in a folder of root's that others cannot enter (pyenv in /root):
-# here that folder is an empty, open tmpfs holding only the interpreter's tree.
-if [ -n "$HIDDEN" ]; then
-  mkdir "$scratch/kept" && mount --bind "$KEPT" "$scratch/kept"
-  mount -t tmpfs -o mode=0755 tmpfs "$HIDDEN"
-  mkdir -p "$KEPT" && mount --bind "$scratch/kept" "$KEPT"
-fi
-exec "$@"
-"""
+# Simulates a Gradescope container that refuses bubblewrap (hostile/hosts.py): a `bwrap` that
+# fails first on PATH, a user lab-student, the interpreter open to it, /proc of this run only.
 REFUSING_BWRAP = "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n"
-needs_namespaces = pytest.mark.skipif(
-    os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("unshare", "runuser")),
-    reason="simulating the fallback needs root, unshare and runuser")
-
-
-def interpreter_folders() -> tuple[str, str]:
-    """(the first folder on the way to this interpreter that other users cannot enter, its
-    child on that way), or ("", "") when every one is open."""
-    prefix = Path(sys.base_prefix).resolve()
-    for folder in [*reversed(prefix.parents), prefix]:
-        if folder != prefix and not folder.stat().st_mode & stat.S_IXOTH:
-            return str(folder), str(folder / prefix.relative_to(folder).parts[0])
-    return "", ""
+needs_namespaces = pytest.mark.skipif(not CAN_RUN, reason="simulating the fallback needs root, unshare and runuser")
 
 
 def run_fallback(root: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
@@ -223,10 +191,8 @@ def run_fallback(root: Path, env_extra: dict[str, str]) -> subprocess.CompletedP
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
            "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PATH": f"{host / 'bin'}:{os.environ['PATH']}",
            **env_extra}
-    env["HIDDEN"], env["KEPT"] = interpreter_folders()
     env.pop("PYTHONPATH", None)  # lab-student finds the kit as installed, as on Gradescope
-    command = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "bash", "-c", FALLBACK_HOST, "host",
-               str(host), str(root / "source" / "run_autograder")]
+    command, env = private_host(host / "accounts", [str(root / "source" / "run_autograder")], env, lab_student=True)
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=150)
 
 

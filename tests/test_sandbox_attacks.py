@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -203,3 +204,114 @@ def test_a_fallback_line_printed_without_a_request_earns_no_fallback_point(grade
     # A refused connection leaves nothing to see; the server and client, the solutions', pass.
     assert tests["model.refused"]["status"] == "pass"
     assert {test["status"] for code, test in tests.items() if not code.startswith("model.")} == {"pass"}
+
+
+# ---------------------------------------------------------------- the grader's side: its disk, its clean-up
+
+
+def run_as_host(scratch: Path, script: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`script` (bash) in a private mount and pid namespace (hostile/hosts.py), as root."""
+    from hostile.hosts import private_host
+
+    command, env = private_host(scratch, ["bash", "-c", script], env)
+    return subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, env=env)
+
+
+needs_host = pytest.mark.skipif(not __import__("hostile.hosts").hosts.CAN_RUN,
+                                reason="needs root, unshare, runuser and setpriv")
+
+
+@needs_host
+def test_a_full_disk_on_the_graders_side_is_a_kit_error_and_summary_csv_is_written(tmp_path: Path) -> None:
+    """The private copies' disk (TMPDIR) is full before grading starts: each submission is a
+    kit error saying so (never a zero, never a half-graded score), and summary.csv is written."""
+    import shutil
+
+    honest = tmp_path / "class" / "honest"
+    shutil.copytree(SOLUTIONS, honest, ignore=shutil.ignore_patterns("__pycache__"))
+    full, out = tmp_path / "full", tmp_path / "out"
+    full.mkdir()
+    # Full but for 16 KiB: room for the probe tempfile writes to pick a temporary folder, not for a copy.
+    script = (f"mount -t tmpfs -o size=1m tmpfs {full} && dd if=/dev/zero of={full}/filler bs=16k count=63 2>/dev/null"
+              f" && TMPDIR={full} {sys.executable} -m lab --lang en grade {honest} --out {out} --format exercism"
+              " --timeout 30")
+    done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    result = json.loads((out / "honest" / "results.json").read_text(encoding="utf-8"))
+    assert result["status"] == "error"
+    assert result["message"] == ("Kit error, not a mark: The private copy of this submission failed on the "
+                                 "grader's side (No space left on device)."), result["message"]
+    rows = (out / "summary.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2 and rows[1].split(",")[0] == "honest"
+
+
+@needs_host
+def test_the_clean_up_of_a_non_root_grader_chmods_nothing_through_a_link(tmp_path: Path) -> None:
+    """A submission leaves, in its private copy, a read-only folder holding a link to a file of
+    the grader's: the clean-up (as an unprivileged grader, whose rmtree must first make that
+    folder writable) leaves the linked file's mode as it was, and removes the copy."""
+    import shutil
+
+    from hostile import with_prelude
+
+    grader = tmp_path / "grader"
+    own_file = grader / "notes.txt"
+    # pytest's tmp folders are root's alone: the unprivileged grader works in tmp_path bound here.
+    reachable = Path("/tmp") / f"h23b-cleanup-{os.getpid()}"
+    victim, attacker = tmp_path / "class" / "victim", tmp_path / "class" / "linker"
+    for folder in (victim, attacker):
+        shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = attacker / "server.py"
+    server.write_text(with_prelude(server.read_text(encoding="utf-8"), f"""
+import os as _o
+_here = _o.path.dirname(_o.path.abspath(__file__))
+try:
+    _o.mkdir(_o.path.join(_here, 'locked'))
+    _o.symlink({str(reachable / 'grader' / 'notes.txt')!r}, _o.path.join(_here, 'locked', 'notes'))
+    _o.chmod(_o.path.join(_here, 'locked'), 0o500)
+except OSError:
+    pass
+"""), encoding="utf-8")
+    (grader / "tmp").mkdir(parents=True)
+    own_file.write_text("the grader's own\n")
+    own_file.chmod(0o600)
+    for path in (tmp_path, tmp_path / "class", victim, attacker, *victim.iterdir(), *attacker.iterdir()):
+        path.chmod(path.stat().st_mode | 0o005)  # readable by the unprivileged grader
+    shutil.chown(grader, "nobody")
+    shutil.chown(grader / "tmp", "nobody")
+    shutil.chown(own_file, "nobody")
+    out = grader / "out"
+    script = (f"mount --bind {tmp_path} {reachable} && cd {reachable} && "
+              f"setpriv --reuid nobody --regid nogroup --clear-groups env HOME={reachable / 'grader'} "
+              f"TMPDIR={reachable / 'grader' / 'tmp'} {sys.executable} -m lab --lang en grade "
+              f"{reachable / 'class' / 'victim'} {reachable / 'class' / 'linker'} --out {reachable / 'grader' / 'out'}"
+              " --format exercism --timeout 30 --no-sandbox")
+    reachable.mkdir(mode=0o755)
+    try:
+        done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        reachable.rmdir()
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(own_file.stat().st_mode) == 0o600  # not chmod-ed through the link
+    assert list((grader / "tmp").iterdir()) == []  # the copies are gone all the same
+    victim_result = json.loads((out / "victim" / "results.json").read_text(encoding="utf-8"))
+    assert (victim_result["status"], victim_result["score"]) == ("pass", victim_result["max_score"])
+
+
+def test_a_private_copy_is_the_graders_alone_and_drops_setuid_bits(tmp_path: Path) -> None:
+    """Other local users cannot reach a private copy (its folder is 0700), and a setuid or
+    setgid file of the submission is copied without those bits."""
+    import shutil
+
+    from lab.grading.private_copy import private_copy
+
+    submission = tmp_path / "work"
+    submission.mkdir()
+    shutil.copy("/usr/bin/id", submission / "id")
+    (submission / "id").chmod(0o6755)
+    with private_copy(submission) as copy:
+        assert isinstance(copy, Path)
+        assert stat.S_IMODE(copy.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE((copy / "id").stat().st_mode) == 0o755
+        assert (copy / "id").read_bytes() == Path("/usr/bin/id").read_bytes()
+    assert not copy.parent.exists()

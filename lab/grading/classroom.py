@@ -15,6 +15,7 @@ complete: a rerun with the same output folder grades only what is not (`force`: 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -194,8 +195,13 @@ def find_sandbox(lang: str) -> Spec:
 def write_atomically(path: Path, content: str) -> None:
     """A reader (or a rerun) sees the old file or the new one, never half of one."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(content, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(content, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:  # a full disk: leave no half file taking the room summary.csv needs
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
 
 
 def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
@@ -324,7 +330,11 @@ def grade_class(
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
             index = todo[position]
             reports[index] = report
-            write_one(out, names[index], report, fmt, bonus)
+            try:
+                write_one(out, names[index], report, fmt, bonus)
+            except OSError as error:  # a full output disk: that submission's kit error, never the class's end
+                report.kit_error = True
+                report.error = text(lang, "grade.output_failed", reason=error.strerror or error)
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
