@@ -60,6 +60,17 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert not [name for name in infos if name.startswith("kit/tests/")]
 
 
+def test_a_bonus_bundle_installs_the_inspector_where_lab_grade_looks_for_it(tmp_path: Path) -> None:
+    with zipfile.ZipFile(write_bundle(tmp_path / "bonus.zip", bonus=True)) as archive:
+        setup = archive.read("setup.sh").decode().splitlines()
+        run = archive.read("run_autograder").decode()
+    assert setup[-2:] == ["apt-get install -y --no-install-recommends nodejs npm",
+                          "npx --yes --package @modelcontextprotocol/inspector --call true"]
+    assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility" --bonus)' in run
+    with zipfile.ZipFile(write_bundle(tmp_path / "plain.zip")) as archive:
+        assert "npx" not in archive.read("setup.sh").decode()
+
+
 def test_the_zip_is_the_same_bytes_every_time(tmp_path: Path) -> None:
     first = write_bundle(tmp_path / "one.zip").read_bytes()
     assert write_bundle(tmp_path / "two.zip").read_bytes() == first

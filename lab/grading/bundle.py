@@ -71,6 +71,12 @@ python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
 /autograder/venv/bin/pip install /autograder/source/kit
 """
+# With --bonus: Node.js, and the MCP Inspector in root's npx cache, where `lab grade --bonus`
+# looks for it before grading (it never runs npx during grading).
+SETUP_BONUS = """\
+apt-get install -y --no-install-recommends nodejs npm
+npx --yes --package @modelcontextprotocol/inspector --call true
+"""
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
@@ -292,7 +298,7 @@ def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
                  bonus: bool = False, visibility: str = "visible") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
-        add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
+        add(archive, "setup.sh", (SETUP_SH + (SETUP_BONUS if bonus else "")).encode(), executable=True)
         add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
         add(archive, "kit/pyproject.toml", kit_pyproject().encode())
         for name, file in kit_files().items():
