@@ -182,6 +182,7 @@ MESSAGES = {
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
         "report.done": "Rapport de classe écrit : {path}",
+        "report.not_written": "summary.csv est écrit, mais pas le rapport de classe ({reason}) : libérez de la place, puis lab report.",
         "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
         "report.empty": (
             "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
@@ -284,6 +285,7 @@ MESSAGES = {
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
         "report.done": "Class report written: {path}",
+        "report.not_written": "summary.csv is written, but not the class report ({reason}): free some room, then lab report.",
         "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
         "report.empty": (
             "No grading results in {path} (no summary.csv, no results file). "

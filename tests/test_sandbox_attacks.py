@@ -334,3 +334,36 @@ def test_the_helpers_bytecode_on_a_full_disk_is_whole_or_absent(tmp_path: Path) 
     done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0"], done.stdout
+
+
+@needs_host
+def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tmp_path: Path) -> None:
+    """--out on a disk with room for one submission's files: the next ones are kit errors (never
+    a zero, never the end of `lab grade`), and summary.csv says so for each."""
+    import shutil
+
+    names = ("first", "second", "third")
+    for name in names:
+        shutil.copytree(SOLUTIONS, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    out.mkdir()
+    # Room for one submission's two files (results.json and its completion record, about 10 KB each).
+    script = (f"mount -t tmpfs -o size=40k tmpfs {out} && {sys.executable} -m lab --lang en grade "
+              + " ".join(str(tmp_path / "class" / name) for name in names)
+              + f" --out {out} --format gradescope --jobs 1 --timeout 30; echo exit=$?; cat {out}/summary.csv")
+    done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = done.stdout.splitlines()
+    assert lines[0] == "exit=1"  # the class page could not be written: said, after the summary
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: summary.csv is written, but not the class report (No space left on device): free some room, "
+        "then lab report.")
+    rows = {row.split(",")[0]: row.split(",") for row in lines[2:]}
+    assert list(rows) == list(names) and rows["first"][1:3] == ["34", "34"] and rows["first"][5] == "graded"
+    kit_error = ["", "34", "", "This submission's results could not be written (No space left on device).",
+                 "kit-error"]
+    # Graded in full, then written nowhere: a kit error, never a zero (and no results file of its
+    # own that the summary would contradict).
+    assert rows["third"][1:6] == kit_error, rows["third"]
+    for name in ("second", "third"):
+        if rows[name][1:6] == kit_error:
+            assert not (out / name / "results.json").exists()

@@ -58,6 +58,7 @@ class ClassResult:
     elapsed: float
     checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
     jobs: Fit | None = None  # the jobs used, and which limit chose them
+    report_problem: str = ""  # why grading.json or report.html could not be written (a full disk)
 
     @property
     def rate(self) -> float:
@@ -335,15 +336,21 @@ def grade_class(
             except OSError as error:  # a full output disk: that submission's kit error, never the class's end
                 report.kit_error = True
                 report.error = text(lang, "grade.output_failed", reason=error.strerror or error)
+                with contextlib.suppress(OSError):  # no results file the summary would contradict
+                    (out / names[index] / formats.FILE_NAMES[fmt]).unlink()
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     paths = [original_path(submission) for submission in submissions]
     summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
-    class_report.record_grading(out, rows, {
-        "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-        "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
-    class_report.write_report(out, lang)
+    problem = ""
+    try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
+        class_report.record_grading(out, rows, {
+            "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
+            "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+        class_report.write_report(out, lang)
+    except OSError as error:
+        problem = error.strerror or str(error)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
-                       checks_known=bool(checks.checks), jobs=fit)
+                       checks_known=bool(checks.checks), jobs=fit, report_problem=problem)

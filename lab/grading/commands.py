@@ -94,6 +94,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        if result.report_problem:
+            raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
