@@ -496,7 +496,8 @@ def test_a_bonus_server_made_a_link_to_a_folder_is_not_started_and_binds_nothing
     # starts it, each says why (with a resolved path, the class folder was bound and the victim rewritten).
     reason = "bonus_server.py is not a regular file (a link or a folder): not started"
     assert {check: swapped[check][0] for check in BONUS_CLIENT_CHECKS} == dict.fromkeys(BONUS_CLIENT_CHECKS, "failed")
-    assert all(f"Actual: {reason}\n" in swapped[check][1] for check in BONUS_CLIENT_CHECKS), swapped
+    assert all(f"Actual: {reason}\n" in swapped[check][1] for check in BONUS_CLIENT_CHECKS), [
+        swapped[check] for check in BONUS_CLIENT_CHECKS]
 
 
 def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Path) -> None:

@@ -331,8 +331,8 @@ with open(_o.path.join(_here, 'package.json'), 'w') as _f:
 
 
 def swapped_server_prelude(original: Path, victim: Path, marker: Path) -> str:
-    """Attack #5 of issue 23, from bonus_server.py: as its stdio session with the kit ends
-    (the real clients start after it), it makes itself a link to `original` (the
+    """Attack #5 of issue 23, from bonus_server.py: as the kit's main stdio session ends (the
+    real clients start after it), it makes itself a link to `original` (the
     submission's own folder in the class folder: a guessed path), which holds a `__main__.py`
     that rewrites the victim's server.py and writes `marker`. A client that resolved the link
     would run that folder, with the class folder bound read-write in its sandbox."""
@@ -345,12 +345,14 @@ def _swap():
             _o.symlink({str(original)!r}, _self)
     except OSError:
         pass
-if not _by_client:  # at the end of its input (the session's processes end without atexit)
-    _read = _o.read
+if not _by_client:  # at the end of the kit's main session (the one that probes discover-ready),
+    _read, _seen = _o.read, []  # the one the real clients wait for; its processes end without atexit
     def _read_then_swap(fd, size):
         data = _read(fd, size)
-        if fd == 0 and not data:
-            _swap()
+        if fd == 0:
+            _seen.append(data)
+            if not data and b'discover-ready' in b''.join(_seen):
+                _swap()
         return data
     _o.read = _read_then_swap
 """
