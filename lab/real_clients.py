@@ -3,9 +3,8 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late. Both are trusted processes (lab/process/trusted.py: `-I`, the kit's own working
-folder); their output is read as it comes, capped: a flooding child cannot fill a pipe or
-the memory.
+late. Their output is read as it comes, capped (lab/process/trusted.py::read_capped): a
+flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
@@ -13,6 +12,15 @@ Every run ends as one `RealClientRun`:
 - failed: anything else the server did wrong (no answer in time, a broken reply);
 - unavailable: the client itself could not run here (no npx, no registry, no SDK),
   so a check skips with the reason instead of failing.
+
+The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
+each runs `python -I` or node with its working folder in a fresh temporary folder of the kit's (never the submission's, where student
+code may have written a `json.py`, a `node_modules/` or a `.npmrc`). Under `lab grade` the
+Inspector is only the one found in npx's cache before grading started (LAB_INSPECTOR): no npx
+resolution happens during grading. The server file they start is the kit's own path to it,
+never resolved through links, and checked to be a regular file just before each start: a
+`bonus_server.py` that student code turned into a link or a folder fails the check, and the
+sandbox's one writable folder stays the private copy the kit made.
 """
 
 from __future__ import annotations
@@ -21,16 +29,18 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from lab.process.groups import kill_group
+from lab.process.groups import TOKEN_VARIABLE, kill_group
 from lab.process.launch import HERE, Launch
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
-from lab.process.trusted import TRUSTED_FOLDER, read_capped, start_trusted, trusted_python
+from lab.process.trusted import read_capped, start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -66,19 +76,19 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, str, list[str]]] = None,
+def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, str, list[str]]] = None,
                env: Optional[dict[str, str]] = None) -> tuple[Optional[int], str, str]:
-    """Run a trusted process to the end (lab/process/trusted.py: `-I` for Python, the kit's own
-    working folder, never a submission's): (exit code or None if killed at `timeout`, stdout,
+    """Run a trusted process to the end: (exit code or None if killed at `timeout`, stdout,
     stderr), each capped at OUTPUT_CAP bytes.
 
+    `cwd`: a folder of the kit's (client_folder), never one student code can write.
     `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
     instead, with the SDK imported already (`args` is the command line that does the same in
     a new interpreter)."""
     env = dict(os.environ) if env is None else env
-    process = fork_preloaded(*preloaded, env) if preloaded else None
+    process = fork_preloaded(*preloaded, cwd, env) if preloaded else None
     if process is None:
-        process = start_trusted(args, env)
+        process = start_trusted(args, env, cwd=cwd)
     try:
         out, err, timed_out = read_capped(process, time.monotonic() + timeout, OUTPUT_CAP, OUTPUT_CAP)
     finally:
@@ -89,25 +99,55 @@ def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, s
     return code, out.data.decode(errors="replace"), err.data.decode(errors="replace")
 
 
-def fork_preloaded(address: str, module: str, args: list[str], env: dict[str, str]):
-    """`python -m module args...` forked by `lab grade`'s preloader at `address`, in the kit's
-    own folder, its output on pipes; None when the preloader does not answer (then a new
-    interpreter starts, with the same `-I` and folder: the same isolation)."""
+def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):
+    """`python -m module args...` forked by `lab grade`'s preloader at `address`, its output on
+    pipes; None when the preloader does not answer (then a new interpreter starts, with the
+    same `-I` and folder: the same isolation)."""
     from lab.process.preloaded import start
 
-    forked = start(address, module, args, TRUSTED_FOLDER, env)
+    forked = start(address, module, args, cwd, env)
     if forked is not None:
         forked.stdin.close()  # as /dev/null: nothing to read
     return forked
 
 
+def client_folder() -> tempfile.TemporaryDirectory:
+    """A fresh, empty folder of the kit's for a client to work in (under `lab grade`, TMPDIR is
+    the submission's holder folder, which no sandbox sees)."""
+    return tempfile.TemporaryDirectory(prefix="lab-client-")
+
+
+def server_path(server: Path) -> Path:
+    """The server file as the kit names it: absolute, links left as they are (never resolved)."""
+    return Path(os.path.abspath(server))
+
+
+def not_a_server_file(server: Path) -> str:
+    """"" when `server` is a regular file, reached without following a link at its name; else
+    why it will not be started (student code made it a link or a folder, or removed it)."""
+    try:
+        fd = os.open(server, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return f"{server.name} is not a regular file (a link or a folder): not started"
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
+    return "" if regular else f"{server.name} is not a regular file (a link or a folder): not started"
+
+
+def graded() -> bool:
+    """Whether this check run belongs to `lab grade` (which marks its check runs)."""
+    return TOKEN_VARIABLE in os.environ
+
+
 def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
-    """How a client starts `python server`: inside the grading sandbox when there is one (the
-    client itself stays outside, so its report is out of the server's reach), and with what
-    environment (the sandbox's: only what a server needs)."""
+    """How a client starts `python server`: inside the launch context's sandbox when there is
+    one (the client itself stays outside, so its report is out of the server's reach), and
+    with what environment (the sandbox's: only what a server needs)."""
     from lab.process.student import student_command
 
-    command = student_command(launch, [sys.executable, str(server)], server.parent)
+    command = student_command(launch, [sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
     if launch.sandbox is None:
         return command, dict(os.environ)
     return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
@@ -121,13 +161,13 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
             step_limit: Optional[float] = None, launch: Launch = HERE) -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
-    # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
+    # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
+    # put first on it, so the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(Path(server).resolve()), str(step_limit), launch.to_json(), *modes]
-    # A trusted process: `-I` and the kit's own folder, never the submission's (its json.py
-    # would be imported by the SDK here, outside the sandbox).
-    code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit,
-                                preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
+    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
+    with client_folder() as folder:
+        code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
+                                    preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in out.splitlines():
         try:
@@ -153,9 +193,11 @@ def sdk_child(argv: list[str]) -> None:
         for mode in modes:
             print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
         return
-    for mode in modes:
-        print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit), Launch.from_json(launch)))),
-              flush=True)
+    for mode in modes:  # the file is checked again before each start: the last server may have changed it
+        problem = not_a_server_file(Path(server))
+        run = RealClientRun(f"sdk-{mode}", FAILED, reason=problem) if problem else anyio.run(
+            sdk_once, server, mode, float(step_limit), Launch.from_json(launch))
+        print(json.dumps(asdict(run)), flush=True)
 
 
 async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE) -> RealClientRun:
@@ -169,7 +211,9 @@ async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = H
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
     command, env = server_command(Path(server), launch)
-    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(Path(server).parent), env=env)
+    # Sandboxed, the server's folder is set inside the sandbox (and bwrap starts in the client's own).
+    cwd = None if launch.sandbox is not None else str(Path(server).parent)
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
             with anyio.fail_after(step_limit):
@@ -213,41 +257,71 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
                   limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
-    npx first runs offline (the npm cache only, no registry wait); only when the package
-    is not cached does it fetch it (unless `fetch` is false), with the longer `fetch_limit`.
+    Under `lab grade`, only the Inspector found before grading started (LAB_INSPECTOR) runs,
+    with node: never npx. Elsewhere (`lab check --bonus`) npx first runs offline (the npm cache
+    only, no registry wait); only when the package is not cached does it fetch it (unless
+    `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
-    server = Path(server).resolve()
+    server = server_path(server)
+    problem = not_a_server_file(server)
+    if problem:
+        return RealClientRun("inspector", FAILED, reason=problem)
     entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
-    if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-        code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                                    limit)
-        return inspector_outcome(code, out, err, limit, fetched=False)
-    npx = shutil.which("npx")
-    if npx is None:
-        return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
-    command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
-    env = {**os.environ, **QUIET_NPM}
-    code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env)
-    fetched = "ENOTCACHED" in err
-    if fetched and not fetch:
-        return RealClientRun("inspector", UNAVAILABLE,
-                         reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
-    if fetched:
-        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM})
-    return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+    if graded() and not (entry and node and os.path.isfile(entry)):
+        # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_helpers):
+        # a check run without one is the kit's failure, never npx run from a submission's folder.
+        from lab.process.student import KitError
+
+        raise KitError("the check run was given no MCP Inspector to run (LAB_INSPECTOR)")
+    with client_folder() as folder:
+        if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
+            code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
+                                        limit, folder)
+            return inspector_outcome(code, out, err, limit, fetched=False)
+        npx = shutil.which("npx")
+        if npx is None:
+            return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
+        command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
+        env = {**os.environ, **QUIET_NPM}
+        code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
+        fetched = "ENOTCACHED" in err
+        if fetched and not fetch:
+            return RealClientRun("inspector", UNAVAILABLE,
+                                 reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
+        if fetched:
+            code, out, err = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
+        return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+
+
+def npx_cache() -> Path:
+    """npm's cache folder, as npm finds it (the setting, else ~/.npm)."""
+    configured = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE")
+    return Path(configured or Path.home() / ".npm").expanduser().resolve()
 
 
 def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
     cached: what `npx INSPECTOR` runs with node, after npm itself has run (about 0.6 s of CPU
-    each time). `lab grade --bonus` asks once and gives it to every submission."""
+    each time). `lab grade --bonus` asks once, before grading, and gives it to every submission.
+
+    npm looks for a project from its working folder up (a `node_modules/` or a `package.json`
+    there wins over its cache): it runs in a fresh folder of the kit's, and the command found
+    counts only if it lies in npx's own cache, in a file of this user's."""
     npx = shutil.which("npx")
     if npx is None:
         return None
     find = ["--yes", "--offline", "--package", INSPECTOR_PACKAGE, "--call", "command -v mcp-inspector"]
-    code, out, _ = run_capped([npx, *find], limit, env={**os.environ, **QUIET_NPM})
-    command = Path(out.strip().splitlines()[-1]) if code == 0 and out.strip() else None
-    return str(command.resolve()) if command is not None and command.is_file() else None
+    with client_folder() as folder:
+        code, out, _ = run_capped([npx, *find], limit, folder, env={**os.environ, **QUIET_NPM})
+    if code != 0 or not out.strip():
+        return None
+    command = Path(out.strip().splitlines()[-1]).resolve()
+    try:
+        owned = command.is_file() and command.stat().st_uid == os.getuid()
+    except OSError:
+        return None
+    cached = (npx_cache() / "_npx") in command.parents
+    return str(command) if owned and cached else None
 
 
 def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:

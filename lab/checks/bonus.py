@@ -113,9 +113,9 @@ def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
     if not negotiates(context):
         return None
-    # A class being graded (`lab grade`) has no network and a time limit per submission:
-    # there npx only uses its cache (`lab check solutions` once fills it).
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch)
+    # A class being graded (`lab grade`) runs only the Inspector found before grading started;
+    # `lab check --bonus` may fetch it through npx.
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not real_clients.graded(), launch=context.launch)
 
 
 PROBES = {
@@ -191,6 +191,8 @@ FRENCH_REASONS = [
     (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
     (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
     (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
+    (r"(\S+) is not a regular file \(a link or a folder\): not started",
+     "{0} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé"),
 ]
 
 

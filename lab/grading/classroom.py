@@ -15,6 +15,7 @@ complete: a rerun with the same output folder grades only what is not (`force`: 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -55,6 +56,7 @@ class ClassResult:
     elapsed: float
     checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
     jobs: Fit | None = None  # the jobs used, and which limit chose them
+    report_problem: str = ""  # why grading.json or report.html could not be written (a full disk)
 
     @property
     def rate(self) -> float:
@@ -187,8 +189,13 @@ def find_sandbox(lang: str) -> Spec:
 def write_atomically(path: Path, content: str) -> None:
     """A reader (or a rerun) sees the old file or the new one, never half of one."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(content, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(content, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:  # a full disk: leave no half file taking the room summary.csv needs
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
 
 
 def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
@@ -291,12 +298,14 @@ def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: st
     return StartPath("sandboxed" if jail else "unsandboxed", checks, model)
 
 
-def class_helpers(bonus: bool) -> dict[str, str]:
+def class_helpers(bonus: bool, lang: str = "fr") -> dict[str, str]:
     """With --bonus, the Inspector's CLI client for each check run, looked up once in npx's
-    cache instead of through npx for every submission."""
+    cache before grading (none there: SandboxUnavailable, with what to do)."""
     helpers: dict[str, str] = {}
-    entry = real_clients.inspector_entry() if bonus else None
-    if entry:
+    if bonus:
+        entry = real_clients.inspector_entry()
+        if entry is None:
+            raise SandboxUnavailable(text(lang, "grade.no_inspector"))
         helpers[real_clients.INSPECTOR_VARIABLE] = entry
     return helpers
 
@@ -345,7 +354,7 @@ def grade_class(
         if on_start:
             on_start(path)
         launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "")
-        helpers = class_helpers(bonus and bool(todo))
+        helpers = class_helpers(bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
@@ -356,16 +365,26 @@ def grade_class(
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
             index = todo[position]
             reports[index] = report
-            write_one(out, names[index], report, fmt, bonus)
+            try:
+                write_one(out, names[index], report, fmt, bonus)
+            except OSError as error:  # a full output disk: that submission's kit error, never the class's end
+                report.kit_error = True
+                report.error = text(lang, "grade.output_failed", reason=error.strerror or error)
+                with contextlib.suppress(OSError):  # no results file the summary would contradict
+                    (out / names[index] / formats.FILE_NAMES[fmt]).unlink()
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     paths = [original_path(submission) for submission in submissions]
     summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
-    class_report.record_grading(out, rows, {
-        "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-        "jobs": fit.jobs, "preload": preload, "start": asdict(path), "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
-    class_report.write_report(out, lang)
+    problem = ""
+    try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
+        class_report.record_grading(out, rows, {
+            "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
+            "jobs": fit.jobs, "preload": preload, "start": asdict(path), "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+        class_report.write_report(out, lang)
+    except OSError as error:
+        problem = error.strerror or str(error)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
-                       checks_known=bool(checks.checks), jobs=fit)
+                       checks_known=bool(checks.checks), jobs=fit, report_problem=problem)

@@ -255,8 +255,10 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += ["--ro-bind", str(cwd), str(cwd)]
     command += ["--chdir", str(cwd), "--"]
     if spec.uid >= 0:
+        # No "--" after its options: the program is an absolute path, and a second "--" on the
+        # line confuses a real client (the MCP Inspector) that is given this command to start.
         command += [spec.setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
-                    "--inh-caps=-all", "--no-new-privs", "--"]
+                    "--inh-caps=-all", "--no-new-privs"]
     if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
     return command + argv

@@ -50,10 +50,12 @@ class Started(Protocol):
 
 
 def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
-                  stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE) -> subprocess.Popen:
-    """`argv` (a trusted_python command line, or a trusted program's) in TRUSTED_FOLDER, in a
-    session of its own; by default nothing on stdin, stdout and stderr on pipes."""
-    return subprocess.Popen(argv, cwd=TRUSTED_FOLDER, env=env, start_new_session=True,
+                  stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE,
+                  cwd: str = TRUSTED_FOLDER) -> subprocess.Popen:
+    """`argv` (a trusted_python command line, or a trusted program's) in TRUSTED_FOLDER, or in
+    `cwd`, a fresh folder of the kit's (a real client's), never one student code can write; in
+    a session of its own; by default nothing on stdin, stdout and stderr on pipes."""
+    return subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True,
                             stdin=stdin, stdout=stdout, stderr=stderr)
 
 
