@@ -65,7 +65,9 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
         from lab.grading.runner import Limits
+        from lab.process.trusted import keep_out_same_user
 
+        keep_out_same_user()  # before any student code runs: unsandboxed, it has this uid
         problems = path_problems(list(submissions), lang)
         if problems:
             raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
@@ -113,7 +115,9 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
 
         from lab.grading.bundle import grade_upload
         from lab.grading.classroom import SandboxUnavailable
+        from lab.process.trusted import keep_out_same_user
 
+        keep_out_same_user()  # it holds the verdict's descriptor; in the fallback, student code has this uid
         if results is None and verdict_fd is None:
             raise click.UsageError("--results or --verdict-fd")
         if verdict_fd is not None:

@@ -66,6 +66,8 @@ BOOTSTRAP = """\
 import runpy, sys
 kit, cpu, memory, file_size, target, *args = sys.argv[1:]
 sys.path.insert(0, kit)
+from lab.process.trusted import keep_out_same_user
+keep_out_same_user()
 from lab.process.limits import apply_limits
 apply_limits(int(cpu), int(memory), int(file_size))
 sys.argv = [target, *args]

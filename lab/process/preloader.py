@@ -85,6 +85,8 @@ BOOT = """\
 import json, sys
 kit, address, cpu, memory, file_size, preload = sys.argv[1:]
 sys.path.insert(0, kit)
+from lab.process.trusted import keep_out_same_user
+keep_out_same_user()
 from lab.process.preloader import Preload, serve
 serve(address, int(cpu), int(memory), int(file_size), Preload(**json.loads(preload)))
 """

