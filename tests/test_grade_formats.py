@@ -161,11 +161,11 @@ def test_summary_csv_lists_score_max_failed_ids_and_error() -> None:
     text = formats.summary_csv([("alice", mixed_report()), ("bob", crashed_report())])
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
-        ["submission", "score", "max", "failed", "error", "status", "path"],
-        ["alice", "2", "10", "server.version server.ready client.sends", "", "graded", ""],
+        ["submission", "score", "max", "failed", "error", "status", "path", "cause"],
+        ["alice", "2", "10", "server.version server.ready client.sends", "", "graded", "", "rule:server.version"],
         # A kit error has no score: it is not the student's zero.
         ["bob", "", "3", "server.starts client.sends", "Les vérifications n’ont pas fini en 5 s.",
-         "kit-error", ""],
+         "kit-error", "", "kit-error"],
     ]
 
 
@@ -241,7 +241,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_start_with_an_apostrophe() -> No
     rows = list(csv.reader(io.StringIO(formats.checks_csv(report))))
     assert rows[1][5:] == ["'-1 x", "'=cmd|' /C calc'!A0"]
     summary = list(csv.reader(io.StringIO(formats.summary_csv([("=HYPERLINK(\"http://x\")", report)], ["/c/=x"]))))
-    assert summary[1] == ["'=HYPERLINK(\"http://x\")", "0", "1", "a", "", "graded", "/c/=x"]
+    assert summary[1] == ["'=HYPERLINK(\"http://x\")", "0", "1", "a", "", "graded", "/c/=x", "rule:a"]
 
 
 def test_classroom_format_gives_the_reporter_a_line_and_the_reasons_of_each_failure() -> None:
@@ -310,7 +310,9 @@ def test_a_run_the_submission_stopped_is_its_own_zero_with_the_reason_not_a_kit_
     exercism = formats.exercism(report)
     assert (exercism["status"], exercism["message"]) == ("error", "Les vérifications n’ont pas fini en 5 s.")
     row = formats.summary_csv([("bob", report)], ["/class/bob"]).splitlines()[1]
-    assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob"
+    # The message is not one of the grader's own: its cause reads as the kit's.
+    assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob," \
+                  "kit-error"
 
 
 def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:

@@ -30,6 +30,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from lab.grading.causes import first_cause
 from lab.grading.hygiene import clean_report, clean_text, csv_cell
 from lab.i18n import text
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -39,8 +40,9 @@ EXERCISM_MESSAGE_LIMIT = 65535
 FORMATS = ("gradescope", "exercism", "classroom", "junit", "csv")
 FILE_NAMES = {"gradescope": "results.json", "exercism": "results.json", "classroom": "results.json",
               "junit": "results.xml", "csv": "results.csv"}
-# status and path come last: readers of the first five columns by position keep working.
-SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "path"]
+# status, path and cause come last: readers of the first five columns by position keep working.
+# cause: why the student first lost points (causes.py), e.g. "syntax:server.py", "rule:server.id-zero".
+SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "path", "cause"]
 GRADED, KIT_ERROR = "graded", "kit-error"
 # Student output lands in these fields: shown as plain text, never as HTML or Markdown.
 GRADESCOPE_DISPLAY = {"output_format": "text", "test_output_format": "text", "test_name_format": "text"}
@@ -208,7 +210,8 @@ def summary_row(name: str, report: Report, path: str = "") -> list[str]:
     """One submission's summary: a kit error has no score (it is not the student's zero)."""
     report = clean_report(report)
     cells = [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
-             report.error.splitlines()[0] if report.error else "", run_status(report), path]
+             report.error.splitlines()[0] if report.error else "", run_status(report), path,
+             first_cause(report.results, report.error, report.kit_error)]
     return [csv_cell(cell) for cell in cells]
 
 

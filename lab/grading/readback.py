@@ -45,6 +45,7 @@ class Submission:
     kit_error: bool = False  # a status says the kit, not the submission, failed
     scored: bool = True  # False: summary.csv gives no score (a kit error is not a zero)
     unreadable: str = ""  # why the results file could not be read ("" when it could)
+    cause: str | None = None  # summary.csv's first cause (causes.py); None: not recorded there
 
     @property
     def failed_ids(self) -> list[str]:
@@ -402,3 +403,5 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.error = ""
     if is_kit_error_status(unquoted(row.get("status", ""))):
         submission.kit_error = True
+    if "cause" in row:
+        submission.cause = unquoted(row["cause"]).strip()
