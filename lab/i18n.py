@@ -121,6 +121,7 @@ MESSAGES = {
             "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
         ),
         "grade.not_reported": "Vérification absente du rapport : comptée 0.",
+        "grade.bonus_not_attempted": "Bonus non tenté : il n’y a pas de fichier {file}.",
         "grade.no_sandbox.platform": (
             "lab grade isole chaque travail avec bubblewrap, qui n’existe que sous Linux. "
             "Utilisez le correcteur docker (docker compose --profile grade run grader), "
@@ -133,7 +134,7 @@ MESSAGES = {
         ),
         "grade.no_sandbox.broken": (
             "lab grade isole chaque travail avec bubblewrap, mais bwrap ne démarre pas ici ({detail}). "
-            "Les espaces de noms utilisateur sont-ils activés (sysctl kernel.unprivileged_userns_clone=1) ? "
+            "Les espaces de noms utilisateur sont-ils permis (sudo sysctl -w {setting}) ? "
             "Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable."
         ),
         "grade.unsandboxed": (
@@ -145,6 +146,7 @@ MESSAGES = {
         "grade.copy_time": "Le travail n’a pas pu être copié dans le temps alloué : rien n’a pu être vérifié.",
         "grade.resumed": "{count} travail(s) déjà noté(s) dans {path} : repris tels quels (--force pour tout refaire).",
         "grade.kit_error": "Erreur du kit, pas une note : {reason}",
+        "grade.classroom_kit_error": "Erreur du kit : pas de note cette fois, le travail n’est pas en cause",
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
         "grade.limit.memory": "la mémoire disponible",
         "grade.limit.cpu": "les processeurs disponibles",
@@ -157,6 +159,8 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
         "grade.bad_path_class": "  {path} : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
+        "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
+                                "Choisissez un autre dossier avec --out.",
         "grade.graded_folder": "Dossier noté : {folder}",
         "grade.many_folders": (
             "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : "
@@ -216,6 +220,7 @@ MESSAGES = {
             "Whatever could not be checked scores 0.\n{stderr}"
         ),
         "grade.not_reported": "Check missing from the report: scored 0.",
+        "grade.bonus_not_attempted": "Bonus not attempted: there is no {file} file.",
         "grade.no_sandbox.platform": (
             "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
             "Use the docker grader (docker compose --profile grade run grader), "
@@ -228,7 +233,7 @@ MESSAGES = {
         ),
         "grade.no_sandbox.broken": (
             "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). "
-            "Are user namespaces enabled (sysctl kernel.unprivileged_userns_clone=1)? "
+            "Are user namespaces allowed (sudo sysctl -w {setting})? "
             "Otherwise use the docker grader, or --no-sandbox on a throwaway machine."
         ),
         "grade.unsandboxed": (
@@ -240,6 +245,7 @@ MESSAGES = {
         "grade.copy_time": "The submission could not be copied within its time limit: nothing could be checked.",
         "grade.resumed": "{count} submission(s) already graded in {path}: kept as they are (--force to grade them again).",
         "grade.kit_error": "Kit error, not a mark: {reason}",
+        "grade.classroom_kit_error": "Kit error: no mark this time, the work is not to blame",
         "grade.limit.pids": "this host's limit on processes and threads",
         "grade.limit.memory": "the memory available",
         "grade.limit.cpu": "the CPUs available",
@@ -252,6 +258,8 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path}: not a folder",
         "grade.bad_path_class": "  {path}: the class folder (its subfolders are the submissions): give them one by one, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
+        "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "
+                                "Choose another folder with --out.",
         "grade.graded_folder": "Graded folder: {folder}",
         "grade.many_folders": (
             "Several folders hold {file}: {folders}. Nothing was graded: upload a single "

@@ -113,17 +113,33 @@ def test_without_an_engine_list_the_solutions_give_the_checks(monkeypatch: pytes
         ("stub.one", 2), ("stub.two", 3), ("stub.three", 5)]
 
 
-def test_the_engine_list_matches_the_registry_and_counts_bonus_checks_only_with_their_file(tmp_path: Path) -> None:
+def test_the_engine_list_matches_the_registry_and_a_missing_bonus_file_is_not_attempted(tmp_path: Path) -> None:
     from lab.checks import registry
 
     listed = Catalogue.from_engine("en", bonus=True)
     checks = registry()[0]
     assert [(c.id, c.points, c.task) for c in listed.checks] == [(c.id, c.points, c.task) for c in checks]
     assert [c.title for c in listed.checks] == [c.title["en"] for c in checks]
-    conditional = Catalogue(listed.checks[:2], {listed.checks[1].id: "bonus_server.py"})
-    assert [c.id for c in conditional.for_folder(tmp_path).checks] == [listed.checks[0].id]
+    # Every submission has the same maximum: a bonus check without its file is kept, and scores
+    # 0 as "bonus not attempted" when the engine (which does not run it) leaves it out.
+    first, second = listed.checks[:2]
+    conditional = Catalogue(listed.checks[:2], {second.id: "bonus_server.py"}, bonus=True)
+    without = conditional.for_folder(tmp_path)
+    assert ([c.id for c in without.checks], without.absent) == ([first.id, second.id], {second.id})
+    from dataclasses import replace
+
+    from lab.results import PASSED, Report
+    ran = Report("x", "en", [replace(first, status=PASSED)])
+    reconciled = without.reconcile(ran, "en")
+    assert [(r.id, r.status, r.message) for r in reconciled.results] == [
+        (first.id, "passed", ""), (second.id, "failed", "Bonus not attempted: there is no bonus_server.py file.")]
+    assert (reconciled.score, reconciled.max_score) == (first.points, first.points + second.points)
+    from lab.grading.causes import first_cause
+    assert first_cause(reconciled.results) == "missing:bonus_server.py"
     (tmp_path / "bonus_server.py").write_text("")
-    assert len(conditional.for_folder(tmp_path).checks) == 2
+    with_file = conditional.for_folder(tmp_path)
+    assert (len(with_file.checks), with_file.absent) == (2, frozenset())
+    assert with_file.reconcile(ran, "en").results[1].message == "Check missing from the report: scored 0."
 
 
 # --- the submission list, the output names, hostile output ---------------------------------
@@ -216,10 +232,12 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
     import os
     import subprocess
 
-    workflow = (ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8")
-    step = workflow.split("      - name: Grade exercises/\n", 1)[1].split("      - name:", 1)[0]
-    script = "\n".join(line[10:] for line in step.splitlines() if line.startswith("          "))
-    assert script.splitlines()[0] == "lab grade exercises --format classroom --out grades --timeout 120 --show"
+    import yaml
+
+    steps = yaml.safe_load((ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8"))[
+        "jobs"]["run-autograding-tests"]["steps"]
+    script = next(step for step in steps if step.get("id") == "lab")["run"]
+    assert script.splitlines()[1] == "lab grade exercises --format classroom --out grades --timeout 120 --show || status=$?"
     make_submission(tmp_path, "exercises", "partial", server_only=True)
     output = tmp_path / "github_output"
     import sys

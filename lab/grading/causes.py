@@ -91,7 +91,9 @@ def run_kind(error: str, kit_error: bool) -> str | None:
 
 # The checks' own first sentences (server_checks.require_json_rpc_lines, the *_checks "no file"
 # texts, engine.UNWRITTEN, model_checks' unwritten ask), in French and English.
-NO_FILE = re.compile(r"^(?:Il n’y a pas de fichier (?P<fr>\S+?)\.(?:\s|$)|There is no (?P<en>\S+?) file\.)")
+NO_FILE = re.compile(r"^(?:Bonus non tenté : il n’y a pas de fichier (?P<bfr>\S+?)\.(?:\s|$)"
+                     r"|Bonus not attempted: there is no (?P<ben>\S+?) file\."
+                     r"|Il n’y a pas de fichier (?P<fr>\S+?)\.(?:\s|$)|There is no (?P<en>\S+?) file\.)")
 SILENT = re.compile(r"(?:n’a rien écrit en |wrote nothing in )")
 SPUN = re.compile(r"(?:a utilisé tout son temps de calcul|used up its CPU time)")
 STOPPED_SILENT = re.compile(r"(?:s’est arrêté \(code -?\d+\) sans rien écrire|stopped \(code -?\d+\) without writing)")
@@ -120,7 +122,7 @@ def check_cause(check: CheckResult) -> str:
     """The cause a failed check names, as a code (module docstring)."""
     message = check.message.strip()
     if match := NO_FILE.match(message):
-        return f"{MISSING}:{match.group('fr') or match.group('en')}"
+        return f"{MISSING}:{next(name for name in match.groups() if name)}"
     if match := PART_NAMED.search(message):
         return f"{UNWRITTEN}:{task_of_part(match.group('fr') or match.group('en'))}"
     if ASK_UNWRITTEN.match(message):

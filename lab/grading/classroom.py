@@ -19,6 +19,7 @@ import errno
 import json
 import os
 import queue
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -143,6 +144,24 @@ def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> 
     return report
 
 
+def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, reason: str,
+                     bonus: bool = False) -> None:
+    """What stopped `lab grade` before it graded (no sandbox, a kit bug), written for every
+    submission as a kit error, and summary.csv: a platform's reporter reads a file that says
+    why, never a missing one. Best effort: an --out that cannot be written has its own error."""
+    checks = Catalogue.from_engine(lang, bonus=bonus) or Catalogue(bonus=bonus)
+    rows = []
+    try:
+        for submission, name in zip(submissions, output_names(submissions)):
+            report = kit_failure(checks.for_folder(submission), submission, lang, reason)
+            write_one(out, name, report, fmt, bonus)
+            rows.append((name, report))
+        summary = formats.summary_csv(rows, [original_path(submission) for submission in submissions])
+        write_atomically(out / SUMMARY_NAME, summary)
+    except OSError:
+        pass
+
+
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
                        pauses: tuple[float, ...] = RETRY_PAUSES) -> Report:
     """`grade()`, tried again after a pause when the grader ran out of a resource.
@@ -183,11 +202,35 @@ class SandboxUnavailable(Exception):
     """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
 
 
+# The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
+# (GitHub's ubuntu-latest) restrict them through AppArmor, Debian through its own sysctl.
+USERNS_SETTINGS = (("kernel/apparmor_restrict_unprivileged_userns", "1", "kernel.apparmor_restrict_unprivileged_userns=0"),
+                   ("kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone=1"),
+                   ("user/max_user_namespaces", "0", "user.max_user_namespaces=15000"))
+
+
+def userns_setting(proc_sys: Path = Path("/proc/sys"), os_release: Path = Path("/etc/os-release")) -> str:
+    """The sysctl that lets bubblewrap start on this machine: the one set to forbid it, else
+    the distribution's own (Ubuntu's AppArmor one, Debian's)."""
+    for name, forbids, setting in USERNS_SETTINGS:
+        try:
+            if (proc_sys / name).read_text(encoding="ascii").strip() == forbids:
+                return setting
+        except (OSError, UnicodeDecodeError):
+            continue
+    try:
+        release = os_release.read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        release = ""
+    ubuntu = re.search(r"^(?:id|id_like)=\"?[^\n]*\bubuntu\b", release, re.M)
+    return USERNS_SETTINGS[0][2] if ubuntu else USERNS_SETTINGS[1][2]
+
+
 def find_sandbox(lang: str) -> Spec:
     spec, why = sandbox_module.find()
     if spec is None:
         kind, _, detail = why.partition(":")
-        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail))
+        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail, setting=userns_setting()))
     return spec
 
 

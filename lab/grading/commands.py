@@ -21,6 +21,21 @@ DEFAULT_TIMEOUT = 90.0
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
+def writable(out: Path, lang: str) -> None:
+    """--out is a folder `lab grade` can create and write in, else a clean error (fr/en)."""
+    import tempfile
+
+    from lab.grading.hygiene import clean_text
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise click.ClickException(text(lang, "grade.out_unwritable", path=clean_text(str(out)),
+                                        reason=error.strerror or type(error).__name__)) from None
+
+
 def add_grading_commands(cli: click.Group, lang: str) -> None:
     help_text = HELP[lang]
     lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
@@ -59,7 +74,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, force: bool,
               show: bool, _lang: str | None) -> None:
         from lab.grading.capacity import fit_jobs, read_host
-        from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems
+        from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems, record_kit_error
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
@@ -74,6 +89,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                             reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
         if no_sandbox:
             click.echo(text(lang, "grade.unsandboxed"), err=True)
+        writable(out, lang)
         progress = ProgressBar()
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
@@ -82,7 +98,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                  on_resume=lambda count: click.echo(
                                      text(lang, "grade.resumed", count=count, path=out), err=True))
         except SandboxUnavailable as problem:
+            record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
             raise click.ClickException(str(problem)) from None
+        except Exception as error:  # a kit bug: the platform still gets a file that says so
+            record_kit_error(list(submissions), out, fmt, lang, f"{type(error).__name__}: {error}", bonus)
+            raise
         finally:
             progress.close()
         if show:

@@ -12,7 +12,8 @@
 - GitHub Classroom: the Exercism file as its autograding reporter prints it: `line_no` 0
   (else it prints "line undefined") and, for a check that did not pass, the reasons in
   `test_code`, the one field the reporter prints for a failed test (it prints `message`
-  only for a test whose status is `error`).
+  only for a test whose status is `error`); one test per point, so that the total it
+  prints equals the one it sends; a kit error with `max_score` 0, so that no points are sent.
 - JUnit XML: testsuites > testsuite > testcase with failure / error / skipped.
 - CSV: one row per check (the per-submission file) and one row per submission (the class).
 
@@ -153,13 +154,36 @@ def exercism(report: Report) -> dict[str, Any]:
     }
 
 
+CLASSROOM_POINT = "{name} · {point}/{points}"  # the name of a check's second, third... point
+
+
 def classroom(report: Report) -> dict[str, Any]:
-    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring)."""
+    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring).
+
+    The reporter prints (passed tests / tests) × max_score as its total but sends the sum of
+    the tests' scores: one test per point makes the two the same ("name · 2/3" for a check's
+    second point, no reasons repeated). A kit error sends no points at all (max_score 0: the
+    reporter then sends nothing) and one test in error that says why.
+    """
     lang = report_language(report)
+    if kit_error(report):
+        reason = error_line(report)
+        return {"version": 3, "status": "error", "message": reason[:EXERCISM_MESSAGE_LIMIT], "score": 0,
+                "max_score": 0, "tests": [{"name": text(lang, "grade.classroom_kit_error"), "status": "error",
+                                           "message": reason, "output": None, "test_code": "", "task_id": 1,
+                                           "score": 0, "max_score": 0, "line_no": 0}]}
     data = exercism(report)
+    tests = []
     for test, result in zip(data["tests"], report.results):
         test["line_no"] = 0
         test["test_code"] = "" if result.status == PASSED else explain(result, lang, with_output=False)
+        points = max(result.points, 1)
+        test["score"], test["max_score"] = int(result.status == PASSED) * min(result.points, 1), min(result.points, 1)
+        tests.append(test)
+        for point in range(2, points + 1):
+            tests.append({**test, "name": CLASSROOM_POINT.format(name=test["name"], point=point, points=points),
+                          "message": None, "output": None, "test_code": "", "score": test["score"], "max_score": 1})
+    data["tests"] = tests
     return data
 
 
