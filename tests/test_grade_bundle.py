@@ -10,6 +10,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from hostile import ROOT, make_submission
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
@@ -168,3 +170,15 @@ def test_the_cli_and_the_format_agree_on_visibilities() -> None:
     from lab.grading import commands, formats
 
     assert commands.VISIBILITIES == formats.VISIBILITIES
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("fr", "Erreur : Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out."),
+    ("en", "Error: The folder {path} does not exist: create it first, or choose another --out.")])
+def test_the_bundle_refuses_a_missing_parent_folder(tmp_path: Path, lang: str, said: str) -> None:
+    missing = tmp_path / "missing"
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", lang, "gradescope-bundle", "--out",
+                           str(missing / "x.zip")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == said.format(path=missing)
+    assert not missing.exists()

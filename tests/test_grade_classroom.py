@@ -243,3 +243,15 @@ def test_the_workflow_passes_a_github_actions_linter() -> None:
     done = subprocess.run([found, "--offline", "--no-progress", "--format", "json", str(ROOT / "docs" / "classroom-workflow.yml")],
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, json.loads(done.stdout)) == (0, []), done.stderr
+
+
+@pytest.mark.parametrize("lang, start", [("fr", "Erreur : Impossible d’écrire les résultats dans "),
+                                         ("en", "Error: Cannot write the results in ")])
+def test_an_unwritable_out_is_a_clean_error(tmp_path: Path, lang: str, start: str) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", lang, "grade", str(ROOT / "solutions"),
+                           "--out", str(blocker / "grades")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith(start + str(blocker / "grades")) and "Traceback" not in done.stderr
+    assert done.stderr.rstrip().endswith("--out.")

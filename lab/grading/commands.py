@@ -154,5 +154,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
+        from lab.grading.hygiene import clean_text
+
+        try:
+            path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
+        except FileNotFoundError:
+            raise click.ClickException(text(lang, "gradescope_bundle.no_folder",
+                                            path=clean_text(str(out.parent)))) from None
         click.echo(text(lang, "gradescope_bundle.done", path=path))
