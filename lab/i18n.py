@@ -159,6 +159,7 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
         "grade.bad_path_class": "  {path} : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
+        "grade.counts": "Erreurs du kit : {kit} · travaux vides : {empty} · temps dépassé : {timeouts}.",
         "gradescope_bundle.no_folder": "Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out.",
         "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
                                 "Choisissez un autre dossier avec --out.",
@@ -259,6 +260,7 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path}: not a folder",
         "grade.bad_path_class": "  {path}: the class folder (its subfolders are the submissions): give them one by one, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
+        "grade.counts": "Kit errors: {kit} · empty submissions: {empty} · timeouts: {timeouts}.",
         "gradescope_bundle.no_folder": "The folder {path} does not exist: create it first, or choose another --out.",
         "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "
                                 "Choose another folder with --out.",

@@ -260,3 +260,39 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
         "Reply to initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
     assert failed["test_code"].splitlines()[-1] == (
         "Hint: This server never says when its list changes: it says listChanged: false.")
+
+
+def test_a_rerun_grades_again_what_changed_files_language_or_time_limit(tmp_path: Path, catalogue: Catalogue) -> None:
+    submissions = [make_submission(tmp_path / "class", name, "full") for name in ("ada", "bo", "cy")]
+    out = tmp_path / "out"
+
+    def rerun(lang: str = "en", limits: Limits = LIMITS) -> list[str]:
+        graded: list[str] = []
+        result = grade_class(submissions, out, lang=lang, jobs=2, limits=limits, target=STUB, catalogue=catalogue,
+                             sandboxed=False, on_resume=lambda count: graded.append(f"kept {count}"))
+        return graded + [report.lang for _, report in result.rows]
+
+    assert rerun() == ["en", "en", "en"]
+    assert rerun() == ["kept 3", "en", "en", "en"]
+    (submissions[1] / "server.py").write_text((submissions[1] / "server.py").read_text() + "\n# resubmitted\n")
+    assert rerun() == ["kept 2", "en", "en", "en"]  # bo's files changed: graded again
+    assert rerun("fr") == ["fr", "fr", "fr"]  # never French feedback mixed with English
+    assert rerun("fr", Limits(timeout=TIMEOUT + 1)) == ["fr", "fr", "fr"]
+    record = json.loads((out / "ada" / ".lab-report.json").read_text(encoding="utf-8"))
+    assert set(record["settings"]) == {"lang", "timeout", "memory", "kit", "files"}
+    assert (record["settings"]["lang"], record["settings"]["timeout"]) == ("fr", TIMEOUT + 1)
+
+
+def test_the_last_lines_count_kit_errors_empty_submissions_and_timeouts(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    hangs = tmp_path / "hangs"
+    hangs.mkdir()
+    (hangs / "server.py").write_text("import time\ntime.sleep(600)\n")
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", str(hangs), str(tmp_path / "empty"),
+                           "--out", str(tmp_path / "out"), "--timeout", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-2] == "Kit errors: 0 · empty submissions: 1 · timeouts: 1."

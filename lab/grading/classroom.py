@@ -241,23 +241,50 @@ def write_atomically(path: Path, content: str) -> None:
     os.replace(partial, path)
 
 
-def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
-    """The submission's results file, then the record that says it is complete (for a rerun)."""
+def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False,
+              settings: dict | None = None) -> Path:
+    """The submission's results file, then the record that says it is complete (for a rerun):
+    `settings` (grading_settings) is what a rerun compares before keeping it."""
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
     write_atomically(path, formats.render(report, fmt, name))
-    record = {"format": fmt, "bonus": bonus, "report": report.to_dict()}
+    record = {"format": fmt, "bonus": bonus, "settings": settings or {}, "report": report.to_dict()}
     write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
     return path
 
 
-def finished(out: Path, name: str, fmt: str, bonus: bool) -> Report | None:
-    """The report of a submission graded by an earlier run with the same settings, if complete."""
+def files_digest(submission: Path) -> str:
+    """What the submission holds (names, sizes, times of change): a resubmitted folder differs."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        for path in sorted(submission.rglob("*")):
+            if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
+                info = path.stat()
+                digest.update(f"{path.relative_to(submission)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode(
+                    "utf-8", "surrogateescape"))
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
+    """Everything besides the format and --bonus that changes a submission's results."""
+    return {"lang": lang, "timeout": limits.timeout, "memory": limits.memory_bytes,
+            "kit": class_report.kit_version(), "files": files_digest(submission)}
+
+
+def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None = None) -> Report | None:
+    """The report of a submission graded by an earlier run with the same settings and the same
+    files, if complete (`settings`: grading_settings; None compares the format and --bonus only)."""
     folder = out / name
     try:
         record = json.loads((folder / DONE_NAME).read_text(encoding="utf-8"))
         if record["format"] != fmt or record["bonus"] != bonus or not (folder / formats.FILE_NAMES[fmt]).is_file():
+            return None
+        if settings is not None and record.get("settings") != settings:
             return None
         report = Report.from_dict(record["report"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -338,9 +365,10 @@ def grade_class(
     out.mkdir(parents=True, exist_ok=True)
     names = output_names(submissions)
     reports: dict[int, Report] = {}
+    settings = [grading_settings(submission, lang, limits) for submission in submissions]
     if not force:
         for index, name in enumerate(names):
-            earlier = finished(out, name, fmt, bonus)
+            earlier = finished(out, name, fmt, bonus, settings[index])
             if earlier is not None:
                 reports[index] = earlier
         if reports and on_resume:
@@ -365,7 +393,7 @@ def grade_class(
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
             index = todo[position]
             reports[index] = report
-            write_one(out, names[index], report, fmt, bonus)
+            write_one(out, names[index], report, fmt, bonus, settings[index])
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]

@@ -21,6 +21,19 @@ DEFAULT_TIMEOUT = 90.0
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
+def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
+    """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
+    from lab.grading.causes import HUNG, run_kind
+    from lab.layout import STUDENT_FILES
+
+    def empty(folder: Path) -> bool:
+        return not any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+
+    return {"kit": sum(1 for report in reports if report.kit_error),
+            "empty": sum(1 for folder in submissions if empty(folder)),
+            "timeouts": sum(1 for report in reports if run_kind(report.error, report.kit_error) == HUNG)}
+
+
 def writable(out: Path, lang: str) -> None:
     """--out is a folder `lab grade` can create and write in, else a clean error (fr/en)."""
     import tempfile
@@ -114,6 +127,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        click.echo(text(lang, "grade.counts", **run_counts(list(submissions), [r for _, r in result.rows])), err=True)
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
