@@ -37,7 +37,7 @@ from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.student import ZYGOTE_VARIABLE, joins_here
 from lab.process.preloader import preloaders
-from lab.results import Report
+from lab.results import ERROR, Report
 from lab.sandbox import Spec
 
 SUMMARY_NAME = "summary.csv"
@@ -137,6 +137,15 @@ def shows_resource_failure(report: Report) -> bool:
     return any(marker in value for value in texts for marker in RESOURCE_MARKERS)
 
 
+def kit_errors_inside(report: Report) -> list[str]:
+    """The checks the engine itself marked as its own error (status error in a run that
+    finished: a fork or a thread refused inside a probe, EAGAIN or a pids-controller refusal,
+    or any other kit bug): never the student's failure."""
+    if report.error:
+        return []
+    return [result.message for result in report.results if result.status == ERROR]
+
+
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
     """Every check at 0 with the reason, marked as the kit's failure: no mark, graded again on a rerun."""
     report = checks.failed(str(submission), lang, reason)
@@ -183,7 +192,11 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
                 return kit_failure(checks, submission, lang, text(
                     lang, "grade.resource_failure", error=reason, attempts=attempts))
         else:
-            if attempt == attempts - 1 or not shows_resource_failure(report):
+            inside = kit_errors_inside(report)
+            if inside and attempt == attempts - 1:
+                return kit_failure(checks, submission, lang, text(
+                    lang, "grade.resource_failure", error=inside[0], attempts=attempts))
+            if not inside and (attempt == attempts - 1 or not shows_resource_failure(report)):
                 return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
