@@ -118,7 +118,7 @@ def is_class_folder(folder: Path) -> bool:
 
 def default_jobs() -> int:
     """Two submissions per core, within the host's process, thread and memory limits: each job
-    waits on student processes much of the time (a hanging server holds its job for 5 s doing
+    waits on student processes much of the time (a hanging server holds its job for seconds doing
     nothing), and the other one keeps the core busy meanwhile."""
     return fit_jobs(read_host()).jobs
 
