@@ -15,11 +15,13 @@ complete: a rerun with the same output folder grades only what is not (`force`: 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import queue
 import re
+import signal
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -28,11 +30,11 @@ from typing import Callable, Iterator
 
 from lab import real_clients
 from lab import sandbox as sandbox_module
-from lab.grading import class_report, formats
+from lab.grading import class_report, formats, sweep
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
-from lab.grading.runner import Limits, grade_submission, student_environment
+from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.student import ZYGOTE_VARIABLE, joins_here
@@ -306,7 +308,8 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None 
 
 
 def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Report],
-                       jobs: int) -> Iterator[tuple[int, Report]]:
+                       jobs: int, stop: threading.Event | None = None,
+                       workers: list[threading.Thread] | None = None) -> Iterator[tuple[int, Report]]:
     """(index, report) for each submission as it is graded, by up to `jobs` worker threads.
 
     `grade_one` never raises (grade_with_retries). A thread the host will not start is done
@@ -318,14 +321,14 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
     done: queue.SimpleQueue[tuple[int, Report]] = queue.SimpleQueue()
 
     def work() -> None:
-        while True:
+        while not (stop is not None and stop.is_set()):
             try:
                 index = todo.get_nowait()
             except queue.Empty:
                 return
             done.put((index, grade_one(submissions[index])))
 
-    workers = []
+    workers = [] if workers is None else workers
     for number in range(min(jobs, len(submissions))):
         worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
         try:
@@ -376,6 +379,41 @@ def grade_class(
     started = time.monotonic()
     jail = find_sandbox(lang) if sandboxed else None
     out.mkdir(parents=True, exist_ok=True)
+    sweep.sweep()  # what an earlier run that was killed left behind (only a dead run's)
+    with sweep.recorded_run(), stopped_cleanly() as stop:
+        return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
+                              preload, jail, force, on_resume, started, stop)
+
+
+@contextlib.contextmanager
+def stopped_cleanly() -> Iterator[threading.Event]:
+    """SIGTERM stops the run as Ctrl-C does; either way the check runs going on are killed and
+    the workers are let finish their clean-up (private copies, control groups) before it ends."""
+    stop = threading.Event()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def interrupted(number: int, _frame: object) -> None:
+            raise KeyboardInterrupt(f"signal {number}")
+
+        previous = signal.signal(signal.SIGTERM, interrupted)
+    try:
+        yield stop
+    except BaseException:
+        stop.set()
+        kill_running()
+        for worker in list(threading.enumerate()):
+            if worker.name.startswith("grade-") and worker is not threading.current_thread():
+                worker.join(timeout=10)
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
+                   target: str, on_done: Callable[[int, int], None] | None, catalogue: Catalogue | None,
+                   bonus: bool, preload: bool, jail: Spec | None, force: bool,
+                   on_resume: Callable[[int], None] | None, started: float, stop: threading.Event) -> ClassResult:
     names = output_names(submissions)
     reports: dict[int, Report] = {}
     settings = [grading_settings(submission, lang, limits) for submission in submissions]
@@ -403,7 +441,8 @@ def grade_class(
                                          helpers=helpers),
                 checks, submission, lang)
 
-        for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
+        for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs,
+                                                   stop):
             index = todo[position]
             reports[index] = report
             write_one(out, names[index], report, fmt, bonus, settings[index])

@@ -28,6 +28,7 @@ every check scored 0 with the reason (see catalogue.py), or a kit error when the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -37,12 +38,13 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
-from lab.grading import catalogue, private_copy
+from lab.grading import catalogue, private_copy, sweep
 from lab.grading.cgroup import SubmissionGroup
 from lab.sandbox import VARIABLE as jail_variable
 from lab.sandbox import Spec
@@ -142,12 +144,19 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
     token = secrets.token_hex(8)
     env = {**env, TOKEN_VARIABLE: token}
     started = time.monotonic()
+    sweep.note("token", token)  # a killed grader's next run kills what carries it
+    for folder_made in group.folders if group is not None else []:
+        sweep.note("group", str(folder_made))
     process = start_child(folder, lang, limits, target, bonus, env, preload)
     if group is not None:
         group.add(process.pid)
+    with RUNNING_LOCK:
+        RUNNING[token] = process
     try:
         out, err, timed_out = read_capped(process, started + limits.timeout, limits)
     finally:
+        with RUNNING_LOCK:
+            RUNNING.pop(token, None)
         kill_everything(process, token)
         if group is not None:
             group.close()
@@ -202,6 +211,21 @@ def read_capped(
         except subprocess.TimeoutExpired:
             timed_out = True
     return out, err, timed_out
+
+
+# The check runs going on now, by token: a stopped class run (Ctrl-C, SIGTERM) kills them all.
+RUNNING: dict[str, subprocess.Popen] = {}
+RUNNING_LOCK = threading.Lock()
+
+
+def kill_running() -> None:
+    """Kill every check run going on (their readers then return, and each worker cleans up)."""
+    with RUNNING_LOCK:
+        running = list(RUNNING.items())
+    for token, process in running:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        kill_by_token(token)
 
 
 def kill_everything(process: subprocess.Popen, token: str) -> None:
