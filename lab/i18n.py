@@ -164,6 +164,7 @@ MESSAGES = {
         "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
                                 "Choisissez un autre dossier avec --out.",
         "grade.graded_folder": "Dossier noté : {folder}",
+        "grade.case_only": "{found} trouvé, mais le fichier doit s’appeler {expected} (majuscules et minuscules comptent) : compté comme absent.",
         "grade.many_folders": (
             "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : "
             "envoyez un seul dossier (ou seulement ses fichiers)."
@@ -265,6 +266,7 @@ MESSAGES = {
         "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "
                                 "Choose another folder with --out.",
         "grade.graded_folder": "Graded folder: {folder}",
+        "grade.case_only": "{found} found, but the file must be called {expected} (case matters): counted as missing.",
         "grade.many_folders": (
             "Several folders hold {file}: {folders}. Nothing was graded: upload a single "
             "folder (or only its files)."

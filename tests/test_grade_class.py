@@ -296,3 +296,20 @@ def test_the_last_lines_count_kit_errors_empty_submissions_and_timeouts(tmp_path
     assert done.returncode == 0, done.stderr
     lines = done.stderr.strip().splitlines()
     assert lines[-2] == "Kit errors: 0 · empty submissions: 1 · timeouts: 1."
+
+
+def test_a_nested_folder_is_found_and_a_case_only_name_is_named(tmp_path: Path) -> None:
+    import shutil
+
+    nested = tmp_path / "ana" / "sub" / "exercises"
+    shutil.copytree(ROOT / "solutions", nested)
+    cased = tmp_path / "ben"
+    shutil.copytree(ROOT / "solutions", cased)
+    (cased / "client.py").rename(cased / "Client.py")
+    result = grade_class([tmp_path / "ana", cased], tmp_path / "out", lang="en", jobs=2, limits=Limits(timeout=60))
+    ana, ben = (report for _, report in result.rows)
+    assert ana.warnings[0] == "Graded folder: sub/exercises/"
+    assert (ana.score, ana.max_score) == (34, 34)
+    assert ben.warnings[0] == "Client.py found, but the file must be called client.py (case matters): counted as missing."
+    assert {r.id for r in ben.results if r.status != "passed"} >= {"client.seven-messages"}
+    assert [name for name, _ in result.rows] == ["ana", "ben"]

@@ -105,6 +105,32 @@ def path_problems(submissions: list[Path], lang: str) -> list[str]:
     return problems
 
 
+def located(submission: Path, lang: str) -> tuple[Path, list[str]]:
+    """The folder to grade and what to tell about it, as `lab gradescope-run` finds it: the
+    submission itself, or the one folder below it that holds server.py when it has none of
+    the student files at its top (an upload one or more folders deep); and a student file
+    whose name differs only in case (Server.py), which is graded as missing, is named."""
+    from lab.grading.bundle import search_upload, shown
+
+    folder, notes = submission, []
+    try:
+        if not any((submission / name).is_file() for name in STUDENT_FILES):
+            candidates, _ = search_upload(submission)
+            if len(candidates) == 1 and candidates[0] != submission:
+                folder = candidates[0]
+                notes.append(text(lang, "grade.graded_folder", folder=shown(folder, submission)))
+        present = {path.name for path in folder.iterdir() if path.is_file()}
+    except OSError:  # unreadable: the grading says so
+        return submission, []
+    for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"):
+        if name in present:
+            continue
+        near = sorted(other for other in present if other.lower() == name.lower())
+        if near:
+            notes.append(text(lang, "grade.case_only", found=clean_text(near[0]), expected=name))
+    return folder, notes
+
+
 def is_class_folder(folder: Path) -> bool:
     """A folder with no student file of its own whose subfolders have some: the class, given
     where its submissions were meant (it would be graded as one empty submission: zero)."""
@@ -436,10 +462,13 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
         helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
 
         def grade_one(submission: Path) -> Report:
-            return grade_with_retries(
-                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, jail=jail,
+            folder, notes = located(submission, lang)
+            report = grade_with_retries(
+                lambda: grade_submission(folder, lang, limits, checks, target, preload=address, jail=jail,
                                          helpers=helpers),
-                checks, submission, lang)
+                checks, folder, lang)
+            report.warnings[:0] = notes
+            return report
 
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs,
                                                    stop):

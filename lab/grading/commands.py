@@ -24,9 +24,11 @@ VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as 
 def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
     """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
     from lab.grading.causes import HUNG, run_kind
+    from lab.grading.classroom import located
     from lab.layout import STUDENT_FILES
 
-    def empty(folder: Path) -> bool:
+    def empty(submission: Path) -> bool:
+        folder = located(submission, "en")[0]  # a nested upload is not empty
         return not any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
 
     return {"kit": sum(1 for report in reports if report.kit_error),
