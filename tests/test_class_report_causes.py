@@ -114,3 +114,14 @@ def test_the_first_cause_is_the_first_check_that_failed_on_its_own() -> None:
     assert first_cause([check(PASSED), skipped_as_failed, check(FAILED, "no", check_id="server.b")]) == "rule:server.b"
     assert first_cause([check(PASSED)]) == ""
     assert first_cause([check(FAILED, "no")], error="boom") == "kit-error"
+
+
+def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple[Path, list[dict[str, str]]]) -> None:
+    import json
+
+    out, _ = graded
+    record = json.loads((out / "cy" / ".lab-report.json").read_text(encoding="utf-8"))["report"]
+    first = record["results"][0]
+    assert first["message"] == "Le serveur s’est arrêté (code 1) sans rien écrire."  # French first
+    assert first["output"].startswith('  File "server.py", line ')
+    assert "SyntaxError" in first["output"] and "lab-grade-" not in json.dumps(record)

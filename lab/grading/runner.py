@@ -228,6 +228,17 @@ def kill_running() -> None:
         kill_by_token(token)
 
 
+def relative_to_folder(report: Report, copy: str) -> None:
+    """Paths as the student knows them: a traceback or a Python error that names the private
+    copy (`/tmp/…/lab-grade-…/server.py`) names `server.py`, relative to their folder."""
+    prefix = copy.rstrip("/") + "/"
+    for result in report.results:
+        for name in ("message", "output", "actual", "expected"):
+            value = getattr(result, name)
+            if prefix in value:
+                setattr(result, name, value.replace(prefix, ""))
+
+
 def kill_everything(process: subprocess.Popen, token: str) -> None:
     """Kill the child's process group, then any process still carrying this run's token."""
     try:
@@ -312,6 +323,7 @@ def grade_submission(
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=jail is not None)
+    relative_to_folder(report, str(copy))
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)
     if jail is None:
