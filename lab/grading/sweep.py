@@ -19,10 +19,8 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -109,19 +107,12 @@ def sweep(root: Path | None = None) -> int:
 
 
 def remove_group(folder: Path) -> None:
-    """Kill what is left in a dead run's control group, then remove the group."""
+    """Kill what is left in a dead run's control group, then remove the group (as the run's
+    own SubmissionGroup.close would have)."""
+    from lab.grading.cgroup import SubmissionGroup
+
     if not folder.is_dir() or not (folder / "cgroup.procs").exists():
         return
-    for _ in range(50):
-        try:
-            members = [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            break
-        if not members:
-            break
-        for pid in members:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.02)
-    with contextlib.suppress(OSError):
-        folder.rmdir()
+    group = SubmissionGroup.__new__(SubmissionGroup)  # the one already made, not a new one
+    group.folders = [folder]
+    group.close()
