@@ -123,6 +123,7 @@ MESSAGES = {
             "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
         ),
         "grade.not_reported": "Vérification absente du rapport : comptée 0.",
+        "grade.bonus_not_attempted": "Bonus non tenté : il n’y a pas de fichier {file}.",
         "grade.no_sandbox.platform": (
             "lab grade isole chaque travail avec bubblewrap, qui n’existe que sous Linux. "
             "Utilisez le correcteur docker (docker compose --profile grade run grader), "
@@ -142,7 +143,7 @@ MESSAGES = {
         ),
         "grade.no_sandbox.broken": (
             "lab grade isole chaque travail avec bubblewrap, mais bwrap ne démarre pas ici ({detail}). "
-            "Les espaces de noms utilisateur sont-ils activés (sysctl kernel.unprivileged_userns_clone=1) ? "
+            "Les espaces de noms utilisateur sont-ils permis (sudo sysctl -w {setting}) ? "
             "Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable."
         ),
         "grade.unsandboxed": (
@@ -162,6 +163,7 @@ MESSAGES = {
         "grade.start.new_unavailable": "en nouvel interpréteur (le préchargeur n’a pas démarré)",
         "grade.start.new_cannot_join": "en nouvel interpréteur (la zygote ne peut pas rejoindre un bac à sable ici)",
         "grade.kit_error": "Erreur du kit, pas une note : {reason}",
+        "grade.classroom_kit_error": "Erreur du kit : pas de note cette fois, le travail n’est pas en cause",
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
         "grade.limit.memory": "la mémoire disponible",
         "grade.limit.cpu": "les processeurs disponibles",
@@ -174,7 +176,12 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
         "grade.bad_path_class": "  {path} : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
+        "grade.counts": "Erreurs du kit : {kit} · travaux vides : {empty} · temps dépassé : {timeouts}.",
+        "gradescope_bundle.no_folder": "Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out.",
+        "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
+                                "Choisissez un autre dossier avec --out.",
         "grade.graded_folder": "Dossier noté : {folder}",
+        "grade.case_only": "{found} trouvé, mais le fichier doit s’appeler {expected} (majuscules et minuscules comptent) : compté comme absent.",
         "grade.many_folders": (
             "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : "
             "envoyez un seul dossier (ou seulement ses fichiers)."
@@ -234,6 +241,7 @@ MESSAGES = {
             "Whatever could not be checked scores 0.\n{stderr}"
         ),
         "grade.not_reported": "Check missing from the report: scored 0.",
+        "grade.bonus_not_attempted": "Bonus not attempted: there is no {file} file.",
         "grade.no_sandbox.platform": (
             "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
             "Use the docker grader (docker compose --profile grade run grader), "
@@ -253,7 +261,7 @@ MESSAGES = {
         ),
         "grade.no_sandbox.broken": (
             "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). "
-            "Are user namespaces enabled (sysctl kernel.unprivileged_userns_clone=1)? "
+            "Are user namespaces allowed (sudo sysctl -w {setting})? "
             "Otherwise use the docker grader, or --no-sandbox on a throwaway machine."
         ),
         "grade.unsandboxed": (
@@ -273,6 +281,7 @@ MESSAGES = {
         "grade.start.new_unavailable": "as a new interpreter (the preloader did not start)",
         "grade.start.new_cannot_join": "as a new interpreter (the zygote cannot join a sandbox here)",
         "grade.kit_error": "Kit error, not a mark: {reason}",
+        "grade.classroom_kit_error": "Kit error: no mark this time, the work is not to blame",
         "grade.limit.pids": "this host's limit on processes and threads",
         "grade.limit.memory": "the memory available",
         "grade.limit.cpu": "the CPUs available",
@@ -285,7 +294,12 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path}: not a folder",
         "grade.bad_path_class": "  {path}: the class folder (its subfolders are the submissions): give them one by one, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
+        "grade.counts": "Kit errors: {kit} · empty submissions: {empty} · timeouts: {timeouts}.",
+        "gradescope_bundle.no_folder": "The folder {path} does not exist: create it first, or choose another --out.",
+        "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "
+                                "Choose another folder with --out.",
         "grade.graded_folder": "Graded folder: {folder}",
+        "grade.case_only": "{found} found, but the file must be called {expected} (case matters): counted as missing.",
         "grade.many_folders": (
             "Several folders hold {file}: {folders}. Nothing was graded: upload a single "
             "folder (or only its files)."

@@ -505,7 +505,14 @@ def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Pa
     done = grade_bonus_class([folder], tmp_path / "out", env={"npm_config_cache": str(tmp_path / "empty-cache")})
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == "Error: " + text_of("en", "grade.no_inspector")
-    assert not (tmp_path / "out" / "work").exists()  # nothing graded
+    # Nothing graded: the submission's file says why, as a kit error (never a zero), so that a
+    # platform's reporter reads a file (docs/platforms.md, "A results file whatever happens").
+    import csv
+
+    with (tmp_path / "out" / "summary.csv").open(newline="", encoding="utf-8") as handle:
+        [row] = list(csv.DictReader(handle))
+    assert (row["score"], row["status"]) == ("", "kit-error")
+    assert row["error"] == text_of("en", "grade.no_inspector").splitlines()[0]
     assert not list(folder.glob("node_modules"))
 
 

@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT
 from hostile import STUB_ENGINE, make_submission
 from lab.checks import registry, task_title
-from lab.grading import class_report, class_stats, formats
+from lab.grading import causes, class_report, class_stats, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names
 from lab.grading.readback import (ClassRecord, Submission, parse_explanation, read_class, unquoted)
@@ -52,7 +52,7 @@ def small_class(lang: str = "fr") -> list[tuple[str, Report]]:
             result(answers, FAILED, expected=asks, actual="-32601",
                    message=cell + " Autres cellules fausses : six_reponses.4.")], duration=3.0)),
         ("cy", Report("cy", lang, [
-            result(one, FAILED, expected="x", actual="y"), result(two, SKIPPED, message="ignoré"),
+            result(one, FAILED, expected="x", actual="y"), result(two, SKIPPED, message=f"ignoré : « {one.title['fr']} » n’a pas réussi"),
             result(answers, FAILED, expected=asks, actual="-32601", message=cell)], duration=4.0)),
     ]
     hung = text(lang, "grade.timeout", seconds=90)
@@ -81,12 +81,13 @@ def page_of(out: Path, lang: str = "fr") -> Node:
     return parse(class_report.write_report(out, lang).read_text(encoding="utf-8"))
 
 
-def student_rows(page: Node) -> list[tuple[str, int, int, str, str]]:
+def student_rows(page: Node) -> list[tuple[str, int, int, str, str, str]]:
     rows = []
     for row in page.find("table", id="students").find("tbody").all("tr"):
         score = row.all("td")[0]
         rows.append((row.find("th").text, summary_score(score.attrs["data-score"]), int(score.attrs["data-max"]),
-                     " ".join(code.text for code in row.all("td")[2].all("code")), row.all("td")[3].text))
+                     row.all("td")[2].attrs["data-cause"],
+                     " ".join(code.text for code in row.all("td")[3].all("code")), row.all("td")[4].text))
     return rows
 
 
@@ -108,10 +109,12 @@ def test_a_small_class_gives_exact_figures_in_every_format(tmp_path: Path, fmt: 
     parts = [(row.find("th").text, row.find("td").text) for row in page.find("table", id="parts").find("tbody").all("tr")]
     assert parts == [(task_title("server-1", "fr"), "2/4 (50 %)"), (task_title("server-2", "fr"), "1/4 (25 %)"),
                      (task_title("answers", "fr"), "1/4 (25 %)")]
-    checks = [(row.attrs["data-check"], row.all("td")[1].text, row.all("td")[2].text)
+    # Over the submissions where each check could run: cy's skipped check and dee's run that
+    # never finished are counted apart.
+    checks = [(row.attrs["data-check"], row.all("td")[1].text, row.all("td")[2].text, row.all("td")[3].text)
               for row in page.find("table", id="checks").find("tbody").all("tr")]
-    assert checks == [(two.id, "3/4 (75 %)", two.hint["fr"]), (answers.id, "3/4 (75 %)", answers.hint),
-                      (one.id, "2/4 (50 %)", one.hint["fr"])]
+    assert checks == [(answers.id, "2/3 (67 %)", "1", answers.hint), (two.id, "1/2 (50 %)", "2", two.hint["fr"]),
+                      (one.id, "1/3 (33 %)", "1", one.hint["fr"])]
     cells = [(row.find("code").text, row.all("td")[0].text, row.all("td")[1].text, row.all("td")[2].text)
              for row in page.find("table", id="cells").find("tbody").all("tr")]
     assert cells == [("six_reponses.1", "la réponse 1 de `lab run`", "2", "-32601 (2)"),
@@ -121,11 +124,14 @@ def test_a_small_class_gives_exact_figures_in_every_format(tmp_path: Path, fmt: 
     assert page.find("p", id="times").text == \
         "Temps par travail : médian 3,5 s, le plus long 90,0 s, 100 s en tout (4 travaux)."
     assert student_rows(page) == [
-        ("ana", 3, 3, "", "terminé"),
-        ("ben", 1, 3, f"{two.id} {answers.id}", "terminé"),
-        ("cy", 0, 3, f"{one.id} {two.id} {answers.id}", "terminé"),
-        ("dee", 0 if scored else None, 3, f"{one.id} {two.id} {answers.id}", "bloqué (temps dépassé)"),
+        ("ana", 3, 3, "", "", "terminé"),
+        ("ben", 1, 3, f"rule:{two.id}", f"{two.id} {answers.id}", "terminé"),
+        ("cy", 0, 3, f"rule:{one.id}", f"{one.id} {two.id} {answers.id}", "terminé"),
+        ("dee", 0 if scored else None, 3, "hung", f"{one.id} {two.id} {answers.id}", "bloqué (temps dépassé)"),
     ]
+    causes = [row.all("td")[2].text for row in page.find("table", id="students").find("tbody").all("tr")]
+    assert causes == ["—", f"règle : {two.title['fr']}", f"règle : {one.title['fr']}", "bloqué (temps dépassé)"]
+    assert [row["cause"] for row in read_summary(tmp_path)] == ["", f"rule:{two.id}", f"rule:{one.id}", "hung"]
     stuck = [row.all("td")[1].text for row in page.find("table", id="students").find("tbody").all("tr")]
     assert stuck == ["—", task_title("server-2", "fr"), task_title("server-1", "fr"), task_title("server-1", "fr")]
     links = [link.attrs["href"] for link in page.find("table", id="students").all("a")]
@@ -139,7 +145,7 @@ def test_the_page_speaks_english_when_asked(tmp_path: Path) -> None:
     assert page.find("h1").text == "Class report"
     assert [h.text for h in page.all("h2")] == [
         "Score distribution", "Lesson parts: who has full marks", "Checks, from most failed to least failed",
-        "answers.toml: the most common wrong answers", "Submissions to look at: hung, crashed, out of CPU, stopped",
+        "answers.toml: the most common wrong answers", "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped",
         "Students"]
     assert page.find("p", id="summary").text == (
         "4 submissions, median score 0.5/3, mean 1.0, 1 with full marks." if hung_is_scored(tmp_path) else
@@ -157,9 +163,9 @@ def test_a_class_of_forty_matches_summary_csv_and_the_result_files(tmp_path: Pat
     rows = build_class(tmp_path, 40, fmt=fmt)
     page = page_of(tmp_path)
     summary = read_summary(tmp_path)
-    assert [(row[0], row[1], row[2], row[3]) for row in student_rows(page)] == [
-        (class_report.visible(unquoted(row["submission"])), summary_score(row["score"]), int(row["max"]), row["failed"])
-        for row in summary]
+    assert [row[:5] for row in student_rows(page)] == [
+        (class_report.visible(unquoted(row["submission"])), summary_score(row["score"]), int(row["max"]), row["cause"],
+         row["failed"]) for row in summary]
     folded = [(row.find("summary").text if row.all("summary") else None)
               for row in page.find("table", id="students").find("tbody").all("tr")]
     assert folded == [f"{len(row['failed'].split())} vérifications" if len(row["failed"].split()) > 6 else None
@@ -173,11 +179,16 @@ def test_a_class_of_forty_matches_summary_csv_and_the_result_files(tmp_path: Pat
         task = row.attrs["data-task"]
         full = sum(all(r.status == PASSED for r in report.results if r.task == task) for _, report in rows)
         assert (int(row.find("td").attrs["data-full"]), int(row.find("td").attrs["data-total"])) == (full, 40)
-    failures = [(row.attrs["data-check"], int(row.find("td", **{"class": "num"}).attrs["data-failed"]))
-                for row in page.find("table", id="checks").find("tbody").all("tr")]
-    expected = Counter(check_id for _, report in rows for check_id in report.failed_ids)
-    assert dict(failures) == {check.id: expected.get(check.id, 0) for check in rows[0][1].results}
-    assert [count for _, count in failures] == sorted((count for _, count in failures), reverse=True)
+    # Failure rates over the runs that finished (the five that did not are counted apart).
+    cells_of = [row.find("td", **{"class": "num"}).attrs for row in page.find("table", id="checks").find("tbody").all("tr")]
+    failures = [(row.attrs["data-check"], int(attrs["data-failed"]), int(attrs["data-total"]))
+                for row, attrs in zip(page.find("table", id="checks").find("tbody").all("tr"), cells_of)]
+    finished = [report for _, report in rows if not report.error]
+    expected = Counter(check_id for report in finished for check_id in report.failed_ids)
+    assert {check_id: (failed, total) for check_id, failed, total in failures} == \
+        {check.id: (expected.get(check.id, 0), len(finished)) for check in rows[0][1].results}
+    assert len(finished) == 35
+    assert [failed for _, failed, _ in failures] == sorted((failed for _, failed, _ in failures), reverse=True)
     kinds = {item.attrs["data-kind"]: int(item.attrs["data-count"]) for item in page.find("ul", id="run-kinds").all("li")}
     assert kinds == {"hung": 1, "cpu": 1, "crashed": 1, "stopped": 1, "kit_error": 1}
     # The wrong values are what the students wrote, as the answers checks reported them.
@@ -321,8 +332,9 @@ def test_lab_grade_writes_the_report_and_lab_report_rebuilds_it_the_same(tmp_pat
     assert sorted(grading["durations"]) == ["ada", "bo", "cy"]
     page = parse(written)
     crashed = summary_score(read_summary(out)[2]["score"])  # 0, or None where a crash is left unscored
-    assert [row[:4] for row in student_rows(page)] == [
-        ("ada", 10, 10, ""), ("bo", 2, 10, "stub.two stub.three"), ("cy", crashed, 10, "stub.one stub.two stub.three")]
+    assert [row[:5] for row in student_rows(page)] == [
+        ("ada", 10, 10, "", ""), ("bo", 2, 10, "rule:stub.two", "stub.two stub.three"),
+        ("cy", crashed, 10, "crashed", "stub.one stub.two stub.three")]
     assert crashed in (0, None)
     assert page.find("table", id="runs").find("td").text == "crashed"
     (out / "report.html").unlink()
@@ -439,7 +451,7 @@ def test_a_kit_error_wrapper_around_a_known_message_keeps_its_kind(monkeypatch: 
 
     monkeypatch.setitem(MESSAGES["fr"], "grade.kit_error", "Erreur du kit, pas une note : {reason}")
     monkeypatch.setitem(MESSAGES["en"], "grade.kit_error", "Kit error, not a mark: {reason}")
-    monkeypatch.setattr(class_stats, "KIT_ERROR_PREFIX", class_stats.kit_error_prefix())
+    monkeypatch.setattr(causes, "KIT_ERROR_PREFIX", causes.kit_error_prefix())
     hung = "Kit error, not a mark: " + text("en", "grade.timeout", seconds=9)
     assert class_stats.run_kind(Submission("x", error=hung, kit_error=True)) == "hung"
     other = "Erreur du kit, pas une note : MemoryError"

@@ -21,8 +21,10 @@ CLASS_SIZE = 40
 
 READ_PAGE = """(() => {
   const rows = Array.from(document.querySelectorAll("#students tbody tr")).map(row => ({
-    name: row.cells[0].textContent, score: row.cells[1].textContent, failed: row.cells[3].querySelector("code") ? row.cells[3].querySelector("code").textContent : "",
-    state: row.cells[4].textContent, link: row.querySelector("a") ? row.querySelector("a").getAttribute("href") : null}));
+    name: row.cells[0].textContent, score: row.cells[1].textContent, cause: row.cells[3].getAttribute("data-cause"),
+    causeText: row.cells[3].textContent,
+    failed: row.cells[4].querySelector("code") ? row.cells[4].querySelector("code").textContent : "",
+    state: row.cells[5].textContent, link: row.querySelector("a") ? row.querySelector("a").getAttribute("href") : null}));
   const bars = Array.from(document.querySelectorAll("#histogram g.bar")).map(bar =>
     [bar.querySelector("text.label").textContent, bar.querySelector("text.count").textContent]);
   const kinds = Array.from(document.querySelectorAll("#run-kinds li")).map(item => item.textContent);
@@ -67,10 +69,18 @@ def test_the_rendered_page_shows_summary_csvs_figures_and_fetches_nothing(
     assert browser.console_errors() == []
     assert browser.requested_urls() == [url]
     assert [event["method"] for event in browser.events if event["method"] == "Page.javascriptDialogOpening"] == []
-    assert (page["images"], page["scripts"], page["buttons"], page["help"]) == (0, 1, 7, True)
+    assert (page["images"], page["scripts"], page["buttons"], page["help"]) == (0, 1, 8, True)
     assert [row["name"] for row in page["rows"]] == [visible(unquoted(row["submission"])) for row in summary]
     assert [row["score"] for row in page["rows"]] == [f"{row['score'] or '—'}/{row['max']}" for row in summary]
     assert [row["failed"] for row in page["rows"]] == [row["failed"] for row in summary]
+    # The first-cause column: summary.csv's code, in words; the rendered text comes from it.
+    assert [row["cause"] for row in page["rows"]] == [row["cause"] for row in summary]
+    assert all(row["cause"] for row in summary if row["failed"])
+    words = {row["cause"]: row["causeText"] for row in page["rows"]}
+    assert (words["hung"], words["kit-error"], words["cpu"]) == ("bloqué (temps dépassé)", "erreur du kit", "CPU épuisé")
+    for code, shown in words.items():
+        if code.startswith("rule:"):
+            assert shown.startswith("règle : ") and len(shown) > len("règle : ")
     assert page["rows"][0]["name"] == "<img src=x onerror=alert(1)>"
     assert page["rows"][1]["name"] == "<script>alert(1)"
     assert page["rows"][2]["name"] == "\\x1b[31mred\\x1b[0m & <b>bold"

@@ -186,6 +186,18 @@ def test_the_cli_and_the_format_agree_on_visibilities() -> None:
     assert commands.VISIBILITIES == formats.VISIBILITIES
 
 
+@pytest.mark.parametrize("lang, said", [
+    ("fr", "Erreur : Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out."),
+    ("en", "Error: The folder {path} does not exist: create it first, or choose another --out.")])
+def test_the_bundle_refuses_a_missing_parent_folder(tmp_path: Path, lang: str, said: str) -> None:
+    missing = tmp_path / "missing"
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", lang, "gradescope-bundle", "--out",
+                           str(missing / "x.zip")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == said.format(path=missing)
+    assert not missing.exists()
+
+
 # ---------------------------------------------------------------- the fallback without bubblewrap
 
 # Simulates a Gradescope container that refuses bubblewrap (hostile/hosts.py): a `bwrap` that

@@ -113,17 +113,33 @@ def test_without_an_engine_list_the_solutions_give_the_checks(monkeypatch: pytes
         ("stub.one", 2), ("stub.two", 3), ("stub.three", 5)]
 
 
-def test_the_engine_list_matches_the_registry_and_counts_bonus_checks_only_with_their_file(tmp_path: Path) -> None:
+def test_the_engine_list_matches_the_registry_and_a_missing_bonus_file_is_not_attempted(tmp_path: Path) -> None:
     from lab.checks import registry
 
     listed = Catalogue.from_engine("en", bonus=True)
     checks = registry()[0]
     assert [(c.id, c.points, c.task) for c in listed.checks] == [(c.id, c.points, c.task) for c in checks]
     assert [c.title for c in listed.checks] == [c.title["en"] for c in checks]
-    conditional = Catalogue(listed.checks[:2], {listed.checks[1].id: "bonus_server.py"})
-    assert [c.id for c in conditional.for_folder(tmp_path).checks] == [listed.checks[0].id]
+    # Every submission has the same maximum: a bonus check without its file is kept, and scores
+    # 0 as "bonus not attempted" when the engine (which does not run it) leaves it out.
+    first, second = listed.checks[:2]
+    conditional = Catalogue(listed.checks[:2], {second.id: "bonus_server.py"}, bonus=True)
+    without = conditional.for_folder(tmp_path)
+    assert ([c.id for c in without.checks], without.absent) == ([first.id, second.id], {second.id})
+    from dataclasses import replace
+
+    from lab.results import PASSED, Report
+    ran = Report("x", "en", [replace(first, status=PASSED)])
+    reconciled = without.reconcile(ran, "en")
+    assert [(r.id, r.status, r.message) for r in reconciled.results] == [
+        (first.id, "passed", ""), (second.id, "failed", "Bonus not attempted: there is no bonus_server.py file.")]
+    assert (reconciled.score, reconciled.max_score) == (first.points, first.points + second.points)
+    from lab.grading.causes import first_cause
+    assert first_cause(reconciled.results) == "missing:bonus_server.py"
     (tmp_path / "bonus_server.py").write_text("")
-    assert len(conditional.for_folder(tmp_path).checks) == 2
+    with_file = conditional.for_folder(tmp_path)
+    assert (len(with_file.checks), with_file.absent) == (2, frozenset())
+    assert with_file.reconcile(ran, "en").results[1].message == "Check missing from the report: scored 0."
 
 
 # --- the submission list, the output names, hostile output ---------------------------------
@@ -216,10 +232,12 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
     import os
     import subprocess
 
-    workflow = (ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8")
-    step = workflow.split("      - name: Grade exercises/\n", 1)[1].split("      - name:", 1)[0]
-    script = "\n".join(line[10:] for line in step.splitlines() if line.startswith("          "))
-    assert script.splitlines()[0] == "lab grade exercises --format classroom --out grades --timeout 120 --show"
+    import yaml
+
+    steps = yaml.safe_load((ROOT / "docs" / "classroom-workflow.yml").read_text(encoding="utf-8"))[
+        "jobs"]["run-autograding-tests"]["steps"]
+    script = next(step for step in steps if step.get("id") == "lab")["run"]
+    assert script.splitlines()[1] == "lab grade exercises --format classroom --out grades --timeout 120 --show || status=$?"
     make_submission(tmp_path, "exercises", "partial", server_only=True)
     output = tmp_path / "github_output"
     import sys
@@ -242,3 +260,56 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
         "Reply to initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
     assert failed["test_code"].splitlines()[-1] == (
         "Hint: This server never says when its list changes: it says listChanged: false.")
+
+
+def test_a_rerun_grades_again_what_changed_files_language_or_time_limit(tmp_path: Path, catalogue: Catalogue) -> None:
+    submissions = [make_submission(tmp_path / "class", name, "full") for name in ("ada", "bo", "cy")]
+    out = tmp_path / "out"
+
+    def rerun(lang: str = "en", limits: Limits = LIMITS) -> list[str]:
+        graded: list[str] = []
+        result = grade_class(submissions, out, lang=lang, jobs=2, limits=limits, target=STUB, catalogue=catalogue,
+                             sandboxed=False, on_resume=lambda count: graded.append(f"kept {count}"))
+        return graded + [report.lang for _, report in result.rows]
+
+    assert rerun() == ["en", "en", "en"]
+    assert rerun() == ["kept 3", "en", "en", "en"]
+    (submissions[1] / "server.py").write_text((submissions[1] / "server.py").read_text() + "\n# resubmitted\n")
+    assert rerun() == ["kept 2", "en", "en", "en"]  # bo's files changed: graded again
+    assert rerun("fr") == ["fr", "fr", "fr"]  # never French feedback mixed with English
+    assert rerun("fr", Limits(timeout=TIMEOUT + 1)) == ["fr", "fr", "fr"]
+    record = json.loads((out / "ada" / ".lab-report.json").read_text(encoding="utf-8"))
+    assert set(record["settings"]) == {"lang", "timeout", "memory", "kit", "files"}
+    assert (record["settings"]["lang"], record["settings"]["timeout"]) == ("fr", TIMEOUT + 1)
+
+
+def test_the_last_lines_count_kit_errors_empty_submissions_and_timeouts(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    hangs = tmp_path / "hangs"
+    hangs.mkdir()
+    (hangs / "server.py").write_text("import time\ntime.sleep(600)\n")
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", str(hangs), str(tmp_path / "empty"),
+                           "--out", str(tmp_path / "out"), "--timeout", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-2] == "Kit errors: 0 · empty submissions: 1 · timeouts: 1."
+
+
+def test_a_nested_folder_is_found_and_a_case_only_name_is_named(tmp_path: Path) -> None:
+    import shutil
+
+    nested = tmp_path / "ana" / "sub" / "exercises"
+    shutil.copytree(ROOT / "solutions", nested)
+    cased = tmp_path / "ben"
+    shutil.copytree(ROOT / "solutions", cased)
+    (cased / "client.py").rename(cased / "Client.py")
+    result = grade_class([tmp_path / "ana", cased], tmp_path / "out", lang="en", jobs=2, limits=Limits(timeout=60))
+    ana, ben = (report for _, report in result.rows)
+    assert ana.warnings[0] == "Graded folder: sub/exercises/"
+    assert (ana.score, ana.max_score) == (34, 34)
+    assert ben.warnings[0] == "Client.py found, but the file must be called client.py (case matters): counted as missing."
+    assert {r.id for r in ben.results if r.status != "passed"} >= {"client.seven-messages"}
+    assert [name for name, _ in result.rows] == ["ana", "ben"]

@@ -161,11 +161,11 @@ def test_summary_csv_lists_score_max_failed_ids_and_error() -> None:
     text = formats.summary_csv([("alice", mixed_report()), ("bob", crashed_report())])
     rows = list(csv.reader(io.StringIO(text)))
     assert rows == [
-        ["submission", "score", "max", "failed", "error", "status", "path"],
-        ["alice", "2", "10", "server.version server.ready client.sends", "", "graded", ""],
+        ["submission", "score", "max", "failed", "error", "status", "path", "cause"],
+        ["alice", "2", "10", "server.version server.ready client.sends", "", "graded", "", "rule:server.version"],
         # A kit error has no score: it is not the student's zero.
         ["bob", "", "3", "server.starts client.sends", "Les vérifications n’ont pas fini en 5 s.",
-         "kit-error", ""],
+         "kit-error", "", "kit-error"],
     ]
 
 
@@ -241,56 +241,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_start_with_an_apostrophe() -> No
     rows = list(csv.reader(io.StringIO(formats.checks_csv(report))))
     assert rows[1][5:] == ["'-1 x", "'=cmd|' /C calc'!A0"]
     summary = list(csv.reader(io.StringIO(formats.summary_csv([("=HYPERLINK(\"http://x\")", report)], ["/c/=x"]))))
-    assert summary[1] == ["'=HYPERLINK(\"http://x\")", "0", "1", "a", "", "graded", "/c/=x"]
-
-
-def test_classroom_format_gives_the_reporter_a_line_and_the_reasons_of_each_failure() -> None:
-    data = formats.classroom(mixed_report("en"))
-    assert set(data) == EXERCISM_TOP
-    assert [set(test) for test in data["tests"]] == [EXERCISM_TEST | {"line_no"}] * 4
-    assert [test["line_no"] for test in data["tests"]] == [0, 0, 0, 0]
-    assert [test["status"] for test in data["tests"]] == ["pass", "fail", "fail", "error"]
-    assert data["tests"][0]["test_code"] == ""
-    assert data["tests"][1]["test_code"] == (
-        "Mauvais code.\nExpected: -32602\nActual: -32600\nHint: Regarde VERSIONS.")
-    assert data["tests"][2]["test_code"] == "Ignorée : server.version a échoué."
-    assert data["tests"][3]["message"] == "Le client a planté."
-    assert classroom_reporter_total(data) == (2, 10)
-    assert json.loads(formats.render(mixed_report("en"), "classroom", "alice")) == data
-
-
-def reporter_lines(results: dict) -> list[str]:
-    """What the reporter (classroom-resources/autograding-grading-reporter, src/console-results.js)
-    prints for each test, without colours: its documented input contract is `name`, `status`
-    (pass / fail / error), `message` (printed for `error` only), `line_no` (printed after the
-    name unless 0) and `test_code` (printed for every test when not empty)."""
-    lines = []
-    for test in results["tests"]:
-        line = "" if test.get("line_no") == 0 else f" - line {test.get('line_no', 'undefined')}"
-        if test["status"] == "pass":
-            lines.append(f"✅ {test['name']}{line}")
-        elif test["status"] == "error":
-            lines.append(f"Error: {test.get('message') or 'Failed to run test ' + repr(test['name'])}")
-        else:
-            lines.append(f"❌ {test['name']}{line}")
-        if test.get("test_code"):
-            lines.append(f"Test code:\n{test['test_code']}")
-    return lines
-
-
-def test_what_a_student_sees_in_the_reporter_log() -> None:
-    assert reporter_lines(formats.classroom(mixed_report("en"))) == [
-        "✅ Le serveur démarre",
-        "❌ Refuse 1999-01-01",
-        "Test code:\nMauvais code.\nExpected: -32602\nActual: -32600\nHint: Regarde VERSIONS.",
-        "❌ Prêt après initialized",
-        "Test code:\nIgnorée : server.version a échoué.",
-        "Error: Le client a planté.",
-        "Test code:\nLe client a planté.",
-    ]
-    # The plain Exercism file, read by the same reporter: no reason for a failed check.
-    exercism_view = reporter_lines(formats.exercism(mixed_report("en")))
-    assert exercism_view[2:4] == ["❌ Refuse 1999-01-01 - line undefined", "Test code:\nserver.version"]
+    assert summary[1] == ["'=HYPERLINK(\"http://x\")", "0", "1", "a", "", "graded", "/c/=x", "rule:a"]
 
 
 def test_lab_grade_offers_every_format() -> None:
@@ -310,7 +261,9 @@ def test_a_run_the_submission_stopped_is_its_own_zero_with_the_reason_not_a_kit_
     exercism = formats.exercism(report)
     assert (exercism["status"], exercism["message"]) == ("error", "Les vérifications n’ont pas fini en 5 s.")
     row = formats.summary_csv([("bob", report)], ["/class/bob"]).splitlines()[1]
-    assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob"
+    # The message is not one of the grader's own: its cause reads as the kit's.
+    assert row == "bob,0,3,server.starts client.sends,Les vérifications n’ont pas fini en 5 s.,graded,/class/bob," \
+                  "kit-error"
 
 
 def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:

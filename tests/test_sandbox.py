@@ -44,7 +44,13 @@ def test_without_bubblewrap_lab_grade_stops_and_says_what_to_install(tmp_path: P
     assert done.returncode == 1
     error = {"fr": "Erreur : ", "en": "Error: "}[lang]  # click's word, in the run's language
     assert done.stderr.strip() == error + text(lang, "grade.no_sandbox.missing")
-    assert not (tmp_path / "out").exists()  # nothing graded, nothing half-written
+    # Nothing graded: the submission's results file says why, as a kit error (never a zero),
+    # so a platform's reporter reads a file (docs/platforms.md, "A results file whatever happens").
+    import json
+
+    data = json.loads((tmp_path / "out" / "ada" / "results.json").read_text(encoding="utf-8"))
+    assert data["extra_data"] == {"status": "kit-error"} and data["score"] == 0
+    assert data["output"].startswith(text(lang, "grade.kit_error", reason=text(lang, "grade.no_sandbox.missing")))
 
 
 def test_the_sandbox_says_why_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,12 +23,12 @@ from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
+from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
-SESSION_LIMIT = SERVER_LIMIT  # seconds for one stdio session, as for the lesson's server
+SESSION_LIMIT = PROBE_LIMIT  # seconds for one stdio session (and its timing confirmation), as for the lesson's server
 # The versions a client may ask for in the handshake era, the reference bonus server's own
 # list; the replies expected come from the reference server too.
 ASKED_VERSIONS = tuple(reference.bonus_versions())

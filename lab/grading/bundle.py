@@ -20,6 +20,8 @@ caches aside).
 
 from __future__ import annotations
 
+import errno
+
 import json
 import os
 import stat
@@ -296,7 +298,8 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
 
 def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
                  bonus: bool = False, visibility: str = "visible") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():  # a typo in --out: say so, never create a tree of folders
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(path.parent))
     with zipfile.ZipFile(path, "w") as archive:
         add(archive, "setup.sh", (SETUP_SH + (SETUP_BONUS if bonus else "")).encode(), executable=True)
         add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)

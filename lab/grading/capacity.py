@@ -5,7 +5,8 @@ the student's server and client, the model runner, reader threads), so a grader 
 for more than its limits allow sees `fork` or `pthread_create` fail, and a correct
 submission would lose points for it. The jobs are therefore the smallest of:
 - two per usable CPU: the CPUs this process may run on (sched_getaffinity), capped by a
-  cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`);
+  cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`); an explicit
+  `--jobs` is held to it too;
 - what the process budget allows: the cgroup `pids.max` less `pids.current` (v2 and v1,
   the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
   already runs (not enforced for root);
@@ -24,8 +25,11 @@ import resource
 from dataclasses import dataclass
 from pathlib import Path
 
-PIDS_PER_JOB = 28  # processes and threads one job may hold at once, with a margin
-PIDS_RESERVE = 16  # the grader itself, its preloader and their threads
+# Processes and threads one job may hold at once, and the grader's own (itself, its preloaders
+# and their threads): fitted to sandboxed peaks measured under a pids cgroup
+# (bench/grade_under_limits.py; figures in docs/platforms.md), with about 15 % headroom.
+PIDS_PER_JOB = 36
+PIDS_RESERVE = 24
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC = Path("/proc")
@@ -203,11 +207,12 @@ def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
 
 
 def fit_jobs(host: Host, asked: int | None = None) -> Fit:
-    """The jobs to run: `asked` if the processes and memory allow it, else as many as they do.
+    """The jobs to run: `asked` if the CPUs, processes and memory allow it, else as many as
+    they do (a job given a sliver of a CPU times out: correct work would lose points).
 
     Without `asked`: two per usable CPU, within the same limits. Never below one.
     """
-    bounds: list[tuple[int, str]] = []
+    bounds: list[tuple[int, str]] = [(max(1, math.floor(2 * host.cpus)), "cpu")] if asked else []
     if host.pids is not None:
         bounds.append(((host.pids - PIDS_RESERVE) // PIDS_PER_JOB, "pids"))
     if host.memory is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lab.i18n import text
-from lab.results import ERROR, PASSED, CheckResult, Report
+from lab.results import ERROR, FAILED, PASSED, CheckResult, Report
 
 
 @dataclass
@@ -20,12 +20,15 @@ class Catalogue:
     checks: list[CheckResult] = field(default_factory=list)  # templates: id, task, points, title, hint
     conditions: dict[str, str] = field(default_factory=dict)  # check id -> file it applies to
     bonus: bool = False  # the opt-in bonus checks count (`lab grade --bonus`)
+    absent: frozenset[str] = frozenset()  # checks whose file this folder lacks (for_folder)
 
     def for_folder(self, folder: Path) -> "Catalogue":
-        """The checks that count for this folder (a bonus check only where its file exists)."""
-        kept = [check for check in self.checks
-                if check.id not in self.conditions or (folder / self.conditions[check.id]).is_file()]
-        return Catalogue(kept, self.conditions, self.bonus)
+        """The checks for this folder: all of them, so that every submission graded with --bonus
+        has the same maximum; a check whose file is missing is marked absent and scores 0 as
+        "bonus not attempted" (the engine does not run it)."""
+        absent = frozenset(check.id for check in self.checks
+                           if check.id in self.conditions and not (folder / self.conditions[check.id]).is_file())
+        return Catalogue(self.checks, self.conditions, self.bonus, absent)
 
     @classmethod
     def from_report(cls, report: Report, bonus: bool = False) -> "Catalogue":
@@ -64,7 +67,10 @@ class Catalogue:
         results = []
         for check in self.checks:
             result = reported.get(check.id)
-            if result is None:
+            if result is None and check.id in self.absent and not report.error:
+                results.append(replace(check, status=FAILED, message=text(
+                    lang, "grade.bonus_not_attempted", file=self.conditions[check.id])))
+            elif result is None:
                 missing = text(lang, "grade.not_reported")
                 results.append(replace(check, status=ERROR, message=missing))
             else:

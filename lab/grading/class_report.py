@@ -60,16 +60,20 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "checks": "Vérifications, de la plus échouée à la moins échouée",
         "check": "Vérification",
         "failed": "Échouée",
+        "failed.caption": "Sur les travaux où la vérification a pu tourner ; ignorée (une vérification "
+                          "précédente a échoué) ou arrêtée, elle est comptée à part.",
+        "not_run": "Pas lancée",
         "hint": "Piste",
         "cells": "answers.toml : les mauvaises réponses les plus fréquentes",
         "cell": "Cellule",
         "question": "Question",
-        "wrong": "Fausse chez",
+        "wrong": "Élèves",
         "values": "Valeurs fausses les plus fréquentes (nombre)",
         "unseen": "{count} sans valeur connue",
         "empty": "(vide)",
         "no_cells": "Aucune cellule fausse.",
-        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, arrêtés",
+        "cells.unreadable": "{count} élève(s) sans answers.toml lisible (absent ou pas du TOML) : aucune cellule comptée.",
+        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, qui ne compilent pas, arrêtés",
         "runs.none": "Tous les travaux ont été vérifiés jusqu’au bout.",
         "times": "Temps par travail : médian {median} s, le plus long {longest} s, {total} s en tout ({known} travaux).",
         "times.none": "Temps par travail : non enregistré.",
@@ -82,6 +86,15 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "kind.stopped": "arrêté (signal ou trop de sortie)",
         "kind.unreadable": "dossier illisible",
         "kind.kit_error": "erreur du kit",
+        "kind.syntax": "ne compile pas",
+        "cause": "Première cause",
+        "cause.missing": "pas de {subject}",
+        "cause.syntax": "erreur de syntaxe dans {subject}",
+        "cause.hang": "{subject} bloqué (rien écrit)",
+        "cause.cpu": "{subject} en boucle (CPU épuisé)",
+        "cause.crash": "{subject} planté",
+        "cause.unwritten": "{subject} encore à écrire",
+        "cause.rule": "règle : {subject}",
         "students": "Élèves",
         "students.help": "Cliquez sur un en-tête de colonne pour trier.",
         "submission": "Travail",
@@ -127,16 +140,20 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "checks": "Checks, from most failed to least failed",
         "check": "Check",
         "failed": "Failed",
+        "failed.caption": "Over the submissions where the check could run; skipped (an earlier check "
+                          "failed) or stopped, it is counted apart.",
+        "not_run": "Not run",
         "hint": "Hint",
         "cells": "answers.toml: the most common wrong answers",
         "cell": "Cell",
         "question": "Question",
-        "wrong": "Wrong in",
+        "wrong": "Students",
         "values": "Most common wrong values (count)",
         "unseen": "{count} with no value recorded",
         "empty": "(empty)",
         "no_cells": "No wrong cell.",
-        "runs": "Submissions to look at: hung, crashed, out of CPU, stopped",
+        "cells.unreadable": "{count} student(s) without a readable answers.toml (missing or not TOML): no cell counted.",
+        "runs": "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped",
         "runs.none": "Every submission was checked to the end.",
         "times": "Time per submission: median {median} s, longest {longest} s, {total} s in all ({known} submissions).",
         "times.none": "Time per submission: not recorded.",
@@ -149,6 +166,15 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "kind.stopped": "stopped (signal or too much output)",
         "kind.unreadable": "unreadable folder",
         "kind.kit_error": "kit error",
+        "kind.syntax": "does not compile",
+        "cause": "First cause",
+        "cause.missing": "no {subject}",
+        "cause.syntax": "syntax error in {subject}",
+        "cause.hang": "{subject} hung (wrote nothing)",
+        "cause.cpu": "{subject} loops (out of CPU)",
+        "cause.crash": "{subject} crashed",
+        "cause.unwritten": "{subject} still to write",
+        "cause.rule": "rule: {subject}",
         "students": "Students",
         "students.help": "Click a column header to sort.",
         "submission": "Submission",
@@ -372,10 +398,13 @@ class Page:
                 f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
                 f'<td class="num" data-failed="{figure.failed}" data-total="{figure.total}">'
                 f'{figure.failed}/{figure.total} ({percent(figure.rate)})</td>'
+                f'<td class="num" data-not-run="{figure.not_run}">{figure.not_run}</td>'
                 f'<td>{shown(figure.hint)}</td></tr>')
         return (f'<section aria-labelledby="h-checks">\n<h2 id="h-checks">{words["checks"]}</h2>\n'
-                f'<table id="checks">\n<thead><tr><th scope="col">{words["check"]}</th>'
+                f'<table id="checks">\n<caption>{words["failed.caption"]}</caption>\n'
+                f'<thead><tr><th scope="col">{words["check"]}</th>'
                 f'<th scope="col">{words["part"]}</th><th scope="col">{words["failed"]}</th>'
+                f'<th scope="col">{words["not_run"]}</th>'
                 f'<th scope="col">{words["hint"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
                 "\n</tbody>\n</table>\n</section>")
 
@@ -383,6 +412,10 @@ class Page:
         words = self.words
         figures = stats.answer_cells(self.record)
         heading = f'<section aria-labelledby="h-cells">\n<h2 id="h-cells">{words["cells"]}</h2>\n'
+        unreadable = stats.answers_unreadable(self.record)
+        if unreadable:
+            heading += f'<p id="cells-unreadable" data-count="{unreadable}">' \
+                       f'{words["cells.unreadable"].format(count=unreadable)}</p>\n'
         if not figures:
             return heading + f'<p>{words["no_cells"]}</p>\n</section>'
         rows = []
@@ -415,17 +448,37 @@ class Page:
                    f'<p id="times">{time_line}</p>\n')
         if not problems:
             return heading + f'<p id="runs-none">{words["runs.none"]}</p>\n</section>'
-        counts = {kind: sum(1 for _, seen in problems if seen == kind) for kind in stats.RUN_KINDS}
+        counts = {kind: sum(1 for _, seen in problems if seen == kind) for kind in stats.LOOK_AT}
         tally = "".join(f'<li data-kind="{kind}" data-count="{count}">{self.labelled(words["kind." + kind], count)}</li>'
                         for kind, count in counts.items() if count)
         rows = [f'<tr data-kind="{kind}"><th scope="row">{self.link(submission, shown(submission.name))}</th>'
                 f'<td>{words["kind." + kind]}</td><td class="num">{self.seconds(submission.duration)}</td>'
-                f'<td>{shown(submission.error.split(chr(10))[0], ERROR_SHOWN)}</td></tr>'
+                f'<td>{self.why(submission)}</td></tr>'
                 for submission, kind in problems]
         return (heading + f'<ul id="run-kinds">{tally}</ul>\n<table id="runs">\n<thead><tr>'
                 f'<th scope="col">{words["submission"]}</th><th scope="col">{words["what"]}</th>'
                 f'<th scope="col">{words["time"]}</th><th scope="col">{words["why"]}</th></tr></thead>\n'
                 "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+
+    def why(self, submission: Submission) -> str:
+        """The run's error, or for a program that never ran, its first cause."""
+        if submission.error:
+            return shown(submission.error.split("\n")[0], ERROR_SHOWN)
+        return self.cause_text(stats.cause(submission))
+
+    def cause_text(self, code: str) -> str:
+        """A first-cause code (causes.py) in the page's words."""
+        kind, subject = stats.split(code)
+        if not kind:
+            return "—"
+        if kind in stats.RUN_KINDS:
+            return self.words["kind." + kind]
+        if kind == "rule":
+            subject = self.titles.get(subject) or subject
+        elif kind == "unwritten":
+            subject = self.task_titles.get(subject) or subject
+        template = self.words.get("cause." + kind)
+        return shown(template.format(subject=subject) if template else code)
 
     def seconds(self, value: float | None) -> str:
         return "—" if value is None else self.number(value)
@@ -446,6 +499,7 @@ class Page:
                 failing_text = f'<details><summary>{words["failing.count"].format(count=len(failing))}</summary>' \
                                f'{failing_text}</details>'
             stuck = stats.first_stuck_part(submission, self.task_order)
+            cause = stats.cause(submission)
             kind = stats.run_kind(submission)
             state = words["kind." + kind] if kind else words["ok"]
             share = submission.score / submission.max_score if submission.max_score else 0.0
@@ -458,12 +512,13 @@ class Page:
                 f'data-max="{submission.max_score}">{score if submission.scored else "—"}/{submission.max_score}</td>'
                 f'<td data-sort="{self.task_order.index(stuck) if stuck in self.task_order else len(self.task_order)}">'
                 f'{self.task_name(stuck) if stuck else "—"}</td>'
+                f'<td data-sort="{shown(cause)}" data-cause="{shown(cause)}">{self.cause_text(cause)}</td>'
                 f'<td data-sort="{len(failing)}">{failing_text}</td>'
                 f'<td data-sort="{kind or ""}">{state}</td>'
                 f'<td class="num" data-sort="{duration or -1}">{self.seconds(submission.duration)}</td>'
                 f'<td>{feedback}</td></tr>')
         headers = "".join(f'<th scope="col">{words[key]}</th>' for key in
-                          ("submission", "score", "stuck", "failing", "status", "time", "feedback"))
+                          ("submission", "score", "stuck", "cause", "failing", "status", "time", "feedback"))
         return (f'<section aria-labelledby="h-students">\n<h2 id="h-students">{words["students"]}</h2>\n'
                 f'<p class="js-only" hidden>{words["students.help"]}</p>\n'
                 f'<table id="students" class="sortable">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'

@@ -12,71 +12,43 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from lab.grading import causes
+from lab.grading.causes import (CPU, CRASHED, HUNG, KIT_ERROR, RUN_KINDS, STOPPED, UNREADABLE,  # noqa: F401
+                                could_run, first_cause, split)
 from lab.grading.readback import ClassRecord, Submission
-from lab.i18n import MESSAGES
-from lab.results import PASSED
+from lab.results import PASSED, CheckResult
 
-HUNG, CPU, CRASHED, STOPPED, UNREADABLE, KIT_ERROR = "hung", "cpu", "crashed", "stopped", "unreadable", "kit_error"
-RUN_KINDS = (HUNG, CPU, CRASHED, STOPPED, UNREADABLE, KIT_ERROR)
-SIGXCPU = 24  # the signal RLIMIT_CPU sends when a process has used up its CPU time
+# How a run ended, and why a student first lost points: lab/grading/causes.py, shared with
+# summary.csv's cause column.
+SYNTAX = "syntax"  # a student file that does not compile: a run of its own kind to look at
+LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])  # the kinds "Travaux à regarder" lists, in its order
+# A check-level cause that means the program never really ran: the run kind it is listed as.
+NEVER_RAN = {"hang": HUNG, "cpu": CPU, "crash": CRASHED, "syntax": SYNTAX}
 MAX_BARS = 40  # above this many points, a histogram bar holds several scores
 TOP_VALUES = 3  # wrong values shown per answers.toml cell
-
-
-def message_pattern(key: str) -> re.Pattern[str]:
-    """The first line of a grader message, in either language, with its fields as groups."""
-    alternatives = []
-    for lang in ("fr", "en"):
-        first_line = MESSAGES[lang][key].split("\n")[0]
-        pieces = re.split(r"\{(\w+)(?:[^}]*)\}", first_line)
-        regex = "".join(re.escape(piece) if index % 2 == 0 else f"(?P<{piece}_{lang}>.*?)"
-                        for index, piece in enumerate(pieces))
-        alternatives.append(regex)
-    return re.compile("|".join(f"(?:{regex})" for regex in alternatives))
-
-
-PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder")}
-
-
-def kit_error_prefix() -> re.Pattern[str] | None:
-    """The grader's "kit error: {reason}" wrapper, in either language, if it has one."""
-    regexes = []
-    for lang in ("fr", "en"):
-        template = MESSAGES[lang].get("grade.kit_error", "")
-        if template.count("{") == 1 and template.endswith("}"):
-            regexes.append(re.escape(template[:template.index("{")]))
-    return re.compile("|".join(regexes)) if regexes else None
-
-
-KIT_ERROR_PREFIX = kit_error_prefix()
+# answers.toml could not be read at all: no cell to speak of (answers_checks.read_answers).
+ANSWERS_UNREADABLE = re.compile(r"(?:n’est pas du TOML valide|is not valid TOML|Il n’y a pas de fichier answers\.toml"
+                                r"|There is no answers\.toml file)")
 
 
 def run_kind(submission: Submission) -> str | None:
-    """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
+    """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished."""
+    return causes.run_kind(submission.error, submission.kit_error)
 
-    The error's text decides, whatever status came with it (a grader may call every run it
-    could not finish a kit error); an error the grader has no message for is its own failure.
-    """
-    first = submission.error.split("\n")[0].strip()
-    if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
-        first = first[prefix.end():]
-    if PATTERNS["timeout"].fullmatch(first):
-        return HUNG
-    if PATTERNS["too_much_output"].fullmatch(first):
-        return STOPPED
-    if PATTERNS["not_a_folder"].fullmatch(first):
-        return UNREADABLE
-    crashed = PATTERNS["crashed"].fullmatch(first)
-    if crashed:
-        code = next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), "")
-        try:
-            number = int(code)
-        except ValueError:
-            return CRASHED
-        if number in (-SIGXCPU, 128 + SIGXCPU):
-            return CPU
-        return STOPPED if number < 0 else CRASHED
-    return KIT_ERROR if submission.error or submission.kit_error else None
+
+def cause(submission: Submission) -> str:
+    """The first cause code (causes.py): summary.csv's when it has one, else read from the checks."""
+    return submission.cause if submission.cause is not None else \
+        first_cause(submission.checks, submission.error, submission.kit_error)
+
+
+def look_at_kind(submission: Submission) -> str | None:
+    """Why this submission is one to look at (a run that did not finish, or a program that
+    never ran: it hung, spun, crashed or did not compile), or None."""
+    kind = run_kind(submission)
+    if kind is not None:
+        return kind
+    return NEVER_RAN.get(split(cause(submission))[0])
 
 
 @dataclass
@@ -108,7 +80,8 @@ class CheckFigure:
     task: str
     hint: str
     failed: int
-    total: int
+    total: int  # submissions where the check could run (passed, or failed on its own)
+    not_run: int = 0  # submissions where it was skipped or stopped: counted apart
 
     @property
     def rate(self) -> float:
@@ -120,7 +93,7 @@ class CellFigure:
     cell: str  # e.g. trois_clients."1999-01-01", or what the check expected when no cell is named
     question: str  # what the cell asks (the check's "expected")
     check_id: str
-    wrong: int  # submissions with this cell wrong
+    wrong: int  # students with this cell wrong
     values: list[tuple[str, int]] = field(default_factory=list)  # most common wrong values, with counts
     unseen: int = 0  # wrong, but the result file names the cell without its value
 
@@ -178,18 +151,23 @@ def parts(record: ClassRecord) -> list[PartFigure]:
 
 
 def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str, str]) -> list[CheckFigure]:
-    """Every check's failure rate, most failed first (ties in the lesson's order)."""
+    """Every check's failure rate over the submissions where it could run, most failed first
+    (ties in the lesson's order); a check skipped after an earlier failure is counted apart."""
     _, check_order = lesson_order(record)
     figures: dict[str, CheckFigure] = {}
     for submission in record.submissions:
+        finished = run_kind(submission) is None  # a run that did not finish judged nothing
         for check in submission.checks:
             figure = figures.get(check.id)
             if figure is None:
                 figure = figures[check.id] = CheckFigure(check.id, titles.get(check.id) or check.title, check.task,
                                                          hints.get(check.id) or check.hint, 0, 0)
             figure.task = figure.task or check.task
-            figure.total += 1
-            figure.failed += check.status != PASSED
+            if finished and could_run(check):
+                figure.total += 1
+                figure.failed += check.status != PASSED
+            else:
+                figure.not_run += 1
     order = {check_id: index for index, check_id in enumerate(check_order)}
     return sorted(figures.values(), key=lambda figure: (-figure.rate, order.get(figure.id, len(order))))
 
@@ -198,42 +176,62 @@ CELL = re.compile(r"^(?:Cellule|Cell)\s+(\S+)\s*:")
 OTHER_CELLS = re.compile(r"(?:Autres cellules fausses|Other wrong cells)\s*:\s*([^\n]*?)\.?\s*$", re.M)
 
 
+def answers_unreadable(record: ClassRecord, answers_task: str = "answers") -> int:
+    """Students whose answers.toml is missing or not TOML: no cell of theirs is counted."""
+    return sum(1 for submission in record.submissions
+               if any(is_answers(check, answers_task) and ANSWERS_UNREADABLE.search(check.message)
+                      for check in submission.checks))
+
+
+def is_answers(check: CheckResult, answers_task: str) -> bool:
+    return check.task == answers_task or check.id.startswith(answers_task + ".")
+
+
 def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[CellFigure]:
-    """For each answers.toml cell, how many got it wrong and the wrong values seen most often.
+    """For each answers.toml cell, how many students got it wrong and the wrong values seen
+    most often (a student counts once per cell, whatever checks name it).
 
     An answers check reports its first wrong cell with the value written (its "actual"), and
-    only names the others: those count as wrong, with their value unseen.
+    only names the others: those count as wrong, with their value unseen. A file that could
+    not be read names no cell (answers_unreadable counts those students).
     """
     cells: dict[str, CellFigure] = {}
     values: dict[str, Counter[str]] = {}
     for submission in record.submissions:
-        for check in submission.checks:
-            if check.status == PASSED or not (check.task == answers_task or check.id.startswith(answers_task + ".")):
-                continue
-            if not (check.expected or check.actual):
-                continue  # skipped or never ran: no cell to speak of
-            named = CELL.match(check.message)
-            cell = named.group(1) if named else check.expected
-            figure = cells.setdefault(cell, CellFigure(cell, check.expected, check.id, 0))
-            figure.question = figure.question or check.expected
+        counted: set[str] = set()
+
+        def wrong(cell: str, question: str, check_id: str, value: str | None) -> None:
+            figure = cells.setdefault(cell, CellFigure(cell, question, check_id, 0))
+            figure.question = figure.question or question
+            if cell in counted:
+                return
+            counted.add(cell)
             figure.wrong += 1
-            values.setdefault(cell, Counter())[check.actual] += 1
+            if value is None:
+                figure.unseen += 1
+            else:
+                values.setdefault(cell, Counter())[value] += 1
+
+        for check in submission.checks:
+            if check.status == PASSED or not is_answers(check, answers_task):
+                continue
+            if not (check.expected or check.actual) or ANSWERS_UNREADABLE.search(check.message):
+                continue  # skipped, never ran, or no file to read: no cell to speak of
+            named = CELL.match(check.message)
+            wrong(named.group(1) if named else check.expected, check.expected, check.id, check.actual)
             others = OTHER_CELLS.search(check.message)
             for other in (others.group(1).split(", ") if others else []):
-                other = other.strip()
-                if other:
-                    extra = cells.setdefault(other, CellFigure(other, "", check.id, 0))
-                    extra.wrong += 1
-                    extra.unseen += 1
+                if other.strip():
+                    wrong(other.strip(), "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
     return sorted(cells.values(), key=lambda figure: (-figure.wrong, figure.cell))
 
 
 def runs(record: ClassRecord) -> list[tuple[Submission, str]]:
-    """The submissions whose run did not finish normally, with what happened."""
+    """The submissions to look at (look_at_kind), with what happened."""
     return [(submission, kind) for submission in record.submissions
-            if (kind := run_kind(submission)) is not None]
+            if (kind := look_at_kind(submission)) is not None]
 
 
 def times(record: ClassRecord) -> Times | None:
@@ -244,6 +242,10 @@ def times(record: ClassRecord) -> Times | None:
 
 
 def first_stuck_part(submission: Submission, task_order: list[str]) -> str:
-    """The first lesson part, in the lesson's order, where this student lost points."""
+    """The first lesson part still missing: the one the program says is still to write, else
+    the first part, in the lesson's order, where this student lost points."""
+    kind, subject = split(cause(submission))
+    if kind == "unwritten" and subject:
+        return subject
     failing = {check.task for check in submission.checks if check.status != PASSED and check.task}
     return next((task for task in task_order if task in failing), "")

@@ -20,6 +20,8 @@ import errno
 import json
 import os
 import queue
+import re
+import signal
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -28,18 +30,18 @@ from typing import Callable, Iterator
 
 from lab import real_clients
 from lab.process import sandbox as sandbox_module
-from lab.grading import class_report, formats
+from lab.grading import class_report, formats, sweep
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
-from lab.grading.runner import Limits, grade_submission, student_environment
+from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.launch import Launch
 from lab.process.preloader import ZYGOTE, Preload, preloaders
 from lab.process.sandbox import Spec
 from lab.process.student import joins_here
-from lab.results import Report
+from lab.results import ERROR, Report
 
 SUMMARY_NAME = "summary.csv"
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
@@ -102,6 +104,32 @@ def path_problems(submissions: list[Path], lang: str) -> list[str]:
     return problems
 
 
+def located(submission: Path, lang: str) -> tuple[Path, list[str]]:
+    """The folder to grade and what to tell about it, as `lab gradescope-run` finds it: the
+    submission itself, or the one folder below it that holds server.py when it has none of
+    the student files at its top (an upload one or more folders deep); and a student file
+    whose name differs only in case (Server.py), which is graded as missing, is named."""
+    from lab.grading.bundle import search_upload, shown
+
+    folder, notes = submission, []
+    try:
+        if not any((submission / name).is_file() for name in STUDENT_FILES):
+            candidates, _ = search_upload(submission)
+            if len(candidates) == 1 and candidates[0] != submission:
+                folder = candidates[0]
+                notes.append(text(lang, "grade.graded_folder", folder=shown(folder, submission)))
+        present = {path.name for path in folder.iterdir() if path.is_file()}
+    except OSError:  # unreadable: the grading says so
+        return submission, []
+    for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"):
+        if name in present:
+            continue
+        near = sorted(other for other in present if other.lower() == name.lower())
+        if near:
+            notes.append(text(lang, "grade.case_only", found=clean_text(near[0]), expected=name))
+    return folder, notes
+
+
 def is_class_folder(folder: Path) -> bool:
     """A folder with no student file of its own whose subfolders have some: the class, given
     where its submissions were meant (it would be graded as one empty submission: zero)."""
@@ -117,7 +145,7 @@ def is_class_folder(folder: Path) -> bool:
 
 def default_jobs() -> int:
     """Two submissions per core, within the host's process, thread and memory limits: each job
-    waits on student processes much of the time (a hanging server holds its job for 5 s doing
+    waits on student processes much of the time (a hanging server holds its job for seconds doing
     nothing), and the other one keeps the core busy meanwhile."""
     return fit_jobs(read_host()).jobs
 
@@ -131,11 +159,38 @@ def is_resource_failure(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
 
 
+def kit_errors_inside(report: Report) -> list[str]:
+    """The checks the engine itself marked as its own error (status error in a run that
+    finished: a fork or a thread refused inside a probe, EAGAIN or a pids-controller refusal,
+    or any other kit bug): never the student's failure."""
+    if report.error:
+        return []
+    return [result.message for result in report.results if result.status == ERROR]
+
+
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
     """Every check at 0 with the reason, marked as the kit's failure: no mark, graded again on a rerun."""
     report = checks.failed(str(submission), lang, reason)
     report.kit_error = True
     return report
+
+
+def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, reason: str,
+                     bonus: bool = False) -> None:
+    """What stopped `lab grade` before it graded (no sandbox, a kit bug), written for every
+    submission as a kit error, and summary.csv: a platform's reporter reads a file that says
+    why, never a missing one. Best effort: an --out that cannot be written has its own error."""
+    checks = Catalogue.from_engine(lang, bonus=bonus) or Catalogue(bonus=bonus)
+    rows = []
+    try:
+        for submission, name in zip(submissions, output_names(submissions)):
+            report = kit_failure(checks.for_folder(submission), submission, lang, reason)
+            write_one(out, name, report, fmt, bonus)
+            rows.append((name, report))
+        summary = formats.summary_csv(rows, [original_path(submission) for submission in submissions])
+        write_atomically(out / SUMMARY_NAME, summary)
+    except OSError:
+        pass
 
 
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
@@ -159,7 +214,11 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
                 return kit_failure(checks, submission, lang, text(
                     lang, "grade.resource_failure", error=reason, attempts=attempts))
         else:
-            if attempt == attempts - 1 or not report.kit_error:
+            inside = kit_errors_inside(report)
+            if inside and attempt == attempts - 1:
+                return kit_failure(checks, submission, lang, text(
+                    lang, "grade.resource_failure", error=inside[0], attempts=attempts))
+            if not inside and (attempt == attempts - 1 or not report.kit_error):
                 return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
@@ -178,11 +237,35 @@ class SandboxUnavailable(Exception):
     """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
 
 
+# The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
+# (GitHub's ubuntu-latest) restrict them through AppArmor, Debian through its own sysctl.
+USERNS_SETTINGS = (("kernel/apparmor_restrict_unprivileged_userns", "1", "kernel.apparmor_restrict_unprivileged_userns=0"),
+                   ("kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone=1"),
+                   ("user/max_user_namespaces", "0", "user.max_user_namespaces=15000"))
+
+
+def userns_setting(proc_sys: Path = Path("/proc/sys"), os_release: Path = Path("/etc/os-release")) -> str:
+    """The sysctl that lets bubblewrap start on this machine: the one set to forbid it, else
+    the distribution's own (Ubuntu's AppArmor one, Debian's)."""
+    for name, forbids, setting in USERNS_SETTINGS:
+        try:
+            if (proc_sys / name).read_text(encoding="ascii").strip() == forbids:
+                return setting
+        except (OSError, UnicodeDecodeError):
+            continue
+    try:
+        release = os_release.read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        release = ""
+    ubuntu = re.search(r"^(?:id|id_like)=\"?[^\n]*\bubuntu\b", release, re.M)
+    return USERNS_SETTINGS[0][2] if ubuntu else USERNS_SETTINGS[1][2]
+
+
 def find_sandbox(lang: str) -> Spec:
     spec, why = sandbox_module.find()
     if spec is None:
         kind, _, detail = why.partition(":")
-        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail))
+        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail, setting=userns_setting()))
     return spec
 
 
@@ -198,23 +281,50 @@ def write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
-    """The submission's results file, then the record that says it is complete (for a rerun)."""
+def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False,
+              settings: dict | None = None) -> Path:
+    """The submission's results file, then the record that says it is complete (for a rerun):
+    `settings` (grading_settings) is what a rerun compares before keeping it."""
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
     write_atomically(path, formats.render(report, fmt, name))
-    record = {"format": fmt, "bonus": bonus, "report": report.to_dict()}
+    record = {"format": fmt, "bonus": bonus, "settings": settings or {}, "report": report.to_dict()}
     write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
     return path
 
 
-def finished(out: Path, name: str, fmt: str, bonus: bool) -> Report | None:
-    """The report of a submission graded by an earlier run with the same settings, if complete."""
+def files_digest(submission: Path) -> str:
+    """What the submission holds (names, sizes, times of change): a resubmitted folder differs."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        for path in sorted(submission.rglob("*")):
+            if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
+                info = path.stat()
+                digest.update(f"{path.relative_to(submission)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode(
+                    "utf-8", "surrogateescape"))
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
+    """Everything besides the format and --bonus that changes a submission's results."""
+    return {"lang": lang, "timeout": limits.timeout, "memory": limits.memory_bytes,
+            "kit": class_report.kit_version(), "files": files_digest(submission)}
+
+
+def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None = None) -> Report | None:
+    """The report of a submission graded by an earlier run with the same settings and the same
+    files, if complete (`settings`: grading_settings; None compares the format and --bonus only)."""
     folder = out / name
     try:
         record = json.loads((folder / DONE_NAME).read_text(encoding="utf-8"))
         if record["format"] != fmt or record["bonus"] != bonus or not (folder / formats.FILE_NAMES[fmt]).is_file():
+            return None
+        if settings is not None and record.get("settings") != settings:
             return None
         report = Report.from_dict(record["report"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -223,7 +333,8 @@ def finished(out: Path, name: str, fmt: str, bonus: bool) -> Report | None:
 
 
 def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Report],
-                       jobs: int) -> Iterator[tuple[int, Report]]:
+                       jobs: int, stop: threading.Event | None = None,
+                       workers: list[threading.Thread] | None = None) -> Iterator[tuple[int, Report]]:
     """(index, report) for each submission as it is graded, by up to `jobs` worker threads.
 
     `grade_one` never raises (grade_with_retries). A thread the host will not start is done
@@ -235,14 +346,14 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
     done: queue.SimpleQueue[tuple[int, Report]] = queue.SimpleQueue()
 
     def work() -> None:
-        while True:
+        while not (stop is not None and stop.is_set()):
             try:
                 index = todo.get_nowait()
             except queue.Empty:
                 return
             done.put((index, grade_one(submissions[index])))
 
-    workers = []
+    workers = [] if workers is None else workers
     for number in range(min(jobs, len(submissions))):
         worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
         try:
@@ -330,11 +441,47 @@ def grade_class(
     started = time.monotonic()
     jail = find_sandbox(lang) if sandboxed else None
     out.mkdir(parents=True, exist_ok=True)
+    sweep.sweep()  # what an earlier run that was killed left behind (only a dead run's)
+    with sweep.recorded_run(), stopped_cleanly() as stop:
+        return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
+                              preload, jail, force, on_resume, started, stop)
+
+
+@contextlib.contextmanager
+def stopped_cleanly() -> Iterator[threading.Event]:
+    """SIGTERM stops the run as Ctrl-C does; either way the check runs going on are killed and
+    the workers are let finish their clean-up (private copies, control groups) before it ends."""
+    stop = threading.Event()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def interrupted(number: int, _frame: object) -> None:
+            raise KeyboardInterrupt(f"signal {number}")
+
+        previous = signal.signal(signal.SIGTERM, interrupted)
+    try:
+        yield stop
+    except BaseException:
+        stop.set()
+        kill_running()
+        for worker in list(threading.enumerate()):
+            if worker.name.startswith("grade-") and worker is not threading.current_thread():
+                worker.join(timeout=10)
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
+                   target: str, on_done: Callable[[int, int], None] | None, catalogue: Catalogue | None,
+                   bonus: bool, preload: bool, jail: Spec | None, force: bool,
+                   on_resume: Callable[[int], None] | None, started: float, stop: threading.Event) -> ClassResult:
     names = output_names(submissions)
     reports: dict[int, Report] = {}
+    settings = [grading_settings(submission, lang, limits) for submission in submissions]
     if not force:
         for index, name in enumerate(names):
-            earlier = finished(out, name, fmt, bonus)
+            earlier = finished(out, name, fmt, bonus, settings[index])
             if earlier is not None:
                 reports[index] = earlier
         if reports and on_resume:
@@ -357,16 +504,20 @@ def grade_class(
         helpers = class_helpers(bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:
-            return grade_with_retries(
-                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, launch=launch,
+            folder, notes = located(submission, lang)
+            report = grade_with_retries(
+                lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch,
                                          helpers=helpers),
-                checks, submission, lang)
+                checks, folder, lang)
+            report.warnings[:0] = notes
+            return report
 
-        for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
+        for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs,
+                                                   stop):
             index = todo[position]
             reports[index] = report
             try:
-                write_one(out, names[index], report, fmt, bonus)
+                write_one(out, names[index], report, fmt, bonus, settings[index])
             except OSError as error:  # a full output disk: that submission's kit error, never the class's end
                 report.kit_error = True
                 report.error = text(lang, "grade.output_failed", reason=error.strerror or error)

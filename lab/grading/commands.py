@@ -21,6 +21,36 @@ DEFAULT_TIMEOUT = 90.0
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
+def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
+    """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
+    from lab.grading.causes import HUNG, run_kind
+    from lab.grading.classroom import located
+    from lab.layout import STUDENT_FILES
+
+    def empty(submission: Path) -> bool:
+        folder = located(submission, "en")[0]  # a nested upload is not empty
+        return not any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+
+    return {"kit": sum(1 for report in reports if report.kit_error),
+            "empty": sum(1 for folder in submissions if empty(folder)),
+            "timeouts": sum(1 for report in reports if run_kind(report.error, report.kit_error) == HUNG)}
+
+
+def writable(out: Path, lang: str) -> None:
+    """--out is a folder `lab grade` can create and write in, else a clean error (fr/en)."""
+    import tempfile
+
+    from lab.grading.hygiene import clean_text
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise click.ClickException(text(lang, "grade.out_unwritable", path=clean_text(str(out)),
+                                        reason=error.strerror or type(error).__name__)) from None
+
+
 def add_grading_commands(cli: click.Group, lang: str) -> None:
     help_text = HELP[lang]
     lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
@@ -60,7 +90,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
         from lab.grading.capacity import fit_jobs, read_host
-        from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems
+        from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems, record_kit_error
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
@@ -77,6 +107,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                             reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
         if no_sandbox:
             click.echo(text(lang, "grade.unsandboxed"), err=True)
+        writable(out, lang)
         progress = ProgressBar()
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
@@ -87,7 +118,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                      text(lang, "grade.resumed", count=count, path=out), err=True),
                                  on_start=lambda path: click.echo(path.said(lang), err=True))
         except SandboxUnavailable as problem:
+            record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
             raise click.ClickException(str(problem)) from None
+        except Exception as error:  # a kit bug: the platform still gets a file that says so
+            record_kit_error(list(submissions), out, fmt, lang, f"{type(error).__name__}: {error}", bonus)
+            raise
         finally:
             progress.close()
         if show:
@@ -99,6 +134,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        click.echo(text(lang, "grade.counts", **run_counts(list(submissions), [r for _, r in result.rows])), err=True)
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
@@ -161,5 +197,11 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
 
-        path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
+        from lab.grading.hygiene import clean_text
+
+        try:
+            path = write_bundle(out, lang, timeout, bonus=bonus, visibility=visibility)
+        except FileNotFoundError:
+            raise click.ClickException(text(lang, "gradescope_bundle.no_folder",
+                                            path=clean_text(str(out.parent)))) from None
         click.echo(text(lang, "gradescope_bundle.done", path=path))

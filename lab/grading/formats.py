@@ -12,7 +12,8 @@
 - GitHub Classroom: the Exercism file as its autograding reporter prints it: `line_no` 0
   (else it prints "line undefined") and, for a check that did not pass, the reasons in
   `test_code`, the one field the reporter prints for a failed test (it prints `message`
-  only for a test whose status is `error`).
+  only for a test whose status is `error`); one test per point, so that the total it
+  prints equals the one it sends; a kit error with `max_score` 0, so that no points are sent.
 - JUnit XML: testsuites > testsuite > testcase with failure / error / skipped.
 - CSV: one row per check (the per-submission file) and one row per submission (the class).
 
@@ -30,6 +31,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from lab.grading.causes import first_cause
 from lab.grading.hygiene import clean_report, clean_text, csv_cell
 from lab.i18n import text
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -39,8 +41,9 @@ EXERCISM_MESSAGE_LIMIT = 65535
 FORMATS = ("gradescope", "exercism", "classroom", "junit", "csv")
 FILE_NAMES = {"gradescope": "results.json", "exercism": "results.json", "classroom": "results.json",
               "junit": "results.xml", "csv": "results.csv"}
-# status and path come last: readers of the first five columns by position keep working.
-SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "path"]
+# status, path and cause come last: readers of the first five columns by position keep working.
+# cause: why the student first lost points (causes.py), e.g. "syntax:server.py", "rule:server.id-zero".
+SUMMARY_COLUMNS = ["submission", "score", "max", "failed", "error", "status", "path", "cause"]
 GRADED, KIT_ERROR = "graded", "kit-error"
 # Student output lands in these fields: shown as plain text, never as HTML or Markdown.
 GRADESCOPE_DISPLAY = {"output_format": "text", "test_output_format": "text", "test_name_format": "text"}
@@ -151,13 +154,36 @@ def exercism(report: Report) -> dict[str, Any]:
     }
 
 
+CLASSROOM_POINT = "{name} · {point}/{points}"  # the name of a check's second, third... point
+
+
 def classroom(report: Report) -> dict[str, Any]:
-    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring)."""
+    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring).
+
+    The reporter prints (passed tests / tests) × max_score as its total but sends the sum of
+    the tests' scores: one test per point makes the two the same ("name · 2/3" for a check's
+    second point, no reasons repeated). A kit error sends no points at all (max_score 0: the
+    reporter then sends nothing) and one test in error that says why.
+    """
     lang = report_language(report)
+    if kit_error(report):
+        reason = error_line(report)
+        return {"version": 3, "status": "error", "message": reason[:EXERCISM_MESSAGE_LIMIT], "score": 0,
+                "max_score": 0, "tests": [{"name": text(lang, "grade.classroom_kit_error"), "status": "error",
+                                           "message": reason, "output": None, "test_code": "", "task_id": 1,
+                                           "score": 0, "max_score": 0, "line_no": 0}]}
     data = exercism(report)
+    tests = []
     for test, result in zip(data["tests"], report.results):
         test["line_no"] = 0
         test["test_code"] = "" if result.status == PASSED else explain(result, lang, with_output=False)
+        points = max(result.points, 1)
+        test["score"], test["max_score"] = int(result.status == PASSED) * min(result.points, 1), min(result.points, 1)
+        tests.append(test)
+        for point in range(2, points + 1):
+            tests.append({**test, "name": CLASSROOM_POINT.format(name=test["name"], point=point, points=points),
+                          "message": None, "output": None, "test_code": "", "score": test["score"], "max_score": 1})
+    data["tests"] = tests
     return data
 
 
@@ -208,7 +234,8 @@ def summary_row(name: str, report: Report, path: str = "") -> list[str]:
     """One submission's summary: a kit error has no score (it is not the student's zero)."""
     report = clean_report(report)
     cells = [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
-             report.error.splitlines()[0] if report.error else "", run_status(report), path]
+             report.error.splitlines()[0] if report.error else "", run_status(report), path,
+             first_cause(report.results, report.error, report.kit_error)]
     return [csv_cell(cell) for cell in cells]
 
 

@@ -45,6 +45,7 @@ class Submission:
     kit_error: bool = False  # a status says the kit, not the submission, failed
     scored: bool = True  # False: summary.csv gives no score (a kit error is not a zero)
     unreadable: str = ""  # why the results file could not be read ("" when it could)
+    cause: str | None = None  # summary.csv's first cause (causes.py); None: not recorded there
 
     @property
     def failed_ids(self) -> list[str]:
@@ -162,6 +163,9 @@ EXERCISM_STATUSES = {"pass": PASSED, "fail": FAILED, "error": ERROR}
 
 
 CHECK_ID = re.compile(r"[\w.-]+")
+# formats.classroom() writes a check of N points as N tests: "title", "title · 2/N", ...
+CLASSROOM_POINT = re.compile(re.escape(formats.CLASSROOM_POINT).replace(re.escape("{name}"), "(.*)")
+                             .replace(re.escape("{point}"), r"\d+").replace(re.escape("{points}"), r"\d+"), re.S)
 
 
 def read_exercism(data: dict, submission: Submission, tasks: dict[str, str], ids: dict[str, str]) -> None:
@@ -169,6 +173,10 @@ def read_exercism(data: dict, submission: Submission, tasks: dict[str, str], ids
     explanation instead of the check id: the id is then found by the test's title."""
     for test in data.get("tests") or []:
         code, title = str(test.get("test_code") or ""), str(test.get("name") or "")
+        point = CLASSROOM_POINT.fullmatch(title)
+        if point and submission.checks and submission.checks[-1].title == point.group(1):
+            submission.checks[-1].points += as_int(test.get("max_score"))  # the same check's next point
+            continue
         check_id = code if CHECK_ID.fullmatch(code) else ids.get(title, title)
         explanation = str(test.get("message") or "") or ("" if CHECK_ID.fullmatch(code) else code)
         status = EXERCISM_STATUSES.get(test.get("status"), str(test.get("status")))
@@ -402,3 +410,5 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.error = ""
     if is_kit_error_status(unquoted(row.get("status", ""))):
         submission.kit_error = True
+    if "cause" in row:
+        submission.cause = unquoted(row["cause"]).strip()

@@ -37,15 +37,16 @@ import math
 import os
 import re
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
-from lab.grading import catalogue, private_copy
+from lab.grading import catalogue, private_copy, sweep
 from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
-from lab.process.groups import TOKEN_VARIABLE
+from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 from lab.process.result import Run
@@ -137,17 +138,49 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
     if launch is not None:
         launch = dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
+    sweep.note("token", token)  # a killed grader's next run kills what carries it
+    for folder_made in group.folders if group is not None else []:
+        sweep.note("group", str(folder_made))
     process = start_child(folder, lang, limits, target, bonus, env, preload, launch)
     if group is not None:
         group.add(process.pid)
+    with RUNNING_LOCK:
+        RUNNING[token] = process
     try:
         out, err, timed_out = read_capped(process, started + limits.timeout, limits.output_bytes, limits.error_bytes)
     finally:
+        with RUNNING_LOCK:
+            RUNNING.pop(token, None)
         end_everything(process, token)
         if group is not None:
             group.close()
     return Run(bytes(out.data), bytes(err.data), None if timed_out else process.returncode,
                round(time.monotonic() - started, 3), stdout_truncated=out.dropped > 0)
+
+
+# The check runs going on now, by token: a stopped class run (Ctrl-C, SIGTERM) kills them all.
+RUNNING: dict[str, Started] = {}
+RUNNING_LOCK = threading.Lock()
+
+
+def kill_running() -> None:
+    """Kill every check run going on (their readers then return, and each worker cleans up)."""
+    with RUNNING_LOCK:
+        running = list(RUNNING.items())
+    for token, process in running:
+        kill_group(process)
+        kill_marked(token)
+
+
+def relative_to_folder(report: Report, copy: str) -> None:
+    """Paths as the student knows them: a traceback or a Python error that names the private
+    copy (`/tmp/…/lab-grade-…/server.py`) names `server.py`, relative to their folder."""
+    prefix = copy.rstrip("/") + "/"
+    for result in report.results:
+        for name in ("message", "output", "actual", "expected"):
+            value = getattr(result, name)
+            if prefix in value:
+                setattr(result, name, value.replace(prefix, ""))
 
 
 def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
@@ -203,6 +236,7 @@ def grade_submission(
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=sandboxed)
+    relative_to_folder(report, str(copy))
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)
     if not sandboxed:

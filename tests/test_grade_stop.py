@@ -1,0 +1,100 @@
+"""A class run stopped half-way (Ctrl-C, SIGTERM, kill -9) leaves no process, control group or
+temporary copy behind; the next run sweeps what a killed one left, and only that."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from lab.grading import sweep
+
+
+def hanging_class(root: Path, count: int = 3) -> list[str]:
+    """Submissions whose server never answers: each holds a check run for seconds."""
+    folders = []
+    for number in range(count):
+        folder = root / f"s{number}"
+        shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+        (folder / "server.py").write_text("import time\ntime.sleep(600)\n")
+        folders.append(str(folder))
+    return folders
+
+
+def mentioning(text: str) -> list[int]:
+    """Processes whose command line or environment names `text` (this test's folder)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            seen = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if text.encode() in seen and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
+def start(tmp_path: Path, submissions: list[str]) -> tuple[subprocess.Popen, Path]:
+    temporary = tmp_path / "tmp"
+    temporary.mkdir(exist_ok=True)
+    env = {**os.environ, "TMPDIR": str(temporary), "LAB_LANG": "en"}
+    process = subprocess.Popen([sys.executable, "-m", "lab", "grade", *submissions, "--out", str(tmp_path / "out"),
+                                "--jobs", "2", "--timeout", "60"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # until a check run is going on
+        if any((record / sweep.NOTES).is_file() and "token" in (record / sweep.NOTES).read_text()
+               for record in temporary.glob(sweep.RUN_PREFIX + "*")):
+            break
+        time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("no check run started")
+    time.sleep(1.0)
+    return process, temporary
+
+
+def settled(condition, seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: int) -> None:
+    process, temporary = start(tmp_path, hanging_class(tmp_path / "class"))
+    process.send_signal(stop)
+    process.communicate(timeout=30)
+    assert process.returncode != 0
+    assert settled(lambda: mentioning(str(tmp_path)) == []), mentioning(str(tmp_path))
+    assert list(temporary.iterdir()) == []
+
+
+def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path) -> None:
+    process, temporary = start(tmp_path, hanging_class(tmp_path / "class"))
+    # Another grader, alive, whose record must survive the sweep (its owner is this test).
+    live = sweep.RunRecord.__new__(sweep.RunRecord)
+    live.folder = temporary / (sweep.RUN_PREFIX + "live")
+    live.folder.mkdir()
+    (live.folder / sweep.OWNER).write_text(f"{os.getpid()} {sweep.start_time(os.getpid())}\n")
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=30)
+    left = sorted(path.name for path in temporary.iterdir())
+    assert any(name.startswith(sweep.RUN_PREFIX) and name != live.folder.name for name in left)
+    (tmp_path / "empty").mkdir()
+    env = {**os.environ, "TMPDIR": str(temporary), "LAB_LANG": "en"}
+    done = subprocess.run([sys.executable, "-m", "lab", "grade", str(tmp_path / "empty"), "--out",
+                           str(tmp_path / "out2")], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert settled(lambda: [pid for pid in mentioning(str(tmp_path / "class"))] == [])
+    assert sorted(path.name for path in temporary.iterdir()) == [live.folder.name]
