@@ -48,6 +48,22 @@ MISTAKES = {
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
         "error.data vaut absent", "error.data is missing"),
+    "the server looks at the method before the state gate": (
+        "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
+        '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
+        '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
+        "server.gate-before-initialize",
+        'Réponse à resources/list (id "unknown-new") : error.code vaut -32601 au lieu de -32600.',
+        'Reply to resources/list (id "unknown-new"): error.code is -32601 instead of -32600.'),
+    "any notification makes the server ready": (
+        "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
+        '        if etat == "attente":\n', "server.gate-while-waiting",
+        'Réponse à tools/list (id "list-waiting") : error.code vaut absent au lieu de -32600.',
+        'Reply to tools/list (id "list-waiting"): error.code is missing instead of -32600.'),
+    "the client closes the server's input after five replies": (
+        "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
+        "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",
+        "The client closed the server's input after 5 reply(ies), before the sixth: the last reply may be lost."),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
         "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
 from lab.process.student import KIT_SCRIPT, child_env, copy_student_file, start_python
@@ -157,11 +157,10 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      fr="ask ne rend pas la main.", en="ask does not return.")
     if "error" in outcome:
-        unwritten = outcome["error"].startswith("NotImplementedError")
-        raise Failed("ask(…) → Answer", outcome["error"],
-                     fr="ask est encore à écrire." if unwritten else "ask a levé une exception au lieu de répondre.",
-                     en="ask is still to be written." if unwritten else "ask raised an exception instead of answering.",
-                     output="" if unwritten else outcome.get("trace", ""))
+        if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
+            raise Waiting(unwritten_task(outcome["error"]))
+        raise Failed("ask(…) → Answer", outcome["error"], fr="ask a levé une exception au lieu de répondre.",
+                     en="ask raised an exception instead of answering.", output=outcome.get("trace", ""))
     return outcome
 
 
