@@ -471,6 +471,14 @@ def why_no_model(error: BaseException, settings: Settings) -> str:
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
+def failed_address(error: BaseException, settings: Settings) -> tuple:
+    """The host and port the failed request went to (a helper may not use AI_URL's), else AI_URL's."""
+    url = getattr(getattr(error, "request", None), "url", None)
+    if getattr(url, "host", None):
+        return url.host, url.port or (443 if url.scheme == "https" else 80)
+    return address_of(settings)
+
+
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if isinstance(error, NoModel):
         return error
@@ -482,7 +490,7 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
             return NoModel("status", status=error.status_code)
         if isinstance(error, openai.APIConnectionError):
             try:
-                host, port = address_of(settings)
+                host, port = failed_address(error, settings)
             except NoModel as bad:
                 return bad
             causes = []

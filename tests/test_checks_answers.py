@@ -84,6 +84,19 @@ def test_a_missing_or_broken_file_says_so(tmp_path):
     assert report.results[0].message == "Il n’y a pas de fichier answers.toml."
     report = grade(tmp_path, "[mots_cles\n")
     assert report.results[0].message.startswith("answers.toml is not valid TOML: ")
+    french = grade(tmp_path, "[mots_cles\n", lang="fr")
+    assert french.results[0].message == (
+        "answers.toml n’est pas du TOML valide ligne 1, colonne 11 : regardez les crochets, les guillemets et le "
+        "signe = de cette ligne (tomllib dit, en anglais : « Expected ']' at the end of a table declaration "
+        "(at line 1, column 11) »).")
+
+
+def test_empty_cells_are_named_apart_from_wrong_ones(tmp_path):
+    report = grade(tmp_path, GOOD.replace("1 = \"-32600\"", "1 = -32601").replace("6 = -32601", "6 = \"\"")
+                   .replace("5 = \"resultat\"", "5 = \"\""), lang="fr")
+    result = next(r for r in report.results if r.id == "answers.six-replies")
+    assert result.message == ("Cellule six_reponses.1 : ce n’est pas ce que répond le serveur. "
+                              "Cellules encore vides : six_reponses.5, six_reponses.6.")
 
 
 def test_the_expected_answers_follow_the_reference_server(tmp_path):

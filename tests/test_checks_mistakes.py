@@ -64,6 +64,23 @@ MISTAKES = {
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
         "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",
         "The client closed the server's input after 5 reply(ies), before the sixth: the last reply may be lost."),
+    "the server takes id 0 for a notification": (
+        "server", '    if "id" not in msg:\n', '    if not msg.get("id"):\n', "server.id-zero",
+        "Aucune réponse à ping (id 0).", "No reply to ping (id 0)."),
+    "the client leaves jsonrpc out": (
+        "client", '    plein = {"jsonrpc": "2.0", **m}\n', "    plein = dict(m)\n", "client.jsonrpc-on-every-message",
+        'Le message 1 n’a pas "jsonrpc": "2.0".', 'Message 1 has no "jsonrpc": "2.0".'),
+    "the client hangs once the server's input is closed": (
+        "client", "serveur.wait()\n", "serveur.wait()\nimport time\ntime.sleep(60)\n", "client.closes-input",
+        "Le client ne s’est pas terminé.", "The client did not end."),
+    "the helper ignores AI_URL": (
+        "model", '    base = os.environ.get("AI_URL", "http://ai:4000")\n', '    base = "http://ai:4000"\n',
+        "model.request", "Aucune requête n’est arrivée au modèle.", "No request reached the model."),
+    "the server announces a capability it does not have": (
+        "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": False}, "resources": {}}',
+        "server.capabilities-only-tools",
+        "Les capacités annoncées sont [\"resources\", \"tools\"] ; la leçon n’annonce que tools.",
+        "The capabilities announced are [\"resources\", \"tools\"]; the lesson announces only tools."),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
         "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),

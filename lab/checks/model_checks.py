@@ -213,17 +213,19 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
 
 RUN = ("model.run",)
 
+# The request first: a helper that does not reach the model (AI_URL ignored) is told that,
+# not only that the model's text did not come back.
 CHECKS = [
-    Check(id="model.answers", task="model", probes=RUN, run=answers,
-          title={"fr": "Quand le modèle répond, ask renvoie son texte",
-                 "en": "When the model answers, ask returns its text"},
-          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
-                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
     Check(id="model.request", task="model", probes=RUN, run=request_shape,
           title={"fr": "La requête : POST /v1/chat/completions, Bearer lab, model, max_tokens",
                  "en": "The request: POST /v1/chat/completions, Bearer lab, model, max_tokens"},
           hint={"fr": "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask.",
                 "en": "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given."}),
+    Check(id="model.answers", task="model", probes=RUN, run=answers,
+          title={"fr": "Quand le modèle répond, ask renvoie son texte",
+                 "en": "When the model answers, ask returns its text"},
+          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
+                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
     Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused"),
           title={"fr": "Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
                  "en": "Connection refused: the sample and one line saying why"},

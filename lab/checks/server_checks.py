@@ -8,13 +8,14 @@ never flushed) are declared `cause=True`, so the report shows them first.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any, Callable
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.server_session import (
-    REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, owes_reply, same)
+    MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.i18n import decimal
 
@@ -84,6 +85,9 @@ def flushes_each_reply(context: Context) -> None:
         transcript: Transcript = context.probe(probe)
         if transcript.late is None or transcript.stopped_at is not None:
             continue
+        message = transcript.sent[transcript.late]
+        if isinstance(message, dict) and find(transcript.replies, message.get("id")) is MISSING:
+            continue  # its reply never came, even at the end of input: not a flush problem
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
@@ -119,22 +123,28 @@ def owed_ids(transcript: Transcript) -> list[Any]:
 
 
 def reply_ids(context: Context) -> None:
-    scenario: Transcript = context.probe("server.scenario")
-    got = [reply.get("id") if isinstance(reply, dict) else None for reply in scenario.replies]
-    want = owed_ids(scenario)
-    # Replies of too many (an answered notification) are part 3's check: only the owed ids count here.
-    owed = [one for one in got if any(same(one, wanted) for wanted in want)]
-    if not same(owed[: len(want)], want):
-        raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
-                     en="The replies' ids are not the requests' ids, in their order.")
-    rules: Transcript = context.probe("server.rules")
-    for request_id in owed_ids(rules):
-        if request_id is not None and not any(
-            isinstance(reply, dict) and same(reply.get("id"), request_id) for reply in rules.replies
-        ):
-            raise Failed(request_id, [r.get("id") for r in rules.replies if isinstance(r, dict)],
-                         fr=f"Aucune réponse ne porte l’id {rules.request(request_id)}, tel quel.",
-                         en=f"No reply carries the id of {rules.request(request_id)}, as it was sent.")
+    """The ids that come back are the requests' own, unchanged, in their order. A reply that
+    does not come at all is the check of that reply's rule (one mistake, one penalty)."""
+    for probe in BOTH:
+        transcript: Transcript = context.probe(probe)
+        want = owed_ids(transcript)
+        got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
+        for request_id in want:
+            if request_id is None or any(same(one, request_id) for one in got):
+                continue
+            changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
+            if changed:
+                raise Failed(request_id, changed[0],
+                             fr=f"La réponse à {transcript.request(request_id)} porte l’id {json.dumps(changed[0])} : "
+                                "recopiez l’id tel quel.",
+                             en=f"The reply to {transcript.request(request_id)} carries the id "
+                                f"{json.dumps(changed[0])}: copy the id as it is.")
+        if probe == S:  # the lesson's scenario: its replies in the requests' order
+            kept = [one for one in got if any(same(one, w) for w in want)]
+            order = [w for w in want if any(same(w, one) for one in kept)]
+            if not same(kept[:len(order)], order):
+                raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
+                             en="The replies' ids are not the requests' ids, in their order.")
 
 
 def notifications_unanswered(context: Context) -> None:
@@ -177,6 +187,25 @@ def exits_at_eof(context: Context) -> None:
     if run.code != 0:
         raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
                      en=f"The server stopped with code {run.code}.", output=transcript.traceback())
+
+
+def capabilities_only_tools(context: Context) -> None:
+    """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
+    expect_reply(context, S, 3, ())  # no reply at all: said as usual
+    transcript: Transcript = context.probe(S)
+    reply, expected = find(transcript.replies, 3), find(transcript.reference, 3)
+    announced = field_of(reply, "result.capabilities")
+    if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
+        shown = "—" if announced is MISSING else json.dumps(
+            sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
+        raise Failed(expected, reply, focus=("result.capabilities",),
+                     fr=f"Les capacités annoncées sont {shown} ; la leçon n’annonce que tools.",
+                     en=f"The capabilities announced are {shown}; the lesson announces only tools.")
+    info = field_of(reply, "result.serverInfo")
+    if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
+        raise Failed(expected, reply, focus=("result.serverInfo",),
+                     fr="serverInfo doit donner name et version, deux textes.",
+                     en="serverInfo must give name and version, two strings.")
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -290,8 +319,7 @@ CHECKS = [
           hint={"fr": "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
                 "en": "Answer with the requested version when it is in VERSIONS, in result.protocolVersion."}),
     Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", replies_agree((S, 3, ("result.capabilities#keys", "result.serverInfo.name#type",
-                                    "result.serverInfo.version#type")))),
+          run=by_part("server-2", capabilities_only_tools),
           title={"fr": "Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
                  "en": "Reply 3: only the tools capability is announced, with serverInfo"},
           hint={"fr": "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
