@@ -3,7 +3,8 @@
 It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
 sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
 closes the server's input after six replies, then asks a model what the server announced.
-plumbing.py (given) starts the server, waits for its lines with a time limit, and
+plumbing.py (given) starts the server, waits for its lines with a time limit (a
+notification the server sends on its own is printed and skipped: it is no reply), and
 turns whatever goes wrong into one clear line.
 """
 
