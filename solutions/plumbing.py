@@ -46,8 +46,11 @@ TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 
 def todo_line(part: object) -> str:
-    """The one line that says which part of the lesson is still to write."""
-    return TODO_LINE[language()].format(part=part)
+    """The one line that says which part of the lesson is still to write, in one language:
+    a placeholder names its part in both ("serveur, partie 1 / server, part 1")."""
+    names = str(part).split(" / ")
+    name = names[1] if language() == "en" and len(names) == 2 else names[0]
+    return TODO_LINE[language()].format(part=name)
 
 
 # ---------------------------------------------------------------- the server

@@ -81,6 +81,13 @@ MISTAKES = {
         "server.capabilities-only-tools",
         "Les capacités annoncées sont [\"resources\", \"tools\"] ; la leçon n’annonce que tools.",
         "The capabilities announced are [\"resources\", \"tools\"]; the lesson announces only tools."),
+    "the server uses the lesson's translated keys": (
+        "server", '{"requested": demandee, "supported": VERSIONS}', '{"demandee": demandee, "acceptees": VERSIONS}',
+        "server.error-data",
+        "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la leçon, en sont "
+        'la traduction. Écrivez {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.',
+        "The MCP specification names these keys requested and supported; the lesson's demandee and acceptees are "
+        'their French translation. Write {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.'),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
         "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),

@@ -125,3 +125,16 @@ def test_lab_grade_gives_the_same_points(tmp_path):
                 passed[task] = passed.get(task, 0) + 1
         assert {task: passed.get(task, 0) for task in LESSON_TASKS} == {
             task: totals[task] if task in written else 0 for task in LESSON_TASKS}, name
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "Cette partie est encore à écrire (« bonus : la règle de la spec »)."),
+    ("en", "This part is still to write (“bonus: the spec’s rule”)."),
+])
+def test_the_untouched_bonus_function_is_named_as_a_part_to_write(tmp_path, lang, message):
+    from checks_helpers import run_some
+
+    folder = half_done(tmp_path, set(LESSON_TASKS))
+    report = run_some(folder, "bonus.supported-version-echoed", lang=lang)
+    result = next(r for r in report.results if r.id == "bonus.supported-version-echoed")
+    assert (result.status, result.message) == (FAILED, message)

@@ -116,8 +116,8 @@ def test_generated_python_compiles_and_marks_every_lesson_part():
         assert f"# TODO ({part}) :" in todos
 
 
-@pytest.mark.parametrize("lang, line", [("fr", "À écrire : serveur, partie 3 / server, part 3\n"),
-                                        ("en", "To write: serveur, partie 3 / server, part 3\n")])
+@pytest.mark.parametrize("lang, line", [("fr", "À écrire : serveur, partie 3\n"),
+                                        ("en", "To write: server, part 3\n")])
 def test_the_untouched_server_says_in_one_line_which_part_it_needs(lang, line):
     # Its loop (part 3) is the first thing it runs: that is the part it names.
     lines = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\nnot json\n'
@@ -135,7 +135,7 @@ def test_a_server_with_parts_3_only_names_part_1(tmp_path):
     shutil.copy(ROOT / "exercises" / "plumbing.py", tmp_path)
     result = subprocess.run([sys.executable, str(tmp_path / "server.py")], input=b"{}\n", capture_output=True,
                             timeout=30, env={"LAB_LANG": "en"})
-    assert (result.returncode, result.stderr) == (1, b"To write: serveur, partie 1 / server, part 1\n")
+    assert (result.returncode, result.stderr) == (1, b"To write: server, part 1\n")
 
 
 def test_the_given_helper_module_is_copied_as_it_is():
@@ -154,7 +154,7 @@ def test_no_todo_line_runs_past_100_characters():
 def test_the_untouched_client_fails_in_one_line_without_a_traceback():
     result = subprocess.run([sys.executable, str(ROOT / "exercises" / "client.py")], capture_output=True,
                             text=True, timeout=30, env={"PATH": "", "LAB_LANG": "en", "AI_URL": "http://127.0.0.1:9"})
-    assert (result.returncode, result.stderr) == (1, "To write: client, partie 2 / client, part 2\n")
+    assert (result.returncode, result.stderr) == (1, "To write: client, part 2\n")
 
 
 def test_the_untouched_model_helper_says_what_is_missing():

@@ -203,6 +203,13 @@ def unwritten_task(output: str) -> str:
     return ""
 
 
+def said_unwritten(reply: Any) -> str:
+    """The part a reply's error says is still to write (the bonus server answers so), or ""."""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return unwritten_task(message) if isinstance(message, str) else ""
+
+
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
           unwritten: dict[str, str] | None = None) -> CheckResult:
     """One check's result. `unwritten` (check id -> task) gathers the checks that stopped on a
@@ -237,7 +244,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     except (Waiting, Failed) as stop:
         # A part still to write, named by the program's todo line or by a runner that met
         # its NotImplementedError: that is what to say, not the symptom the check saw.
-        task = stop.task if isinstance(stop, Waiting) else unwritten_task(stop.output)
+        task = stop.task if isinstance(stop, Waiting) else unwritten_task(stop.output) or said_unwritten(stop.actual)
         own = task == check.task
         result.status = FAILED if own or not task else SKIPPED
         if task:

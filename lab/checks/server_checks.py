@@ -189,6 +189,23 @@ def exits_at_eof(context: Context) -> None:
                      en=f"The server stopped with code {run.code}.", output=transcript.traceback())
 
 
+LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
+
+
+def error_data(context: Context) -> None:
+    """Reply 2's error.data: the spec's {requested, supported}; the lesson's translated keys are said so."""
+    transcript: Transcript = context.probe(S)
+    data = field_of(find(transcript.replies, 2), "error.data")
+    if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
+        renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
+        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
+                     fr="La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la "
+                        f"leçon, en sont la traduction. Écrivez {json.dumps(renamed, ensure_ascii=False)}.",
+                     en="The MCP specification names these keys requested and supported; the lesson's demandee and "
+                        f"acceptees are their French translation. Write {json.dumps(renamed, ensure_ascii=False)}.")
+    expect_reply(context, S, 2, ("error.data",))
+
+
 def capabilities_only_tools(context: Context) -> None:
     """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
     expect_reply(context, S, 3, ())  # no reply at all: said as usual
@@ -307,11 +324,15 @@ CHECKS = [
           hint={"fr": "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2).",
                 "en": "When the requested version is not in VERSIONS, answer with error -32602 (part 2)."}),
     Check(id="server.error-data", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", replies_agree((S, 2, ("error.data",)))),
+          run=by_part("server-2", error_data),
           title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",
                  "en": "Reply 2: error.data gives the requested version and the supported list"},
-          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client réessaie.",
-                "en": "The -32602 error carries in data the requested version and the supported list, so the client can retry."}),
+          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client "
+                      "réessaie : {\"requested\": …, \"supported\": …}, les noms de la spécification MCP (la leçon "
+                      "les traduit demandee et acceptees).",
+                "en": "The -32602 error carries in data the requested version and the supported list, so the client "
+                      "can retry: {\"requested\": …, \"supported\": …}, the MCP specification's names (the French "
+                      "lesson translates them demandee and acceptees)."}),
     Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-2", replies_agree((S, 3, ("result.protocolVersion",)), (R, "init-2025", ("result.protocolVersion",)))),
           title={"fr": "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
