@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -163,3 +164,36 @@ def test_the_untouched_model_helper_says_what_is_missing():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=ROOT,
                             env={"PATH": "", "AI_URL": "http://127.0.0.1:9", "AI_TIMEOUT": "1"})
     assert result.stdout == "assistant du modèle / model helper\n"
+
+
+# A call chain (`a.b(...).c`, `a.b.c(`): a TODO that dictates the calls to type, not a rule.
+CALL_CHAIN = re.compile(r"\w+\([^()]*\)\.\w+|\b\w+\.\w+\.\w+\(")
+KEYWORD = re.compile(r"\b(\w+)=(?!=)")
+
+
+def todo_comments(text: str) -> list[str]:
+    """The TODO lines of an exercise file, with the lines that continue them."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        stripped = line.strip()
+        inside = stripped.startswith("# TODO") or (inside and stripped.startswith("#   "))
+        if inside:
+            lines.append(stripped)
+    return lines
+
+
+def solution_code(text: str) -> str:
+    """The code between the markers, without their fr:/en: notes."""
+    blocks = re.findall(r"# BEGIN SOLUTION[^\n]*\n(.*?)# END SOLUTION", text, re.S)
+    return "\n".join(line for block in blocks for line in block.splitlines() if not line.strip().startswith("#"))
+
+
+@pytest.mark.parametrize("name", ["server.py", "client.py", "model.py", "bonus_server.py"])
+def test_todos_state_rules_not_the_calls_to_type(name):
+    todos = todo_comments((ROOT / "exercises" / name).read_text(encoding="utf-8"))
+    assert todos, name
+    chained = [line for line in todos if CALL_CHAIN.search(line)]
+    assert chained == [], chained
+    keywords = set(KEYWORD.findall(solution_code((ROOT / "solutions" / name).read_text(encoding="utf-8"))))
+    dictated = [line for line in todos for keyword in keywords if f"{keyword}=" in line]
+    assert dictated == [], dictated
