@@ -28,9 +28,11 @@ RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
 IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
-MODEL_TEXT = "Il peut lister des outils. / It can list tools."
-SAMPLE = "ÉCHANTILLON / SAMPLE"
-MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
+# The cases' data, in the run's language: everything a student sees is in one language.
+MODEL_TEXTS = {"fr": "Il peut lister des outils.", "en": "It can list tools."}
+SAMPLES = {"fr": "ÉCHANTILLON", "en": "SAMPLE"}
+QUESTIONS = {"fr": [{"role": "user", "content": "Que peut faire ce serveur ?"}],
+             "en": [{"role": "user", "content": "What can this server do?"}]}
 MAX_TOKENS = 42
 SLOW_TIMEOUT = 0.1  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
 
@@ -46,7 +48,7 @@ class ModelRun:
 def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
         env = {"AI_URL": url, "AI_TIMEOUT": str(timeout), "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
-        return {"name": name, "env": env, "messages": MESSAGES, "sample": SAMPLE, "max_tokens": MAX_TOKENS,
+        return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
                 "limit": timeout + 2.0}
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
@@ -84,7 +86,7 @@ def run_model(context: Context) -> ModelRun:
             process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=KIT_SCRIPT,
                                               listen=(PORT_VARIABLE,))
             session = Conversation(process)
-            answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
+            answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
             # Each message carries a fresh id that its answer must echo: a line printed ahead of
@@ -178,7 +180,7 @@ def request_shape(context: Context) -> None:
     model: ModelRun = context.probe("model.run")
     sent = [r for r in model.requests if r["path"].startswith("/answer")]
     expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
-                "body": {"model": "lab", "messages": MESSAGES, "max_tokens": MAX_TOKENS}}
+                "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:
         raise Failed(expected, "—", fr="Aucune requête n’est arrivée au modèle.", en="No request reached the model.")
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
@@ -191,8 +193,8 @@ def request_shape(context: Context) -> None:
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0) -> None:
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
-    if got != {"text": SAMPLE, "recorded": True}:
-        raise Failed({"text": SAMPLE, "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
+    if got != {"text": SAMPLES[context.lang], "recorded": True}:
+        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
                      en="ask does not return the recorded sample.", output=outcome.get("printed", ""))
     # The reference's fallback line, up to its reason, in either language (’ and ' alike).
     prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
