@@ -138,3 +138,20 @@ def test_the_untouched_bonus_function_is_named_as_a_part_to_write(tmp_path, lang
     report = run_some(folder, "bonus.supported-version-echoed", lang=lang)
     result = next(r for r in report.results if r.id == "bonus.supported-version-echoed")
     assert (result.status, result.message) == (FAILED, message)
+
+
+@pytest.mark.parametrize(("lang", "hint"), [
+    ("fr", "Python ne peut pas lire server.py : la ligne 33 (ou celle juste avant) est mal écrite — parenthèse, "
+           "deux-points, guillemet ou indentation. Rien d’autre ne peut être vérifié avant."),
+    ("en", "Python cannot read server.py: line 33 (or the one just before) is malformed — a bracket, a colon, "
+           "a quote or the indentation. Nothing else can be checked before that."),
+])
+def test_a_syntax_error_gets_a_hint_about_that_with_its_file_and_line(tmp_path, lang, hint):
+    folder = half_done(tmp_path, set(LESSON_TASKS))
+    source = (folder / "server.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    number = next(i for i, line in enumerate(source, start=1) if line.startswith("def send("))
+    source[number - 1] = source[number - 1].replace(":\n", "\n")  # the colon forgotten
+    (folder / "server.py").write_text("".join(source), encoding="utf-8")
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    assert result.hint == hint.replace("33", str(number))
+    assert result.output.splitlines()[0] == f"server.py, line {number}"

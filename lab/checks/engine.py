@@ -18,6 +18,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
+from lab.checks.tracebacks import load_hint
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
 
 PROBE_GRACE = 5.0  # seconds a check waits beyond a probe's own limit before giving up on it
@@ -28,13 +29,15 @@ class Failed(Exception):
     """A check's verdict: what was expected, what happened, and why it matters (fr and en)."""
 
     def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "",
-                 focus: tuple[str, ...] = ()) -> None:
+                 focus: tuple[str, ...] = (), hint: dict[str, str] | None = None) -> None:
         super().__init__(en or fr)
         self.expected = expected
         self.actual = actual
         self.message = {"fr": fr, "en": en or fr}
         self.output = output
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
+        # What to do next when the check's own hint would point elsewhere (a file that does not load).
+        self.hint = hint if hint is not None else load_hint(output)
 
 
 class Waiting(Exception):
@@ -257,6 +260,8 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
             result.message = stop.message[lang]
             result.output = shown(stop.output)
             result.focus = list(stop.focus)
+            if stop.hint:
+                result.hint = stop.hint[lang]
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
         what = error.message[lang] if isinstance(error, ProbeTimeout) else f"{type(error).__name__}: {error}"

@@ -294,9 +294,10 @@ CHECKS = [
     Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True,
           title={"fr": "Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
                  "en": "The server reads until its input ends, without stopping on the way"},
-          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle : lisez l’erreur ci-dessus, "
-                      "ligne de votre fichier comprise.",
-                "en": "No line, whatever it holds, may stop the loop: read the error above, with the line of your file."}),
+          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle (ni exception qui remonte, ni "
+                      "sys.exit) : quand une erreur est montrée ci-dessus, elle donne la ligne de votre fichier.",
+                "en": "No line, whatever it holds, may stop the loop (no exception escaping, no sys.exit): when an "
+                      "error is shown above, it gives the line of your file."}),
     Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True,
           title={"fr": "Chaque réponse part aussitôt écrite (le client attend chacune)",
