@@ -189,6 +189,42 @@ def exits_at_eof(context: Context) -> None:
                      en=f"The server stopped with code {run.code}.", output=transcript.traceback())
 
 
+# One mistake, one penalty: a check of what a successful initialize says, or of a ready
+# server, reads a session where initialize did succeed, so that a version mistake costs the
+# version checks only.
+def is_result(transcript: Transcript, request_id: Any) -> bool:
+    reply = find(transcript.replies, request_id)
+    return isinstance(reply, dict) and "result" in reply
+
+
+def first_accepted(context: Context) -> tuple[str, Any]:
+    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
+    for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
+        if is_result(context.probe(probe), request_id):
+            return probe, request_id
+    return S, 3  # none did: judged on reply 3, which says what went wrong
+
+
+def accepts_known_version(context: Context) -> None:
+    expect_reply(context, R, "init-2025", ("result.protocolVersion",))
+    if not is_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+        expect_reply(context, S, 3, ("result.protocolVersion",))
+
+
+def list_changed_false(context: Context) -> None:
+    expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
+
+
+def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str, ...]) -> Callable[[Context], None]:
+    """The lesson's reply when its initialize (reply 3) succeeded, else the rules session's."""
+
+    def judged(context: Context) -> None:
+        probe, request_id = lesson if is_result(context.probe(S), 3) else ready
+        expect_reply(context, probe, request_id, paths)
+
+    return judged
+
+
 LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
 
 
@@ -203,14 +239,25 @@ def error_data(context: Context) -> None:
                         f"leçon, en sont la traduction. Écrivez {json.dumps(renamed, ensure_ascii=False)}.",
                      en="The MCP specification names these keys requested and supported; the lesson's demandee and "
                         f"acceptees are their French translation. Write {json.dumps(renamed, ensure_ascii=False)}.")
-    expect_reply(context, S, 2, ("error.data",))
+    if not isinstance(data, dict):
+        expect_reply(context, S, 2, ("error.data",))
+    expect_reply(context, S, 2, ("error.data.requested",))
+    supported = field_of(data, "supported")
+    accepted = [field_of(find(context.probe(probe).replies, request_id), "result.protocolVersion")
+                for probe, request_id in ((S, 3), (R, "init-2025")) if is_result(context.probe(probe), request_id)]
+    # The list is the server's own VERSIONS: a wrong list is the version checks' failure; here it
+    # must be a list of versions that names each version the server accepted.
+    if not (isinstance(supported, list) and all(isinstance(v, str) for v in supported)
+            and all(version in supported for version in accepted)) or set(data) != set(LESSON_KEYS.values()):
+        expect_reply(context, S, 2, ("error.data",))
 
 
 def capabilities_only_tools(context: Context) -> None:
     """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
-    expect_reply(context, S, 3, ())  # no reply at all: said as usual
-    transcript: Transcript = context.probe(S)
-    reply, expected = find(transcript.replies, 3), find(transcript.reference, 3)
+    probe, request_id = first_accepted(context)
+    expect_reply(context, probe, request_id, ())  # no reply at all: said as usual
+    transcript: Transcript = context.probe(probe)
+    reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
     announced = field_of(reply, "result.capabilities")
     if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
         shown = "—" if announced is MISSING else json.dumps(
@@ -324,7 +371,8 @@ CHECKS = [
                  "en": "Reply 2: an unknown version is refused with -32602"},
           hint={"fr": "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2).",
                 "en": "When the requested version is not in VERSIONS, answer with error -32602 (part 2)."}),
-    Check(id="server.error-data", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.error-data", task="server-2", needs=(STARTS, "server.refuses-unknown-version"), probes=BOTH,
+          lazy_probes=PARTS,
           run=by_part("server-2", error_data),
           title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",
                  "en": "Reply 2: error.data gives the requested version and the supported list"},
@@ -335,7 +383,7 @@ CHECKS = [
                       "can retry: {\"requested\": …, \"supported\": …}, the MCP specification's names (the French "
                       "lesson translates them demandee and acceptees)."}),
     Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", replies_agree((S, 3, ("result.protocolVersion",)), (R, "init-2025", ("result.protocolVersion",)))),
+          run=by_part("server-2", accepts_known_version),
           title={"fr": "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
                  "en": "Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)"},
           hint={"fr": "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
@@ -347,7 +395,7 @@ CHECKS = [
           hint={"fr": "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
                 "en": "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version."}),
     Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", replies_agree((S, 3, ("result.capabilities.tools.listChanged",)))),
+          run=by_part("server-2", list_changed_false),
           title={"fr": "Réponse 3 : listChanged est false", "en": "Reply 3: listChanged is false"},
           hint={"fr": "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false.",
                 "en": "This server never says when its list changes: it says listChanged: false."}),
@@ -368,13 +416,13 @@ CHECKS = [
                 "en": "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready, "
                       "not another notification."}),
     Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((S, 5, ("result",)))),
+          run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",))),
           title={"fr": "Réponse 5 : tools/list une fois prêt renvoie une liste vide",
                  "en": "Reply 5: tools/list once ready returns an empty list"},
           hint={"fr": "Dans l’état prêt, tools/list répond avec la liste des outils : ce serveur n’en a aucun.",
                 "en": "In the ready state, tools/list answers with the list of tools: this server has none."}),
     Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((S, 6, ("error.code",)))),
+          run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",))),
           title={"fr": "Réponse 6 : une méthode jamais annoncée reçoit -32601",
                  "en": "Reply 6: a method never announced gets -32601"},
           hint={"fr": "Après la porte d’état, une méthode sans gestionnaire reçoit -32601 (méthode inconnue).",

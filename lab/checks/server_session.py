@@ -60,6 +60,8 @@ def rules_messages() -> list[Any]:
         {"jsonrpc": "2.0", "id": "list-waiting", "method": "tools/list"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         ping("ping-ready"),
+        {"jsonrpc": "2.0", "id": "list-ready", "method": "tools/list"},  # a session that surely got ready
+        {"jsonrpc": "2.0", "id": "unknown-ready", "method": "resources/list"},
         initialize("init-again-ready", "2024-11-05"),
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
         ping(0),
