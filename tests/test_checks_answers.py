@@ -50,18 +50,18 @@ def test_reasonable_spellings_pass(tmp_path):
 
 @pytest.mark.parametrize("old, new, check_id, message", [
     ('poignee_de_main = "la requête initialize"', 'poignee_de_main = "ping"', "answers.keywords",
-     "Cell mots_cles.poignee_de_main: that is not the request that moves the server out of the new state."),
+     "Cell mots_cles.poignee_de_main (keywords: handshake): that is not the request that moves the server out of the new state."),
     ('etat = "PRÊT"', 'etat = "fermé"', "answers.keywords",
-     "Cell mots_cles.etat: that is not one of the server's states."),
+     "Cell mots_cles.etat (keywords: state): that is not one of the server's states."),
     ('negocier = "2025-03-26"', 'negocier = "2025-11-25"', "answers.keywords",
-     "Cell mots_cles.negocier: the server does not accept this version (write a date YYYY-MM-DD)."),
+     "Cell mots_cles.negocier (keywords: negotiate): the server does not accept this version (write a date YYYY-MM-DD)."),
     ('"2025-03-26" = "2025-03-26"', '"2025-03-26" = "résultat en 2024-11-05"', "answers.three-clients",
-     'Cell trois_clients."2025-03-26": that is not what the server answers.'),
+     'Cell trois_clients."2025-03-26" (three clients ask: "2025-03-26"): that is not what the server answers.'),
     ('"2024-11-05" = "Un résultat en 2024-11-05"', '"2024-11-05" = "résultat"', "answers.three-clients",
-     'Cell trois_clients."2024-11-05": also say in which version.'),
+     'Cell trois_clients."2024-11-05" (three clients ask: "2024-11-05"): also say in which version.'),
     ("4 = \"erreur -32600, toujours pas prêt\"", "4 = \"résultat\"", "answers.six-replies",
-     "Cell six_reponses.4: that is not what the server answers."),
-    ("6 = -32601", '6 = ""', "answers.six-replies", "Cell six_reponses.6: it is empty."),
+     "Cell six_reponses.4 (the six replies: 4): that is not what the server answers."),
+    ("6 = -32601", '6 = ""', "answers.six-replies", "Cell six_reponses.6 (the six replies: 6): it is empty."),
 ])
 def test_a_wrong_cell_is_named(tmp_path, old, new, check_id, message):
     assert GOOD.count(old) == 1
@@ -110,4 +110,4 @@ def test_the_expected_answers_follow_the_reference_server(tmp_path):
     finally:
         versions.remove("1999-01-01")
     result = next(r for r in report.results if r.id == "answers.three-clients")
-    assert result.message == 'Cell trois_clients."1999-01-01": that is not what the server answers.'
+    assert result.message == 'Cell trois_clients."1999-01-01" (three clients ask: "1999-01-01"): that is not what the server answers.'

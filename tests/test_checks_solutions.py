@@ -63,7 +63,7 @@ def test_the_terminal_view_of_the_exercises_guides_to_the_first_fix():
     assert "This part is still to write (“client, part 2”)." in out
     assert "This part is still to write (“model helper”)." in out
     assert "serveur" not in out and "NotImplementedError" not in out  # one language, no kit words
-    assert "Cell mots_cles.poignee_de_main: it is empty." in out
+    assert "Cell mots_cles.poignee_de_main (keywords: handshake): it is empty." in out
     assert "Score: 0/" in out
 
 

@@ -88,9 +88,24 @@ def table(context: Context, name: str) -> dict:
     return cells
 
 
+# The cells keep the lesson's French names (the file's keys); in English each is shown with
+# its lesson label translated, so that the name says what the cell is about.
+ENGLISH_LABELS = {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state",
+                  "negocier": "negotiate", "trois_clients": "three clients ask", "six_reponses": "the six replies"}
+
+
+def cell_name(cell: str, lang: str) -> str:
+    """`mots_cles.etat` as the student reads it: in English, `mots_cles.etat (keywords: state)`."""
+    if lang != "en":
+        return cell
+    table, _, key = cell.partition(".")
+    return f"{cell} ({ENGLISH_LABELS.get(table, table)}: {ENGLISH_LABELS.get(key, key)})"
+
+
 def grade(wrong: list[tuple[str, tuple[str, str], Any, dict[str, str]]], lang: str) -> None:
     """wrong: (cell, what it asks in fr/en, what the student wrote, why in fr/en). Fails on the first."""
     if wrong:
+        wrong = [(cell_name(cell, lang), *rest) for cell, *rest in wrong]
         cell, asks_in, written, why = wrong[0]
         asks = asks_in[0 if lang == "fr" else 1]
         # An empty cell is still to fill in, not wrong: the two are named apart.
