@@ -155,3 +155,16 @@ def test_a_syntax_error_gets_a_hint_about_that_with_its_file_and_line(tmp_path, 
     result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
     assert result.hint == hint.replace("33", str(number))
     assert result.output.splitlines()[0] == f"server.py, line {number}"
+
+
+def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):
+    """Part 1's rule (nothing but replies on stdout) holds whatever the loop's state: a print at
+    import shows in what `python server.py` wrote before it stopped on part 3."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8").replace("\nimport sys\n", "\nimport sys\nprint('prêt')\n", 1),
+                      encoding="utf-8")
+    result = next(r for r in run_checks(folder, "en").results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.actual) == (FAILED, "prêt")
+    assert result.message == ("Line 1 of the output is not JSON. On stdout, nothing but the replies: log messages "
+                              "go to stderr, print(..., file=sys.stderr).")

@@ -238,7 +238,7 @@ def part_one(judge):
         if not isinstance(listed, list):
             raise Failed("[{…}, …]", listed, fr="scenario() doit rendre une liste de messages.",
                          en="scenario() must return a list of messages.")
-        judge(parts.PartView(context, {"client.run": StudentClientRun(run=outcome.run, received=listed)}))
+        judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged
 

@@ -44,9 +44,10 @@ class Waiting(Exception):
     """The program stopped because a lesson part (`task`) is still to write: a failure of the
     check when it is the check's own part, "not checkable yet" for any other part's check."""
 
-    def __init__(self, task: str) -> None:
+    def __init__(self, task: str, output: str = "") -> None:
         super().__init__(task)
         self.task = task
+        self.output = output  # what the program printed (its todo line is left out when shown)
 
 
 class Skipped(Exception):
@@ -206,6 +207,14 @@ def unwritten_task(output: str) -> str:
     return ""
 
 
+def printed_besides(output: str) -> str:
+    """What a program printed, without the line saying a part is still to write (said in the
+    message already), and nothing of the NotImplementedError a runner met (the kit's call)."""
+    if NOT_WRITTEN_ERROR in output:
+        return ""
+    return "\n".join(line for line in output.splitlines() if not unwritten_task(line)).strip()
+
+
 def said_unwritten(reply: Any) -> str:
     """The part a reply's error says is still to write (the bonus server answers so), or ""."""
     error = reply.get("error") if isinstance(reply, dict) else None
@@ -255,6 +264,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
 
             unwritten[check.id] = task
             result.message = (UNWRITTEN if own else NOT_YET)[lang].format(part=task_title(task, lang))
+            result.output = shown(printed_besides(stop.output))
         elif isinstance(stop, Failed):
             result.expected, result.actual = shown(stop.expected), shown(stop.actual)
             result.message = stop.message[lang]

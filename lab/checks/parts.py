@@ -16,7 +16,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
 from lab.checks.reference import (HELPER, encode_lines, give_helper_bytecode, helper_module, reference_replies,
@@ -121,12 +121,19 @@ def call_of(reply: dict) -> tuple[str, list[Any]]:
 class PartView(Context):
     """The context a part's check reads: the direct transcripts in place of the stdio ones."""
 
-    def __init__(self, context: Context, replaced: dict[str, Any]) -> None:
+    def __init__(self, context: Context, replaced: dict[str, Callable[[], Any]]) -> None:
         super().__init__(folder=context.folder, lang=context.lang, probes=context.probes, futures=context.futures,
                          start=context.start)
-        self.replaced = replaced
+        self.replaced = replaced  # name -> how to build it, when a check first reads it
+        self.built: dict[str, Any] = {}
 
     def probe(self, name: str) -> Any:
         if name in self.replaced:
-            return self.replaced[name]
+            if name not in self.built:
+                self.built[name] = self.replaced[name]()
+            return self.built[name]
+        return super().probe(name)
+
+    def whole(self, name: str) -> Any:
+        """The probe's own result (the stdio session of the whole program), not the direct one."""
         return super().probe(name)

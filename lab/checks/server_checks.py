@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from typing import Any, Callable
 
 from lab.checks import parts
-from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
+from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
 from lab.checks.server_session import (
     MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
 from lab.checks.server_session import PROBES as SESSIONS
@@ -298,14 +299,35 @@ def by_part(part: str, judge: Callable[[Context], None],
         missing = waits_for(context)
         if not missing:
             return judge(context)
+        printed = context.probe(S).traceback()  # what `python server.py` wrote: shown with the verdict
         if part not in ("server-1", "server-2"):
-            raise Waiting(missing)
+            raise Waiting(missing, printed)
         found: parts.PartsRun = context.probe("server.parts")
-        view = parts.PartView(context, {name: parts.direct_transcript(found, name, part, context.probe(name).reference)
-                                        for name in BOTH})
-        (direct or judge)(view)
+        try:
+            view = parts.PartView(context, {
+                name: partial(parts.direct_transcript, found, name, part, context.probe(name).reference)
+                for name in BOTH})
+            (direct or judge)(view)
+        except Failed as failure:
+            waits = unwritten_task(failure.output)
+            if waits:
+                raise Waiting(waits, printed) from None
+            raise
 
     return judged
+
+
+def direct_json_rpc_replies(context: parts.PartView) -> None:
+    """What `python server.py` wrote before it stopped on a part to write is judged too: a
+    line on stdout that is not JSON (a print at import) is part 1's rule, loop or not."""
+    whole: Transcript = context.whole(S)
+    if whole.lines:
+        try:
+            require_json_rpc_lines(whole, ("Le serveur", "The server"))
+        except Failed as failure:  # its own failure, not the later part's: that one is not the cause
+            failure.output = printed_besides(failure.output)
+            raise
+    json_rpc_replies(context)
 
 
 def direct_flushes(context: Context) -> None:
@@ -324,7 +346,8 @@ def direct_flushes(context: Context) -> None:
 # Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on
 # after any line, stops at the end of input, answers no notification) are part 3's.
 CHECKS = [
-    Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies), cause=True,
+    Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
+          cause=True,
           title={"fr": "Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
                  "en": "The server starts and answers in JSON-RPC 2.0, one object per line"},
           hint={"fr": "Chaque réponse : {\"jsonrpc\": \"2.0\", \"id\": …} plus result, ou error {code, message} (partie 1).",
