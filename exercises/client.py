@@ -5,7 +5,8 @@
 It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
 sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
 closes the server's input after six replies, then asks a model what the server announced.
-plumbing.py (given) starts the server, waits for its lines with a time limit, and
+plumbing.py (given) starts the server, waits for its lines with a time limit (a
+notification the server sends on its own is printed and skipped: it is no reply), and
 turns whatever goes wrong into one clear line.
 """
 
@@ -71,13 +72,15 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
     # TODO (client, partie 3) :
-    #   demandez au modèle (ask, de model.py) QUESTION suivie des capacités annoncées en JSON
-    #   (announced_capabilities(replies), fourni), avec SAMPLE comme échantillon et 60 jetons ;
-    #   affichez MODEL_SAYS suivi du texte de la réponse.
+    #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
+    #   QUESTION suivie des capacités que le serveur a annoncées, en JSON (announced_capabilities
+    #   les trouve dans replies) ; l’échantillon SAMPLE sert quand aucun modèle ne répond, et la
+    #   réponse tient en 60 jetons. Le client affiche MODEL_SAYS puis le texte reçu.
     # TODO (client, part 3):
-    #   ask the model (ask, from model.py) QUESTION followed by the announced capabilities as
-    #   JSON (announced_capabilities(replies), given), with SAMPLE as the sample and 60 tokens;
-    #   print MODEL_SAYS followed by the answer's text.
+    #   as client2.js does: the model (ask, from model.py) gets one user question, QUESTION
+    #   followed by the capabilities the server announced, as JSON (announced_capabilities
+    #   finds them in replies); the SAMPLE serves when no model answers, and the answer fits
+    #   in 60 tokens. The client prints MODEL_SAYS, then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

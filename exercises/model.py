@@ -21,19 +21,17 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     """The model's answer, or the recorded sample when no model answers."""
     settings = model_settings()  # .url (with /v1), .key, .model, .timeout (seconds), .lang
     # TODO (assistant du modèle) :
-    #   avec le SDK openai (import openai) : un client OpenAI sur settings.url avec la clé
-    #   settings.key, un délai à lui (settings.timeout, en secondes) et aucun nouvel essai
-    #   (max_retries=0) ; demandez une complétion de chat (settings.model, messages,
-    #   max_tokens) et renvoyez Answer(le texte du premier choix, recorded=False).
-    #   Si quoi que ce soit échoue : affichez FALLBACK_LINE avec la raison (why_no_model,
-    #   fourni) et renvoyez Answer(sample, recorded=True). Facultatif : check_model_address
-    #   (fourni) échoue tout de suite quand rien n’écoute, avant l’import d’openai.
+    #   ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
+    #   et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
+    #   comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
+    #   jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
+    #   soit échoue, rendre l’échantillon, marqué comme enregistré, après une ligne FALLBACK_LINE
+    #   qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
     # TODO (model helper):
-    #   with the openai SDK (import openai): an OpenAI client on settings.url with the key
-    #   settings.key, a timeout of its own (settings.timeout, in seconds) and no retries
-    #   (max_retries=0); ask for a chat completion (settings.model, messages, max_tokens)
-    #   and return Answer(the first choice's text, recorded=False).
-    #   If anything fails: print FALLBACK_LINE with the reason (why_no_model, given)
-    #   and return Answer(sample, recorded=True). Optional: check_model_address (given)
-    #   fails at once when nothing listens, before openai is imported.
+    #   what demander (model.js) promises: ask the model (AI_URL, with its key and model
+    #   name: the settings), through the openai SDK, and return its text, marked as coming
+    #   from the model. A request has its own deadline (the timeout setting) and is never
+    #   retried: the client waits for an answer, not a queue of attempts. If anything fails,
+    #   return the sample, marked as recorded, after one FALLBACK_LINE saying why
+    #   (why_no_model, given, finds the reason): ask never raises.
     raise NotImplementedError("assistant du modèle / model helper")

@@ -46,8 +46,11 @@ TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 
 def todo_line(part: object) -> str:
-    """The one line that says which part of the lesson is still to write."""
-    return TODO_LINE[language()].format(part=part)
+    """The one line that says which part of the lesson is still to write, in one language:
+    a placeholder names its part in both ("serveur, partie 1 / server, part 1")."""
+    names = str(part).split(" / ")
+    name = names[1] if language() == "en" and len(names) == 2 else names[0]
+    return TODO_LINE[language()].format(part=name)
 
 
 # ---------------------------------------------------------------- the server
@@ -180,6 +183,7 @@ CLIENT_TEXTS = {
         "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
         "too_long": "le serveur a écrit une ligne de plus de {limit} octets",
         "wrong_id": "réponse {number} : id {expected} attendu, id {actual} reçu",
+        "no_id": "réponse {number} : id {expected} attendu, une réponse sans id reçue",
         "no_capabilities": "la réponse {number} n’a pas de result.capabilities : {reply}",
         "no_exit": "le serveur ne s’est pas arrêté {seconds:g} s après la fin de son entrée",
         "exit_code": "le serveur s’est arrêté avec le code {code} au lieu de 0",
@@ -192,6 +196,7 @@ CLIENT_TEXTS = {
         "not_json": "the server wrote a line that is not a JSON object: {line}",
         "too_long": "the server wrote a line longer than {limit} bytes",
         "wrong_id": "reply {number}: expected id {expected}, got id {actual}",
+        "no_id": "reply {number}: expected id {expected}, got a reply without an id",
         "no_capabilities": "reply {number} has no result.capabilities: {reply}",
         "no_exit": "the server did not stop {seconds:g} s after its input ended",
         "exit_code": "the server stopped with code {code} instead of 0",
@@ -244,17 +249,34 @@ def read_lines(server: Server) -> None:
 
 
 def next_line(server: Server) -> str:
-    """The server's next line, without its newline; waits at most SILENCE_LIMIT seconds."""
+    """The server's next reply line, without its newline; waits at most SILENCE_LIMIT seconds.
+
+    A server may send notifications at any time (JSON-RPC and MCP allow it: a real server
+    may say first that its list of tools changed). They are no reply: printed as `<- `
+    lines, so that the transcript shows everything the server said, and skipped."""
+    while True:
+        try:
+            raw = server.lines.get(timeout=SILENCE_LIMIT)
+        except queue.Empty:
+            raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=server.count + 1) from None
+        if not raw:  # the end of its output: it stopped, or it closed its stdout and lives on
+            raise ended(server)
+        if len(raw) > MAX_LINE:
+            raise ServerProblem("too_long", limit=MAX_LINE)
+        line = raw.decode(errors="replace").rstrip("\r\n")
+        if not is_notification(line):
+            server.count += 1
+            return line
+        print("<- " + line, flush=True)
+
+
+def is_notification(line: str) -> bool:
+    """A message from the server with a method and no id: it expects no answer."""
     try:
-        raw = server.lines.get(timeout=SILENCE_LIMIT)
-    except queue.Empty:
-        raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=server.count + 1) from None
-    if not raw:  # the end of its output: it stopped, or it closed its stdout and lives on
-        raise ended(server)
-    if len(raw) > MAX_LINE:
-        raise ServerProblem("too_long", limit=MAX_LINE)
-    server.count += 1
-    return raw.decode(errors="replace").rstrip("\r\n")
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and "method" in message and "id" not in message
 
 
 def ended(server: Server) -> ServerProblem:
@@ -274,6 +296,8 @@ def read_reply(line: str, number: int) -> dict:
     if not isinstance(reply, dict):
         # In quotes, with its control characters escaped: what the server really wrote.
         raise ServerProblem("not_json", line=json.dumps(line[:200], ensure_ascii=False))
+    if "id" not in reply:
+        raise ServerProblem("no_id", number=number, expected=json.dumps(number))
     if reply.get("id") != number or isinstance(reply.get("id"), bool):
         # As JSON, so that the string "1" does not read as the number 1.
         actual = json.dumps(reply.get("id"), ensure_ascii=False)[:100]
@@ -471,6 +495,14 @@ def why_no_model(error: BaseException, settings: Settings) -> str:
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
+def failed_address(error: BaseException, settings: Settings) -> tuple:
+    """The host and port the failed request went to (a helper may not use AI_URL's), else AI_URL's."""
+    url = getattr(getattr(error, "request", None), "url", None)
+    if getattr(url, "host", None):
+        return url.host, url.port or (443 if url.scheme == "https" else 80)
+    return address_of(settings)
+
+
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if isinstance(error, NoModel):
         return error
@@ -482,7 +514,7 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
             return NoModel("status", status=error.status_code)
         if isinstance(error, openai.APIConnectionError):
             try:
-                host, port = address_of(settings)
+                host, port = failed_address(error, settings)
             except NoModel as bad:
                 return bad
             causes = []

@@ -63,12 +63,14 @@ def initialize(message: dict) -> None:
     global state
     # TODO (serveur, partie 2) :
     #   une version que le serveur ne parle pas : erreur -32602, avec en data la version
-    #   demandée et la liste VERSIONS ({"requested": …, "supported": …}).
+    #   demandée et la liste VERSIONS ({"requested": …, "supported": …} : les noms de la
+    #   spécification MCP ; la leçon les traduit demandee et acceptees).
     #   Sinon : l’état passe à "attente", et le result donne cette version, les capacités
     #   (tools seulement, listChanged faux : une annonce est une promesse) et SERVER_INFO.
     # TODO (server, part 2):
     #   a version this server does not speak: error -32602, with as data the version asked
-    #   and the VERSIONS list ({"requested": …, "supported": …}).
+    #   and the VERSIONS list ({"requested": …, "supported": …}: the MCP specification's
+    #   names; the French lesson translates them demandee and acceptees).
     #   Otherwise: the state becomes "attente", and the result gives that version, the
     #   capabilities (tools only, listChanged false: an announcement is a promise), SERVER_INFO.
     raise NotImplementedError("serveur, partie 2 / server, part 2")

@@ -93,8 +93,9 @@ class Block:
                 for line in self.body]
 
 
-def exercise_text(text: str, suffix: str, name: str) -> str:
-    """The exercise made from one solution file's text."""
+def exercise_text(text: str, suffix: str, name: str, written: frozenset[str] = frozenset()) -> str:
+    """The exercise made from one solution file's text; the parts in `written` (tasks) keep
+    their solution, as a student who wrote them has it (the tests build half-done folders)."""
     out: list[str] = []
     block: Block | None = None
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
@@ -111,7 +112,10 @@ def exercise_text(text: str, suffix: str, name: str) -> str:
         elif begin:
             raise MarkerError(f"{name}:{number}: BEGIN SOLUTION inside another block")
         elif END.match(line):
-            out.extend(block.as_python() if suffix == ".py" else block.as_toml())
+            if block.task in written:
+                out.extend(block.body)
+            else:
+                out.extend(block.as_python() if suffix == ".py" else block.as_toml())
             block = None
         elif (note := NOTE.match(line)) and not block.body:
             block.notes[note["kind"]].append(note["text"].rstrip())  # a placeholder keeps its indent

@@ -115,9 +115,11 @@ def first_problem(results: list[CheckResult], lang: str) -> list[str]:
         if value:
             label = text(lang, key)
             lines.append(INDENT + label + indented(value, len(label)))
-    others = [r.id for r in results if r.status not in (PASSED, SKIPPED) and r is not problem]
+    # Titles, not ids: a student reads what the other failing checks are about.
+    others = [r.title for r in results if r.status not in (PASSED, SKIPPED) and r is not problem]
     if others:
-        lines.append(INDENT + text(lang, "check.also_failing", ids=", ".join(others)))
+        quote = "« {} »" if lang == "fr" else "“{}”"
+        lines.append(INDENT + text(lang, "check.also_failing", ids=", ".join(quote.format(t) for t in others)))
     return lines
 
 

@@ -19,20 +19,18 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     """The model's answer, or the recorded sample when no model answers."""
     settings = model_settings()  # .url (with /v1), .key, .model, .timeout (seconds), .lang
     # BEGIN SOLUTION model
-    # fr: avec le SDK openai (import openai) : un client OpenAI sur settings.url avec la clé
-    # fr: settings.key, un délai à lui (settings.timeout, en secondes) et aucun nouvel essai
-    # fr: (max_retries=0) ; demandez une complétion de chat (settings.model, messages,
-    # fr: max_tokens) et renvoyez Answer(le texte du premier choix, recorded=False).
-    # fr: Si quoi que ce soit échoue : affichez FALLBACK_LINE avec la raison (why_no_model,
-    # fr: fourni) et renvoyez Answer(sample, recorded=True). Facultatif : check_model_address
-    # fr: (fourni) échoue tout de suite quand rien n’écoute, avant l’import d’openai.
-    # en: with the openai SDK (import openai): an OpenAI client on settings.url with the key
-    # en: settings.key, a timeout of its own (settings.timeout, in seconds) and no retries
-    # en: (max_retries=0); ask for a chat completion (settings.model, messages, max_tokens)
-    # en: and return Answer(the first choice's text, recorded=False).
-    # en: If anything fails: print FALLBACK_LINE with the reason (why_no_model, given)
-    # en: and return Answer(sample, recorded=True). Optional: check_model_address (given)
-    # en: fails at once when nothing listens, before openai is imported.
+    # fr: ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
+    # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
+    # fr: comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
+    # fr: jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
+    # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après une ligne FALLBACK_LINE
+    # fr: qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
+    # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model
+    # en: name: the settings), through the openai SDK, and return its text, marked as coming
+    # en: from the model. A request has its own deadline (the timeout setting) and is never
+    # en: retried: the client waits for an answer, not a queue of attempts. If anything fails,
+    # en: return the sample, marked as recorded, after one FALLBACK_LINE saying why
+    # en: (why_no_model, given, finds the reason): ask never raises.
     try:
         check_model_address(settings)  # nothing listens: say so now, without importing openai
         import openai

@@ -67,11 +67,13 @@ def initialize(message: dict) -> None:
     global state
     # BEGIN SOLUTION server-2
     # fr: une version que le serveur ne parle pas : erreur -32602, avec en data la version
-    # fr: demandée et la liste VERSIONS ({"requested": …, "supported": …}).
+    # fr: demandée et la liste VERSIONS ({"requested": …, "supported": …} : les noms de la
+    # fr: spécification MCP ; la leçon les traduit demandee et acceptees).
     # fr: Sinon : l’état passe à "attente", et le result donne cette version, les capacités
     # fr: (tools seulement, listChanged faux : une annonce est une promesse) et SERVER_INFO.
     # en: a version this server does not speak: error -32602, with as data the version asked
-    # en: and the VERSIONS list ({"requested": …, "supported": …}).
+    # en: and the VERSIONS list ({"requested": …, "supported": …}: the MCP specification's
+    # en: names; the French lesson translates them demandee and acceptees).
     # en: Otherwise: the state becomes "attente", and the result gives that version, the
     # en: capabilities (tools only, listChanged false: an announcement is a promise), SERVER_INFO.
     requested = message.get("params", {}).get("protocolVersion")

@@ -50,18 +50,18 @@ def test_reasonable_spellings_pass(tmp_path):
 
 @pytest.mark.parametrize("old, new, check_id, message", [
     ('poignee_de_main = "la requête initialize"', 'poignee_de_main = "ping"', "answers.keywords",
-     "Cell mots_cles.poignee_de_main: that is not the request that moves the server out of the new state."),
+     "Cell mots_cles.poignee_de_main (keywords: handshake): that is not the request that moves the server out of the new state."),
     ('etat = "PRÊT"', 'etat = "fermé"', "answers.keywords",
-     "Cell mots_cles.etat: that is not one of the server's states."),
+     "Cell mots_cles.etat (keywords: state): that is not one of the server's states."),
     ('negocier = "2025-03-26"', 'negocier = "2025-11-25"', "answers.keywords",
-     "Cell mots_cles.negocier: the server does not accept this version (write a date YYYY-MM-DD)."),
+     "Cell mots_cles.negocier (keywords: negotiate): the server does not accept this version (write a date YYYY-MM-DD)."),
     ('"2025-03-26" = "2025-03-26"', '"2025-03-26" = "résultat en 2024-11-05"', "answers.three-clients",
-     'Cell trois_clients."2025-03-26": that is not what the server answers.'),
+     'Cell trois_clients."2025-03-26" (three clients ask: "2025-03-26"): that is not what the server answers.'),
     ('"2024-11-05" = "Un résultat en 2024-11-05"', '"2024-11-05" = "résultat"', "answers.three-clients",
-     'Cell trois_clients."2024-11-05": also say in which version.'),
+     'Cell trois_clients."2024-11-05" (three clients ask: "2024-11-05"): also say in which version.'),
     ("4 = \"erreur -32600, toujours pas prêt\"", "4 = \"résultat\"", "answers.six-replies",
-     "Cell six_reponses.4: that is not what the server answers."),
-    ("6 = -32601", '6 = ""', "answers.six-replies", "Cell six_reponses.6: it is empty."),
+     "Cell six_reponses.4 (the six replies: 4): that is not what the server answers."),
+    ("6 = -32601", '6 = ""', "answers.six-replies", "Cell six_reponses.6 (the six replies: 6): it is empty."),
 ])
 def test_a_wrong_cell_is_named(tmp_path, old, new, check_id, message):
     assert GOOD.count(old) == 1
@@ -84,6 +84,19 @@ def test_a_missing_or_broken_file_says_so(tmp_path):
     assert report.results[0].message == "Il n’y a pas de fichier answers.toml."
     report = grade(tmp_path, "[mots_cles\n")
     assert report.results[0].message.startswith("answers.toml is not valid TOML: ")
+    french = grade(tmp_path, "[mots_cles\n", lang="fr")
+    assert french.results[0].message == (
+        "answers.toml n’est pas du TOML valide ligne 1, colonne 11 : regardez les crochets, les guillemets et le "
+        "signe = de cette ligne (tomllib dit, en anglais : « Expected ']' at the end of a table declaration "
+        "(at line 1, column 11) »).")
+
+
+def test_empty_cells_are_named_apart_from_wrong_ones(tmp_path):
+    report = grade(tmp_path, GOOD.replace("1 = \"-32600\"", "1 = -32601").replace("6 = -32601", "6 = \"\"")
+                   .replace("5 = \"resultat\"", "5 = \"\""), lang="fr")
+    result = next(r for r in report.results if r.id == "answers.six-replies")
+    assert result.message == ("Cellule six_reponses.1 : ce n’est pas ce que répond le serveur. "
+                              "Cellules encore vides : six_reponses.5, six_reponses.6.")
 
 
 def test_the_expected_answers_follow_the_reference_server(tmp_path):
@@ -97,4 +110,4 @@ def test_the_expected_answers_follow_the_reference_server(tmp_path):
     finally:
         versions.remove("1999-01-01")
     result = next(r for r in report.results if r.id == "answers.three-clients")
-    assert result.message == 'Cell trois_clients."1999-01-01": that is not what the server answers.'
+    assert result.message == 'Cell trois_clients."1999-01-01" (three clients ask: "1999-01-01"): that is not what the server answers.'

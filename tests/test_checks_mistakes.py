@@ -48,6 +48,46 @@ MISTAKES = {
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
         "error.data vaut absent", "error.data is missing"),
+    "the server looks at the method before the state gate": (
+        "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
+        '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
+        '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
+        "server.gate-before-initialize",
+        'Réponse à resources/list (id "unknown-new") : error.code vaut -32601 au lieu de -32600.',
+        'Reply to resources/list (id "unknown-new"): error.code is -32601 instead of -32600.'),
+    "any notification makes the server ready": (
+        "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
+        '        if etat == "attente":\n', "server.gate-while-waiting",
+        'Réponse à tools/list (id "list-waiting") : error.code vaut absent au lieu de -32600.',
+        'Reply to tools/list (id "list-waiting"): error.code is missing instead of -32600.'),
+    "the client closes the server's input after five replies": (
+        "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
+        "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",
+        "The client closed the server's input after 5 reply(ies), before the sixth: the last reply may be lost."),
+    "the server takes id 0 for a notification": (
+        "server", '    if "id" not in msg:\n', '    if not msg.get("id"):\n', "server.id-zero",
+        "Aucune réponse à ping (id 0).", "No reply to ping (id 0)."),
+    "the client leaves jsonrpc out": (
+        "client", '    plein = {"jsonrpc": "2.0", **m}\n', "    plein = dict(m)\n", "client.jsonrpc-on-every-message",
+        'Le message 1 n’a pas "jsonrpc": "2.0".', 'Message 1 has no "jsonrpc": "2.0".'),
+    "the client hangs once the server's input is closed": (
+        "client", "serveur.wait()\n", "serveur.wait()\nimport time\ntime.sleep(60)\n", "client.closes-input",
+        "Le client ne s’est pas terminé.", "The client did not end."),
+    "the helper ignores AI_URL": (
+        "model", '    base = os.environ.get("AI_URL", "http://ai:4000")\n', '    base = "http://ai:4000"\n',
+        "model.request", "Aucune requête n’est arrivée au modèle.", "No request reached the model."),
+    "the server announces a capability it does not have": (
+        "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": False}, "resources": {}}',
+        "server.capabilities-only-tools",
+        "Les capacités annoncées sont [\"resources\", \"tools\"] ; la leçon n’annonce que tools.",
+        "The capabilities announced are [\"resources\", \"tools\"]; the lesson announces only tools."),
+    "the server uses the lesson's translated keys": (
+        "server", '{"requested": demandee, "supported": VERSIONS}', '{"demandee": demandee, "acceptees": VERSIONS}',
+        "server.error-data",
+        "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la leçon, en sont "
+        'la traduction. Écrivez {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.',
+        "The MCP specification names these keys requested and supported; the lesson's demandee and acceptees are "
+        'their French translation. Write {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.'),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
         "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),

@@ -24,7 +24,7 @@ BUGS = {
 def test_a_correct_helper_written_differently_passes(tmp_path):
     (tmp_path / "model.py").write_text(ALT)
     report = run_some(tmp_path, "model.")
-    assert [r.id for r in report.results] == ["model.answers", "model.request", "model.refused",
+    assert [r.id for r in report.results] == ["model.request", "model.answers", "model.refused",
                                               "model.http-error", "model.slow"]
     assert report.score == report.max_score == 5, [(r.id, r.message, r.actual) for r in report.results]
 
@@ -50,3 +50,16 @@ def test_a_helper_that_never_returns_is_stopped(tmp_path):
     report = run_some(tmp_path, "model.")
     assert {(r.status, r.message) for r in report.results} == {("failed", "ask does not return.")}
     assert report.duration < 10  # the first case's limit, not the sum of all four
+
+
+@pytest.mark.parametrize(("lang", "sample", "text"), [("fr", "ÉCHANTILLON", "Il peut lister des outils."),
+                                                      ("en", "SAMPLE", "It can list tools.")])
+def test_the_test_data_a_student_sees_is_in_the_runs_language(tmp_path, lang, sample, text):
+    old, new, _ = BUGS["calls the sample the model's words"]
+    (tmp_path / "model.py").write_text(mutate(ALT, old, new))
+    report = run_some(tmp_path, "model.", lang=lang)
+    refused = next(r for r in report.results if r.id == "model.refused")
+    assert refused.expected == f'{{"text": "{sample}", "recorded": true}}'
+    (tmp_path / "model.py").write_text(mutate(ALT, '["message"]["content"], False)', '["message"]["content"] + "!", False)'))
+    answers = next(r for r in run_some(tmp_path, "model.answers", lang=lang).results if r.id == "model.answers")
+    assert answers.expected.startswith(f'{{"text": "{text} #') and " / " not in answers.expected

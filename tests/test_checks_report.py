@@ -20,8 +20,8 @@ REPORT = Report(target="exercises", lang="en", duration=1.23, results=[
     result("server.a", "server-1", "passed"),
     result("server.b", "server-2", "failed", hint="do this", expected='{"code": -32602}',
            actual='{"code": -32600}\nsecond line', message="Reply 2 is wrong."),
-    result("server.c", "server-2", "failed", message="not shown: its id is listed"),
-    result("server.d", "server-3", "skipped", message="skipped: “title server.a” did not pass"),
+    result("server.c", "server-2", "failed", message="not shown: its title is listed"),
+    result("server.d", "server-3", "skipped", message="not checkable yet: “title server.a” must pass first"),
 ])
 
 
@@ -37,9 +37,9 @@ def test_each_part_shows_its_mark_score_and_first_failure():
         '      actual:   {"code": -32600}',
         "                second line",
         "      hint:     do this",
-        "      also failing: server.c",
+        "      also failing: “title server.c”",
         "– server, part 3               0/1",
-        "      skipped: “title server.a” did not pass",
+        "      not checkable yet: “title server.a” must pass first",
         "",
         "Score: 1/4  (1.2 s)",
         "Fix the first error of each part, then run `lab check` again.",
@@ -92,7 +92,7 @@ def test_a_root_cause_is_shown_before_the_failures_it_explains():
         "      sortie  : server.py, line 58",
         "                    msg = json.loads(line)",
         "                json.decoder.JSONDecodeError: Expecting value",
-        "      échouent aussi : server.reply-ids, server.parse-error",
+        "      échouent aussi : « title server.reply-ids », « title server.parse-error »",
     ]
 
 

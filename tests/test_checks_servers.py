@@ -75,7 +75,7 @@ def test_a_server_that_does_not_start_skips_the_other_checks(tmp_path):
     assert first.message == "Le serveur s’est arrêté (code 1) sans rien écrire."
     assert "ModuleNotFoundError: No module named 'jsno'" in first.output
     assert {r.status for r in others} == {SKIPPED}
-    assert others[0].message == "ignoré : « Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne » n’a pas réussi"
+    assert others[0].message == "pas encore vérifiable : il faut d’abord que « Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne » réussisse"
 
 
 def test_a_hung_server_is_stopped_at_its_limit_and_reported(tmp_path):

@@ -49,7 +49,8 @@ def test_the_untouched_exercises_fail_every_check_and_exit_1():
     assert [r.id for r in checks if r.status == PASSED] == []
     assert {r.status for r in checks} == {"failed", "skipped"}
     skipped = {r.id for r in checks if r.status == "skipped"}
-    assert skipped == {r.id for r in checks if r.task.startswith("server") and r.id != "server.json-rpc-replies"}
+    # Each part still to write fails; the parts that need an earlier one first are not checkable yet.
+    assert skipped == {r.id for r in checks if r.task in ("server-2", "server-3", "client-3")}
 
 
 def test_the_terminal_view_of_the_exercises_guides_to_the_first_fix():
@@ -57,10 +58,12 @@ def test_the_terminal_view_of_the_exercises_guides_to_the_first_fix():
     assert result.returncode == 1
     out = result.stdout
     assert "✗ server, part 1" in out and "– server, part 2" in out
-    assert "output:   To write: serveur, partie 3 / server, part 3" in out
-    assert "output:   To write: client, partie 2 / client, part 2" in out
-    assert "actual:   NotImplementedError: assistant du modèle / model helper" in out
-    assert "Cell mots_cles.poignee_de_main: it is empty." in out
+    assert "This part is still to write (“server, part 1”)." in out
+    assert "not checkable yet: “server, part 1” must be written first" in out
+    assert "This part is still to write (“client, part 2”)." in out
+    assert "This part is still to write (“model helper”)." in out
+    assert "serveur" not in out and "NotImplementedError" not in out  # one language, no kit words
+    assert "Cell mots_cles.poignee_de_main (keywords: handshake): it is empty." in out
     assert "Score: 0/" in out
 
 
@@ -73,18 +76,13 @@ def test_a_missing_folder_is_a_usage_error_but_json_still_reports(tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "server_line", "client_line"), [
-    ("fr", "Le programme ne tourne pas encore : il dit qu’il lui manque « serveur, partie 3 ». "
-           "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée.",
-     "Le programme ne tourne pas encore : il dit qu’il lui manque « client, partie 2 ». "
-     "Écrivez cette partie d’abord : sans elle, celle-ci ne peut pas être vérifiée."),
-    ("en", "The program does not run yet: it says it still needs “server, part 3”. "
-           "Write that part first: without it, this one cannot be checked.",
-     "The program does not run yet: it says it still needs “client, part 2”. "
-     "Write that part first: without it, this one cannot be checked."),
+    ("fr", "Cette partie est encore à écrire (« serveur, partie 1 »).",
+     "Cette partie est encore à écrire (« client, partie 1 »)."),
+    ("en", "This part is still to write (“server, part 1”).", "This part is still to write (“client, part 1”)."),
 ])
 def test_a_part_still_to_write_is_named_before_its_symptom(lang, server_line, client_line):
-    """Server part 3 (the loop) runs first, client part 2 calls part 1: the first ✗ says which
-    part the program is waiting for, not only that it answered nothing."""
+    """Server part 3 (the loop) runs first and client part 2 calls part 1, but each part is
+    judged by calling its own functions: the first ✗ names the part itself, in one language."""
     report = Report.from_dict(json.loads(lab_check("exercises", "--json", "--lang", lang).stdout))
     messages = {r.id: r.message for r in report.results}
     assert messages["server.json-rpc-replies"] == server_line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -116,8 +117,8 @@ def test_generated_python_compiles_and_marks_every_lesson_part():
         assert f"# TODO ({part}) :" in todos
 
 
-@pytest.mark.parametrize("lang, line", [("fr", "À écrire : serveur, partie 3 / server, part 3\n"),
-                                        ("en", "To write: serveur, partie 3 / server, part 3\n")])
+@pytest.mark.parametrize("lang, line", [("fr", "À écrire : serveur, partie 3\n"),
+                                        ("en", "To write: server, part 3\n")])
 def test_the_untouched_server_says_in_one_line_which_part_it_needs(lang, line):
     # Its loop (part 3) is the first thing it runs: that is the part it names.
     lines = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\nnot json\n'
@@ -135,7 +136,7 @@ def test_a_server_with_parts_3_only_names_part_1(tmp_path):
     shutil.copy(ROOT / "exercises" / "plumbing.py", tmp_path)
     result = subprocess.run([sys.executable, str(tmp_path / "server.py")], input=b"{}\n", capture_output=True,
                             timeout=30, env={"LAB_LANG": "en"})
-    assert (result.returncode, result.stderr) == (1, b"To write: serveur, partie 1 / server, part 1\n")
+    assert (result.returncode, result.stderr) == (1, b"To write: server, part 1\n")
 
 
 def test_the_given_helper_module_is_copied_as_it_is():
@@ -154,7 +155,7 @@ def test_no_todo_line_runs_past_100_characters():
 def test_the_untouched_client_fails_in_one_line_without_a_traceback():
     result = subprocess.run([sys.executable, str(ROOT / "exercises" / "client.py")], capture_output=True,
                             text=True, timeout=30, env={"PATH": "", "LAB_LANG": "en", "AI_URL": "http://127.0.0.1:9"})
-    assert (result.returncode, result.stderr) == (1, "To write: client, partie 2 / client, part 2\n")
+    assert (result.returncode, result.stderr) == (1, "To write: client, part 2\n")
 
 
 def test_the_untouched_model_helper_says_what_is_missing():
@@ -163,3 +164,36 @@ def test_the_untouched_model_helper_says_what_is_missing():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=ROOT,
                             env={"PATH": "", "AI_URL": "http://127.0.0.1:9", "AI_TIMEOUT": "1"})
     assert result.stdout == "assistant du modèle / model helper\n"
+
+
+# A call chain (`a.b(...).c`, `a.b.c(`): a TODO that dictates the calls to type, not a rule.
+CALL_CHAIN = re.compile(r"\w+\([^()]*\)\.\w+|\b\w+\.\w+\.\w+\(")
+KEYWORD = re.compile(r"\b(\w+)=(?!=)")
+
+
+def todo_comments(text: str) -> list[str]:
+    """The TODO lines of an exercise file, with the lines that continue them."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        stripped = line.strip()
+        inside = stripped.startswith("# TODO") or (inside and stripped.startswith("#   "))
+        if inside:
+            lines.append(stripped)
+    return lines
+
+
+def solution_code(text: str) -> str:
+    """The code between the markers, without their fr:/en: notes."""
+    blocks = re.findall(r"# BEGIN SOLUTION[^\n]*\n(.*?)# END SOLUTION", text, re.S)
+    return "\n".join(line for block in blocks for line in block.splitlines() if not line.strip().startswith("#"))
+
+
+@pytest.mark.parametrize("name", ["server.py", "client.py", "model.py", "bonus_server.py"])
+def test_todos_state_rules_not_the_calls_to_type(name):
+    todos = todo_comments((ROOT / "exercises" / name).read_text(encoding="utf-8"))
+    assert todos, name
+    chained = [line for line in todos if CALL_CHAIN.search(line)]
+    assert chained == [], chained
+    keywords = set(KEYWORD.findall(solution_code((ROOT / "solutions" / name).read_text(encoding="utf-8"))))
+    dictated = [line for line in todos for keyword in keywords if f"{keyword}=" in line]
+    assert dictated == [], dictated

@@ -266,4 +266,4 @@ def test_a_preloader_that_cannot_start_means_new_interpreters(monkeypatch: pytes
     report = result.rows[0][1]
     assert report.error == ""
     assert [r.id for r in report.results if r.status == "passed"][:3] == [
-        "server.json-rpc-replies", "server.reply-ids", "server.notifications-unanswered"]
+        "server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"]

@@ -79,6 +79,7 @@ BROKEN_SERVERS = {
     "replies-out-of-order": 'sys.stdout.write(\'{"jsonrpc":"2.0","id":2,"result":{}}\\n\')\nsys.stdout.flush()\n'
                             "time.sleep(60)\n",
     "replies-with-a-string-id": 'print(\'{"jsonrpc":"2.0","id":"1","result":{}}\', flush=True)\ntime.sleep(60)\n',
+    "replies-without-an-id": 'print(\'{"jsonrpc":"2.0","result":{}}\', flush=True)\ntime.sleep(60)\n',
     "prints-garbage": 'print("Serveur prêt !", flush=True)\ntime.sleep(60)\n',
     "prints-binary-garbage": 'sys.stdout.buffer.write(b"\\xff\\xfe\\x00garbage\\n")\nsys.stdout.flush()\n'
                              "time.sleep(60)\n",
@@ -108,6 +109,7 @@ PROBLEMS = {
     "never-reads-never-replies": SILENT,
     "replies-out-of-order": "reply 1: expected id 1, got id 2",
     "replies-with-a-string-id": 'reply 1: expected id 1, got id "1"',
+    "replies-without-an-id": "reply 1: expected id 1, got a reply without an id",
     "prints-garbage": 'the server wrote a line that is not a JSON object: "Serveur prêt !"',
     "prints-binary-garbage": 'the server wrote a line that is not a JSON object: "\ufffd\ufffd\\u0000garbage"',
     "prints-deep-json": 'the server wrote a line that is not a JSON object: "' + "[" * 200 + '"',
@@ -230,6 +232,8 @@ def test_the_problem_line_speaks_french_by_default(lab_folder: Any) -> None:
     run = run_client(lab_folder(PRELUDE + BROKEN_SERVERS["replies-out-of-order"]), lang="fr")
     assert run.code == 1
     assert run.stderr_tail.splitlines()[-1] == "Problème : réponse 1 : id 1 attendu, id 2 reçu"
+    run = run_client(lab_folder(PRELUDE + BROKEN_SERVERS["replies-without-an-id"], name="no-id"), lang="fr")
+    assert run.stderr_tail.splitlines()[-1] == "Problème : réponse 1 : id 1 attendu, une réponse sans id reçue"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -256,6 +260,50 @@ def test_a_server_that_floods_stderr_but_answers_well_is_not_blocked(lab_folder:
     assert (sum(line.startswith("-> ") for line in lines), sum(line.startswith("<- ") for line in lines)) == (7, 6)
     assert run.stdout.endswith("the model says: It can list tools, and it does not say its list will change.\n")
     assert_nothing_left_behind(run)
+
+
+# A server on the official Python SDK that speaks first, as @modelcontextprotocol/server-everything
+# does: a notification (a method, no id) before any reply. JSON-RPC and MCP allow it at any time.
+NOTIFIES_FIRST = """\
+import anyio
+import mcp_types as types
+from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+
+server = MCPServer("notifies-first")
+
+
+@server.tool()
+def hello() -> str:
+    return "hello"
+
+
+async def main():
+    low = server._lowlevel_server  # the SDK's own session loop, after one notification of its own
+    async with stdio_server() as (read, write):
+        await write.send(SessionMessage(types.JSONRPCNotification(jsonrpc="2.0",
+                                                                  method="notifications/tools/list_changed")))
+        await low.run(read, write, low.create_initialization_options())
+
+anyio.run(main)
+"""
+NOTIFICATION_LINE = '<- {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+
+
+@pytest.mark.parametrize(("lang", "model_says"), [
+    ("fr", "le modèle dit : Il peut lister des outils, et il ne dit pas que sa liste va changer."),
+    ("en", "the model says: It can list tools, and it does not say its list will change."),
+])
+def test_a_notification_from_the_server_is_shown_and_skipped_not_taken_for_a_reply(lab_folder: Any, lang: str,
+                                                                                    model_says: str) -> None:
+    pytest.importorskip("mcp.server.mcpserver")
+    run = run_client(lab_folder(NOTIFIES_FIRST), lang=lang, limit=15, timeout=40)  # the SDK's start takes a while
+    assert (run.code, "Traceback" in run.stderr_tail) == (0, False), run.stderr_tail
+    received = [line for line in run.stdout.splitlines() if line.startswith("<- ")]
+    assert received[0] == NOTIFICATION_LINE  # the transcript stays true: everything the server said
+    assert [line.split('"id":')[1].split(",")[0] for line in received[1:]] == ["1", "2", "3", "4", "5", "6"]
+    assert run.stdout.splitlines()[-1] == model_says
 
 
 def test_the_reference_server_still_passes_through_the_same_harness(lab_folder: Any) -> None:

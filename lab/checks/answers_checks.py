@@ -24,6 +24,7 @@ else:  # pragma: no cover - Python 3.10
 FILE = "answers.toml"
 CODE = re.compile(r"-\d{5}")
 VERSION = re.compile(r"\d{4}-\d{2}-\d{2}")
+AT = re.compile(r"\(at line (\d+), column (\d+)\)")  # where tomllib's message says the error is
 
 
 def normalize(value: Any) -> str:
@@ -38,8 +39,18 @@ def read_answers(context: Context) -> dict | str:
         return {"fr": f"Il n’y a pas de fichier {FILE}.", "en": f"There is no {FILE} file."}[context.lang]
     try:
         return tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        return {"fr": f"{FILE} n’est pas du TOML valide : {error}", "en": f"{FILE} is not valid TOML: {error}"}[context.lang]
+    except UnicodeDecodeError as error:
+        return {"fr": f"{FILE} n’est pas enregistré en UTF-8 (octet {error.start}).",
+                "en": f"{FILE} is not saved as UTF-8 (byte {error.start})."}[context.lang]
+    except tomllib.TOMLDecodeError as error:
+        # tomllib speaks English only: the place, and what to look at, in the student's language too.
+        where = AT.search(str(error))
+        if context.lang == "fr" and where:
+            return (f"{FILE} n’est pas du TOML valide ligne {where[1]}, colonne {where[2]} : regardez les crochets, "
+                    f"les guillemets et le signe = de cette ligne (tomllib dit, en anglais : « {error} »).")
+        if context.lang == "fr":
+            return f"{FILE} n’est pas du TOML valide (tomllib dit, en anglais : « {error} »)."
+        return f"{FILE} is not valid TOML: {error}"
 
 
 PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
@@ -77,14 +88,33 @@ def table(context: Context, name: str) -> dict:
     return cells
 
 
+# The cells keep the lesson's French names (the file's keys); in English each is shown with
+# its lesson label translated, so that the name says what the cell is about.
+ENGLISH_LABELS = {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state",
+                  "negocier": "negotiate", "trois_clients": "three clients ask", "six_reponses": "the six replies"}
+
+
+def cell_name(cell: str, lang: str) -> str:
+    """`mots_cles.etat` as the student reads it: in English, `mots_cles.etat (keywords: state)`."""
+    if lang != "en":
+        return cell
+    table, _, key = cell.partition(".")
+    return f"{cell} ({ENGLISH_LABELS.get(table, table)}: {ENGLISH_LABELS.get(key, key)})"
+
+
 def grade(wrong: list[tuple[str, tuple[str, str], Any, dict[str, str]]], lang: str) -> None:
     """wrong: (cell, what it asks in fr/en, what the student wrote, why in fr/en). Fails on the first."""
     if wrong:
+        wrong = [(cell_name(cell, lang), *rest) for cell, *rest in wrong]
         cell, asks_in, written, why = wrong[0]
         asks = asks_in[0 if lang == "fr" else 1]
-        others = ", ".join(w[0] for w in wrong[1:])
-        more = {"fr": f" Autres cellules fausses : {others}." if others else "",
-                "en": f" Other wrong cells: {others}." if others else ""}
+        # An empty cell is still to fill in, not wrong: the two are named apart.
+        empty = ", ".join(w[0] for w in wrong[1:] if w[3] is EMPTY)
+        others = ", ".join(w[0] for w in wrong[1:] if w[3] is not EMPTY)
+        more = {"fr": (f" Cellules encore vides : {empty}." if empty else "")
+                + (f" Autres cellules fausses : {others}." if others else ""),
+                "en": (f" Cells still empty: {empty}." if empty else "")
+                + (f" Other wrong cells: {others}." if others else "")}
         raise Failed(asks, written if written != "" else "—",
                      fr=f"Cellule {cell} : {why['fr']}{more['fr']}", en=f"Cell {cell}: {why['en']}{more['en']}")
 

@@ -8,7 +8,9 @@ once). The client is judged by what the spies saw and by what it printed.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import queue
 import shutil
 import socket
 import tempfile
@@ -17,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks import parts
+from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
@@ -29,6 +32,8 @@ CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
 CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
+LAST_REPLY = 6  # the client closes the server's input after this many replies
+HOLD_LAST = 0.25  # seconds reply 6 waits: a client closing the input early does it within them
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
 
@@ -38,6 +43,7 @@ class StudentClientRun:
     received: list[Any] = field(default_factory=list)  # what the spy server read, parsed
     replies: list[dict] = field(default_factory=list)  # what it answered
     eof: bool = False  # its input was closed
+    closed_after: int = -1  # how many replies it had been sent when its input closed
     asks: list[dict] = field(default_factory=list)  # the spy model's calls
 
     def printed(self, prefix: str) -> list[Any]:
@@ -53,7 +59,7 @@ class Spies:
         self.lang = lang
         self.closed = False
         self.lock = threading.Lock()
-        self.log: list[tuple[str, Any]] = []  # ("in", line) ("out", reply) ("eof", True) ("ask", call)
+        self.log: list[tuple[str, Any]] = []  # ("in", line) ("out", reply) ("eof", replies sent) ("ask", call)
         self.listeners = listeners
         self.threads = [threading.Thread(target=self.accept, args=(listeners[name], serve), daemon=True)
                         for name, serve in ((SERVER_PORT, self.serve_server), (MODEL_PORT, self.serve_model))]
@@ -77,28 +83,62 @@ class Spies:
             threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
     def serve_server(self, connection: socket.socket) -> None:
+        frames: queue.Queue = queue.Queue()
+        threading.Thread(target=self.read_frames, args=(connection, frames), daemon=True).start()
+        try:
+            self.answer_frames(connection, frames)
+        finally:  # shutdown, not only close: the reader's file keeps the socket open
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+            connection.close()
+
+    def answer_frames(self, connection: socket.socket, frames: queue.Queue) -> None:
         session = new_session(self.lang)
-        with connection, connection.makefile("rb") as lines:
+        sent = 0
+        held: list[bytes | None] = []  # a frame read while reply 6 was held back, handled after it
+        while True:
+            frame = held.pop() if held else frames.get()
+            if frame is None:  # the connection's end
+                return
             try:
-                for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
-                    message = json.loads(frame)
-                    if message.get("end") is True:
-                        self.record("eof", True)
-                        break
-                    raw = message["line"].encode("utf-8", "surrogateescape")
-                    self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-                    reply = session.handle_line(raw)
-                    for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
-                        self.record("out", one)
-                        connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
-                                           + b"\n")
+                raw = unframe(frame)
             except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
                 # Not the relay's frames: the client rewrote its server.py (it runs in the client's
                 # sandbox). Nothing more from this connection counts: the client's failure, judged
                 # by what the spy saw, never a kit error.
-                pass
-            except OSError:
-                pass
+                return
+            if raw is END:
+                self.record("eof", sent)
+                return
+            self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            reply = session.handle_line(lenient(raw))
+            for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
+                if sent == LAST_REPLY - 1:
+                    # Reply 6 held back a moment: a client that closes the server's input
+                    # after five replies closes it now, and that is seen.
+                    with contextlib.suppress(queue.Empty):
+                        early = frames.get(timeout=HOLD_LAST)
+                        if early is not None and is_end(early):
+                            self.record("eof", sent)
+                            early = None  # the input is closed: nothing more comes
+                        held.append(early)
+                self.record("out", one)
+                sent += 1
+                try:
+                    connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
+                                       + b"\n")
+                except OSError:
+                    return
+
+    @staticmethod
+    def read_frames(connection: socket.socket, frames: queue.Queue) -> None:
+        try:
+            with connection.makefile("rb") as lines:
+                for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
+                    frames.put(frame)
+        except (OSError, ValueError):
+            pass
+        frames.put(None)
 
     def serve_model(self, connection: socket.socket) -> None:
         with connection, connection.makefile("rb") as lines:
@@ -118,6 +158,38 @@ class Spies:
             listener.close()
         for thread in self.threads:
             thread.join(timeout=1.0)
+
+
+END = object()  # the relay's end of input
+
+
+def unframe(frame: bytes) -> bytes | object:
+    """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), or
+    END; ValueError, KeyError or TypeError for anything else."""
+    message = json.loads(frame)
+    if message.get("end") is True:
+        return END
+    return message["line"].encode("utf-8", "surrogateescape")
+
+
+def is_end(frame: bytes) -> bool:
+    try:
+        return unframe(frame) is END
+    except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
+        return False
+
+
+def lenient(raw: bytes) -> bytes:
+    """The line the spy answers: a message without "jsonrpc" answered as if it had it, so that
+    leaving it out costs its own check only (client.jsonrpc-on-every-message reads the line
+    as it was sent), not every check after it (one mistake, one penalty)."""
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return raw
+    if isinstance(message, dict) and "jsonrpc" not in message:
+        return json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False).encode()
+    return raw
 
 
 def run_student_client(context: Context) -> StudentClientRun:
@@ -149,7 +221,7 @@ def run_student_client(context: Context) -> StudentClientRun:
         elif kind == "out":
             outcome.replies.append(value)
         elif kind == "eof":
-            outcome.eof = True
+            outcome.eof, outcome.closed_after = True, value
         elif kind == "ask":
             outcome.asks.append(value)
     return outcome
@@ -166,6 +238,31 @@ def client_run(context: Context) -> StudentClientRun:
         raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
                      en="The server received nothing from the client.", output=client_trace(outcome))
     return outcome
+
+
+def part_one(judge):
+    """`judge` on what the spy server received; when the client sent nothing because a later
+    part is still to write, on what scenario() returns, called directly (see parts.py)."""
+
+    def judged(context: Context) -> None:
+        outcome: StudentClientRun = context.probe("client.run")
+        missing = unwritten_task(client_trace(outcome)) if outcome.run is not None else ""
+        if not missing or outcome.received:
+            return judge(context)
+        found: parts.PartsRun = context.probe("server.parts")
+        client = found.result.get("client", {})
+        problem = client.get("import", client)
+        if "error" in problem:
+            raise Failed("scenario()", problem["error"], fr="scenario() lève une exception au lieu de rendre la liste.",
+                         en="scenario() raises an exception instead of returning the list.",
+                         output=problem.get("trace") or problem["error"])
+        listed = client.get("scenario")
+        if not isinstance(listed, list):
+            raise Failed("[{…}, …]", listed, fr="scenario() doit rendre une liste de messages.",
+                         en="scenario() must return a list of messages.")
+        judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
+
+    return judged
 
 
 def seven_messages(context: Context) -> None:
@@ -234,6 +331,14 @@ def closes_input(context: Context) -> None:
                      en="The client did not close the server's input: the server waits for more, the client waits "
                         f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
                      output=client_trace(outcome))
+    if outcome.closed_after < LAST_REPLY:
+        raise Failed({"fr": "fermer après la réponse 6", "en": "close after reply 6"}[context.lang],
+                     {"fr": f"fermée après la réponse {outcome.closed_after}",
+                      "en": f"closed after reply {outcome.closed_after}"}[context.lang],
+                     fr=f"Le client a fermé l’entrée du serveur après {outcome.closed_after} réponse(s), avant la "
+                        "sixième : la dernière réponse peut se perdre.",
+                     en=f"The client closed the server's input after {outcome.closed_after} reply(ies), before the "
+                        "sixth: the last reply may be lost.")
     if run.timed_out:
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
                      en="The client did not end.", output=client_trace(outcome))
@@ -282,14 +387,15 @@ def prints_model_answer(context: Context) -> None:
 
 
 RUN = ("client.run",)
+PART_ONE = ("server.parts",)  # read only when the client sent nothing (see part_one)
 
 CHECKS = [
-    Check(id="client.seven-messages", task="client-1", probes=RUN, run=seven_messages,
+    Check(id="client.seven-messages", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(seven_messages),
           title={"fr": "Le client envoie les sept messages de la leçon, dans l’ordre",
                  "en": "The client sends the lesson's seven messages, in order"},
           hint={"fr": "Le scénario de la leçon : sept messages, dont une notification sans id, dans l’ordre du tableau.",
                 "en": "The lesson's scenario: seven messages, one of them a notification with no id, in the table's order."}),
-    Check(id="client.initialize-params", task="client-1", probes=RUN, run=initialize_params,
+    Check(id="client.initialize-params", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(initialize_params),
           title={"fr": "Les initialize portent protocolVersion, capabilities et clientInfo",
                  "en": "The initialize requests carry protocolVersion, capabilities and clientInfo"},
           hint={"fr": "Les params d’initialize : la version demandée, les capacités du client (aucune) et qui il est.",

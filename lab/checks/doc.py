@@ -24,12 +24,21 @@ nothing was flushed, the client never closed the server's input), else the part'
 failure; the other failing checks of the part are named on one line. JSON values show only
 the key paths that differ (`--json` keeps them whole); a traceback shows only the student's
 own file and line, and the error. A check whose prerequisites (*needs*) did not pass is
-skipped (–). Tasks marked *opt-in* run only with `lab check --bonus`.
+not checkable yet (–), and so is a check of a written part that needs a part still to write.
+
+Each part is judged as soon as it is written. Until server part 3 (the loop) exists, parts 1
+and 2 are judged by calling `reply`, `fail` and `initialize` directly, in the same sandbox
+(lab/checks/parts.py); until client part 2 exists, client part 1 by calling `scenario()`. A
+correct part earns its points whatever the state of the others. Tasks marked *opt-in* run
+only with `lab check --bonus`.
 
 Comment lire un échec. Chaque partie montre un échec : une cause (marquée *cause*) si l’une a
 échoué, sinon le premier ; les autres vérifications en échec sont nommées sur une ligne. Le
 JSON ne montre que les clés qui diffèrent ; une pile d’appels, seulement votre fichier et sa
-ligne, et l’erreur. Une vérification dont un prérequis n’a pas réussi est ignorée (–).
+ligne, et l’erreur. Une vérification dont un prérequis n’a pas réussi, ou qui attend une partie
+encore à écrire, n’est pas encore vérifiable (–). Chaque partie est jugée dès qu’elle est
+écrite : tant que la boucle (serveur, partie 3) manque, les parties 1 et 2 sont jugées en
+appelant directement leurs fonctions ; de même client, partie 1 avec scenario().
 """
 
 def cell(value: str) -> str:

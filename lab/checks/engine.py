@@ -18,6 +18,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
+from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
 
@@ -29,13 +30,25 @@ class Failed(Exception):
     """A check's verdict: what was expected, what happened, and why it matters (fr and en)."""
 
     def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "",
-                 focus: tuple[str, ...] = ()) -> None:
+                 focus: tuple[str, ...] = (), hint: dict[str, str] | None = None) -> None:
         super().__init__(en or fr)
         self.expected = expected
         self.actual = actual
         self.message = {"fr": fr, "en": en or fr}
         self.output = output
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
+        # What to do next when the check's own hint would point elsewhere (a file that does not load).
+        self.hint = hint if hint is not None else load_hint(output)
+
+
+class Waiting(Exception):
+    """The program stopped because a lesson part (`task`) is still to write: a failure of the
+    check when it is the check's own part, "not checkable yet" for any other part's check."""
+
+    def __init__(self, task: str, output: str = "") -> None:
+        super().__init__(task)
+        self.task = task
+        self.output = output  # what the program printed (its todo line is left out when shown)
 
 
 class Skipped(Exception):
@@ -61,6 +74,7 @@ class Check:
     hint: dict[str, str]  # {"fr": ..., "en": ...}: what to do next, never the answer itself
     needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
+    lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
     run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
     applies_when: str = ""  # a file name: checked only when the folder has this file
     # A root cause (the process crashed, its output is not JSON, a notification was
@@ -113,8 +127,11 @@ class Context:
     probes: dict[str, Probe]
     futures: dict[str, Future] = field(default_factory=dict)
     launch: Launch = HERE  # how student processes start (lab/process/launch.py)
+    start: Callable[[str], Future] | None = None  # starts a lazy probe the first time it is read
 
     def probe(self, name: str) -> Any:
+        if name not in self.futures and self.start is not None:
+            self.futures[name] = self.start(name)
         limit = self.probes[name].limit + PROBE_GRACE
         try:
             return self.futures[name].result(timeout=limit)
@@ -157,37 +174,77 @@ class ProbeCrash:
 
 # When a program stops because a part is still to write, that is what the student needs to
 # hear first: the part it names, not the symptom the check saw (no reply, nothing sent).
+# The check's own part: a failure (there is something to write). Another part: this check
+# is not checkable yet, and waits for it (it costs the written part nothing).
 UNWRITTEN = {
-    "fr": "Le programme ne tourne pas encore : il dit qu’il lui manque « {part} ». Écrivez cette "
-          "partie d’abord : sans elle, celle-ci ne peut pas être vérifiée.",
-    "en": "The program does not run yet: it says it still needs “{part}”. Write that part "
-          "first: without it, this one cannot be checked.",
+    "fr": "Cette partie est encore à écrire (« {part} »).",
+    "en": "This part is still to write (“{part}”).",
 }
+NOT_YET = {
+    "fr": "pas encore vérifiable : il faut d’abord écrire « {part} »",
+    "en": "not checkable yet: “{part}” must be written first",
+}
+WAITS_FOR = {  # a prerequisite that did not pass
+    "fr": "pas encore vérifiable : il faut d’abord que « {title} » réussisse",
+    "en": "not checkable yet: “{title}” must pass first",
+}
+NOT_WRITTEN_ERROR = "NotImplementedError: "  # how a part still to write stops, caught by a runner
 
 
-def unwritten_part(output: str, lang: str) -> str:
-    """The lesson part a student's program said it still misses (the given todo_line), or "",
-    in `lang` when it is named in both ("serveur, partie 3 / server, part 3")."""
+def unwritten_task(output: str) -> str:
+    """The lesson part (its task id) a student's program said it still misses, or "": the
+    given todo_line ("À écrire : serveur, partie 3 / server, part 3"), or the
+    NotImplementedError a part's placeholder raises, as a runner that called it reports."""
+    from lab.checks import registry
     from lab.checks.reference import todo_line
 
-    for said_in in ("fr", "en"):
-        before, _, after = todo_line(said_in).partition("{part}")
-        for line in output.splitlines():
+    shapes = [todo_line(lang).partition("{part}")[::2] for lang in ("fr", "en")] + [(NOT_WRITTEN_ERROR, "")]
+    names = {name: task for task, title in registry()[2].items() for name in title.values()}
+    for line in output.splitlines():
+        for before, after in shapes:
             if line.startswith(before) and line.endswith(after):
-                names = line[len(before):len(line) - len(after)].split(" / ")
-                return names[1] if lang == "en" and len(names) == 2 else names[0]
+                said = line[len(before):len(line) - len(after)].split(" / ")
+                if said[0] in names:
+                    return names[said[0]]
     return ""
 
 
-def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]]) -> CheckResult:
+def printed_besides(output: str) -> str:
+    """What a program printed, without the line saying a part is still to write (said in the
+    message already), and nothing of the NotImplementedError a runner met (the kit's call)."""
+    if NOT_WRITTEN_ERROR in output:
+        return ""
+    return "\n".join(line for line in output.splitlines() if not unwritten_task(line)).strip()
+
+
+def said_unwritten(reply: Any) -> str:
+    """The part a reply's error says is still to write (the bonus server answers so), or ""."""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return unwritten_task(message) if isinstance(message, str) else ""
+
+
+def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
+          unwritten: dict[str, str] | None = None) -> CheckResult:
+    """One check's result. `unwritten` (check id -> task) gathers the checks that stopped on a
+    part still to write: a check needing one of them waits for that part, said by its name."""
+    unwritten = {} if unwritten is None else unwritten
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
                          title=check.title[lang], hint=check.hint[lang])
     missing = [need for need in check.needs if need not in passed]
     if missing:
         result.status = SKIPPED
-        first = titles.get(missing[0], {}).get(lang, missing[0])
-        result.message = {"fr": "ignoré : « {} » n’a pas réussi", "en": "skipped: “{}” did not pass"}[lang].format(first)
+        if missing[0] in unwritten:
+            from lab.checks import task_title
+
+            waits = unwritten[missing[0]]
+            if waits == check.task:  # its own part, still to write: a failure, said as such
+                result.status = FAILED
+                unwritten[check.id] = waits
+            result.message = (UNWRITTEN if waits == check.task else NOT_YET)[lang].format(part=task_title(waits, lang))
+        else:
+            result.message = WAITS_FOR[lang].format(title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
     try:
@@ -198,13 +255,25 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     except Skipped as skip:
         result.status = SKIPPED
         result.message = skip.message[lang]
-    except Failed as failure:
-        result.status = FAILED
-        result.expected, result.actual = shown(failure.expected), shown(failure.actual)
-        part = unwritten_part(failure.output, lang)
-        result.message = UNWRITTEN[lang].format(part=part) if part else failure.message[lang]
-        result.output = shown(failure.output)
-        result.focus = list(failure.focus)
+    except (Waiting, Failed) as stop:
+        # A part still to write, named by the program's todo line or by a runner that met
+        # its NotImplementedError: that is what to say, not the symptom the check saw.
+        task = stop.task if isinstance(stop, Waiting) else unwritten_task(stop.output) or said_unwritten(stop.actual)
+        own = task == check.task
+        result.status = FAILED if own or not task else SKIPPED
+        if task:
+            from lab.checks import task_title
+
+            unwritten[check.id] = task
+            result.message = (UNWRITTEN if own else NOT_YET)[lang].format(part=task_title(task, lang))
+            result.output = shown(printed_besides(stop.output))
+        elif isinstance(stop, Failed):
+            result.expected, result.actual = shown(stop.expected), shown(stop.actual)
+            result.message = stop.message[lang]
+            result.output = shown(stop.output)
+            result.focus = list(stop.focus)
+            if stop.hint:
+                result.hint = stop.hint[lang]
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
         what = error.message[lang] if isinstance(error, ProbeTimeout) else f"{type(error).__name__}: {error}"
@@ -217,23 +286,28 @@ def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe],
         memo: ProbeMemo | None = None, launch: Launch = HERE) -> Report:
     started = time.monotonic()
     applicable = [c for c in checks if not c.applies_when or (folder / c.applies_when).is_file()]
-    context = Context(folder=folder, lang=lang, probes=probes, launch=launch)
     wanted = list(dict.fromkeys(name for check in applicable for name in check.probes))
+    lazy = [name for name in dict.fromkeys(n for check in applicable for n in check.lazy_probes) if name not in wanted]
     titles = {check.id: check.title for check in applicable}
     report = Report(target=str(folder), lang=lang)
-    prints = {name: memo.fingerprint(folder, probes[name].ignores) + (lang,) for name in wanted} if memo else {}
+    prints = {name: memo.fingerprint(folder, probes[name].ignores) + (lang,) for name in wanted + lazy} if memo else {}
     # Probes mostly wait on child processes and sockets: threads overlap them well.
-    with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
-        for name in wanted:
+    with ThreadPoolExecutor(max_workers=max(1, len(wanted) + len(lazy))) as pool:
+        def start(name: str) -> Future:
             kept = memo.kept.get(name) if memo else None
             if kept is not None and kept[0] == prints[name]:
-                context.futures[name] = done = Future()
+                done: Future = Future()
                 done.set_result(kept[1])
-            else:
-                context.futures[name] = pool.submit(run_probe, context, name)
+                return done
+            return pool.submit(run_probe, context, name)
+
+        context = Context(folder=folder, lang=lang, probes=probes, launch=launch, start=start)
+        for name in wanted:
+            context.futures[name] = start(name)
         passed: set[str] = set()
+        unwritten: dict[str, str] = {}
         for check in applicable:
-            result = judge(check, context, passed, titles)
+            result = judge(check, context, passed, titles, unwritten)
             if result.status == PASSED:
                 passed.add(check.id)
             report.results.append(result)

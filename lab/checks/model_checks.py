@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lab.checks.engine import Check, Context, Failed, Probe
+from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file, start_student
@@ -28,9 +28,11 @@ RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
 IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
-MODEL_TEXT = "Il peut lister des outils. / It can list tools."
-SAMPLE = "ÉCHANTILLON / SAMPLE"
-MESSAGES = [{"role": "user", "content": "Que peut faire ce serveur ? / What can this server do?"}]
+# The cases' data, in the run's language: everything a student sees is in one language.
+MODEL_TEXTS = {"fr": "Il peut lister des outils.", "en": "It can list tools."}
+SAMPLES = {"fr": "ÉCHANTILLON", "en": "SAMPLE"}
+QUESTIONS = {"fr": [{"role": "user", "content": "Que peut faire ce serveur ?"}],
+             "en": [{"role": "user", "content": "What can this server do?"}]}
 MAX_TOKENS = 42
 SLOW_TIMEOUT = 0.1  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
 
@@ -46,7 +48,7 @@ class ModelRun:
 def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
         env = {"AI_URL": url, "AI_TIMEOUT": str(timeout), "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
-        return {"name": name, "env": env, "messages": MESSAGES, "sample": SAMPLE, "max_tokens": MAX_TOKENS,
+        return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
                 "limit": timeout + 2.0}
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
@@ -85,7 +87,7 @@ def run_model(context: Context) -> ModelRun:
                                                env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
                                                warm=True)
             session = Conversation(process, launch=context.launch)
-            answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
+            answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
             # Each message carries a fresh id that its answer must echo: a line printed ahead of
@@ -175,11 +177,10 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      fr="ask ne rend pas la main.", en="ask does not return.")
     if "error" in outcome:
-        unwritten = outcome["error"].startswith("NotImplementedError")
-        raise Failed("ask(…) → Answer", outcome["error"],
-                     fr="ask est encore à écrire." if unwritten else "ask a levé une exception au lieu de répondre.",
-                     en="ask is still to be written." if unwritten else "ask raised an exception instead of answering.",
-                     output="" if unwritten else outcome.get("trace", ""))
+        if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
+            raise Waiting(unwritten_task(outcome["error"]))
+        raise Failed("ask(…) → Answer", outcome["error"], fr="ask a levé une exception au lieu de répondre.",
+                     en="ask raised an exception instead of answering.", output=outcome.get("trace", ""))
     return outcome
 
 
@@ -197,7 +198,7 @@ def request_shape(context: Context) -> None:
     model: ModelRun = context.probe("model.run")
     sent = [r for r in model.requests if r["path"].startswith("/answer")]
     expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
-                "body": {"model": "lab", "messages": MESSAGES, "max_tokens": MAX_TOKENS}}
+                "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:
         raise Failed(expected, "—", fr="Aucune requête n’est arrivée au modèle.", en="No request reached the model.")
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
@@ -212,8 +213,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     ask's request (a helper that prints the fallback line without trying earns nothing)."""
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
-    if got != {"text": SAMPLE, "recorded": True}:
-        raise Failed({"text": SAMPLE, "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
+    if got != {"text": SAMPLES[context.lang], "recorded": True}:
+        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
                      en="ask does not return the recorded sample.", output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
     if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
@@ -239,17 +240,19 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
 
 RUN = ("model.run",)
 
+# The request first: a helper that does not reach the model (AI_URL ignored) is told that,
+# not only that the model's text did not come back.
 CHECKS = [
-    Check(id="model.answers", task="model", probes=RUN, run=answers,
-          title={"fr": "Quand le modèle répond, ask renvoie son texte",
-                 "en": "When the model answers, ask returns its text"},
-          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
-                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
     Check(id="model.request", task="model", probes=RUN, run=request_shape,
           title={"fr": "La requête : POST /v1/chat/completions, Bearer lab, model, max_tokens",
                  "en": "The request: POST /v1/chat/completions, Bearer lab, model, max_tokens"},
           hint={"fr": "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask.",
                 "en": "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given."}),
+    Check(id="model.answers", task="model", probes=RUN, run=answers,
+          title={"fr": "Quand le modèle répond, ask renvoie son texte",
+                 "en": "When the model answers, ask returns its text"},
+          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
+                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
     Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused"),
           title={"fr": "Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
                  "en": "Connection refused: the sample and one line saying why"},

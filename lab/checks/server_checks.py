@@ -8,17 +8,25 @@ never flushed) are declared `cause=True`, so the report shows them first.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from functools import partial
 from typing import Any, Callable
 
-from lab.checks.engine import Check, Context, Failed
-from lab.checks.server_session import (  # noqa: F401 (PROBES is read by the registry)
-    PROBES, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, same)
+from lab.checks import parts
+from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
+from lab.checks.server_session import (
+    MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
+from lab.checks.server_session import PROBES as SESSIONS
 from lab.i18n import decimal
+
+# The two stdio sessions, and the direct calls of the written parts (see parts.py).
+PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml"))}
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
 BOTH = (S, R)
+PARTS = ("server.parts",)  # read by a check judged by_part only when the whole server does not run
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -78,6 +86,9 @@ def flushes_each_reply(context: Context) -> None:
         transcript: Transcript = context.probe(probe)
         if transcript.late is None or transcript.stopped_at is not None:
             continue
+        message = transcript.sent[transcript.late]
+        if isinstance(message, dict) and find(transcript.replies, message.get("id")) is MISSING:
+            continue  # its reply never came, even at the end of input: not a flush problem
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
@@ -103,22 +114,38 @@ def shape_problem(reply: Any) -> tuple[str, str] | None:
     return None
 
 
+def owed_ids(transcript: Transcript) -> list[Any]:
+    """The ids of the replies owed before the server stopped (all of them if it did not):
+    a reply it never got to write is keeps-running's failure, not a wrong id."""
+    owed = transcript.reference
+    if transcript.stopped_at is not None:
+        owed = owed[:sum(owes_reply(message) for message in transcript.sent[:transcript.stopped_at])]
+    return [reply["id"] for reply in owed]
+
+
 def reply_ids(context: Context) -> None:
-    scenario: Transcript = context.probe("server.scenario")
-    got = [reply.get("id") if isinstance(reply, dict) else None for reply in scenario.replies]
-    want = [reply["id"] for reply in scenario.reference]
-    if not same(got[: len(want)], want):
-        raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
-                     en="The replies' ids are not the requests' ids, in their order.")
-    rules: Transcript = context.probe("server.rules")
-    for reference in rules.reference:
-        if reference["id"] is not None and not any(
-            isinstance(reply, dict) and same(reply.get("id"), reference["id"]) for reply in rules.replies
-        ):
-            request_id = reference["id"]
-            raise Failed(request_id, [r.get("id") for r in rules.replies if isinstance(r, dict)],
-                         fr=f"Aucune réponse ne porte l’id {rules.request(request_id)}, tel quel.",
-                         en=f"No reply carries the id of {rules.request(request_id)}, as it was sent.")
+    """The ids that come back are the requests' own, unchanged, in their order. A reply that
+    does not come at all is the check of that reply's rule (one mistake, one penalty)."""
+    for probe in BOTH:
+        transcript: Transcript = context.probe(probe)
+        want = owed_ids(transcript)
+        got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
+        for request_id in want:
+            if request_id is None or any(same(one, request_id) for one in got):
+                continue
+            changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
+            if changed:
+                raise Failed(request_id, changed[0],
+                             fr=f"La réponse à {transcript.request(request_id)} porte l’id {json.dumps(changed[0])} : "
+                                "recopiez l’id tel quel.",
+                             en=f"The reply to {transcript.request(request_id)} carries the id "
+                                f"{json.dumps(changed[0])}: copy the id as it is.")
+        if probe == S:  # the lesson's scenario: its replies in the requests' order
+            kept = [one for one in got if any(same(one, w) for w in want)]
+            order = [w for w in want if any(same(w, one) for one in kept)]
+            if not same(kept[:len(order)], order):
+                raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
+                             en="The replies' ids are not the requests' ids, in their order.")
 
 
 def notifications_unanswered(context: Context) -> None:
@@ -163,6 +190,89 @@ def exits_at_eof(context: Context) -> None:
                      en=f"The server stopped with code {run.code}.", output=transcript.traceback())
 
 
+# One mistake, one penalty: a check of what a successful initialize says, or of a ready
+# server, reads a session where initialize did succeed, so that a version mistake costs the
+# version checks only.
+def is_result(transcript: Transcript, request_id: Any) -> bool:
+    reply = find(transcript.replies, request_id)
+    return isinstance(reply, dict) and "result" in reply
+
+
+def first_accepted(context: Context) -> tuple[str, Any]:
+    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
+    for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
+        if is_result(context.probe(probe), request_id):
+            return probe, request_id
+    return S, 3  # none did: judged on reply 3, which says what went wrong
+
+
+def accepts_known_version(context: Context) -> None:
+    expect_reply(context, R, "init-2025", ("result.protocolVersion",))
+    if not is_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+        expect_reply(context, S, 3, ("result.protocolVersion",))
+
+
+def list_changed_false(context: Context) -> None:
+    expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
+
+
+def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str, ...]) -> Callable[[Context], None]:
+    """The lesson's reply when its initialize (reply 3) succeeded, else the rules session's."""
+
+    def judged(context: Context) -> None:
+        probe, request_id = lesson if is_result(context.probe(S), 3) else ready
+        expect_reply(context, probe, request_id, paths)
+
+    return judged
+
+
+LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
+
+
+def error_data(context: Context) -> None:
+    """Reply 2's error.data: the spec's {requested, supported}; the lesson's translated keys are said so."""
+    transcript: Transcript = context.probe(S)
+    data = field_of(find(transcript.replies, 2), "error.data")
+    if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
+        renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
+        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
+                     fr="La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la "
+                        f"leçon, en sont la traduction. Écrivez {json.dumps(renamed, ensure_ascii=False)}.",
+                     en="The MCP specification names these keys requested and supported; the lesson's demandee and "
+                        f"acceptees are their French translation. Write {json.dumps(renamed, ensure_ascii=False)}.")
+    if not isinstance(data, dict):
+        expect_reply(context, S, 2, ("error.data",))
+    expect_reply(context, S, 2, ("error.data.requested",))
+    supported = field_of(data, "supported")
+    accepted = [field_of(find(context.probe(probe).replies, request_id), "result.protocolVersion")
+                for probe, request_id in ((S, 3), (R, "init-2025")) if is_result(context.probe(probe), request_id)]
+    # The list is the server's own VERSIONS: a wrong list is the version checks' failure; here it
+    # must be a list of versions that names each version the server accepted.
+    if not (isinstance(supported, list) and all(isinstance(v, str) for v in supported)
+            and all(version in supported for version in accepted)) or set(data) != set(LESSON_KEYS.values()):
+        expect_reply(context, S, 2, ("error.data",))
+
+
+def capabilities_only_tools(context: Context) -> None:
+    """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
+    probe, request_id = first_accepted(context)
+    expect_reply(context, probe, request_id, ())  # no reply at all: said as usual
+    transcript: Transcript = context.probe(probe)
+    reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
+    announced = field_of(reply, "result.capabilities")
+    if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
+        shown = "—" if announced is MISSING else json.dumps(
+            sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
+        raise Failed(expected, reply, focus=("result.capabilities",),
+                     fr=f"Les capacités annoncées sont {shown} ; la leçon n’annonce que tools.",
+                     en=f"The capabilities announced are {shown}; the lesson announces only tools.")
+    info = field_of(reply, "result.serverInfo")
+    if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
+        raise Failed(expected, reply, focus=("result.serverInfo",),
+                     fr="serverInfo doit donner name et version, deux textes.",
+                     en="serverInfo must give name and version, two strings.")
+
+
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
     """A check that the replies to these (probe, request id, fields) agree with the reference's."""
 
@@ -173,29 +283,92 @@ def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context]
     return agree
 
 
-# Part 1 (the messages) also covers what the loop does once replies can be built.
+def waits_for(context: Context) -> str:
+    """The part `python server.py` said it still misses (a task id), or ""."""
+    transcript: Transcript = context.probe(S)
+    return unwritten_task(transcript.traceback()) if transcript.run is not None else ""
+
+
+def by_part(part: str, judge: Callable[[Context], None],
+            direct: Callable[[Context], None] | None = None) -> Callable[[Context], None]:
+    """`judge` on the stdio sessions when the whole server runs. When it stopped on a part
+    still to write: parts 1 and 2 are judged by calling their functions directly (the same
+    checks, on transcripts built from those calls, or `direct`); part 3 waits for it."""
+
+    def judged(context: Context) -> None:
+        missing = waits_for(context)
+        if not missing:
+            return judge(context)
+        printed = context.probe(S).traceback()  # what `python server.py` wrote: shown with the verdict
+        if part not in ("server-1", "server-2"):
+            raise Waiting(missing, printed)
+        found: parts.PartsRun = context.probe("server.parts")
+        try:
+            view = parts.PartView(context, {
+                name: partial(parts.direct_transcript, found, name, part, context.probe(name).reference)
+                for name in BOTH})
+            (direct or judge)(view)
+        except Failed as failure:
+            waits = unwritten_task(failure.output)
+            if waits:
+                raise Waiting(waits, printed) from None
+            raise
+
+    return judged
+
+
+def direct_json_rpc_replies(context: parts.PartView) -> None:
+    """What `python server.py` wrote before it stopped on a part to write is judged too: a
+    line on stdout that is not JSON (a print at import) is part 1's rule, loop or not."""
+    whole: Transcript = context.whole(S)
+    if whole.lines:
+        try:
+            require_json_rpc_lines(whole, ("Le serveur", "The server"))
+        except Failed as failure:  # its own failure, not the later part's: that one is not the cause
+            failure.output = printed_besides(failure.output)
+            raise
+    json_rpc_replies(context)
+
+
+def direct_flushes(context: Context) -> None:
+    """send leaves nothing in stdout's buffer, called directly (no loop to time it yet)."""
+    for probe in BOTH:
+        transcript: parts.DirectTranscript = context.probe(probe)
+        for name, call in zip(transcript.described, transcript.calls):
+            if call.get("unflushed"):
+                raise Failed("flush()", call.get("out", ""),
+                             fr=f"{name} écrit sa réponse sans vider la sortie (flush) : elle reste dans le "
+                                "tampon, et un vrai client l’attend sans fin.",
+                             en=f"{name} writes its reply without flushing the output: it stays in the buffer, "
+                                "and a real client waits for it forever.")
+
+
+# Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on
+# after any line, stops at the end of input, answers no notification) are part 3's.
 CHECKS = [
-    Check(id=STARTS, task="server-1", probes=BOTH, run=json_rpc_replies, cause=True,
+    Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
+          cause=True,
           title={"fr": "Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
                  "en": "The server starts and answers in JSON-RPC 2.0, one object per line"},
           hint={"fr": "Chaque réponse : {\"jsonrpc\": \"2.0\", \"id\": …} plus result, ou error {code, message} (partie 1).",
                 "en": "Each reply: {\"jsonrpc\": \"2.0\", \"id\": …} plus result, or error {code, message} (part 1)."}),
-    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, run=reply_ids,
+    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", reply_ids),
           title={"fr": "Chaque réponse porte l’id de sa requête", "en": "Each reply carries its request's id"},
           hint={"fr": "Recopiez l’id de la requête tel quel (1 reste un nombre, \"a\" une chaîne).",
                 "en": "Copy the request's id as it is (1 stays a number, \"a\" a string)."}),
-    Check(id="server.notifications-unanswered", task="server-1", needs=(STARTS,), probes=BOTH,
-          run=notifications_unanswered, cause=True,
+    Check(id="server.notifications-unanswered", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", notifications_unanswered), cause=True,
           title={"fr": "Les notifications ne reçoivent aucune réponse", "en": "Notifications get no reply"},
           hint={"fr": "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
                 "en": "A message with no id is a notification: change the state if needed, but write nothing."}),
-    Check(id="server.keeps-running", task="server-1", needs=(STARTS,), probes=BOTH, run=keeps_running, cause=True,
+    Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True,
           title={"fr": "Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
                  "en": "The server reads until its input ends, without stopping on the way"},
-          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle : lisez l’erreur ci-dessus, "
-                      "ligne de votre fichier comprise.",
-                "en": "No line, whatever it holds, may stop the loop: read the error above, with the line of your file."}),
-    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, run=flushes_each_reply,
+          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle (ni exception qui remonte, ni "
+                      "sys.exit) : quand une erreur est montrée ci-dessus, elle donne la ligne de votre fichier.",
+                "en": "No line, whatever it holds, may stop the loop (no exception escaping, no sys.exit): when an "
+                      "error is shown above, it gives the line of your file."}),
+    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True,
           title={"fr": "Chaque réponse part aussitôt écrite (le client attend chacune)",
                  "en": "Each reply leaves as soon as it is written (the client waits for each)"},
@@ -203,85 +376,93 @@ CHECKS = [
                       "réponse, sinon le client attend sans fin.",
                 "en": "A program's output to a pipe stays in a buffer: flush it after each reply, otherwise the "
                       "client waits forever."}),
-    Check(id="server.parse-error", task="server-1", needs=(STARTS,), probes=BOTH, run=parse_error,
+    Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error),
           title={"fr": "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
                  "en": "A line that is not JSON gets -32700 with id null, and the server goes on"},
           hint={"fr": "Une ligne qui n’est pas du JSON : read_message lève ValueError ; répondez -32700 avec \"id\": null, "
                       "puis lisez la ligne suivante.",
                 "en": "A line that is not JSON: read_message raises ValueError; answer -32700 with \"id\": null, "
                       "then read the next line."}),
-    Check(id="server.exits-at-eof", task="server-1", needs=(STARTS,), probes=BOTH, run=exits_at_eof,
+    Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof),
           title={"fr": "Le serveur s’arrête (code 0) quand son entrée se ferme",
                  "en": "The server stops (code 0) when its input closes"},
           hint={"fr": "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi.",
                 "en": "At the end of input, the reading loop ends and so does the program."}),
-    Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 2, ("error.code",))),
+    Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-2", replies_agree((S, 2, ("error.code",)))),
           title={"fr": "Réponse 2 : une version inconnue est refusée avec -32602",
                  "en": "Reply 2: an unknown version is refused with -32602"},
           hint={"fr": "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2).",
                 "en": "When the requested version is not in VERSIONS, answer with error -32602 (part 2)."}),
-    Check(id="server.error-data", task="server-2", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 2, ("error.data",))),
+    Check(id="server.error-data", task="server-2", needs=(STARTS, "server.refuses-unknown-version"), probes=BOTH,
+          lazy_probes=PARTS,
+          run=by_part("server-2", error_data),
           title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",
                  "en": "Reply 2: error.data gives the requested version and the supported list"},
-          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client réessaie.",
-                "en": "The -32602 error carries in data the requested version and the supported list, so the client can retry."}),
-    Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 3, ("result.protocolVersion",)), (R, "init-2025", ("result.protocolVersion",))),
+          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client "
+                      "réessaie : {\"requested\": …, \"supported\": …}, les noms de la spécification MCP (la leçon "
+                      "les traduit demandee et acceptees).",
+                "en": "The -32602 error carries in data the requested version and the supported list, so the client "
+                      "can retry: {\"requested\": …, \"supported\": …}, the MCP specification's names (the French "
+                      "lesson translates them demandee and acceptees)."}),
+    Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-2", accepts_known_version),
           title={"fr": "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
                  "en": "Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)"},
           hint={"fr": "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
                 "en": "Answer with the requested version when it is in VERSIONS, in result.protocolVersion."}),
-    Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 3, ("result.capabilities#keys", "result.serverInfo.name#type",
-                                    "result.serverInfo.version#type"))),
+    Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-2", capabilities_only_tools),
           title={"fr": "Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
                  "en": "Reply 3: only the tools capability is announced, with serverInfo"},
           hint={"fr": "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
                 "en": "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version."}),
-    Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 3, ("result.capabilities.tools.listChanged",))),
+    Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-2", list_changed_false),
           title={"fr": "Réponse 3 : listChanged est false", "en": "Reply 3: listChanged is false"},
           hint={"fr": "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false.",
                 "en": "This server never says when its list changes: it says listChanged: false."}),
-    Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 1, ("error.code",))),
-          title={"fr": "Réponse 1 : tools/list avant initialize reçoit -32600",
-                 "en": "Reply 1: tools/list before initialize gets -32600"},
-          hint={"fr": "Dans l’état nouveau, seules initialize et ping passent la porte ; le reste reçoit -32600.",
-                "en": "In the new state only initialize and ping pass the gate; everything else gets -32600."}),
-    Check(id="server.gate-while-waiting", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 4, ("error.code",))),
-          title={"fr": "Réponse 4 : tools/list avant la notification reçoit encore -32600",
-                 "en": "Reply 4: tools/list before the notification still gets -32600"},
-          hint={"fr": "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt.",
-                "en": "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready."}),
-    Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 5, ("result",))),
+    Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",)))),
+          title={"fr": "Avant initialize, tools/list comme une méthode inconnue reçoit -32600",
+                 "en": "Before initialize, tools/list as well as an unknown method gets -32600"},
+          hint={"fr": "Dans l’état nouveau, seules initialize et ping passent la porte ; le reste reçoit -32600, "
+                      "avant même de regarder si la méthode existe.",
+                "en": "In the new state only initialize and ping pass the gate; everything else gets -32600, "
+                      "before even looking at whether the method exists."}),
+    Check(id="server.gate-while-waiting", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",)))),
+          title={"fr": "Avant notifications/initialized, tools/list reçoit encore -32600",
+                 "en": "Before notifications/initialized, tools/list still gets -32600"},
+          hint={"fr": "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, "
+                      "pas une autre notification.",
+                "en": "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready, "
+                      "not another notification."}),
+    Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",))),
           title={"fr": "Réponse 5 : tools/list une fois prêt renvoie une liste vide",
                  "en": "Reply 5: tools/list once ready returns an empty list"},
           hint={"fr": "Dans l’état prêt, tools/list répond avec la liste des outils : ce serveur n’en a aucun.",
                 "en": "In the ready state, tools/list answers with the list of tools: this server has none."}),
-    Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((S, 6, ("error.code",))),
+    Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",))),
           title={"fr": "Réponse 6 : une méthode jamais annoncée reçoit -32601",
                  "en": "Reply 6: a method never announced gets -32601"},
           hint={"fr": "Après la porte d’état, une méthode sans gestionnaire reçoit -32601 (méthode inconnue).",
                 "en": "After the state gate, a method with no handler gets -32601 (method not found)."}),
-    Check(id="server.ping-every-state", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
-                            (R, "ping-ready", ("result",))),
+    Check(id="server.ping-every-state", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
+                            (R, "ping-ready", ("result",)))),
           title={"fr": "ping reçoit {} dans chaque état", "en": "ping gets {} in every state"},
           hint={"fr": "ping passe la porte dans tous les états : nouveau, attente et prêt.",
                 "en": "ping passes the gate in every state: new, waiting and ready."}),
-    Check(id="server.second-initialize", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))),
+    Check(id="server.second-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",)))),
           title={"fr": "Un second initialize reçoit -32600", "en": "A second initialize gets -32600"},
           hint={"fr": "initialize n’est accepté que dans l’état nouveau ; ensuite, c’est une requête invalide.",
                 "en": "initialize is accepted only in the new state; after that it is an invalid request."}),
-    Check(id="server.id-zero", task="server-3", needs=(STARTS,), probes=BOTH,
-          run=replies_agree((R, 0, ("result",))),
+    Check(id="server.id-zero", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", replies_agree((R, 0, ("result",)))),
           title={"fr": "Une requête d’id 0 reçoit sa réponse", "en": "A request with id 0 gets its reply"},
           hint={"fr": "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`).",
                 "en": "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`)."}),

@@ -2,7 +2,8 @@
 
 1. The lesson's scenario: the seven messages, then the input closes.
 2. The other rules, in one more session: ping in every state, a second initialize,
-   the 2025-03-26 version, id 0, an unknown notification, a line that is not JSON.
+   the 2025-03-26 version, id 0, an unknown notification, a line that is not JSON, an
+   unknown method before initialize (the gate first), another notification while waiting.
 
 Each session is driven as a real client drives a server: one line, then wait for its
 reply before the next, with nothing in the server's environment to flush its output for
@@ -64,11 +65,16 @@ def ping(request_id: Any) -> dict:
 def rules_messages() -> list[Any]:
     return [
         ping("ping-new"),
+        {"jsonrpc": "2.0", "id": "unknown-new", "method": "resources/list"},  # the gate comes before the name
         initialize("init-2025", "2025-03-26"),
         ping("ping-waiting"),
         initialize("init-again-waiting", "2024-11-05"),
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 98}},  # not "initialized"
+        {"jsonrpc": "2.0", "id": "list-waiting", "method": "tools/list"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         ping("ping-ready"),
+        {"jsonrpc": "2.0", "id": "list-ready", "method": "tools/list"},  # a session that surely got ready
+        {"jsonrpc": "2.0", "id": "unknown-ready", "method": "resources/list"},
         initialize("init-again-ready", "2024-11-05"),
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
         ping(0),

@@ -22,8 +22,8 @@ def trimmed(stderr: str, files: tuple[str, ...], tail: int = 8) -> str:
     "server.py"), and its error line; without a traceback, the last `tail` lines."""
     lines = stderr.splitlines()
     starts = [index for index, line in enumerate(lines) if line.startswith(HEADER)]
-    if not starts:
-        return "\n".join(lines[-tail:])
+    if not starts:  # a SyntaxError at start-up has no header: its file named as in a traceback
+        return "\n".join(short_frame(line) for line in lines[-tail:])
     block = lines[starts[-1] + 1:]
     kept: list[str] = []
     error: list[str] = []
@@ -47,3 +47,51 @@ def trimmed(stderr: str, files: tuple[str, ...], tail: int = 8) -> str:
             error = [line]  # the last unindented line is the error (earlier ones: chained notes)
         index += 1
     return "\n".join(kept + error) if kept or error else "\n".join(lines[-tail:])
+
+
+def short_frame(line: str) -> str:
+    """`  File "/somewhere/server.py", line 33` as `server.py, line 33` (no path of the machine)."""
+    frame = FRAME.match(line)
+    if not frame:
+        return line
+    where = f", in {frame['where']}" if frame["where"] and frame["where"] != "<module>" else ""
+    name = re.split(r"[\\/]", frame["path"])[-1]
+    return f"{name}, line {frame['line']}{where}"
+
+
+LOAD_ERRORS = {"SyntaxError": "syntax", "IndentationError": "syntax", "TabError": "syntax",
+               "ModuleNotFoundError": "import", "ImportError": "import"}
+WHERE = re.compile(r"^(?P<file>[\w.-]+\.py), line (?P<line>\d+)")
+
+
+def load_problem(output: str) -> tuple[str, str, str] | None:
+    """(kind, file, line) when a trimmed output ends on an error that stops a file from loading."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    if not lines:
+        return None
+    kind = LOAD_ERRORS.get(lines[-1].split(":", 1)[0].strip())
+    places = [match for match in map(WHERE.match, lines) if match]
+    if kind is None or not places:
+        return None
+    return kind, places[-1]["file"], places[-1]["line"]
+
+
+LOAD_HINTS = {
+    "syntax": {"fr": "Python ne peut pas lire {file} : la ligne {line} (ou celle juste avant) est mal écrite — "
+                     "parenthèse, deux-points, guillemet ou indentation. Rien d’autre ne peut être vérifié avant.",
+               "en": "Python cannot read {file}: line {line} (or the one just before) is malformed — a bracket, a "
+                     "colon, a quote or the indentation. Nothing else can be checked before that."},
+    "import": {"fr": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier "
+                     "est bien à côté (plumbing.py, model.py).",
+               "en": "{file}, line {line}, imports a module that cannot be found: check its name, and that the "
+                     "file is beside it (plumbing.py, model.py)."},
+}
+
+
+def load_hint(output: str) -> dict[str, str] | None:
+    """The hint for a file that does not load (a SyntaxError, an import error), or None."""
+    problem = load_problem(output)
+    if problem is None:
+        return None
+    kind, file, line = problem
+    return {lang: text.format(file=file, line=line) for lang, text in LOAD_HINTS[kind].items()}

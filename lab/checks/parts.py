@@ -1,0 +1,139 @@
+"""Each written part judged before the whole program runs: the parts probe and its views.
+
+`python server.py` stops at once until server part 3 (the loop) is written, and the client
+sends nothing until client part 2 is: a stdio session cannot judge parts 1 and 2 then. The
+parts probe (scripts/parts_runner.py, in the same sandbox as every student process) imports
+the student's files and calls the written parts' functions directly. `view(context)` gives
+the checks of a part the stdio transcripts when the whole program ran, and transcripts built
+from those calls when it stopped because a *later* part is still to write: the same check
+functions judge either.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from lab.checks.engine import Context, Failed
+from lab.checks.reference import (HELPER, encode_lines, give_helper_bytecode, helper_module, reference_replies,
+                                  scenario_messages)
+from lab.checks.server_session import Transcript, parse, rules_messages
+from lab.process.student import child_env, copy_student_file
+from lab.process.talk import Run, run_python
+
+RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
+RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
+PARTS_LIMIT = 10.0  # seconds: the runner needs a tenth of a second (importing openai, if model.py does, more)
+PARTS_CPU = 3  # seconds of CPU: an endless loop in a part is stopped here
+S, R = "server.scenario", "server.rules"
+
+
+@dataclass
+class PartsRun:
+    run: Run | None = None  # None when there is neither server.py nor client.py
+    result: dict = field(default_factory=dict)  # the runner's line
+    cases: dict = field(default_factory=dict)  # what it was asked
+
+
+def cases(lang: str) -> dict:
+    """The calls to make: part 1 writes each reply the reference server gives in the two
+    sessions; part 2 answers the sessions' initialize messages, in their order."""
+    sessions = {S: scenario_messages(), R: rules_messages()}
+    return {
+        "replies": {name: reference_replies(encode_lines(messages), lang) for name, messages in sessions.items()},
+        "initialize": {name: [m for m in messages if isinstance(m, dict) and m.get("method") == "initialize"][:2]
+                       for name, messages in sessions.items()},
+    }
+
+
+def run_parts(context: Context) -> PartsRun:
+    present = [name for name in ("server.py", "client.py") if (context.folder / name).is_file()]
+    if not present:
+        return PartsRun()
+    asked = cases(context.lang)
+    asked["initialize"][R] = asked["initialize"][R][:1]  # init-2025 alone, on a new module
+    with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
+        work = Path(temp)
+        for source in context.folder.glob("*.py"):  # the student's files, with any module of their own
+            copy_student_file(source, work / source.name)
+        if not (work / HELPER).is_file():
+            shutil.copyfile(helper_module(), work / HELPER)
+        give_helper_bytecode(work)
+        shutil.copyfile(RUNNER, work / RUNNER_COPY)
+        run = run_python(context.launch, work / RUNNER_COPY, data=json.dumps(asked).encode(), limit=PARTS_LIMIT,
+                         cwd=work, env=child_env(context.launch, context.lang), cpu_seconds=PARTS_CPU)
+    lines = run.stdout_lines()
+    try:
+        result = json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        result = {}
+    return PartsRun(run, result if isinstance(result, dict) else {}, asked)
+
+
+@dataclass
+class DirectTranscript(Transcript):
+    """A Transcript built from direct calls: `calls` says what each call did."""
+
+    calls: list[dict] = field(default_factory=list)
+    described: list[str] = field(default_factory=list)  # each call as the student would type it
+
+
+def described(function: str, arguments: list[Any]) -> str:
+    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})"
+
+
+def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[dict]) -> DirectTranscript:
+    """What the part's calls wrote, as a transcript the stdio checks can read."""
+    server = parts.result.get("server", {})
+    if "import" in server:
+        problem = server["import"]
+        raise Failed("import server", problem["error"], fr="server.py ne se charge pas.",
+                     en="server.py does not load.", output=problem.get("trace", "") or problem["error"])
+    calls = server.get("part1" if part == "server-1" else "part2", {}).get(probe, [])
+    if part == "server-1":
+        names = [described(*call_of(reply)) for reply in parts.cases["replies"][probe]]
+    else:
+        names = [described("initialize", [m]) for m in parts.cases["initialize"][probe]]
+    lines = [line for call in calls for line in call.get("out", "").splitlines() if line.strip()]
+    transcript = DirectTranscript(sent=[name.encode() for name in names], reference=reference,
+                                  run=Run(b"", b"", 0, 0.0), lines=lines, replies=[parse(line) for line in lines],
+                                  calls=calls, described=names)
+    for name, call in zip(names, calls):
+        if "error" in call:
+            raise Failed(name, call["error"], fr=f"{name} lève une exception au lieu d’écrire sa réponse.",
+                         en=f"{name} raises an exception instead of writing its reply.",
+                         output=call.get("trace") or call["error"])
+    return transcript
+
+
+def call_of(reply: dict) -> tuple[str, list[Any]]:
+    if "result" in reply:
+        return "reply", [reply.get("id"), reply["result"]]
+    error = reply.get("error", {})
+    data = [error["data"]] if "data" in error else []
+    return "fail", [reply.get("id"), error.get("code"), error.get("message"), *data]
+
+
+class PartView(Context):
+    """The context a part's check reads: the direct transcripts in place of the stdio ones."""
+
+    def __init__(self, context: Context, replaced: dict[str, Callable[[], Any]]) -> None:
+        super().__init__(folder=context.folder, lang=context.lang, probes=context.probes, futures=context.futures,
+                         start=context.start)
+        self.replaced = replaced  # name -> how to build it, when a check first reads it
+        self.built: dict[str, Any] = {}
+
+    def probe(self, name: str) -> Any:
+        if name in self.replaced:
+            if name not in self.built:
+                self.built[name] = self.replaced[name]()
+            return self.built[name]
+        return super().probe(name)
+
+    def whole(self, name: str) -> Any:
+        """The probe's own result (the stdio session of the whole program), not the direct one."""
+        return super().probe(name)

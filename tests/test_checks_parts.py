@@ -1,0 +1,170 @@
+"""Each part of the lesson judged as soon as it is written: half-done folders built from the
+solutions' markers get every point of their written parts, by `lab check` and by `lab grade`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checks_helpers import ROOT
+from lab.checks import registry, run_checks
+from lab.exercises import exercise_text
+from lab.results import FAILED, PASSED, SKIPPED
+
+SOLUTIONS = ROOT / "solutions"
+LESSON_TASKS = ("server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers")
+HALF_DONE = {
+    "server part 1 alone": {"server-1"},
+    "server parts 1-2": {"server-1", "server-2"},
+    "client part 1 alone": {"client-1"},
+    "everything but server part 3": set(LESSON_TASKS) - {"server-3"},
+}
+
+
+def half_done(folder: Path, written: set[str]) -> Path:
+    """The exercises as a student has them after writing the parts in `written`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sorted(SOLUTIONS.iterdir()):
+        if source.is_file() and source.suffix in (".py", ".toml"):
+            text = exercise_text(source.read_text(encoding="utf-8"), source.suffix, source.name, frozenset(written))
+            (folder / source.name).write_text(text, encoding="utf-8")
+        elif source.is_file():
+            shutil.copyfile(source, folder / source.name)
+    return folder
+
+
+def points_by_task(results) -> dict[str, tuple[int, int]]:
+    found: dict[str, tuple[int, int]] = {}
+    for result in results:
+        score, points = found.get(result["task"], (0, 0))
+        found[result["task"]] = (score + result["score"], points + result["points"])
+    return found
+
+
+def task_points() -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for check in registry()[0]:
+        totals[check.task] = totals.get(check.task, 0) + check.points
+    return totals
+
+
+@pytest.mark.parametrize("name", sorted(HALF_DONE))
+def test_each_written_part_gets_full_points_while_the_others_are_still_to_write(tmp_path, name):
+    written = HALF_DONE[name]
+    report = run_checks(half_done(tmp_path, written), "en")
+    got = points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in report.results)
+    totals = task_points()
+    for task in LESSON_TASKS:
+        wanted = totals[task] if task in written else 0
+        assert got[task] == (wanted, totals[task]), (name, task, [
+            (r.id, r.status, r.message) for r in report.results if r.task == task and r.status != PASSED])
+    # The parts still to write: each says so, or waits for the part it needs; none fails otherwise
+    # (answers.toml has no code: its empty cells say they are empty).
+    for result in report.results:
+        if result.task not in written and result.task != "answers":
+            assert result.status in (FAILED, SKIPPED)
+            assert result.message.startswith(("This part is still to write", "not checkable yet")), (
+                result.id, result.message)
+
+
+def test_server_part_one_alone_is_judged_by_calling_its_functions(tmp_path):
+    """The loop does not exist: part 1's first check says nothing of it; part 3 says it is to write."""
+    report = run_checks(half_done(tmp_path, {"server-1"}), "fr")
+    messages = {r.id: (r.status, r.message) for r in report.results}
+    assert messages["server.json-rpc-replies"] == (PASSED, "")
+    assert messages["server.refuses-unknown-version"] == (FAILED, "Cette partie est encore à écrire (« serveur, partie 2 »).")
+    assert messages["server.gate-before-initialize"] == (FAILED, "Cette partie est encore à écrire (« serveur, partie 3 »).")
+
+
+def test_a_part_one_that_does_not_flush_is_told_so_before_the_loop_exists(tmp_path):
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    assert source.count("    sys.stdout.flush()\n") == 1
+    server.write_text(source.replace("    sys.stdout.flush()\n", ""), encoding="utf-8")
+    for lang, message in (
+            ("fr", "fail(1, -32600, \"Pas initialisé\") écrit sa réponse sans vider la sortie (flush) : elle reste "
+                   "dans le tampon, et un vrai client l’attend sans fin."),
+            ("en", "fail(1, -32600, \"Not initialized\") writes its reply without flushing the output: it stays in "
+                   "the buffer, and a real client waits for it forever.")):
+        result = next(r for r in run_checks(folder, lang).results if r.id == "server.flushes-each-reply")
+        assert (result.status, result.message) == (FAILED, message)
+
+
+def test_a_written_part_that_needs_an_unwritten_one_is_not_checkable_yet(tmp_path):
+    """Server part 2 written, part 1 not: part 2 waits for part 1 and is not counted as wrong."""
+    report = run_checks(half_done(tmp_path, {"server-2", "server-3"}), "en")
+    part_two = [r for r in report.results if r.task == "server-2"]
+    assert {(r.status, r.message) for r in part_two} == {
+        (SKIPPED, "not checkable yet: “server, part 1” must be written first")}
+
+
+def test_lab_grade_gives_the_same_points(tmp_path):
+    submissions = [half_done(tmp_path / "class" / name.replace(" ", "-"), written)
+                   for name, written in sorted(HALF_DONE.items())]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LAB_LANG", None)
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", *map(str, submissions),
+                           "--format", "exercism", "--out", str(tmp_path / "out"), "--jobs", "2"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    totals = task_points()
+    catalogue = {check.id: check.task for check in registry()[0]}
+    for (name, written), folder in zip(sorted(HALF_DONE.items()), submissions):
+        graded = json.loads((tmp_path / "out" / folder.name / "results.json").read_text(encoding="utf-8"))
+        passed: dict[str, int] = {}
+        for test in graded["tests"]:
+            if test["status"] == "pass":
+                task = catalogue[test["test_code"]]
+                passed[task] = passed.get(task, 0) + 1
+        assert {task: passed.get(task, 0) for task in LESSON_TASKS} == {
+            task: totals[task] if task in written else 0 for task in LESSON_TASKS}, name
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "Cette partie est encore à écrire (« bonus : la règle de la spec »)."),
+    ("en", "This part is still to write (“bonus: the spec’s rule”)."),
+])
+def test_the_untouched_bonus_function_is_named_as_a_part_to_write(tmp_path, lang, message):
+    from checks_helpers import run_some
+
+    folder = half_done(tmp_path, set(LESSON_TASKS))
+    report = run_some(folder, "bonus.supported-version-echoed", lang=lang)
+    result = next(r for r in report.results if r.id == "bonus.supported-version-echoed")
+    assert (result.status, result.message) == (FAILED, message)
+
+
+@pytest.mark.parametrize(("lang", "hint"), [
+    ("fr", "Python ne peut pas lire server.py : la ligne 33 (ou celle juste avant) est mal écrite — parenthèse, "
+           "deux-points, guillemet ou indentation. Rien d’autre ne peut être vérifié avant."),
+    ("en", "Python cannot read server.py: line 33 (or the one just before) is malformed — a bracket, a colon, "
+           "a quote or the indentation. Nothing else can be checked before that."),
+])
+def test_a_syntax_error_gets_a_hint_about_that_with_its_file_and_line(tmp_path, lang, hint):
+    folder = half_done(tmp_path, set(LESSON_TASKS))
+    source = (folder / "server.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    number = next(i for i, line in enumerate(source, start=1) if line.startswith("def send("))
+    source[number - 1] = source[number - 1].replace(":\n", "\n")  # the colon forgotten
+    (folder / "server.py").write_text("".join(source), encoding="utf-8")
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    assert result.hint == hint.replace("33", str(number))
+    assert result.output.splitlines()[0] == f"server.py, line {number}"
+
+
+def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):
+    """Part 1's rule (nothing but replies on stdout) holds whatever the loop's state: a print at
+    import shows in what `python server.py` wrote before it stopped on part 3."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8").replace("\nimport sys\n", "\nimport sys\nprint('prêt')\n", 1),
+                      encoding="utf-8")
+    result = next(r for r in run_checks(folder, "en").results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.actual) == (FAILED, "prêt")
+    assert result.message == ("Line 1 of the output is not JSON. On stdout, nothing but the replies: log messages "
+                              "go to stderr, print(..., file=sys.stderr).")
