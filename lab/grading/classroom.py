@@ -444,7 +444,7 @@ def grade_class(
     sweep.sweep()  # what an earlier run that was killed left behind (only a dead run's)
     with sweep.recorded_run(), stopped_cleanly() as stop:
         return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
-                              preload, jail, force, on_resume, started, stop)
+                              preload, jail, force, on_resume, on_start, started, stop)
 
 
 @contextlib.contextmanager
@@ -475,7 +475,8 @@ def stopped_cleanly() -> Iterator[threading.Event]:
 def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
                    target: str, on_done: Callable[[int, int], None] | None, catalogue: Catalogue | None,
                    bonus: bool, preload: bool, jail: Spec | None, force: bool,
-                   on_resume: Callable[[int], None] | None, started: float, stop: threading.Event) -> ClassResult:
+                   on_resume: Callable[[int], None] | None, on_start: Callable[[StartPath], None] | None,
+                   started: float, stop: threading.Event) -> ClassResult:
     names = output_names(submissions)
     reports: dict[int, Report] = {}
     settings = [grading_settings(submission, lang, limits) for submission in submissions]
