@@ -44,6 +44,8 @@ NEW, WAITING, READY = "nouveau", "attente", "pret"
 # The gate: the states in which each method passes; any other method passes once ready.
 GATE = {"ping": {NEW, WAITING, READY}, "initialize": {NEW}}
 TRANSITIONS = {(NEW, "initialize"): WAITING, (WAITING, "notifications/initialized"): READY}
+# The spec's words for a call to a tool the server does not have (its example: "Unknown tool: …").
+BONUS_TEXTS = {"unknown_tool": ("Outil inconnu : ", "Unknown tool: ")}
 
 
 # ---------------------------------------------------------------- bonus
@@ -92,11 +94,12 @@ class Session:
         self.state = NEW
         self.versions = versions
         self.negotiate = negotiate
-        self.texts = in_language(TEXTS, lang)
+        self.texts = in_language({**TEXTS, **BONUS_TEXTS}, lang)
         self.handlers: dict[str, Callable[[dict], dict]] = {
             "ping": lambda params: {},
             "initialize": self.initialize,
             "tools/list": lambda params: {"tools": []},
+            "tools/call": self.call_tool,
         }
 
     def initialize(self, params: dict) -> dict:
@@ -109,6 +112,14 @@ class Session:
         # An announcement is a promise: tools/list is all this server implements.
         return {"protocolVersion": version, "capabilities": {"tools": {"listChanged": False}},
                 "serverInfo": SERVER_INFO}
+
+    def call_tool(self, params: dict) -> dict:
+        # Announcing `tools` makes tools/call a method this server has, so a call is never
+        # -32601 here. The spec (server/tools, "Error Handling") makes an unknown tool a
+        # protocol error, -32602, that names it; and the list is empty, so every tool is unknown.
+        name = params.get("name")
+        shown = name if isinstance(name, str) else json.dumps(name, ensure_ascii=False)
+        raise RpcError(INVALID_PARAMS, self.texts["unknown_tool"] + shown)
 
     # -- routing: by shape first (batch, request, notification, response), then by name
 
