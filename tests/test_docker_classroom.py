@@ -121,11 +121,25 @@ def test_the_image_is_built_on_the_base_the_script_names(report: dict[str, Any])
 
 
 def test_interfaces_are_read_from_proc_net_dev() -> None:
-    namespace: dict[str, Any] = {}
-    exec(compile(SCRIPT.read_text(), str(SCRIPT), "exec"), namespace)  # the script is not a module
+    namespace: dict[str, Any] = {"__file__": str(SCRIPT), "__name__": "classroom_test"}
+    exec(compile(SCRIPT.read_text(), str(SCRIPT), "exec"), namespace)  # a script, not an importable module
     table = (
         "Inter-|   Receive\n face |bytes packets\n"
         "    lo:       0       0    0    0\n  eth0: 1234 5 0 0\n"
     )
     assert namespace["interfaces"](table) == ["lo", "eth0"]
     assert namespace["interfaces"](table.splitlines(keepends=True)[0] + table.splitlines(keepends=True)[1]) == []
+
+
+def test_an_engine_that_cannot_start_is_the_only_skip_and_it_says_why(tmp_path: Path) -> None:
+    """Exit status 77 and a reason, which the report fixture turns into the skip line (or a
+    failure in CI). A Docker engine at a socket where nothing listens cannot start anywhere."""
+    environment = {**os.environ, "DOCKER_HOST": f"unix://{tmp_path}/nothing.sock"}
+    done = subprocess.run([sys.executable, str(SCRIPT), "--engine", "docker", "--state", str(tmp_path / "state"),
+                           "--report", str(tmp_path / "report.json")],
+                          capture_output=True, text=True, timeout=120, env=environment)
+    assert done.returncode == NO_ENGINE, done.stdout + done.stderr
+    skip = json.loads((tmp_path / "report.json").read_text())["skip"]
+    assert skip == "no container engine can start here: the docker CLI reaches no Docker engine (docker info failed)"
+    assert skip in done.stdout
+    assert not (tmp_path / "state").exists()  # nothing left behind
