@@ -126,6 +126,13 @@ MESSAGES = {
             "Utilisez le correcteur docker (docker compose --profile grade run grader), "
             "ou --no-sandbox sur une machine jetable."
         ),
+        "grade.copy_failed": "La copie privée de ce travail a échoué côté correcteur ({reason}).",
+        "grade.output_failed": "Les résultats de ce travail n’ont pas pu être écrits ({reason}).",
+        "grade.no_inspector": (
+            "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
+            "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
+            "nécessaire) : npx --yes --package @modelcontextprotocol/inspector --call true, puis relancez."
+        ),
         "grade.no_sandbox.missing": (
             "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
             "(apt-get install bubblewrap, dnf install bubblewrap), ou utilisez le correcteur docker "
@@ -175,6 +182,7 @@ MESSAGES = {
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
         "report.done": "Rapport de classe écrit : {path}",
+        "report.not_written": "summary.csv est écrit, mais pas le rapport de classe ({reason}) : libérez de la place, puis lab report.",
         "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
         "report.empty": (
             "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
@@ -220,6 +228,13 @@ MESSAGES = {
             "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
             "Use the docker grader (docker compose --profile grade run grader), "
             "or --no-sandbox on a throwaway machine."
+        ),
+        "grade.copy_failed": "The private copy of this submission failed on the grader's side ({reason}).",
+        "grade.output_failed": "This submission's results could not be written ({reason}).",
+        "grade.no_inspector": (
+            "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
+            "in a submission's folder: it is not there. Install it once (network needed): "
+            "npx --yes --package @modelcontextprotocol/inspector --call true, then run again."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "
@@ -270,6 +285,7 @@ MESSAGES = {
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
         "report.done": "Class report written: {path}",
+        "report.not_written": "summary.csv is written, but not the class report ({reason}): free some room, then lab report.",
         "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
         "report.empty": (
             "No grading results in {path} (no summary.csv, no results file). "

@@ -12,6 +12,15 @@ Every run ends as one `RealClientRun`:
 - failed: anything else the server did wrong (no answer in time, a broken reply);
 - unavailable: the client itself could not run here (no npx, no registry, no SDK),
   so a check skips with the reason instead of failing.
+
+The clients are the kit's own, trusted processes: each runs `python -I` or node with its
+working folder in a fresh temporary folder of the kit's (never the submission's, where student
+code may have written a `json.py`, a `node_modules/` or a `.npmrc`). Under `lab grade` the
+Inspector is only the one found in npx's cache before grading started (LAB_INSPECTOR): no npx
+resolution happens during grading. The server file they start is the kit's own path to it,
+never resolved through links, and checked to be a regular file just before each start: a
+`bonus_server.py` that student code turned into a link or a folder fails the check, and the
+sandbox's one writable folder stays the private copy the kit made.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from lab.process.groups import kill_group
+from lab.process.groups import TOKEN_VARIABLE, kill_group
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
@@ -64,17 +74,18 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, list[str]]] = None,
+def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, list[str]]] = None,
                **popen: Any) -> tuple[Optional[int], str, str]:
     """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped.
 
+    `cwd`: a folder of the kit's (client_folder), never one student code can write.
     `preloaded`: (module, arguments) that `lab grade`'s preloader can fork instead, with the
     SDK imported already (`args` is the command line that does the same in a new interpreter)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = fork_preloaded(*preloaded, out.fileno(), err.fileno()) if preloaded else None
+        process = fork_preloaded(*preloaded, cwd, out.fileno(), err.fileno()) if preloaded else None
         if process is None:
             process = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                args, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
                 start_new_session=(os.name == "posix"), **popen,
             )
         try:
@@ -90,7 +101,7 @@ def run_capped(args: list[str], timeout: float, preloaded: Optional[tuple[str, l
         return code, texts[0], texts[1]
 
 
-def fork_preloaded(module: str, args: list[str], out: int, err: int):
+def fork_preloaded(module: str, args: list[str], cwd: str, out: int, err: int):
     """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
     None when there is no preloader (then the caller starts a new interpreter)."""
     from lab.process.preloaded import start
@@ -100,7 +111,37 @@ def fork_preloaded(module: str, args: list[str], out: int, err: int):
     if not address:
         return None
     with open(os.devnull, "rb") as nothing:
-        return start(address, module, args, os.getcwd(), dict(os.environ), stdio=[nothing.fileno(), out, err])
+        return start(address, module, args, cwd, dict(os.environ), stdio=[nothing.fileno(), out, err])
+
+
+def client_folder() -> tempfile.TemporaryDirectory:
+    """A fresh, empty folder of the kit's for a client to work in (under `lab grade`, TMPDIR is
+    the submission's holder folder, which no sandbox sees)."""
+    return tempfile.TemporaryDirectory(prefix="lab-client-")
+
+
+def server_path(server: Path) -> Path:
+    """The server file as the kit names it: absolute, links left as they are (never resolved)."""
+    return Path(os.path.abspath(server))
+
+
+def not_a_server_file(server: Path) -> str:
+    """"" when `server` is a regular file, reached without following a link at its name; else
+    why it will not be started (student code made it a link or a folder, or removed it)."""
+    try:
+        fd = os.open(server, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return f"{server.name} is not a regular file (a link or a folder): not started"
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
+    return "" if regular else f"{server.name} is not a regular file (a link or a folder): not started"
+
+
+def graded() -> bool:
+    """Whether this check run belongs to `lab grade` (which marks its check runs)."""
+    return TOKEN_VARIABLE in os.environ
 
 
 def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
@@ -110,7 +151,7 @@ def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
     from lab import sandbox
     from lab.process.student import student_command
 
-    command = student_command([sys.executable, str(server)], server.parent)
+    command = student_command([sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
     if sandbox.current() is None:
         return command, dict(os.environ)
     return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
@@ -124,11 +165,13 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
             step_limit: Optional[float] = None) -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
-    # The kit's folder first on sys.path: the child finds `lab` even where it is not installed.
+    # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
+    # put first on it, so the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(Path(server).resolve()), str(step_limit), *modes]
-    code, out, err = run_capped([sys.executable, "-c", child, *arguments], limit,
-                                preloaded=("lab.real_clients", arguments))
+    arguments = [str(server_path(server)), str(step_limit), *modes]
+    with client_folder() as folder:
+        code, out, err = run_capped([sys.executable, "-I", "-c", child, *arguments], limit, folder,
+                                    preloaded=("lab.real_clients", arguments))
     runs = {}
     for line in out.splitlines():
         try:
@@ -154,8 +197,11 @@ def sdk_child(argv: list[str]) -> None:
         for mode in modes:
             print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
         return
-    for mode in modes:
-        print(json.dumps(asdict(anyio.run(sdk_once, server, mode, float(step_limit)))), flush=True)
+    for mode in modes:  # the file is checked again before each start: the last server may have changed it
+        problem = not_a_server_file(Path(server))
+        run = RealClientRun(f"sdk-{mode}", FAILED, reason=problem) if problem else anyio.run(
+            sdk_once, server, mode, float(step_limit))
+        print(json.dumps(asdict(run)), flush=True)
 
 
 async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
@@ -169,7 +215,11 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
     command, env = server_command(Path(server))
-    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(Path(server).parent), env=env)
+    # Sandboxed, the server's folder is set inside the sandbox (and bwrap starts in the client's own).
+    from lab import sandbox
+
+    cwd = None if sandbox.current() is not None else str(Path(server).parent)
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
             with anyio.fail_after(step_limit):
@@ -213,42 +263,71 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
                   limit: float = INSPECTOR_LIMIT) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
-    npx first runs offline (the npm cache only, no registry wait); only when the package
-    is not cached does it fetch it (unless `fetch` is false), with the longer `fetch_limit`.
+    Under `lab grade`, only the Inspector found before grading started (LAB_INSPECTOR) runs,
+    with node: never npx. Elsewhere (`lab check --bonus`) npx first runs offline (the npm cache
+    only, no registry wait); only when the package is not cached does it fetch it (unless
+    `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
-    server = Path(server).resolve()
+    server = server_path(server)
+    problem = not_a_server_file(server)
+    if problem:
+        return RealClientRun("inspector", FAILED, reason=problem)
     entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
-    if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-        code, out, err = run_capped([node, entry, "--cli", *server_command(server)[0], "--method", "tools/list"],
-                                    limit, cwd=server.parent)
-        return inspector_outcome(code, out, err, limit, fetched=False)
-    npx = shutil.which("npx")
-    if npx is None:
-        return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
-    command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
-    env = {**os.environ, **QUIET_NPM}
-    code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, env=env, cwd=server.parent)
-    fetched = "ENOTCACHED" in err
-    if fetched and not fetch:
-        return RealClientRun("inspector", UNAVAILABLE,
-                         reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
-    if fetched:
-        code, out, err = run_capped([npx, "--yes", *command], fetch_limit, env={**env, **FAIL_FAST_NPM},
-                                    cwd=server.parent)
-    return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+    if graded() and not (entry and node and os.path.isfile(entry)):
+        # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_helpers):
+        # a check run without one is the kit's failure, never npx run from a submission's folder.
+        from lab.process.student import KitError
+
+        raise KitError("the check run was given no MCP Inspector to run (LAB_INSPECTOR)")
+    with client_folder() as folder:
+        if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
+            code, out, err = run_capped([node, entry, "--cli", *server_command(server)[0], "--method", "tools/list"],
+                                        limit, folder)
+            return inspector_outcome(code, out, err, limit, fetched=False)
+        npx = shutil.which("npx")
+        if npx is None:
+            return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
+        command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
+        env = {**os.environ, **QUIET_NPM}
+        code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
+        fetched = "ENOTCACHED" in err
+        if fetched and not fetch:
+            return RealClientRun("inspector", UNAVAILABLE,
+                                 reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
+        if fetched:
+            code, out, err = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
+        return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+
+
+def npx_cache() -> Path:
+    """npm's cache folder, as npm finds it (the setting, else ~/.npm)."""
+    configured = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE")
+    return Path(configured or Path.home() / ".npm").expanduser().resolve()
 
 
 def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
     cached: what `npx INSPECTOR` runs with node, after npm itself has run (about 0.6 s of CPU
-    each time). `lab grade --bonus` asks once and gives it to every submission."""
+    each time). `lab grade --bonus` asks once, before grading, and gives it to every submission.
+
+    npm looks for a project from its working folder up (a `node_modules/` or a `package.json`
+    there wins over its cache): it runs in a fresh folder of the kit's, and the command found
+    counts only if it lies in npx's own cache, in a file of this user's."""
     npx = shutil.which("npx")
     if npx is None:
         return None
     find = ["--yes", "--offline", "--package", INSPECTOR_PACKAGE, "--call", "command -v mcp-inspector"]
-    code, out, _ = run_capped([npx, *find], limit, env={**os.environ, **QUIET_NPM})
-    command = Path(out.strip().splitlines()[-1]) if code == 0 and out.strip() else None
-    return str(command.resolve()) if command is not None and command.is_file() else None
+    with client_folder() as folder:
+        code, out, _ = run_capped([npx, *find], limit, folder, env={**os.environ, **QUIET_NPM})
+    if code != 0 or not out.strip():
+        return None
+    command = Path(out.strip().splitlines()[-1]).resolve()
+    try:
+        owned = command.is_file() and command.stat().st_uid == os.getuid()
+    except OSError:
+        return None
+    cached = (npx_cache() / "_npx") in command.parents
+    return str(command) if owned and cached else None
 
 
 def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:

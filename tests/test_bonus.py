@@ -284,11 +284,14 @@ def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
 
 def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    (tmp_path / "mcp").mkdir()
-    (tmp_path / "mcp" / "__init__.py").write_text("raise ImportError('no mcp here')\n")
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the child finds this `mcp` first
+    # The child runs `python -I` (no PYTHONPATH): an interpreter of a virtual environment
+    # without the SDK stands for a kit installed without it.
+    import venv
+
+    venv.create(tmp_path / "bare", with_pip=False)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "bare" / "bin" / "python"))
     runs = real_clients.run_sdk(BONUS)
-    reason = "the mcp SDK is not installed (no mcp here): pip install -e '.[test]'"
+    reason = "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
     assert [(run.client, run.outcome, run.reason) for run in runs] == [
         ("sdk-legacy", "unavailable", reason), ("sdk-auto", "unavailable", reason)]
 
@@ -418,3 +421,97 @@ def test_lab_run_server_bonus_needs_a_bonus_server_in_the_folder(tmp_path: Path)
     done = lab("run", str(tmp_path), "--server", "bonus", env={"AI_URL": refused_url()})
     assert done.returncode == 2
     assert "Fichier introuvable : " + str(tmp_path / "bonus_server.py") in done.stderr
+
+
+# ---------------------------------------------------------------- `lab grade --bonus` against hostile bonus servers
+
+
+def grade_bonus_class(submissions: list[Path], out: Path, env: dict[str, str] | None = None,
+                      ) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("AI_", "LAB_"))}
+    command = [sys.executable, "-m", "lab", "--lang", "en", "grade", *map(str, submissions), "--bonus",
+               "--format", "gradescope", "--out", str(out), "--timeout", "90", "--jobs", "3"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=400, cwd=out.parent,
+                          env={**environment, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def statuses(out: Path, name: str) -> dict[str, tuple[str, str]]:
+    """check id -> (status, output) in the submission's Gradescope results."""
+    results = json.loads((out / name / "results.json").read_text(encoding="utf-8"))
+    return {test["name"].rsplit("(", 1)[1].rstrip(")"): (test["status"], test["output"]) for test in results["tests"]}
+
+
+@pytest.fixture(scope="module")
+def bonus_class(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from hostile import tree_digest, with_prelude
+    from hostile.attacks import planted_inspector_prelude, swapped_server_main, swapped_server_prelude
+    from lab import sandbox
+
+    if sandbox.find()[0] is None:
+        pytest.skip("bubblewrap cannot run here (.ci/run installs it)")
+    if real_clients.inspector_entry() is None:
+        pytest.skip("the MCP Inspector is not in npx's cache here")
+    root = tmp_path_factory.mktemp("bonus-class")
+    class_folder = root / "class"
+    folders = {name: class_folder / name for name in ("victim", "planted", "swapped")}
+    for folder in folders.values():
+        shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    markers = {"planted": root / "planted-ran.txt", "swapped": class_folder / "swapped-ran.txt"}
+    preludes = {"planted": planted_inspector_prelude(markers["planted"]),
+                "swapped": swapped_server_prelude(folders["swapped"], folders["victim"], markers["swapped"])}
+    for name, prelude in preludes.items():
+        server = folders[name] / "bonus_server.py"
+        server.write_text(with_prelude(server.read_text(encoding="utf-8"), prelude), encoding="utf-8")
+    (folders["swapped"] / "__main__.py").write_text(swapped_server_main(folders["victim"], markers["swapped"]))
+    victim = tree_digest(folders["victim"])
+    done = grade_bonus_class(list(folders.values()), root / "out")
+    return {"done": done, "out": root / "out", "markers": markers, "victim": folders["victim"], "digest": victim}
+
+
+BONUS_CLIENT_CHECKS = ("bonus.sdk-legacy", "bonus.sdk-auto", "bonus.inspector")
+
+
+def test_graded_with_the_bonus_the_honest_submission_keeps_full_marks(bonus_class: dict) -> None:
+    from hostile import tree_digest
+
+    assert bonus_class["done"].returncode == 0, bonus_class["done"].stderr
+    victim = statuses(bonus_class["out"], "victim")
+    assert {check for check in BONUS_CLIENT_CHECKS if victim[check][0] == "passed"} == set(BONUS_CLIENT_CHECKS)
+    assert {status for status, _ in victim.values()} == {"passed"}
+    assert tree_digest(bonus_class["victim"]) == bonus_class["digest"]
+
+
+def test_an_inspector_planted_in_the_private_copy_never_runs(bonus_class: dict) -> None:
+    """Attack #4: npx would prefer the package (or the .npmrc) a bonus server writes in its folder."""
+    assert not bonus_class["markers"]["planted"].exists()
+    planted = statuses(bonus_class["out"], "planted")
+    assert planted["bonus.inspector"][0] == "passed"  # the kit's own Inspector, against the honest server
+
+
+def test_a_bonus_server_made_a_link_to_a_folder_is_not_started_and_binds_nothing(bonus_class: dict) -> None:
+    """Attack #5: a client that resolved the link would bind the class folder read-write."""
+    assert not bonus_class["markers"]["swapped"].exists()
+    swapped = statuses(bonus_class["out"], "swapped")
+    # The link appears as the kit's stdio session ends, before any real client starts: none
+    # starts it, each says why (with a resolved path, the class folder was bound and the victim rewritten).
+    reason = "bonus_server.py is not a regular file (a link or a folder): not started"
+    assert {check: swapped[check][0] for check in BONUS_CLIENT_CHECKS} == dict.fromkeys(BONUS_CLIENT_CHECKS, "failed")
+    assert all(f"Actual: {reason}\n" in swapped[check][1] for check in BONUS_CLIENT_CHECKS), [
+        swapped[check] for check in BONUS_CLIENT_CHECKS]
+
+
+def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Path) -> None:
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "out").mkdir()
+    done = grade_bonus_class([folder], tmp_path / "out", env={"npm_config_cache": str(tmp_path / "empty-cache")})
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == "Error: " + text_of("en", "grade.no_inspector")
+    assert not (tmp_path / "out" / "work").exists()  # nothing graded
+    assert not list(folder.glob("node_modules"))
+
+
+def text_of(lang: str, key: str) -> str:
+    from lab.i18n import text
+
+    return text(lang, key)

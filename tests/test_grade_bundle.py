@@ -10,7 +10,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from hostile import ROOT, make_submission
+from hostile.hosts import CAN_RUN, private_host
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
 
@@ -42,17 +45,30 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "/autograder/venv/bin/pip install /autograder/source/kit" in setup.splitlines()
     assert run.startswith("#!/usr/bin/env bash\n")
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
-    assert 'options=(--results "$work" --lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
-    assert 'if ! $lab gradescope-run "$submission" "${options[@]}" && [ ! -s "$work/results.json" ] \\' in run
-    # Sandboxed, or else as an unprivileged user who cannot write $results: only the script does.
-    assert '  runuser -u lab-student -- $lab gradescope-run "$submission" "${options[@]}" --no-sandbox' in run
-    assert 'cp "$work/results.json" "$results/results.json"' in run
+    assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
+    assert '$lab gradescope-run "$submission" --verdict-fd 3 "${options[@]}" 3>"$verdict"' in run
+    # Sandboxed, or else as an unprivileged user on a scratch copy, with an allowlisted
+    # environment; the verdict on a descriptor root opened, results.json written by root.
+    assert '    $lab gradescope-run "$scratch/upload" --verdict-fd 3 "${options[@]}" --no-sandbox 3>"$verdict"' in run
+    assert '  runuser -u lab-student -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$scratch/home" \\' in run
+    assert 'if ! $lab gradescope-finish "$verdict" "$results"; then' in run
     assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
     assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
             "kit/lab/checks/__init__.py", "kit/lab/solutions/server.py", "kit/lab/solutions/plumbing.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in infos if name.startswith("kit/tests/")]
+
+
+def test_a_bonus_bundle_installs_the_inspector_where_lab_grade_looks_for_it(tmp_path: Path) -> None:
+    with zipfile.ZipFile(write_bundle(tmp_path / "bonus.zip", bonus=True)) as archive:
+        setup = archive.read("setup.sh").decode().splitlines()
+        run = archive.read("run_autograder").decode()
+    assert setup[-2:] == ["apt-get install -y --no-install-recommends nodejs npm",
+                          "npx --yes --package @modelcontextprotocol/inspector --call true"]
+    assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility" --bonus)' in run
+    with zipfile.ZipFile(write_bundle(tmp_path / "plain.zip")) as archive:
+        assert "npx" not in archive.read("setup.sh").decode()
 
 
 def test_the_zip_is_the_same_bytes_every_time(tmp_path: Path) -> None:
@@ -168,3 +184,70 @@ def test_the_cli_and_the_format_agree_on_visibilities() -> None:
     from lab.grading import commands, formats
 
     assert commands.VISIBILITIES == formats.VISIBILITIES
+
+
+# ---------------------------------------------------------------- the fallback without bubblewrap
+
+# Simulates a Gradescope container that refuses bubblewrap (hostile/hosts.py): a `bwrap` that
+# fails first on PATH, a user lab-student, the interpreter open to it, /proc of this run only.
+REFUSING_BWRAP = "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n"
+needs_namespaces = pytest.mark.skipif(not CAN_RUN, reason="simulating the fallback needs root, unshare and runuser")
+
+
+def run_fallback(root: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
+    host = root / "host"
+    (host / "bin").mkdir(parents=True)
+    (host / "bin" / "bwrap").write_text(REFUSING_BWRAP)
+    (host / "bin" / "bwrap").chmod(0o755)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
+           "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PATH": f"{host / 'bin'}:{os.environ['PATH']}",
+           **env_extra}
+    env.pop("PYTHONPATH", None)  # lab-student finds the kit as installed, as on Gradescope
+    command, env = private_host(host / "accounts", [str(root / "source" / "run_autograder")], env, lab_student=True)
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=150)
+
+
+def statuses_of(results: dict) -> dict[str, str]:
+    return {test["name"].rsplit("(", 1)[1].rstrip(")"): test["status"] for test in results["tests"]}
+
+
+@needs_namespaces
+def test_the_fallback_grades_an_honest_submission_in_full_as_lab_student(tmp_path: Path) -> None:
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    make_submission(tmp_path / "submission", "work", "full")
+    done = run_fallback(tmp_path, {})
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    statuses = statuses_of(results)
+    assert len(statuses) > 20 and set(statuses.values()) == {"passed"}, results["output"]
+    assert results["score"] == sum(test["max_score"] for test in results["tests"])
+    assert text("en", "grade.unsandboxed").splitlines()[0] in results["output"]  # said, never silent
+    assert stat.S_IMODE((tmp_path / "results" / "results.json").stat().st_mode) == 0o644
+
+
+@needs_namespaces
+def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out(tmp_path: Path) -> None:
+    """Attacks #1, #2 and #3 of issue 23: a passing results.json planted read-only where the
+    grading writes, results.json made a link to a file of root's, and secrets whose names no
+    pattern catches. The verdict still comes from the kit, and none of it reaches the feedback."""
+    from hostile.attacks import FORGED, MARK, gradescope_fallback_prelude, make_attack
+
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    secret = tmp_path / "root-only.txt"
+    secret.write_text(f"root's own: {MARK}\n")
+    secret.chmod(0o600)
+    (tmp_path / "submission").mkdir()
+    make_attack(tmp_path / "submission", "work", "server.py", gradescope_fallback_prelude(secret))
+    secrets = {"DATABASE_URL": f"postgres://grader:{MARK}@db/x", "SMTP_PASS": MARK, "GITHUB_PAT": f"ghp_{MARK}"}
+    done = run_fallback(tmp_path, secrets)
+    assert done.returncode == 0, done.stderr
+    written = (tmp_path / "results" / "results.json")
+    assert not written.is_symlink() and written.stat().st_uid == 0
+    raw = written.read_text(encoding="utf-8")
+    results = json.loads(raw)
+    assert MARK not in raw and FORGED not in raw and MARK not in done.stdout
+    statuses = statuses_of(results)
+    assert len(statuses) > 20 and "server.json-rpc-replies" in statuses  # the kit's own checks, graded
+    assert "ATTACK RAN" in raw  # what the server printed, in the feedback: the attack did run
+    # The untouched exercises pass nothing but what they do without the attack: the forged 999 is gone.
+    assert results["score"] < 5 and results["extra_data"] == {"status": "graded"}, results["output"]

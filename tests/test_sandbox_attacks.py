@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, SOLUTIONS, tree_digest
-from hostile.attacks import FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
+from hostile.attacks import FALLBACK_WITHOUT_REQUEST, FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
 from lab import sandbox
 from lab.grading.catalogue import Catalogue
 
@@ -98,7 +99,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     shutil.copytree(ROOT / "exercises", sparse, ignore=shutil.ignore_patterns("__pycache__"))
     with (sparse / "big.bin").open("wb") as handle:
         handle.truncate(2 * 1024**3)
-    submissions = [victim, *folders, many, sparse]
+    untried = class_folder / "fallback_without_request"
+    shutil.copytree(SOLUTIONS, untried, ignore=shutil.ignore_patterns("__pycache__"))
+    (untried / "model.py").write_text(FALLBACK_WITHOUT_REQUEST, encoding="utf-8")
+    submissions = [victim, *folders, many, sparse, untried]
     originals = {folder.name: tree_digest(folder) for folder in (victim, folders[0])}
     env = {**os.environ, "PYTHONPATH": str(ROOT), "INSTRUCTOR_NOTE": f"note-{MARK}",
            "OPENAI_API_KEY": f"sk-{MARK}", "AI_URL": f"http://127.0.0.1:{proxy.port}"}
@@ -187,3 +191,179 @@ def test_a_submission_too_big_to_copy_is_refused_before_copying(graded: dict, na
     result = graded["results"][name]
     assert (result["status"], result["message"]) == ("error", message)
     assert not list(Path("/tmp").glob(f"lab-grade-*/{name}/big.bin"))
+
+
+def test_a_fallback_line_printed_without_a_request_earns_no_fallback_point(graded: dict) -> None:
+    """The model checks of a failing endpoint (503, silent) want the helper's request to have
+    reached it: printing the fallback line without trying earns neither."""
+    tests = {test["test_code"]: test for test in graded["results"]["fallback_without_request"]["tests"]}
+    for check in ("model.http-error", "model.slow"):
+        assert tests[check]["status"] == "fail"
+        assert tests[check]["message"].startswith("No request reached the model: ask must try the model before "
+                                                  "falling back."), tests[check]["message"]
+    # A refused connection leaves nothing to see; the server and client, the solutions', pass.
+    assert tests["model.refused"]["status"] == "pass"
+    assert {test["status"] for code, test in tests.items() if not code.startswith("model.")} == {"pass"}
+
+
+# ---------------------------------------------------------------- the grader's side: its disk, its clean-up
+
+
+def run_as_host(scratch: Path, script: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`script` (bash) in a private mount and pid namespace (hostile/hosts.py), as root."""
+    from hostile.hosts import private_host
+
+    command, env = private_host(scratch, ["bash", "-c", script], env)
+    return subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, env=env)
+
+
+needs_host = pytest.mark.skipif(not __import__("hostile.hosts").hosts.CAN_RUN,
+                                reason="needs root, unshare, runuser and setpriv")
+
+
+@needs_host
+def test_a_full_disk_on_the_graders_side_is_a_kit_error_and_summary_csv_is_written(tmp_path: Path) -> None:
+    """The private copies' disk (TMPDIR) is full before grading starts: each submission is a
+    kit error saying so (never a zero, never a half-graded score), and summary.csv is written."""
+    import shutil
+
+    honest = tmp_path / "class" / "honest"
+    shutil.copytree(SOLUTIONS, honest, ignore=shutil.ignore_patterns("__pycache__"))
+    full, out = tmp_path / "full", tmp_path / "out"
+    full.mkdir()
+    # Full but for 16 KiB: room for the probe tempfile writes to pick a temporary folder, not for a copy.
+    script = (f"mount -t tmpfs -o size=1m tmpfs {full} && dd if=/dev/zero of={full}/filler bs=16k count=63 2>/dev/null"
+              f" && TMPDIR={full} {sys.executable} -m lab --lang en grade {honest} --out {out} --format exercism"
+              " --timeout 30")
+    done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    result = json.loads((out / "honest" / "results.json").read_text(encoding="utf-8"))
+    assert result["status"] == "error"
+    assert result["message"] == ("Kit error, not a mark: The private copy of this submission failed on the "
+                                 "grader's side (No space left on device)."), result["message"]
+    rows = (out / "summary.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2 and rows[1].split(",")[0] == "honest"
+
+
+@needs_host
+def test_the_clean_up_of_a_non_root_grader_chmods_nothing_through_a_link(tmp_path: Path) -> None:
+    """A submission leaves, in its private copy, a read-only folder holding a link to a file of
+    the grader's: the clean-up (as an unprivileged grader, whose rmtree must first make that
+    folder writable) leaves the linked file's mode as it was, and removes the copy."""
+    import shutil
+
+    from hostile import with_prelude
+
+    grader = tmp_path / "grader"
+    own_file = grader / "notes.txt"
+    # pytest's tmp folders are root's alone: the unprivileged grader works in tmp_path bound here.
+    reachable = Path("/tmp") / f"h23b-cleanup-{os.getpid()}"
+    victim, attacker = tmp_path / "class" / "victim", tmp_path / "class" / "linker"
+    for folder in (victim, attacker):
+        shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = attacker / "server.py"
+    server.write_text(with_prelude(server.read_text(encoding="utf-8"), f"""
+import os as _o
+_here = _o.path.dirname(_o.path.abspath(__file__))
+try:
+    _o.mkdir(_o.path.join(_here, 'locked'))
+    _o.symlink({str(reachable / 'grader' / 'notes.txt')!r}, _o.path.join(_here, 'locked', 'notes'))
+    _o.chmod(_o.path.join(_here, 'locked'), 0o500)
+except OSError:
+    pass
+"""), encoding="utf-8")
+    (grader / "tmp").mkdir(parents=True)
+    own_file.write_text("the grader's own\n")
+    own_file.chmod(0o600)
+    for path in (tmp_path, tmp_path / "class", victim, attacker, *victim.iterdir(), *attacker.iterdir()):
+        path.chmod(path.stat().st_mode | 0o005)  # readable by the unprivileged grader
+    shutil.chown(grader, "nobody")
+    shutil.chown(grader / "tmp", "nobody")
+    shutil.chown(own_file, "nobody")
+    out = grader / "out"
+    script = (f"mount --bind {tmp_path} {reachable} && cd {reachable} && "
+              f"setpriv --reuid nobody --regid nogroup --clear-groups env HOME={reachable / 'grader'} "
+              f"TMPDIR={reachable / 'grader' / 'tmp'} {sys.executable} -m lab --lang en grade "
+              f"{reachable / 'class' / 'victim'} {reachable / 'class' / 'linker'} --out {reachable / 'grader' / 'out'}"
+              " --format exercism --timeout 30 --no-sandbox")
+    reachable.mkdir(mode=0o755)
+    try:
+        done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        reachable.rmdir()
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(own_file.stat().st_mode) == 0o600  # not chmod-ed through the link
+    assert list((grader / "tmp").iterdir()) == []  # the copies are gone all the same
+    victim_result = json.loads((out / "victim" / "results.json").read_text(encoding="utf-8"))
+    assert (victim_result["status"], victim_result["score"]) == ("pass", victim_result["max_score"])
+
+
+def test_a_private_copy_is_the_graders_alone_and_drops_setuid_bits(tmp_path: Path) -> None:
+    """Other local users cannot reach a private copy (its folder is 0700), and a setuid or
+    setgid file of the submission is copied without those bits."""
+    import shutil
+
+    from lab.grading.private_copy import private_copy
+
+    submission = tmp_path / "work"
+    submission.mkdir()
+    shutil.copy("/usr/bin/id", submission / "id")
+    (submission / "id").chmod(0o6755)
+    with private_copy(submission) as copy:
+        assert isinstance(copy, Path)
+        assert stat.S_IMODE(copy.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE((copy / "id").stat().st_mode) == 0o755
+        assert (copy / "id").read_bytes() == Path("/usr/bin/id").read_bytes()
+    assert not copy.parent.exists()
+
+
+@needs_host
+def test_the_helpers_bytecode_on_a_full_disk_is_whole_or_absent(tmp_path: Path) -> None:
+    """A truncated plumbing .pyc would fail an honest submission's import: on a disk with less
+    room than the bytecode, the copy gets none at all (plumbing.py is then compiled as imported)."""
+    from lab.checks.reference import helper_bytecode
+
+    size = len(helper_bytecode())
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    room = 4096 * max(1, size // 4096 // 2)  # half the bytecode's pages, at most
+    script = (f"mount -t tmpfs -o size={size + 65536} tmpfs {folder} && "
+              f"dd if=/dev/zero of={folder}/filler bs=4096 count={(size + 65536 - room) // 4096} 2>/dev/null && "
+              f"{sys.executable} -c 'from pathlib import Path; from lab.checks.reference import give_helper_bytecode; "
+              f"give_helper_bytecode(Path(\"{folder}\"))' && find {folder} -name '*.pyc*' | wc -l")
+    done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0"], done.stdout
+
+
+@needs_host
+def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tmp_path: Path) -> None:
+    """--out on a disk with room for one submission's files: the next ones are kit errors (never
+    a zero, never the end of `lab grade`), and summary.csv says so for each."""
+    import shutil
+
+    names = ("first", "second", "third")
+    for name in names:
+        shutil.copytree(SOLUTIONS, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    out.mkdir()
+    # Room for one submission's two files (results.json and its completion record, about 10 KB each).
+    script = (f"mount -t tmpfs -o size=40k tmpfs {out} && {sys.executable} -m lab --lang en grade "
+              + " ".join(str(tmp_path / "class" / name) for name in names)
+              + f" --out {out} --format gradescope --jobs 1 --timeout 30; echo exit=$?; cat {out}/summary.csv")
+    done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = done.stdout.splitlines()
+    assert lines[0] == "exit=1"  # the class page could not be written: said, after the summary
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: summary.csv is written, but not the class report (No space left on device): free some room, "
+        "then lab report.")
+    rows = {row.split(",")[0]: row.split(",") for row in lines[2:]}
+    assert list(rows) == list(names) and rows["first"][1:3] == ["34", "34"] and rows["first"][5] == "graded"
+    kit_error = ["", "34", "", "This submission's results could not be written (No space left on device).",
+                 "kit-error"]
+    # Graded in full, then written nowhere: a kit error, never a zero (and no results file of its
+    # own that the summary would contradict).
+    assert rows["third"][1:6] == kit_error, rows["third"]
+    for name in ("second", "third"):
+        if rows[name][1:6] == kit_error:
+            assert not (out / name / "results.json").exists()

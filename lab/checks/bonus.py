@@ -16,7 +16,6 @@ registry, no SDK), its check is skipped with the reason instead of failing.
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -25,7 +24,6 @@ from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.server_session import SERVER_LIMIT, Transcript, expect_reply, field_of, find, same, session
-from lab.process.groups import TOKEN_VARIABLE
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
@@ -115,10 +113,9 @@ def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
     if not negotiates(context):
         return None
-    # A class being graded (`lab grade`) has no network and a time limit per submission:
-    # there npx only uses its cache (`lab check solutions` once fills it).
-    grading = TOKEN_VARIABLE in os.environ
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not grading)
+    # A class being graded (`lab grade`) runs only the Inspector found before grading started;
+    # `lab check --bonus` may fetch it through npx.
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not real_clients.graded())
 
 
 PROBES = {
@@ -194,6 +191,8 @@ FRENCH_REASONS = [
     (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
     (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
     (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
+    (r"(\S+) is not a regular file \(a link or a folder\): not started",
+     "{0} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé"),
 ]
 
 

@@ -189,12 +189,19 @@ def request_shape(context: Context) -> None:
         raise Failed(expected, got, fr="La requête n’est pas celle de la leçon.", en="The request is not the lesson's.")
 
 
-def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0) -> None:
+def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
+    """The fallback of case `name`; `endpoint`: the prefix whose fake model must have received
+    ask's request (a helper that prints the fallback line without trying earns nothing)."""
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLE, "recorded": True}:
         raise Failed({"text": SAMPLE, "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
                      en="ask does not return the recorded sample.", output=outcome.get("printed", ""))
+    model: ModelRun = context.probe("model.run")
+    if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
+        raise Failed(f"POST /{endpoint}/v1/chat/completions", "—",
+                     fr="Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de se replier.",
+                     en="No request reached the model: ask must try the model before falling back.")
     # The reference's fallback line, up to its reason, in either language (’ and ' alike).
     prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
@@ -231,12 +238,13 @@ CHECKS = [
           hint={"fr": "Toute erreur de la requête mène au repli : une ligne qui dit pourquoi, puis l’échantillon.",
                 "en": "Every failure of the request leads to the fallback: one line saying why, then the sample."}),
     Check(id="model.http-error", task="model", probes=RUN,
-          run=lambda context: fallback(context, "error", must_say="503"),
+          run=lambda context: fallback(context, "error", must_say="503", endpoint="error"),
           title={"fr": "Erreur HTTP 503 : l’échantillon, et la raison donne le statut",
                  "en": "HTTP error 503: the sample, and the reason gives the status"},
           hint={"fr": "Une erreur HTTP porte son statut : mettez-le dans la raison du repli.",
                 "en": "An HTTP error carries its status: put it in the fallback's reason."}),
-    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0),
+    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0,
+                                                                                     endpoint="slow"),
           title={"fr": "Modèle muet : ask abandonne seul au bout de AI_TIMEOUT (+ 1 s au plus)",
                  "en": "Silent model: ask gives up on its own after AI_TIMEOUT (+ 1 s at most)"},
           hint={"fr": "Donnez à la requête son propre délai, AI_TIMEOUT, sans nouvel essai : sinon ask attend sans fin.",

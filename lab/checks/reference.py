@@ -14,6 +14,7 @@ import contextlib
 import enum
 import importlib.util
 import json
+import os
 import sys
 import threading
 from functools import lru_cache
@@ -228,11 +229,23 @@ def give_helper_bytecode(folder: Path) -> None:
     Student processes run with PYTHONDONTWRITEBYTECODE, so each of them (two server sessions,
     the client and the server it starts, the model runner) compiled plumbing.py anew: about
     5 ms each. The bytecode is checked against its source's hash (PEP 552): an unedited
-    plumbing.py loads it, an edited one fails the check and is compiled as before."""
+    plumbing.py loads it, an edited one fails the check and is compiled as before.
+
+    Written whole or not at all (a partial file beside it, renamed once read back equal): a
+    truncated .pyc, say on a full disk, would fail the import of an honest plumbing.py."""
     target = Path(importlib.util.cache_from_source(str(folder / HELPER)))
-    with contextlib.suppress(OSError):  # only a head start
+    partial = target.with_name(target.name + ".partial")
+    data = helper_bytecode()
+    try:  # only a head start: without it, plumbing.py is compiled as it is imported
         target.parent.mkdir(exist_ok=True)
-        target.write_bytes(helper_bytecode())
+        partial.write_bytes(data)
+        if partial.read_bytes() != data:
+            raise OSError("the helper's bytecode did not read back as written")
+        os.replace(partial, target)
+    except OSError:
+        for path in (partial, target):
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 @lru_cache(maxsize=1)

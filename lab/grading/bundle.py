@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 import zipfile
 from importlib import metadata
@@ -70,6 +71,12 @@ python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
 /autograder/venv/bin/pip install /autograder/source/kit
 """
+# With --bonus: Node.js, and the MCP Inspector in root's npx cache, where `lab grade --bonus`
+# looks for it before grading (it never runs npx during grading).
+SETUP_BONUS = """\
+apt-get install -y --no-install-recommends nodejs npm
+npx --yes --package @modelcontextprotocol/inspector --call true
+"""
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
@@ -77,6 +84,7 @@ RUN_AUTOGRADER = """\
 # results.json it writes into /autograder/results.
 # Each path can be overridden from the environment (the kit's tests use temporary folders).
 set -u
+umask 077
 root="${{AUTOGRADER_ROOT:-/autograder}}"
 submission="${{AUTOGRADER_SUBMISSION:-$root/submission}}"
 results="${{AUTOGRADER_RESULTS:-$root/results}}"
@@ -85,27 +93,39 @@ lang="${{LAB_LANG:-{lang}}}"
 timeout="${{LAB_GRADE_TIMEOUT:-{timeout}}}"
 visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 
-# Student processes run in lab grade's bubblewrap sandbox, which sees neither $results nor
-# this script. Where the container refuses the sandbox's namespaces, the grading runs as the
-# unprivileged user lab-student instead (--no-sandbox, recorded in the results): it cannot
-# write $results, which only this script (root) writes, from what lab produced.
 # `lab gradescope-run` finds the folder to grade (see its --help), grades it with `lab grade`
-# (limits, private copy, a results file even when the code crashes) and writes results.json.
+# (limits, private copy, a results file even when the code crashes) and writes its verdict on
+# descriptor 3: a file in $work, a folder of root's alone (mode 0700) that no grading process
+# is told about. Student processes run in lab grade's bubblewrap sandbox, which sees neither
+# $work nor $results.
 work=$(mktemp -d)
+verdict="$work/verdict.json"
+options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility"{bonus})
+$lab gradescope-run "$submission" --verdict-fd 3 "${{options[@]}}" 3>"$verdict"
+if [ ! -s "$verdict" ] && [ "$(id -u)" = 0 ] && id lab-student >/dev/null 2>&1; then
+  # The container refused the sandbox's namespaces: the grading runs unsandboxed (the results
+  # say so) as the unprivileged user lab-student, on a scratch copy that is all it owns, with
+  # only the environment listed here (the grader's secrets stay with root). Its verdict still
+  # goes to the descriptor root opened: lab-student can write through it, never reopen or
+  # replace the file. When it ends, every process lab-student still runs is killed.
+  scratch=$(mktemp -d)
+  mkdir "$scratch/home"
+  cp -R -P -- "$submission" "$scratch/upload" 2>/dev/null || mkdir -p "$scratch/upload"
+  chown -R -P lab-student "$scratch"
+  runuser -u lab-student -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$scratch/home" \\
+    TMPDIR="$scratch/home" LANG=C.UTF-8 LAB_LANG="$lang" \\
+    $lab gradescope-run "$scratch/upload" --verdict-fd 3 "${{options[@]}}" --no-sandbox 3>"$verdict"
+  runuser -u lab-student -- bash -c 'kill -KILL -1' 2>/dev/null
+  rm -rf --one-file-system "$scratch"
+fi
+# Root reads the verdict and writes results.json itself (never through a link); when lab
+# could not run at all, Gradescope still gets a valid file, and stdout has the reason.
 mkdir -p "$results"
 rm -f "$results/results.json"
-options=(--results "$work" --lang "$lang" --timeout "$timeout" --visibility "$visibility"{bonus})
-if ! $lab gradescope-run "$submission" "${{options[@]}}" && [ ! -s "$work/results.json" ] \\
-    && [ "$(id -u)" = 0 ] && id lab-student >/dev/null 2>&1; then
-  chown lab-student "$work"
-  runuser -u lab-student -- $lab gradescope-run "$submission" "${{options[@]}}" --no-sandbox
-fi
-if [ -s "$work/results.json" ]; then
-  cp "$work/results.json" "$results/results.json"
-else
-  # lab itself could not run: Gradescope still gets a valid file, and stdout has the reason.
+if ! $lab gradescope-finish "$verdict" "$results"; then
   printf '%s\\n' {fallback} > "$results/results.json"
 fi
+rm -rf "$work"
 """
 
 
@@ -152,9 +172,11 @@ def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
     return Report(target="", lang=lang, results=results)
 
 
-def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float = 90.0,
-                 bonus: bool = False, visibility: str = "visible", sandboxed: bool = True) -> dict:
-    """Grade the one folder of `upload` that holds server.py; write results/results.json."""
+def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = 90.0,
+                 bonus: bool = False, visibility: str = "visible", sandboxed: bool = True,
+                 verdict_fd: int | None = None) -> dict:
+    """Grade the one folder of `upload` that holds server.py; write results/results.json, or
+    the same JSON on descriptor `verdict_fd` (run_autograder's root-owned file: see there)."""
     from lab.grading import formats
     from lab.grading.classroom import grade_class
     from lab.grading.runner import Limits
@@ -175,9 +197,60 @@ def grade_upload(upload: Path, results: Path, lang: str = "fr", timeout: float =
         report, preface = not_graded(reason, lang, timeout, bonus), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
-    results.mkdir(parents=True, exist_ok=True)
-    (results / "results.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    encoded = (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+    if verdict_fd is not None:
+        with os.fdopen(verdict_fd, "wb", closefd=False) as verdict:
+            verdict.write(encoded)
+    if results is not None:
+        results.mkdir(parents=True, exist_ok=True)
+        write_no_follow(results / RESULTS_FILE, encoded)
     return data
+
+
+RESULTS_FILE = "results.json"
+VERDICT_LIMIT = 16 * 1024 * 1024  # bytes of a verdict worth reading: a report is a few KB
+VERDICT_KEYS = {"score", "output", "tests"}
+
+
+def write_no_follow(path: Path, data: bytes) -> None:
+    """Write `path` as a regular file, never through a link planted in its place."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        os.fchmod(handle.fileno(), 0o644)  # whatever the umask (run_autograder's is 077)
+        handle.write(data)
+
+
+def read_verdict(verdict: Path) -> dict | None:
+    """The verdict `lab gradescope-run` wrote (a regular file, not a link), or None when it is
+    missing, empty or not a Gradescope result."""
+    try:
+        fd = os.open(verdict, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        data = handle.read(VERDICT_LIMIT + 1)
+    try:
+        parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
+    except ValueError:
+        return None
+    if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):
+        return None
+    return parsed
+
+
+def finish(verdict: Path, results: Path) -> bool:
+    """Root's last step (run_autograder): results/results.json from the verdict, written with
+    O_NOFOLLOW. False when there is no valid verdict (the script then writes its fallback)."""
+    parsed = read_verdict(verdict)
+    if parsed is None:
+        return False
+    results.mkdir(parents=True, exist_ok=True)
+    write_no_follow(results / RESULTS_FILE, (json.dumps(parsed, ensure_ascii=False, indent=2) + "\n").encode())
+    return True
 
 
 def shell_quote(value: str) -> str:
@@ -225,7 +298,7 @@ def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
                  bonus: bool = False, visibility: str = "visible") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
-        add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
+        add(archive, "setup.sh", (SETUP_SH + (SETUP_BONUS if bonus else "")).encode(), executable=True)
         add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
         add(archive, "kit/pyproject.toml", kit_pyproject().encode())
         for name, file in kit_files().items():

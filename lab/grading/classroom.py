@@ -15,6 +15,7 @@ complete: a rerun with the same output folder grades only what is not (`force`: 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -57,6 +58,7 @@ class ClassResult:
     elapsed: float
     checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
     jobs: Fit | None = None  # the jobs used, and which limit chose them
+    report_problem: str = ""  # why grading.json or report.html could not be written (a full disk)
 
     @property
     def rate(self) -> float:
@@ -194,8 +196,13 @@ def find_sandbox(lang: str) -> Spec:
 def write_atomically(path: Path, content: str) -> None:
     """A reader (or a rerun) sees the old file or the new one, never half of one."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(content, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(content, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:  # a full disk: leave no half file taking the room summary.csv needs
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
 
 
 def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False) -> Path:
@@ -263,13 +270,15 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 work()
 
 
-def class_helpers(zygote: str | None, bonus: bool) -> dict[str, str]:
+def class_helpers(zygote: str | None, bonus: bool, lang: str = "fr") -> dict[str, str]:
     """What the class's trusted helpers tell each check run: the zygote's address (sandboxed
     model runners, lab/sandbox_entry.py) and, with --bonus, the Inspector's CLI client, looked
-    up once in npx's cache instead of through npx for every submission."""
+    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do)."""
     helpers = {ZYGOTE_VARIABLE: zygote} if zygote else {}
-    entry = real_clients.inspector_entry() if bonus else None
-    if entry:
+    if bonus:
+        entry = real_clients.inspector_entry()
+        if entry is None:
+            raise SandboxUnavailable(text(lang, "grade.no_inspector"))
         helpers[real_clients.INSPECTOR_VARIABLE] = entry
     return helpers
 
@@ -311,7 +320,7 @@ def grade_class(
     kinds = [kind, *(["zygote"] if jail is not None else [])] if preload and todo else []
     with preloaders(*class_limits, kinds) as addresses:
         address, zygote = addresses.get(kind), addresses.get("zygote")
-        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo))
+        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
@@ -322,16 +331,26 @@ def grade_class(
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs):
             index = todo[position]
             reports[index] = report
-            write_one(out, names[index], report, fmt, bonus)
+            try:
+                write_one(out, names[index], report, fmt, bonus)
+            except OSError as error:  # a full output disk: that submission's kit error, never the class's end
+                report.kit_error = True
+                report.error = text(lang, "grade.output_failed", reason=error.strerror or error)
+                with contextlib.suppress(OSError):  # no results file the summary would contradict
+                    (out / names[index] / formats.FILE_NAMES[fmt]).unlink()
             if on_done:
                 on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     paths = [original_path(submission) for submission in submissions]
     summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
-    class_report.record_grading(out, rows, {
-        "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-        "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
-    class_report.write_report(out, lang)
+    problem = ""
+    try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
+        class_report.record_grading(out, rows, {
+            "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
+            "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+        class_report.write_report(out, lang)
+    except OSError as error:
+        problem = error.strerror or str(error)
     return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
-                       checks_known=bool(checks.checks), jobs=fit)
+                       checks_known=bool(checks.checks), jobs=fit, report_problem=problem)

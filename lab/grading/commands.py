@@ -94,23 +94,43 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.no_checks"), err=True)
         click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                         rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        if result.report_problem:
+            raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
     @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
-    @click.option("--results", type=click.Path(file_okay=False, path_type=Path), required=True)
+    @click.option("--results", type=click.Path(file_okay=False, path_type=Path))
+    @click.option("--verdict-fd", "verdict_fd", type=click.IntRange(min=3))  # run_autograder's root-owned file
     @gradescope_options
     @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
-    def gradescope_run(upload: Path, results: Path, timeout: float, bonus: bool, visibility: str,
-                       _lang: str | None, no_sandbox: bool) -> None:
+    def gradescope_run(upload: Path, results: Path | None, verdict_fd: int | None, timeout: float, bonus: bool,
+                       visibility: str, _lang: str | None, no_sandbox: bool) -> None:
+        import os
+
         from lab.grading.bundle import grade_upload
         from lab.grading.classroom import SandboxUnavailable
 
+        if results is None and verdict_fd is None:
+            raise click.UsageError("--results or --verdict-fd")
+        if verdict_fd is not None:
+            os.set_inheritable(verdict_fd, False)  # for the kit alone: no process it starts gets it
         try:
-            data = grade_upload(upload, results, lang, timeout, bonus, visibility, sandboxed=not no_sandbox)
+            data = grade_upload(upload, results, lang, timeout, bonus, visibility, sandboxed=not no_sandbox,
+                                verdict_fd=verdict_fd)
         except SandboxUnavailable as problem:
             raise click.ClickException(str(problem)) from None
         click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
+
+    @cli.command("gradescope-finish", hidden=True)
+    @click.argument("verdict", type=click.Path(dir_okay=False, path_type=Path))
+    @click.argument("results", type=click.Path(file_okay=False, path_type=Path))
+    def gradescope_finish(verdict: Path, results: Path) -> None:
+        """run_autograder's last step, as root: results.json from the verdict, never through a link."""
+        from lab.grading.bundle import finish
+
+        if not finish(verdict, results):
+            raise SystemExit(1)
 
     @cli.command(help=help_text["report"])
     @click.argument("out", metavar="OUT", type=click.Path(path_type=Path))

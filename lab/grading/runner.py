@@ -273,6 +273,10 @@ def grade_submission(
     with private_copy.private_copy(submission, limits.copy, deadline) as copy:
         if copy is None:
             return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
+        if isinstance(copy, private_copy.CopyFailed):  # the grader's disk, not the submission
+            report = checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason))
+            report.kit_error = True
+            return report
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
         give_helper_bytecode(copy)

