@@ -5,9 +5,12 @@
 Prints the median CPU (of the whole machine: bubblewrap, the holder, the zygote's fork, the
 program) of:
 - bubblewrap alone around /bin/true;
-- a holder saying ready: bash (sandbox.HOLDER) and the Python launcher (sandbox.LAUNCHER);
-- a session with the lesson's server (solutions/server.py, the scenario's seven messages), as
-  a new interpreter in bubblewrap and as a fork of the class's zygote joined into its sandbox.
+- a holder saying ready: the Python launcher (sandbox.LAUNCHER) with one listener, what the
+  zygote's fork of a model runner joins;
+- a session with the lesson's server (solutions/server.py, the scenario's seven messages), a
+  new interpreter in bubblewrap, as every student server starts;
+- a script importing openai, as a new interpreter in bubblewrap and as a fork of the class's
+  zygote joined into its sandbox (the model runner's two start paths).
 The kinds run in turns, so that a busy spell of a shared host falls on all of them alike.
 The CPU is read from a cpuacct control group holding this process and all it starts (the
 zygote's forks are not its children): cgroup v1 as root. Elsewhere it says so and stops.
@@ -31,11 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from grade_class import cpu_group, group_cpu, machine_speed  # noqa: E402
-from lab import sandbox  # noqa: E402
+from lab.process import sandbox  # noqa: E402
 from lab.checks.reference import encode_lines, give_helper_bytecode, scenario_messages  # noqa: E402
 from lab.process.groups import kill_group  # noqa: E402
 from lab.process.preloader import preloader  # noqa: E402
-from lab.process.student import SANDBOX_BASE, receive_listeners, start_joined, start_student  # noqa: E402
+from lab.process.launch import Launch  # noqa: E402
+from lab.process.preloader import ZYGOTE  # noqa: E402
+from lab.process.student import SANDBOX_BASE, receive_listeners, start_student  # noqa: E402
 
 ENV = {**SANDBOX_BASE, "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1", "LAB_LANG": "en"}
 
@@ -55,12 +60,8 @@ def holder(spec: sandbox.Spec, work: Path, listen: tuple[str, ...]) -> None:
     kill_group(process)
 
 
-def bash_holder(spec: sandbox.Spec, work: Path, _zygote: str) -> None:
-    holder(spec, work, ())
-
-
 def python_launcher(spec: sandbox.Spec, work: Path, _zygote: str) -> None:
-    holder(spec, work, ("LAB_BENCH_PORT",))  # with a listener to bind, the launcher holds it
+    holder(spec, work, ("LAB_BENCH_PORT",))
 
 
 def session(process) -> None:
@@ -72,20 +73,25 @@ def session(process) -> None:
     assert replies == 6, f"{replies} replies"
 
 
-def new_interpreter(_spec: sandbox.Spec, work: Path, _zygote: str) -> None:
-    session(start_student([sys.executable, str(work / "server.py")], work, ENV)[0])
+def server_session(spec: sandbox.Spec, work: Path, _zygote: str) -> None:
+    session(start_student(Launch(spec), work / "server.py", cwd=work, env=ENV)[0])
 
 
-def joined_fork(_spec: sandbox.Spec, work: Path, zygote: str) -> None:
-    session(start_joined(zygote, work / "server.py", (), work, ENV)[0])
+def openai_script(spec: sandbox.Spec, work: Path, zygote: str) -> None:
+    process, _ = start_student(Launch(spec, zygote=zygote), work / "uses_openai.py", cwd=work, env=ENV,
+                               warm=bool(zygote))
+    process.stdin.close()
+    assert process.stdout.read() == b"ok\n"
+    process.wait(timeout=30)
+    kill_group(process)
 
 
 PARTS = {
     "bubblewrap around /bin/true": bwrap_alone,
-    "holder: bash": bash_holder,
     "holder: the Python launcher (one listener)": python_launcher,
-    "server session, a new interpreter": new_interpreter,
-    "server session, a joined fork of the zygote": joined_fork,
+    "server session, a new interpreter": server_session,
+    "import openai, a new interpreter": lambda spec, work, _zygote: openai_script(spec, work, ""),
+    "import openai, a joined fork of the zygote": openai_script,
 }
 
 
@@ -100,12 +106,12 @@ def main() -> None:
     speed = machine_speed(10)
     figures: dict[str, list[float]] = {name: [] for name in PARTS}
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as folder, \
-            preloader(60, 2 << 30, 64 << 20, dict(SANDBOX_BASE), kind="zygote") as zygote:
+            preloader(60, 2 << 30, 64 << 20, dict(SANDBOX_BASE), ZYGOTE) as zygote:
         work = Path(folder)
         for name in ("server.py", "plumbing.py"):
             (work / name).write_bytes((ROOT / "solutions" / name).read_bytes())
+        (work / "uses_openai.py").write_text("import openai\nprint('ok')\n", encoding="utf-8")
         give_helper_bytecode(work)
-        os.environ[sandbox.VARIABLE] = spec.with_writable(work).to_json()  # as in a check run
         for _ in range(rounds):
             for name, part in PARTS.items():
                 before = group_cpu(group)

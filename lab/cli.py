@@ -45,17 +45,22 @@ def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "se
     return code
 
 
-def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: bool = False) -> int:
+def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: bool = False,
+                 launch_json: str | None = None) -> int:
+    """`launch_json`: the launch context `lab grade` gives its check runs (lab/process/launch.py);
+    without it, student processes start as they are, on the student's own machine."""
     import json
 
     from lab.checks import run_checks
     from lab.checks.engine import ProbeMemo
+    from lab.process.launch import HERE, Launch
     from lab.report import render
 
     memo = ProbeMemo() if watch else None  # a save runs again only the probes it concerns
+    launch = [Launch.from_json(launch_json) if launch_json else HERE]
 
     def run_once() -> int:
-        report = run_checks(folder, lang, bonus, memo)
+        report = run_checks(folder, lang, bonus, memo, launch[-1])
         click.echo(json.dumps(report.to_dict()) if as_json else render(report, watching=watch))
         return 0 if report.all_passed else 1
 
@@ -64,31 +69,34 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
     from lab.checks.watch import watch as watch_folder
 
     outcome = []
-    with warm_model_runner():
+    with warm_model_runner(launch):
         watch_folder(folder, lambda: outcome.append(run_once()),
                      lambda: click.echo("\n" + text(lang, "check.watching", target=folder), err=True))
     return outcome[-1] if outcome else 1
 
 
 @contextlib.contextmanager
-def warm_model_runner() -> Iterator[None]:
+def warm_model_runner(launch: list) -> Iterator[None]:
     """Under --watch: a process that has openai imported already forks each model runner, so a
     save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
-    and until it is ready, the runner starts as a new interpreter as usual)."""
-    from lab.process.student import PRELOAD_VARIABLE
+    and until it is ready, the runner starts as a new interpreter as usual). Once it is ready,
+    its address is put in the run's launch context, the last of `launch`."""
+    import dataclasses
 
     stop = threading.Event()
 
     def keep_warm() -> None:
         try:
-            from lab.process.preloader import preloader  # POSIX modules: absent on Windows
+            from lab.process.preloader import ZYGOTE, preloader  # POSIX modules: absent on Windows
 
             # Limits for each fork: generous, this is the student's own machine and own code.
-            with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ)) as address:
+            with preloader(cpu=600, memory=4 << 30, file_size=1 << 30, env=dict(os.environ),
+                           preload=dataclasses.replace(ZYGOTE, zygote=False)) as address:
+                here = launch[-1]
                 if address:
-                    os.environ[PRELOAD_VARIABLE] = address
+                    launch.append(dataclasses.replace(here, preloader=address))
                 stop.wait()
-                os.environ.pop(PRELOAD_VARIABLE, None)
+                launch.append(here)
         except Exception:
             return  # no warm process: each model runner starts as a new interpreter, slower, no worse
 
@@ -147,11 +155,13 @@ def make_cli(lang: str) -> click.Group:
     @click.option("--watch", is_flag=True, help=help_text["check.watch"])
     @click.option("--json", "as_json", is_flag=True, help=help_text["check.json"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @click.option("--launch", "launch_json", hidden=True)  # from `lab grade` only: lab/process/launch.py
     @lang_option
-    def check(folder: str, watch: bool, as_json: bool, bonus: bool, _lang: str | None) -> None:
+    def check(folder: str, watch: bool, as_json: bool, bonus: bool, launch_json: str | None,
+              _lang: str | None) -> None:
         if not as_json and not Path(folder).is_dir():  # --json always answers with a report
             raise click.UsageError(text(lang, "no_folder", path=folder))
-        sys.exit(check_folder(Path(folder), lang, watch, as_json, bonus))
+        sys.exit(check_folder(Path(folder), lang, watch, as_json, bonus, launch_json))
 
     @cli.command(help=help_text["exercises"])
     @click.option("--check", "only_check", is_flag=True, help=help_text["exercises.check"])

@@ -3,8 +3,8 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late. Output goes to temporary files, read back capped: a flooding child cannot fill a
-pipe or the memory.
+late. Their output is read as it comes, capped (lab/process/trusted.py::read_capped): a
+flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
@@ -13,8 +13,8 @@ Every run ends as one `RealClientRun`:
 - unavailable: the client itself could not run here (no npx, no registry, no SDK),
   so a check skips with the reason instead of failing.
 
-The clients are the kit's own, trusted processes: each runs `python -I` or node with its
-working folder in a fresh temporary folder of the kit's (never the submission's, where student
+The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
+each runs `python -I` or node with its working folder in a fresh temporary folder of the kit's (never the submission's, where student
 code may have written a `json.py`, a `node_modules/` or a `.npmrc`). Under `lab grade` the
 Inspector is only the one found in npx's cache before grading started (LAB_INSPECTOR): no npx
 resolution happens during grading. The server file they start is the kit's own path to it,
@@ -30,15 +30,17 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 from lab.process.groups import TOKEN_VARIABLE, kill_group
+from lab.process.launch import HERE, Launch
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
+from lab.process.trusted import read_capped, start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -74,44 +76,39 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, list[str]]] = None,
-               **popen: Any) -> tuple[Optional[int], str, str]:
-    """Run to the end: (exit code or None if killed at `timeout`, stdout, stderr), capped.
+def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, str, list[str]]] = None,
+               env: Optional[dict[str, str]] = None) -> tuple[Optional[int], str, str]:
+    """Run a trusted process to the end: (exit code or None if killed at `timeout`, stdout,
+    stderr), each capped at OUTPUT_CAP bytes.
 
     `cwd`: a folder of the kit's (client_folder), never one student code can write.
-    `preloaded`: (module, arguments) that `lab grade`'s preloader can fork instead, with the
-    SDK imported already (`args` is the command line that does the same in a new interpreter)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = fork_preloaded(*preloaded, cwd, out.fileno(), err.fileno()) if preloaded else None
-        if process is None:
-            process = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
-                start_new_session=(os.name == "posix"), **popen,
-            )
-        try:
-            code: Optional[int] = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            code = None
-        finally:
-            kill_group(process)
-        texts = []
-        for stream in (out, err):
-            stream.seek(0)
-            texts.append(stream.read(OUTPUT_CAP).decode(errors="replace"))
-        return code, texts[0], texts[1]
+    `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
+    instead, with the SDK imported already (`args` is the command line that does the same in
+    a new interpreter)."""
+    env = dict(os.environ) if env is None else env
+    process = fork_preloaded(*preloaded, cwd, env) if preloaded else None
+    if process is None:
+        process = start_trusted(args, env, cwd=cwd)
+    try:
+        out, err, timed_out = read_capped(process, time.monotonic() + timeout, OUTPUT_CAP, OUTPUT_CAP)
+    finally:
+        kill_group(process)
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+    code = None if timed_out else process.returncode
+    return code, out.data.decode(errors="replace"), err.data.decode(errors="replace")
 
 
-def fork_preloaded(module: str, args: list[str], cwd: str, out: int, err: int):
-    """`python -m module args...` forked by `lab grade`'s preloader, writing to `out` and `err`;
-    None when there is no preloader (then the caller starts a new interpreter)."""
+def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):
+    """`python -m module args...` forked by `lab grade`'s preloader at `address`, its output on
+    pipes; None when the preloader does not answer (then a new interpreter starts, with the
+    same `-I` and folder: the same isolation)."""
     from lab.process.preloaded import start
-    from lab.process.student import PRELOAD_VARIABLE
 
-    address = os.environ.get(PRELOAD_VARIABLE)
-    if not address:
-        return None
-    with open(os.devnull, "rb") as nothing:
-        return start(address, module, args, cwd, dict(os.environ), stdio=[nothing.fileno(), out, err])
+    forked = start(address, module, args, cwd, env)
+    if forked is not None:
+        forked.stdin.close()  # as /dev/null: nothing to read
+    return forked
 
 
 def client_folder() -> tempfile.TemporaryDirectory:
@@ -144,15 +141,14 @@ def graded() -> bool:
     return TOKEN_VARIABLE in os.environ
 
 
-def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
-    """How a client starts `python server`: inside the grading sandbox when there is one (the
-    client itself stays outside, so its report is out of the server's reach), and with what
-    environment (the sandbox's: only what a server needs)."""
-    from lab import sandbox
+def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
+    """How a client starts `python server`: inside the launch context's sandbox when there is
+    one (the client itself stays outside, so its report is out of the server's reach), and
+    with what environment (the sandbox's: only what a server needs)."""
     from lab.process.student import student_command
 
-    command = student_command([sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
-    if sandbox.current() is None:
+    command = student_command(launch, [sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
+    if launch.sandbox is None:
         return command, dict(os.environ)
     return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
                      "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
@@ -162,16 +158,16 @@ def server_command(server: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: Optional[float] = None) -> list[RealClientRun]:
+            step_limit: Optional[float] = None, launch: Launch = HERE) -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(server_path(server)), str(step_limit), *modes]
+    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
     with client_folder() as folder:
-        code, out, err = run_capped([sys.executable, "-I", "-c", child, *arguments], limit, folder,
-                                    preloaded=("lab.real_clients", arguments))
+        code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
+                                    preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in out.splitlines():
         try:
@@ -188,7 +184,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
 
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one RealClientRun as a JSON line per mode."""
-    server, step_limit, *modes = argv
+    server, step_limit, launch, *modes = argv
     try:
         import anyio
         import mcp  # noqa: F401
@@ -200,11 +196,11 @@ def sdk_child(argv: list[str]) -> None:
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
         problem = not_a_server_file(Path(server))
         run = RealClientRun(f"sdk-{mode}", FAILED, reason=problem) if problem else anyio.run(
-            sdk_once, server, mode, float(step_limit))
+            sdk_once, server, mode, float(step_limit), Launch.from_json(launch))
         print(json.dumps(asdict(run)), flush=True)
 
 
-async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE) -> RealClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -214,11 +210,9 @@ async def sdk_once(server: str, mode: str, step_limit: float) -> RealClientRun:
     name = f"sdk-{mode}"
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
-    command, env = server_command(Path(server))
+    command, env = server_command(Path(server), launch)
     # Sandboxed, the server's folder is set inside the sandbox (and bwrap starts in the client's own).
-    from lab import sandbox
-
-    cwd = None if sandbox.current() is not None else str(Path(server).parent)
+    cwd = None if launch.sandbox is not None else str(Path(server).parent)
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
     with open(os.devnull, "w") as quiet:  # the server's stderr: nobody reads it here
         try:
@@ -260,7 +254,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
-                  limit: float = INSPECTOR_LIMIT) -> RealClientRun:
+                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
     Under `lab grade`, only the Inspector found before grading started (LAB_INSPECTOR) runs,
@@ -281,13 +275,13 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         raise KitError("the check run was given no MCP Inspector to run (LAB_INSPECTOR)")
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-            code, out, err = run_capped([node, entry, "--cli", *server_command(server)[0], "--method", "tools/list"],
+            code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
                                         limit, folder)
             return inspector_outcome(code, out, err, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
             return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
-        command = [INSPECTOR_PACKAGE, "--cli", *server_command(server)[0], "--method", "tools/list"]
+        command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
         env = {**os.environ, **QUIET_NPM}
         code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in err

@@ -90,6 +90,7 @@ def test_the_sandbox_parts_benchmark_measures_every_part() -> None:
         pytest.skip(done.stderr.strip() + ": .ci/run, as root, has both")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.split("\n", 1)[1])
-    assert list(figures) == ["bubblewrap around /bin/true", "holder: bash", "holder: the Python launcher (one listener)",
-                             "server session, a new interpreter", "server session, a joined fork of the zygote"]
+    assert list(figures) == ["bubblewrap around /bin/true", "holder: the Python launcher (one listener)",
+                             "server session, a new interpreter", "import openai, a new interpreter",
+                             "import openai, a joined fork of the zygote"]
     assert all(value > 0 for value in figures.values())

@@ -359,23 +359,23 @@ def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
     entry = real_clients.inspector_entry()
     if entry is None:
         pytest.skip("the MCP Inspector is not in npx's cache here")
-    assert class_helpers("/zygote", bonus=True) == {"LAB_ZYGOTE": "/zygote", "LAB_INSPECTOR": entry}
-    assert class_helpers(None, bonus=False) == {}
+    assert class_helpers(bonus=True) == {"LAB_INSPECTOR": entry}
+    assert class_helpers(bonus=False) == {}
 
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.grading.classroom import BONUS_PRELOAD
     from lab.process import preloaded
-    from lab.process.student import PRELOAD_VARIABLE
-    from lab.process.preloader import KINDS, preloader
+    from lab.process.launch import Launch
+    from lab.process.preloader import preloader
 
     forks = []
     real_start = preloaded.start
     monkeypatch.setattr(preloaded, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
-    assert {"mcp", "lab.real_clients"} <= set(KINDS["bonus"])  # loaded once for the class
-    with preloader(60, 2 << 30, 64 << 20, dict(os.environ), kind="bonus") as address:
+    assert {"mcp", "lab.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
+    with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None
-        monkeypatch.setenv(PRELOAD_VARIABLE, address)
-        [run] = real_clients.run_sdk(LESSON, modes=("auto",))
+        [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))
     assert len(forks) == 1 and isinstance(forks[0], preloaded.Forked)  # no new interpreter
     assert (run.client, run.outcome, run.reason) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 
@@ -445,7 +445,7 @@ def statuses(out: Path, name: str) -> dict[str, tuple[str, str]]:
 def bonus_class(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from hostile import tree_digest, with_prelude
     from hostile.attacks import planted_inspector_prelude, swapped_server_main, swapped_server_prelude
-    from lab import sandbox
+    from lab.process import sandbox
 
     if sandbox.find()[0] is None:
         pytest.skip("bubblewrap cannot run here (.ci/run installs it)")
@@ -492,12 +492,10 @@ def test_a_bonus_server_made_a_link_to_a_folder_is_not_started_and_binds_nothing
     """Attack #5: a client that resolved the link would bind the class folder read-write."""
     assert not bonus_class["markers"]["swapped"].exists()
     swapped = statuses(bonus_class["out"], "swapped")
-    # The link appears as the kit's stdio session ends, before any real client starts: none
-    # starts it, each says why (with a resolved path, the class folder was bound and the victim rewritten).
-    reason = "bonus_server.py is not a regular file (a link or a folder): not started"
-    assert {check: swapped[check][0] for check in BONUS_CLIENT_CHECKS} == dict.fromkeys(BONUS_CLIENT_CHECKS, "failed")
-    assert all(f"Actual: {reason}\n" in swapped[check][1] for check in BONUS_CLIENT_CHECKS), [
-        swapped[check] for check in BONUS_CLIENT_CHECKS]
+    # The swap fails at once: a sandboxed process's folder is read-only (lab/process/sandbox.py),
+    # so the file stays the submission's regular file and the real clients start it. Were it
+    # made a link anyway (unsandboxed), none would start it (real_clients.not_a_server_file).
+    assert {check: swapped[check][0] for check in BONUS_CLIENT_CHECKS} == dict.fromkeys(BONUS_CLIENT_CHECKS, "passed")
 
 
 def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import mutate
+from lab.process.launch import HERE, Launch
 from lab import real_clients
 from lab.checks import registry, run_checks, selected_checks
 from lab.checks.engine import run
@@ -30,9 +31,9 @@ BONUS_IDS = [
 ]
 
 
-def check_bonus(folder: Path, ids: list[str] = BONUS_IDS, lang: str = "en") -> Report:
+def check_bonus(folder: Path, ids: list[str] = BONUS_IDS, lang: str = "en", launch: Launch = HERE) -> Report:
     checks, probes, _ = registry()
-    return run(folder, lang, [check for check in checks if check.id in ids], probes)
+    return run(folder, lang, [check for check in checks if check.id in ids], probes, launch=launch)
 
 
 def statuses(report: Report) -> dict[str, str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
+from lab.process.launch import HERE
 from lab.results import PASSED, SKIPPED
 
 ALT = (FIXTURES / "alt_server.py").read_text()
@@ -143,7 +144,7 @@ def test_a_conversation_without_a_cpu_budget_is_not_watched(tmp_path, cpu_second
     from lab.process.talk import converse
 
     (tmp_path / "busy.py").write_text("total = sum(range(3_000_000))\nprint(total, flush=True)\n")
-    talk = converse(tmp_path / "busy.py", cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, cpu_seconds=cpu_seconds)
+    talk = converse(HERE, tmp_path / "busy.py", cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, cpu_seconds=cpu_seconds)
     assert talk.read_line(20) == str(sum(range(3_000_000))).encode()
     run = talk.finish(20)
     assert (run.code, run.cpu_exhausted) == (0, False)

@@ -229,7 +229,8 @@ def test_the_fallback_grades_an_honest_submission_in_full_as_lab_student(tmp_pat
 def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out(tmp_path: Path) -> None:
     """Attacks #1, #2 and #3 of issue 23: a passing results.json planted read-only where the
     grading writes, results.json made a link to a file of root's, and secrets whose names no
-    pattern catches. The verdict still comes from the kit, and none of it reaches the feedback."""
+    pattern catches; and the kit's own processes, which share lab-student's uid, opened through
+    /proc (their report pipe, their memory). The verdict still comes from the kit, and none of it reaches the feedback."""
     from hostile.attacks import FORGED, MARK, gradescope_fallback_prelude, make_attack
 
     unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
@@ -248,6 +249,7 @@ def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out
     assert MARK not in raw and FORGED not in raw and MARK not in done.stdout
     statuses = statuses_of(results)
     assert len(statuses) > 20 and "server.json-rpc-replies" in statuses  # the kit's own checks, graded
+    assert "REACHED" not in raw  # no kit process of lab-student's opened to it: not its pipe, not its memory
     assert "ATTACK RAN" in raw  # what the server printed, in the feedback: the attack did run
     # The untouched exercises pass nothing but what they do without the attack: the forged 999 is gone.
     assert results["score"] < 5 and results["extra_data"] == {"status": "graded"}, results["output"]

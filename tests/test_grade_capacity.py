@@ -134,15 +134,28 @@ def test_any_other_grader_failure_is_a_kit_error_at_once() -> None:
     assert (len(calls), report.error) == (1, "KeyError: 'bug'")
 
 
-def test_a_report_showing_a_resource_failure_is_tried_again_but_the_last_one_stands() -> None:
-    starved = Report(target="s", lang="en", results=[CheckResult(
-        id="a", task="t", points=2, status="failed", title="A", message="RuntimeError: can't start new thread")])
-    answers = [starved, passed()]
+def test_a_kit_error_report_is_tried_again_but_the_last_one_stands() -> None:
+    broken = Report(target="s", lang="en", kit_error=True, error="a: RuntimeError: can't start new thread",
+                    results=[CheckResult(id="a", task="t", points=2, status="error", title="A")])
+    answers = [broken, passed()]
     report = classroom.grade_with_retries(lambda: answers.pop(0), one_check(), Path("s"), "en", pauses=(0, 0))
     assert report.score == 2 and answers == []
-    # A fork bomb starves itself every time: its own failed check stands, no kit error.
-    report = classroom.grade_with_retries(lambda: starved, one_check(), Path("s"), "en", pauses=(0, 0))
-    assert (report.score, report.error, report.results[0].status) == (0, "", "failed")
+    calls: list[int] = []
+    report = classroom.grade_with_retries(lambda: calls.append(1) or broken, one_check(), Path("s"), "en",
+                                          pauses=(0, 0))
+    assert (len(calls), report.kit_error) == (3, True)
+
+
+def test_what_a_student_printed_never_decides_a_retry() -> None:
+    """A failed check whose text says "Resource temporarily unavailable" (the student's
+    program printed it) is graded once: only the grader's own errors are tried again."""
+    printed = Report(target="s", lang="en", results=[CheckResult(
+        id="a", task="t", points=2, status="failed", title="A", message="no reply",
+        actual="OSError: [Errno 11] Resource temporarily unavailable\ncan't start new thread")])
+    calls: list[int] = []
+    report = classroom.grade_with_retries(lambda: calls.append(1) or printed, one_check(), Path("s"), "en",
+                                          pauses=(0, 0))
+    assert (len(calls), report.score, report.kit_error) == (1, 0, False)
 
 
 def test_grade_class_retries_a_submission_whose_grading_could_not_start_a_thread(

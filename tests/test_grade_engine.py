@@ -64,7 +64,11 @@ def test_every_submission_gets_a_results_file_and_a_summary_row(graded: dict) ->
     assert {check.task for check in listed.checks} == {
         "server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers"}
     assert [row["max"] for row in rows] == [str(listed.max_score)] * len(CLASS)
-    assert graded["done"].stderr.strip().startswith(f"{len(CLASS)} submission(s) graded in ")
+    header, done = graded["done"].stderr.strip().splitlines()[:2]
+    # The run's header names the start path that graded the class.
+    assert header == ("Start path: student code in bubblewrap; checks forked by the preloader; "
+                      "model runner forked by the zygote, joined into its sandbox.")
+    assert done.startswith(f"{len(CLASS)} submission(s) graded in ")
 
 
 def test_the_reference_scores_full_marks_and_a_bug_is_caught(graded: dict) -> None:

@@ -54,7 +54,7 @@ time.sleep(600)
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    with preloader(CPU, MEMORY, FILE_SIZE, {**ENV, "LAB_PRELOADER_ONLY": "yes"}) as where:
+    with preloader(CPU, MEMORY, FILE_SIZE, {**ENV, "LAB_PRELOADER_ONLY": "yes"}, preload.Preload(("openai",))) as where:
         assert where is not None
         yield where
 
@@ -217,7 +217,9 @@ def test_a_preloader_and_a_zygote_run_side_by_side_each_as_its_kind(tmp_path: Pa
     from lab.process.preloader import preloaders
 
     script = write(tmp_path, "loaded.py", "import sys\nprint('lab.checks' in sys.modules, 'openai' in sys.modules)\n")
-    with preloaders(CPU, MEMORY, FILE_SIZE, ENV, ["checks", "zygote"]) as addresses:
+    from lab.grading.classroom import CHECKS_PRELOAD
+
+    with preloaders(CPU, MEMORY, FILE_SIZE, ENV, {"checks": CHECKS_PRELOAD, "zygote": preload.ZYGOTE}) as addresses:
         assert all(addresses.values())  # both ready
         process = start(addresses["checks"], str(script), [], tmp_path, ENV)
         assert process.stdout.readline().split() == [b"True", b"True"]

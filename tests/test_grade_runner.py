@@ -19,6 +19,7 @@ import pytest
 from hostile import STUB_ENGINE, make_submission, tree_digest, wait_until_gone, with_prelude
 from lab.grading.catalogue import Catalogue
 from lab.process.preloader import available, preloader
+from lab.process.launch import Launch
 from lab.grading.runner import GiB, MiB, Limits, grade_submission, parse_report, student_environment
 from lab.i18n import text
 from lab.results import CheckResult, Report
@@ -226,9 +227,8 @@ def test_student_code_does_not_see_the_graders_secrets(tmp_path: Path, catalogue
     environment.pop("LC_CTYPE", None)  # Python may set it for a UTF-8 locale
     token = environment.pop("LAB_GRADE_TOKEN")
     assert len(token) == 16
-    # The stub runs student code inside the kit's own process, which knows its preloader;
-    # the real engine never does, and hides it from the processes it starts (test_grade_engine).
-    assert environment.pop("LAB_PRELOAD", None) == address
+    # Nothing names the preloader in the environment: the check run hears of it in its launch
+    # context, on its command line (lab/process/launch.py).
     assert environment == {"PATH": os.environ["PATH"], "HOME": "/home/teacher", "AI_TIMEOUT": "30",
                            "LAB_LANG": "en", "MALLOC_ARENA_MAX": "2"}
 
@@ -242,6 +242,8 @@ def test_the_child_keeps_a_bytecode_cache_folder_despite_isolated_mode(monkeypat
     command = check_command(Path("/x"), "en", LIMITS)
     assert command[1:3] == ["-I", "-c"]
     assert command[-5:] == ["check", "/x", "--json", "--lang", "en"]
+    launch = check_command(Path("/x"), "en", LIMITS, launch=Launch(nonce="n"))
+    assert launch[-2:] == ["--launch", Launch(nonce="n").to_json()]
     assert check_command(Path("/x"), "en", LIMITS, bonus=True)[-6:] == ["check", "/x", "--json", "--lang", "en",
                                                                         "--bonus"]
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, STUB_ENGINE, make_submission
-from lab import sandbox
+from lab.process.launch import Launch
+from lab.process import sandbox
 from lab.grading.catalogue import Catalogue
 from lab.grading.cgroup import SubmissionGroup
 from lab.grading.classroom import DONE_NAME, grade_class
@@ -75,7 +76,7 @@ def test_a_check_run_that_dies_without_a_report_is_a_kit_error_not_a_zero(tmp_pa
     crasher.write_text("raise SystemExit(70)\n", encoding="utf-8")
     submission = make_submission(tmp_path, "ada", "full", server_only=True)
     checks = Catalogue.from_engine("en")
-    report = grade_submission(submission, "en", LIMITS, checks, str(crasher), jail=sandbox.find()[0])
+    report = grade_submission(submission, "en", LIMITS, checks, str(crasher), launch=Launch(sandbox.find()[0]))
     assert report.kit_error is True
     assert report.error.startswith("The checks stopped (exit code 70)")
 
@@ -115,7 +116,7 @@ def test_a_rerun_in_another_format_grades_again(tmp_path: Path, catalogue: Catal
 
 @needs_bwrap
 def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path: Path) -> None:
-    from lab.process.student import start_student
+    from lab.process.student import start_new
 
     folder = tmp_path / "copy"
     folder.mkdir()
@@ -130,12 +131,8 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
              " 'lab': importlib.util.find_spec('lab') is not None}))\n")
     spec = sandbox.find()[0].with_writable(folder)
     env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LAB_LANG": "en"}
-    os.environ[sandbox.VARIABLE] = spec.to_json()
-    try:
-        process, listeners = start_student([sys.executable, "-c", probe], folder, env, listen=("LAB_PORT",))
-        out, err = process.communicate(timeout=20)
-    finally:
-        del os.environ[sandbox.VARIABLE]
+    process, listeners = start_new(Launch(spec), [sys.executable, "-c", probe], folder, env, listen=("LAB_PORT",))
+    out, err = process.communicate(timeout=20)
     seen = json.loads(out)
     assert (seen["kit"], seen["solutions"], seen["beside"], seen["lab"], seen["openai"]) == (
         False, False, False, False, True), err
@@ -159,27 +156,27 @@ def test_a_sandboxed_student_process_looks_certificates_up_in_the_systems_folder
     """SSL_CERT_DIR names the system's hashed certificate folder, shown in the sandbox whole:
     the openai SDK then looks certificates up instead of loading all of them into every client
     (see sandbox.certificate_folder), and an `OpenAI(...)` is made there as anywhere."""
-    from lab.process.student import child_env, start_student
+    from lab.process.launch import HERE
+    from lab.process.student import child_env, start_new
 
     spec = sandbox.find()[0]
     assert spec.certificates == os.path.realpath(ssl.get_default_verify_paths().capath)
     folder = tmp_path / "copy"
     folder.mkdir()
-    monkeypatch.setenv(sandbox.VARIABLE, spec.with_writable(folder).to_json())
-    env = child_env("en")
+    launch = Launch(spec.with_writable(folder))
+    env = child_env(launch, "en")
     assert env["SSL_CERT_DIR"] == spec.certificates
     probe = ("import json, os, re, openai\n"
              "openai.OpenAI(base_url='http://127.0.0.1:9/v1', api_key='lab', max_retries=0).close()\n"
              "print(json.dumps(sorted(name for name in os.listdir(os.environ['SSL_CERT_DIR'])"
              f" if re.fullmatch({HASHED.pattern!r}, name))))\n")
-    process, _ = start_student([sys.executable, "-c", probe], folder, env)
+    process, _ = start_new(launch, [sys.executable, "-c", probe], folder, env)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert json.loads(out) == sorted(name for name in os.listdir(spec.certificates) if HASHED.fullmatch(name))
     # Outside the sandbox a student process keeps the environment it was given.
-    monkeypatch.delenv(sandbox.VARIABLE)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    assert "SSL_CERT_DIR" not in child_env("en")
+    assert "SSL_CERT_DIR" not in child_env(HERE, "en")
 
 
 def test_only_a_folder_of_hashed_certificates_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,8 +211,7 @@ def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: 
                                   "    _s.exit(3)\n"), encoding="utf-8")
     outside = real_clients.run_sdk(bonus, ("legacy",))
     assert [run.outcome for run in outside] == [real_clients.REFUSED]  # MCP error -32000: Connection closed
-    monkeypatch.setenv(sandbox.VARIABLE, sandbox.find()[0].with_writable(folder).to_json())
-    inside = real_clients.run_sdk(bonus, ("legacy",))
+    inside = real_clients.run_sdk(bonus, ("legacy",), launch=Launch(sandbox.find()[0]))
     assert [(run.outcome, run.tools) for run in inside] == [(real_clients.CONNECTED, [])]
 
 
@@ -228,7 +224,7 @@ def test_a_check_that_errors_in_the_trusted_run_is_a_kit_error(tmp_path: Path, c
     engine.write_text(f"import json\nprint(json.dumps({{'target': 'x', 'lang': 'en', 'results': {results!r}}}))\n",
                       encoding="utf-8")
     submission = make_submission(tmp_path, "ada", "full", server_only=True)
-    jailed = grade_submission(submission, "en", LIMITS, catalogue, str(engine), jail=sandbox.find()[0])
+    jailed = grade_submission(submission, "en", LIMITS, catalogue, str(engine), launch=Launch(sandbox.find()[0]))
     assert (jailed.kit_error, jailed.error) == (
         True, f"{catalogue.checks[0].id}: RuntimeError: a kit bug")
     # Without the sandbox, student code could have caused it: it stays the submission's.
@@ -294,7 +290,7 @@ def test_memory_is_capped_for_the_whole_submission_where_a_cgroup_can_be_made(tm
     model.write_text(with_prelude(model.read_text(encoding="utf-8"), HOG), encoding="utf-8")
     checks = Catalogue.from_engine("en")
     limits = Limits(timeout=30, memory_bytes=512 * 1024 * 1024)
-    report = grade_submission(submission, "en", limits, checks, jail=sandbox.find()[0])
+    report = grade_submission(submission, "en", limits, checks, launch=Launch(sandbox.find()[0]))
     said = {result.actual for result in report.results if "HELD" in result.actual}
     assert said and all("HELD 6 OF 6" not in text for text in said), said
     # The same submission without the group: every child holds its 200 MiB.

@@ -28,7 +28,7 @@ import pytest
 
 from hostile import ROOT, SOLUTIONS, tree_digest
 from hostile.attacks import FALLBACK_WITHOUT_REQUEST, FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
-from lab import sandbox
+from lab.process import sandbox
 from lab.grading.catalogue import Catalogue
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None and not os.environ.get("LAB_ATTACKS_NO_SANDBOX"),

@@ -1,4 +1,4 @@
-"""The zygote (lab/sandbox_entry.py, lab/process/preloader.py): a preloaded fork that joins a
+"""The zygote (lab/process/sandbox_entry.py, lab/process/preloader.py): a preloaded fork that joins a
 bubblewrap sandbox must be as contained as a program bubblewrap starts itself, and cost no
 `import openai`. Real zygote, real bwrap, real namespaces."""
 
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from lab import sandbox
+from lab.process import sandbox
 from lab.grading.cgroup import SubmissionGroup
-from lab.process.preloader import JOIN_FAILED, available, preloader
+from lab.process.preloader import JOIN_FAILED, ZYGOTE, available, preloader
 from lab.process.groups import kill_group
 from lab.process.preloaded import start
 from lab.process.student import KitError, start_joined
-from lab.sandbox_entry import NAMESPACES
+from lab.process.sandbox_entry import NAMESPACES
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None or not available(),
                                 reason="bubblewrap or pidfds missing here (.ci/run installs bubblewrap)")
@@ -29,20 +29,6 @@ MARKER = "LAB_ZYGOTE_TEST_SLEEPER"
 NOTE = "an-instructors-note-4242"  # in the class's environment: never in a joined fork's
 # How a process's interpreter started, as one JSON line: its standard streams, its bytecode
 # setting, what it makes of a byte that is not UTF-8, and the environment it was started with.
-FINGERPRINT = """
-import json, sys
-def stream(s):
-    return [s.name, s.encoding, s.errors, s.line_buffering, s.write_through, repr(s.newlines),
-            type(s.buffer).__name__, s.fileno()]
-try:
-    line = repr(sys.stdin.readline())
-except UnicodeDecodeError as error:
-    line = type(error).__name__
-print(json.dumps({'streams': [stream(s) for s in (sys.stdin, sys.stdout, sys.stderr)],
-                  'dunder': [s is d for s, d in ((sys.stdin, sys.__stdin__), (sys.stdout, sys.__stdout__))],
-                  'bytecode': sys.dont_write_bytecode, 'line': line,
-                  'note': NOTE in open('/proc/self/environ', encoding='latin-1').read()}))
-""".replace("NOTE", repr(NOTE))
 # What a joined process finds around it, as one JSON line.
 PROBE = f"""
 import json, os, socket, subprocess, sys
@@ -66,24 +52,23 @@ print(json.dumps({{
     'solutions_visible': os.path.exists({str(Path(sandbox.KIT) / 'solutions')!r}),
     'listener': reach(int(os.environ['LAB_TEST_PORT'])), 'host_service': reach(int(sys.argv[1])),
     'env': sorted(os.environ), 'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),
+    'note': {NOTE!r} in open('/proc/self/environ', encoding='latin-1').read(),
 }}), flush=True)
 """
 
 
 @pytest.fixture(scope="module")
 def zygote():
-    environment = {name: value for name, value in os.environ.items() if name != "LAB_SANDBOX"}
+    environment = dict(os.environ)
     environment["INSTRUCTOR_NOTE"] = NOTE
-    with preloader(60, 2 << 30, 64 << 20, environment, kind="zygote") as address:
+    with preloader(60, 2 << 30, 64 << 20, environment, ZYGOTE) as address:
         assert address is not None
         yield address
 
 
 @pytest.fixture
 def jailed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """This test as a sandboxed check run: student processes go into the class's sandbox."""
-    spec = sandbox.find()[0]
-    monkeypatch.setenv(sandbox.VARIABLE, spec.to_json())
+    """A check's folder, for processes in the class's sandbox (sandbox.find())."""
     work = tmp_path / "work"
     work.mkdir()
     (work / "probe.py").write_text(PROBE, encoding="utf-8")
@@ -111,7 +96,7 @@ def sleepers() -> list[int]:
 
 def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",)) -> tuple[dict, object]:
     process, listeners = start_joined(zygote, work / "probe.py", args, work,
-                                      {"PATH": "/usr/bin:/bin", "LAB_LANG": "en"}, listen)
+                                      {"PATH": "/usr/bin:/bin", "LAB_LANG": "en"}, sandbox.find()[0], listen)
     for listener in listeners.values():  # the check's side of the listener: accept what comes
         listener.settimeout(5)
     line = process.stdout.readline()
@@ -139,44 +124,35 @@ def test_a_joined_fork_is_inside_the_sandbox_with_no_privilege(zygote: str, jail
     assert seen["host_service"] is False  # the host's loopback is another network
     assert seen["env"] == ["LAB_LANG", "LAB_TEST_PORT", "PATH"]
     assert seen["fds"] == [0, 1, 2, 3]  # stdio, and the listing's own: none of the zygote's
+    assert seen["note"] is False  # the class's environment is not the zygote's
 
 
-def test_a_joined_fork_starts_as_a_new_interpreter_would(zygote: str, jailed: Path) -> None:
-    """A student's server forked by the zygote meets its input as `python server.py` would: the
-    zygote's own streams (made under `-I -X utf8`) and its environment are not inherited."""
+def test_only_the_model_runner_is_forked_by_the_zygote(zygote: str, jailed: Path) -> None:
+    """A student's server or client starts as a new interpreter in its sandbox, as a real client
+    starts it; only the kit's model runner (warm=True) is a fork of the zygote, joined in."""
+    from lab.process.launch import Launch
+    from lab.process.preloaded import Forked
     from lab.process.student import SANDBOX_BASE, start_student
 
-    (jailed / "fingerprint.py").write_text(FINGERPRINT, encoding="utf-8")
-    env = {**SANDBOX_BASE, "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
-    joined, _ = start_joined(zygote, jailed / "fingerprint.py", (), jailed, env)
-    new, _ = start_student([sys.executable, str(jailed / "fingerprint.py")], jailed, env)
+    (jailed / "hello.py").write_text("import sys\nprint('openai' in sys.modules)\n", encoding="utf-8")
+    launch = Launch(sandbox.find()[0], zygote=zygote)
     seen = []
-    for process in (joined, new):
+    for warm in (False, True):
+        process, _ = start_student(launch, jailed / "hello.py", cwd=jailed, env=dict(SANDBOX_BASE), warm=warm)
         try:
-            out, err = process.stdout, process.stderr
-            process.stdin.write("caf\xe9 \u00e9t\xe9\n".encode("latin-1"))
-            process.stdin.close()
-            assert process.wait(timeout=20) == 0, err.read().decode()
-            seen.append(json.loads(out.readline()))
+            assert process.wait(timeout=20) == 0
+            seen.append((isinstance(process, Forked), process.stdout.read()))
         finally:
             kill_group(process)
-    assert seen[0] == seen[1]
-    assert seen[0]["line"] == "UnicodeDecodeError"  # strict, as PYTHONIOENCODING=utf-8 asks
-    assert seen[0]["streams"][2][1:4] == ["utf-8", "backslashreplace", True]
-    assert (seen[0]["bytecode"], seen[0]["note"]) == (True, False)
+    assert seen == [(False, b"False\n"), (True, b"True\n")]
 
 
-def test_a_sandbox_is_held_open_by_a_shell_where_no_listener_is_needed(tmp_path: Path) -> None:
-    """The holder a joined fork needs: bash where there is one (about 2 ms of CPU), the Python
-    launcher where there is none, or where it must bind the check's listeners."""
+def test_a_sandbox_is_held_open_by_the_launcher(tmp_path: Path) -> None:
+    """The holder a joined fork needs is the Python launcher with no program: it binds the
+    check's listeners, hands them out (saying the sandbox is ready) and waits."""
     spec = sandbox.find()[0]
-    if not spec.shell:
-        pytest.skip("no bash here")
     held = sandbox.wrap(spec, [], tmp_path, channel=7)
-    assert held[held.index("--", held.index("--chdir")) + 1:] == [spec.shell, "-c", sandbox.HOLDER, "7"]
-    for other in (sandbox.wrap(spec, [], tmp_path, channel=7, listen=("PORT",)),
-                  sandbox.wrap(sandbox.Spec(**{**spec.__dict__, "shell": ""}), [], tmp_path, channel=7)):
-        assert other[other.index("--", other.index("--chdir")) + 1:][1:4] == ["-I", "-S", "-c"]
+    assert held[-8:] == [sys.executable, "-I", "-S", "-c", sandbox.LAUNCHER, "0", "7", "--"]
 
 
 def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Path, host_service: int) -> None:
@@ -196,10 +172,11 @@ def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Pa
 def test_exit_codes_and_signals_come_back_as_the_program_ended(zygote: str, jailed: Path) -> None:
     (jailed / "exits.py").write_text("raise SystemExit(3)\n")
     (jailed / "loops.py").write_text("while True:\n    pass\n")
-    exits, _ = start_joined(zygote, jailed / "exits.py", (), jailed, {"PATH": "/usr/bin"})
+    exits, _ = start_joined(zygote, jailed / "exits.py", (), jailed, {"PATH": "/usr/bin"}, sandbox.find()[0])
     assert exits.wait(timeout=10) == 3
     started = time.monotonic()
-    loops, _ = start_joined(zygote, jailed / "loops.py", (), jailed, {"PATH": "/usr/bin"}, cpu_seconds=1)
+    loops, _ = start_joined(zygote, jailed / "loops.py", (), jailed, {"PATH": "/usr/bin"}, sandbox.find()[0],
+                            cpu_seconds=1)
     assert loops.wait(timeout=10) == -signal.SIGXCPU  # its CPU budget, as a new interpreter's
     assert time.monotonic() - started < 5
 
@@ -217,17 +194,17 @@ def test_a_fork_that_cannot_join_says_so_before_any_code_runs(zygote: str, jaile
     assert forked.stdout.read() == b""  # the probe never ran
 
 
-def test_without_a_zygote_start_joined_says_none_and_the_caller_starts_anew(jailed: Path, tmp_path: Path) -> None:
-    # No zygote at that address: start_joined says None, and the caller starts a new interpreter.
-    assert start_joined(str(tmp_path / "no-zygote"), jailed / "probe.py", (), jailed, {}) is None
+def test_a_zygote_that_does_not_answer_is_a_kit_error(jailed: Path, tmp_path: Path) -> None:
+    # Named in the launch context but gone: no quieter path is taken instead (fail closed).
+    with pytest.raises(KitError, match="did not answer"):
+        start_joined(str(tmp_path / "no-zygote"), jailed / "probe.py", (), jailed, {}, sandbox.find()[0])
 
 
 def test_a_holder_that_cannot_start_is_a_kit_error(zygote: str, jailed: Path, monkeypatch) -> None:
     spec = sandbox.find()[0]
     broken = sandbox.Spec(**{**spec.__dict__, "bwrap": "/bin/false"})
-    monkeypatch.setenv(sandbox.VARIABLE, broken.to_json())
     with pytest.raises(KitError, match="the sandbox's launcher gave no listeners"):
-        start_joined(zygote, jailed / "probe.py", (), jailed, {})
+        start_joined(zygote, jailed / "probe.py", (), jailed, {}, broken)
 
 
 @pytest.mark.skipif(not SubmissionGroup(1 << 30).active, reason="no writable control group here")

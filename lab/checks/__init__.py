@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.checks.engine import Check, Probe, ProbeMemo, run
+from lab.process.launch import HERE, Launch
 from lab.results import Report
 
 TASKS: dict[str, dict[str, str]] = {
@@ -74,12 +75,26 @@ def selected_checks(bonus: bool = False) -> list[Check]:
     return [check for check in registry()[0] if bonus or check.task not in OPT_IN_TASKS]
 
 
-def run_checks(folder: Path, lang: str, bonus: bool = False, memo: ProbeMemo | None = None) -> Report:
+def run_checks(folder: Path, lang: str, bonus: bool = False, memo: ProbeMemo | None = None,
+               launch: Launch = HERE) -> Report:
     """Check a folder. Never raises because of the student's code: problems become results.
-    `memo` (under --watch) keeps the probes' results whose files did not change."""
+    `memo` (under --watch) keeps the probes' results whose files did not change; `launch`
+    says how student processes start (lab/process/launch.py: `lab grade` passes its own)."""
     started = time.monotonic()
     try:
-        return run(Path(folder), lang, selected_checks(bonus), registry()[1], memo)
+        return run(Path(folder), lang, selected_checks(bonus), registry()[1], memo, launch)
     except Exception as error:  # a kit bug: still a report, saying what happened
         return Report(target=str(folder), lang=lang, error=f"{type(error).__name__}: {error}",
                       duration=round(time.monotonic() - started, 3), kit_error=True)
+
+
+def warm_up() -> None:
+    """Do once, in `lab grade`'s preloader, what every check run would do first: find the
+    checks (importing each checks module and all they import) and load the reference
+    solutions they compare with (lab/grading/classroom.py names this for the preloader)."""
+    from lab.checks import reference
+
+    registry()
+    for name in ("server", "client"):  # plumbing.py comes with them
+        reference.load(name)
+    reference.helper_bytecode()

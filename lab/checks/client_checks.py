@@ -22,7 +22,7 @@ from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.tracebacks import trimmed
-from lab.process.student import STUDENT_SCRIPT, child_env, copy_student_file
+from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
@@ -80,19 +80,23 @@ class Spies:
         session = new_session(self.lang)
         with connection, connection.makefile("rb") as lines:
             try:
-                for frame in lines:  # a line's bytes in hexadecimal, "-" at the end (spy_server.py)
-                    if frame == b"-\n":
+                for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
+                    message = json.loads(frame)
+                    if message.get("end") is True:
                         self.record("eof", True)
                         break
-                    raw = bytes.fromhex(frame.decode("ascii"))
+                    raw = message["line"].encode("utf-8", "surrogateescape")
                     self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
                     reply = session.handle_line(raw)
                     for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
                         self.record("out", one)
                         connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
                                            + b"\n")
-            except (ValueError, AttributeError, UnicodeError):
-                pass  # not the relay's frames: nothing more from this connection counts
+            except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
+                # Not the relay's frames: the client rewrote its server.py (it runs in the client's
+                # sandbox). Nothing more from this connection counts: the client's failure, judged
+                # by what the spy saw, never a kit error.
+                pass
             except OSError:
                 pass
 
@@ -131,11 +135,10 @@ def run_student_client(context: Context) -> StudentClientRun:
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)
-        env = child_env(context.lang, AI_URL="http://127.0.0.1:9")
+        env = child_env(context.launch, context.lang, AI_URL="http://127.0.0.1:9")
         try:
-            outcome.run = run_python(work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env, cpu_seconds=CLIENT_CPU,
-                                     preloaded=STUDENT_SCRIPT,
-                                     listen=(SERVER_PORT, MODEL_PORT),
+            outcome.run = run_python(context.launch, work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env,
+                                     cpu_seconds=CLIENT_CPU, listen=(SERVER_PORT, MODEL_PORT),
                                      serve=lambda listeners: spies.append(Spies(listeners, context.lang)))
         finally:
             for spy in spies:

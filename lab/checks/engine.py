@@ -18,6 +18,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
+from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
 
 PROBE_GRACE = 5.0  # seconds a check waits beyond a probe's own limit before giving up on it
@@ -111,6 +112,7 @@ class Context:
     lang: str
     probes: dict[str, Probe]
     futures: dict[str, Future] = field(default_factory=dict)
+    launch: Launch = HERE  # how student processes start (lab/process/launch.py)
 
     def probe(self, name: str) -> Any:
         limit = self.probes[name].limit + PROBE_GRACE
@@ -212,10 +214,10 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
 
 
 def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe],
-        memo: ProbeMemo | None = None) -> Report:
+        memo: ProbeMemo | None = None, launch: Launch = HERE) -> Report:
     started = time.monotonic()
     applicable = [c for c in checks if not c.applies_when or (folder / c.applies_when).is_file()]
-    context = Context(folder=folder, lang=lang, probes=probes)
+    context = Context(folder=folder, lang=lang, probes=probes, launch=launch)
     wanted = list(dict.fromkeys(name for check in applicable for name in check.probes))
     titles = {check.id: check.title for check in applicable}
     report = Report(target=str(folder), lang=lang)

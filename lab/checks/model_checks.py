@@ -21,7 +21,7 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
-from lab.process.student import KIT_SCRIPT, child_env, copy_student_file, start_python
+from lab.process.student import child_env, copy_student_file, start_student
 from lab.process.talk import Conversation, Run
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -81,9 +81,10 @@ def run_model(context: Context) -> ModelRun:
                 shutil.copyfile(helper_module(), work / HELPER)
             give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
-            process, listeners = start_python(work / RUNNER_COPY, (), work, child_env(context.lang), preloaded=KIT_SCRIPT,
-                                              listen=(PORT_VARIABLE,))
-            session = Conversation(process)
+            process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
+                                               env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
+                                               warm=True)
+            session = Conversation(process, launch=context.launch)
             answer_text = f"{MODEL_TEXT} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
@@ -108,9 +109,7 @@ def run_model(context: Context) -> ModelRun:
                         for later in pending[pending.index(case):]:
                             results[later["name"]] = {"hung": case["name"], "seconds": seconds}
                         break
-                    outcome = parse_line(line)
-                    if outcome.get("id") != case["id"]:
-                        outcome = {"error": "the runner's answer is not this case's"}
+                    outcome = case_frame(parse_line(line), case["id"])
                     outcome.update(seconds=seconds, hung=False)
                     results[case["name"]] = outcome
             ended = session.close()
@@ -130,6 +129,25 @@ def parse_line(line: bytes | None) -> dict:
     except ValueError:
         return {"error": "the runner printed something that is not JSON"}
     return value if isinstance(value, dict) else {}
+
+
+# The fields of a case's answer, as the runner writes them (lab/checks/scripts/model_runner.py).
+# The runner shares its process with model.py, which can write to its stdout or reach into it:
+# a frame that is not one of these is the student's doing, judged as a failure, never a kit error.
+FRAME_TYPES = {"text": (str,), "recorded": (bool, type(None)), "error": (str,), "trace": (str,), "printed": (str,)}
+
+
+def case_frame(frame: dict, case_id: str) -> dict:
+    """The runner's answer to the case `case_id`, or an error the checks report as the
+    helper's when it is not this case's or not well formed."""
+    if frame.get("id") != case_id:
+        return {"error": "the runner's answer is not this case's"}
+    if "error" not in frame and "text" not in frame:
+        return {"error": "the runner's answer holds neither a text nor an error"}
+    for name, types in FRAME_TYPES.items():
+        if name in frame and not isinstance(frame[name], types):
+            return {"error": f"the runner's answer is malformed ({name})"}
+    return frame
 
 
 PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}  # the import's limit and the cases', and more

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed, Probe
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
-from lab.process.student import STUDENT_SCRIPT, child_env
+from lab.process.student import child_env
 from lab.process.talk import Run, converse
 from lab.checks.tracebacks import trimmed
 
@@ -124,8 +124,8 @@ def session(context: Context, messages: list[Any], script_name: str = "server.py
     if not script.is_file():
         return transcript
     started = time.monotonic()
-    talk = converse(script.resolve(), cwd=context.folder, env=child_env(context.lang), cpu_seconds=SERVER_CPU,
-                    preloaded=STUDENT_SCRIPT)
+    talk = converse(context.launch, script.resolve(), cwd=context.folder, env=child_env(context.launch, context.lang),
+                    cpu_seconds=SERVER_CPU)
     received: list[bytes] = []
     owed = 0
     answered = -1  # the last message whose reply came: a crash came from a line after it

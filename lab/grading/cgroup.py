@@ -12,12 +12,11 @@ student processes) is born inside. Where no group can be made, the per-process l
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
-import signal
 import time
 from pathlib import Path
 
+from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT
 from lab.process.limits import GROUP_PREFIX
 
@@ -91,9 +90,7 @@ class SubmissionGroup:
             left = self.members()
             if not left:
                 break
-            for pid in left:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+            kill_pids(left)
             time.sleep(0.02)
         for folder in self.folders:
             for _ in range(50):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from lab import real_clients
-from lab import sandbox as sandbox_module
+from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats
 from lab.grading.capacity import Fit, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
@@ -35,10 +35,11 @@ from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
-from lab.process.student import ZYGOTE_VARIABLE, joins_here
-from lab.process.preloader import preloaders
+from lab.process.launch import Launch
+from lab.process.preloader import ZYGOTE, Preload, preloaders
+from lab.process.sandbox import Spec
+from lab.process.student import joins_here
 from lab.results import Report
-from lab.sandbox import Spec
 
 SUMMARY_NAME = "summary.csv"
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
@@ -46,9 +47,6 @@ DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, an
 CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
-# How a resource failure reads once a child has turned it into text (a traceback, a message).
-RESOURCE_MARKERS = ("can't start new thread", "Resource temporarily unavailable",
-                    "Cannot allocate memory", "Too many open files")
 
 
 @dataclass
@@ -133,11 +131,6 @@ def is_resource_failure(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
 
 
-def shows_resource_failure(report: Report) -> bool:
-    texts = [report.error, *(f"{r.message}\n{r.actual}" for r in report.results)]
-    return any(marker in value for value in texts for marker in RESOURCE_MARKERS)
-
-
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
     """Every check at 0 with the reason, marked as the kit's failure: no mark, graded again on a rerun."""
     report = checks.failed(str(submission), lang, reason)
@@ -150,9 +143,9 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
     """`grade()`, tried again after a pause when the grader ran out of a resource.
 
     An exception from the grader is a kit error: a resource failure after the last try, or
-    any other failure at once. A report that only shows signs of one (a check's message
-    saying a thread could not start) is tried again too, but the last such report stands:
-    a fork bomb in the submission exhausts the same resources, and that is its own doing.
+    any other failure at once. A report the grader itself marked a kit error is tried again
+    too, and the last one stands. What decides is only ever the grader's own error, never
+    text in a report: a student's program can print "Resource temporarily unavailable".
     """
     attempts = len(pauses) + 1
     for attempt in range(attempts):
@@ -166,7 +159,7 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
                 return kit_failure(checks, submission, lang, text(
                     lang, "grade.resource_failure", error=reason, attempts=attempts))
         else:
-            if attempt == attempts - 1 or not shows_resource_failure(report):
+            if attempt == attempts - 1 or not report.kit_error:
                 return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
@@ -270,11 +263,45 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 work()
 
 
-def class_helpers(zygote: str | None, bonus: bool, lang: str = "fr") -> dict[str, str]:
-    """What the class's trusted helpers tell each check run: the zygote's address (sandboxed
-    model runners, lab/sandbox_entry.py) and, with --bonus, the Inspector's CLI client, looked
-    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do)."""
-    helpers = {ZYGOTE_VARIABLE: zygote} if zygote else {}
+# What the class's preloader loads for each check run (it forks them): the kit's checks and
+# openai, and with --bonus the SDK client too. Named here: lab/process imports nothing above it.
+CHECKS_PRELOAD = Preload(
+    ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner", "lab.process.preloader",
+     "lab.process.sandbox", "lab.report", "openai"),
+    ("lab.process.preloader:warm_up_openai", "lab.checks:warm_up"))
+BONUS_PRELOAD = Preload(CHECKS_PRELOAD.modules + ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio",
+                                                  "lab.real_clients"), CHECKS_PRELOAD.warm_ups)
+
+
+@dataclass(frozen=True)
+class StartPath:
+    """Which start path graded the class, as message keys (grade.start.*): said in the run's
+    header and recorded with the results."""
+
+    isolation: str  # sandboxed, unsandboxed
+    checks: str  # preloaded, new, new_unavailable
+    model: str  # zygote, preloaded, new, new_unavailable, new_cannot_join
+
+    def said(self, lang: str) -> str:
+        return text(lang, "grade.start_path", **{part: text(lang, f"grade.start.{key}")
+                                                  for part, key in asdict(self).items()})
+
+
+def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: str | None, joins: bool) -> StartPath:
+    if not preload:
+        return StartPath("sandboxed" if jail else "unsandboxed", "new", "new")
+    checks = "preloaded" if address else "new_unavailable"
+    if jail is None:
+        model = "preloaded" if address else "new_unavailable"
+    else:
+        model = "zygote" if zygote and joins else "new_cannot_join" if zygote else "new_unavailable"
+    return StartPath("sandboxed" if jail else "unsandboxed", checks, model)
+
+
+def class_helpers(bonus: bool, lang: str = "fr") -> dict[str, str]:
+    """With --bonus, the Inspector's CLI client for each check run, looked up once in npx's
+    cache before grading (none there: SandboxUnavailable, with what to do)."""
+    helpers: dict[str, str] = {}
     if bonus:
         entry = real_clients.inspector_entry()
         if entry is None:
@@ -288,12 +315,13 @@ def grade_class(
     jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
     on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
     bonus: bool = False, preload: bool = True, sandboxed: bool = True, force: bool = False,
-    on_resume: Callable[[int], None] | None = None,
+    on_resume: Callable[[int], None] | None = None, on_start: Callable[[StartPath], None] | None = None,
 ) -> ClassResult:
     """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`.
 
-    `preload`: fork every submission's checks from one preloaded process (False: a new
-    interpreter each, as on systems where the preloader cannot run).
+    `preload`: fork every submission's checks from one preloaded process, and its model runner
+    from the zygote (False: a new interpreter each, with the same isolation). `on_start` hears
+    which start path grades the class, once the preloaders are up (or are not).
     `sandboxed`: every student process runs in a bubblewrap sandbox (raises SandboxUnavailable
     where it cannot); False grades as `lab check` does, with a warning in every report.
     Each submission's files are written as soon as it is graded; a rerun with the same `out`
@@ -316,15 +344,21 @@ def grade_class(
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
-    kind = "bonus" if bonus else "checks"  # the SDK client preloaded too, with --bonus
-    kinds = [kind, *(["zygote"] if jail is not None else [])] if preload and todo else []
-    with preloaders(*class_limits, kinds) as addresses:
-        address, zygote = addresses.get(kind), addresses.get("zygote")
-        helpers = class_helpers(zygote if zygote and joins_here(zygote, jail) else None, bonus and bool(todo), lang)
+    kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
+    if jail is not None:
+        kinds["zygote"] = ZYGOTE
+    with preloaders(*class_limits, kinds if preload and todo else {}) as addresses:
+        address, zygote = addresses.get("checks"), addresses.get("zygote")
+        joins = bool(zygote) and jail is not None and joins_here(zygote, jail)
+        path = start_path(jail, preload, address, zygote, joins)
+        if on_start:
+            on_start(path)
+        launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "")
+        helpers = class_helpers(bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:
             return grade_with_retries(
-                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, jail=jail,
+                lambda: grade_submission(submission, lang, limits, checks, target, preload=address, launch=launch,
                                          helpers=helpers),
                 checks, submission, lang)
 
@@ -348,7 +382,7 @@ def grade_class(
     try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
         class_report.record_grading(out, rows, {
             "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-            "jobs": fit.jobs, "preload": preload, "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+            "jobs": fit.jobs, "preload": preload, "start": asdict(path), "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
         class_report.write_report(out, lang)
     except OSError as error:
         problem = error.strerror or str(error)

@@ -52,11 +52,12 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                   show_default=True, help=help_text["grade.memory"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
     @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
+    @click.option("--no-preload", "no_preload", is_flag=True, help=help_text["grade.no_preload"])
     @click.option("--force", is_flag=True, help=help_text["grade.force"])
     @click.option("--show", is_flag=True, help=help_text["grade.show"])
     @lang_option
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
-              timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, force: bool,
+              timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
         from lab.grading.capacity import fit_jobs, read_host
         from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems
@@ -64,7 +65,9 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
         from lab.grading.runner import Limits
+        from lab.process.trusted import keep_out_same_user
 
+        keep_out_same_user()  # before any student code runs: unsandboxed, it has this uid
         problems = path_problems(list(submissions), lang)
         if problems:
             raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
@@ -79,8 +82,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus, sandboxed=not no_sandbox, force=force,
+                                 preload=not no_preload,
                                  on_resume=lambda count: click.echo(
-                                     text(lang, "grade.resumed", count=count, path=out), err=True))
+                                     text(lang, "grade.resumed", count=count, path=out), err=True),
+                                 on_start=lambda path: click.echo(path.said(lang), err=True))
         except SandboxUnavailable as problem:
             raise click.ClickException(str(problem)) from None
         finally:
@@ -110,7 +115,9 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
 
         from lab.grading.bundle import grade_upload
         from lab.grading.classroom import SandboxUnavailable
+        from lab.process.trusted import keep_out_same_user
 
+        keep_out_same_user()  # it holds the verdict's descriptor; in the fallback, student code has this uid
         if results is None and verdict_fd is None:
             raise click.UsageError("--results or --verdict-fd")
         if verdict_fd is not None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from lab.process.groups import POSIX, kill_group
+from lab.process.groups import POSIX, kill_group, kill_pid_group
 
 def run_with_limit(args: list[str], timeout: float, **popen: Any) -> int | None:
     """Run to the end and return the exit code, or None if it ran past `timeout` (then killed)."""
@@ -113,40 +112,6 @@ def run_script_here(script: Path | str, args: list[str], env: dict[str, str], ne
     return code
 
 
-def as_new_interpreter(env: dict[str, str]) -> None:
-    """In a fork about to run a script: give it the standard streams and the bytecode setting
-    that `python script` would start with under `env`. A fork keeps its parent's, made under
-    other options (the zygote runs with `-I -X utf8`): another error handler on stdin, say,
-    would change how a student's server meets bytes that are not UTF-8.
-    As Python makes them on Linux: PYTHONIOENCODING's encoding and errors, else the locale's
-    (the checks set C.UTF-8, which is UTF-8) and "strict", "surrogateescape" in the C locale;
-    stderr "backslashreplace" and line-buffered; PYTHONUNBUFFERED writes straight through."""
-    import io
-
-    encoding, _, errors = env.get("PYTHONIOENCODING", "").partition(":")
-    locale_name = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or "C"
-    legacy = locale_name in ("C", "POSIX")
-    errors = errors or ("surrogateescape" if legacy else "strict")
-    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
-
-    def stream(fd: int, name: str, errors: str, line_buffering: bool = False) -> io.TextIOWrapper:
-        writes = fd != 0
-        raw = io.FileIO(fd, "wb" if writes else "rb", closefd=False)
-        raw.name = name
-        if not writes:
-            buffered: io.RawIOBase | io.BufferedIOBase = io.BufferedReader(raw)
-        else:
-            buffered = raw if unbuffered else io.BufferedWriter(raw)
-        return io.TextIOWrapper(buffered, encoding or "utf-8", errors, newline="\n",
-                                line_buffering=line_buffering or (writes and os.isatty(fd)),
-                                write_through=writes and unbuffered)
-
-    sys.stdin = sys.__stdin__ = stream(0, "<stdin>", errors)
-    sys.stdout = sys.__stdout__ = stream(1, "<stdout>", errors)
-    sys.stderr = sys.__stderr__ = stream(2, "<stderr>", "backslashreplace", line_buffering=True)
-    sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
-
-
 def exits_within(pid: int, timeout: float) -> bool:
     """True once child `pid` has exited (not reaped yet), False if still running at `timeout`."""
     pidfd = os.pidfd_open(pid)
@@ -159,10 +124,7 @@ def exits_within(pid: int, timeout: float) -> bool:
 
 def kill_and_reap(pid: int) -> None:
     """Kill the group of a forked child that was not reaped yet, then reap it (no zombie)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass  # the group is gone already
+    kill_pid_group(pid)
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:

@@ -12,6 +12,7 @@ POSIX = os.name == "posix"
 # kit's own children take care to leave nothing behind.
 GROUPS = hasattr(os, "killpg")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of CPU time
+REAP_LIMIT = 5.0  # seconds to wait for a killed process to be reaped
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: the checks know they are graded
 
 
@@ -28,7 +29,10 @@ def kill_group(process: subprocess.Popen) -> None:
             pass  # the group is gone already
     if process.poll() is None:
         process.kill()
-    process.wait()
+    try:
+        process.wait(timeout=REAP_LIMIT)
+    except subprocess.TimeoutExpired:
+        pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
 
 
 def limit_cpu(pid: int, seconds: int) -> None:
@@ -109,6 +113,50 @@ class ProcessTree:
             found[pid] = seen[pid][2]  # type: ignore[index]
             pending += children.get(pid, [])
         return found
+
+
+def kill_pid_group(pid: int) -> None:
+    """Kill the group led by `pid` and `pid` itself, for a child known by its pid only (a fork):
+    in the instant after fork(), before the child's setsid(), its group does not exist yet."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
+
+
+def kill_pids(pids: list[int]) -> int:
+    """SIGKILL each of `pids` (gone already: passed over); how many it reached."""
+    killed = 0
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except OSError:
+            pass
+    return killed
+
+
+def kill_marked(token: str) -> int:
+    """Kill every process whose environment carries TOKEN_VARIABLE=`token` (Linux, best
+    effort): processes that left their group (setsid) still inherit it. How many it killed."""
+    from pathlib import Path
+
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return 0
+    needle = f"{TOKEN_VARIABLE}={token}".encode()
+    marked = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environ.split(b"\0"):
+            marked.append(int(entry.name))
+    return kill_pids(marked)
 
 
 def sweep_group(pgid: int) -> None:

@@ -7,10 +7,10 @@ fork of a process that has all that loaded costs a small fraction of that (figur
 docs/performance.md).
 `lab grade` uses it for each submission's `lab check` (the trusted check run), and, only with
 `--no-sandbox`, for its model helper's runner. The zygote, a preloader with openai only and
-none of the kit's checks, forks the sandboxed processes: the model runner, and the student's
-server and client, which then run as `python file.py` would (fork.as_new_interpreter); the
-server the student's client starts, and the servers real MCP clients start, are new
-interpreters, as a real client starts them.
+none of the kit's checks, forks the sandboxed model runner and joins it into its sandbox
+(lab/process/sandbox_entry.py). Student servers and clients are always new interpreters, as
+a real client starts them. What each preloads is the caller's word (Preload): lab/grading
+names the kit's modules, this layer imports nothing above it.
 
 A forked process is as contained as a new interpreter would be:
 - the preloader forks only from its own single-threaded loop (a fork taken while other
@@ -28,8 +28,9 @@ Protocol, over an AF_UNIX SOCK_SEQPACKET socket (one message per send, no framin
     asker -> preloader  {"target", "args", "cwd", "env"} and three fds (stdin, stdout, stderr)
     preloader -> asker  {"pid": N}, later {"exit": CODE} (negative: killed by that signal)
     asker closes        the preloader sweeps the group and reaps the child.
-Linux only (pidfds); elsewhere, and whenever the preloader cannot be reached, the kit starts a
-new interpreter instead.
+Linux only (pidfds). Where a preloader cannot start, the run's launch context names none
+(lab/process/launch.py) and `lab grade` says so in its header: every process then starts as a
+new interpreter with the same isolation (lab/process/trusted.py, lab/process/student.py).
 """
 
 from __future__ import annotations
@@ -49,44 +50,46 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
-from lab.process.fork import as_new_interpreter, run_script_here
+from lab.process.fork import run_script_here
+from lab.process.groups import kill_pid_group
 from lab.process.limits import apply_limits, cap, join_groups_of
+from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
-from lab.sandbox_entry import NAMESPACES, drop_privileges, join
-# Everything a submission's check run imports, and the model helper's: loaded once, shared by every fork.
-PRELOADED = ("lab.cli", "lab.checks", "lab.checks.endpoints", "lab.checks.scripts.model_runner",
-             "lab.process.preloader", "lab.report", "lab.sandbox", "openai")
+from lab.process.trusted import KIT_PARENT, start_trusted, trusted_python
+
 READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
-
-# The zygote: a preloader for sandboxed model runners, whose forks join a sandbox and run
-# student code. It loads openai only: nothing of the kit's checks may sit in a student's memory.
-ZYGOTE_PRELOADED = ("openai",)
-# With --bonus, the check run's SDK client (lab/real_clients.py) is forked from here too.
-SDK_PRELOADED = ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio", "lab.real_clients")
-KINDS = {"checks": PRELOADED, "bonus": PRELOADED + SDK_PRELOADED, "zygote": ZYGOTE_PRELOADED}
 JOIN_FDS = 1 + len(NAMESPACES)  # a zygote's request carries a status pipe and the sandbox's namespaces
 JOIN_FAILED = 125  # a zygote's fork that could not join its sandbox exits with this, before any student code
+SOCKET_PATH_LIMIT = 100  # bytes: an AF_UNIX address holds 108 with its final NUL
+
+
+@dataclass(frozen=True)
+class Preload:
+    """What a preloader loads before it forks: modules to import, warm-ups to call
+    ("module:function", each once) and whether it is a zygote (its forks join a sandbox and
+    run student code: give it nothing of the kit's checks). The caller says what: this layer
+    imports nothing of the layers above it."""
+
+    modules: tuple[str, ...]
+    warm_ups: tuple[str, ...] = ()
+    zygote: bool = False
+
+
+# The zygote: openai only, and its first client's lazy imports.
+ZYGOTE = Preload(("openai",), ("lab.process.preloader:warm_up_openai",), zygote=True)
 
 BOOT = """\
-import sys
-kit, address, cpu, memory, file_size, kind = sys.argv[1:]
+import json, sys
+kit, address, cpu, memory, file_size, preload = sys.argv[1:]
 sys.path.insert(0, kit)
-from lab.process.preloader import serve
-serve(address, int(cpu), int(memory), int(file_size), kind)
+from lab.process.trusted import keep_out_same_user
+keep_out_same_user()
+from lab.process.preloader import Preload, serve
+serve(address, int(cpu), int(memory), int(file_size), Preload(**json.loads(preload)))
 """
-
-
-KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
-
-
-def cache_options() -> list[str]:
-    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
-    return ["-X", f"pycache_prefix={prefix}"] if prefix else []
 
 
 def available() -> bool:
@@ -226,7 +229,7 @@ class Preloader:
                 cap(resource.RLIMIT_CPU, int(order["cpu"]), int(order["cpu"]) + 1)
             join(namespaces)
             os.chdir(cwd)
-            drop_privileges()
+            drop_privileges(int(order.get("uid", -1)))
         except (OSError, ValueError, KeyError, TypeError) as error:
             with contextlib.suppress(OSError):
                 os.write(status, f"failed: {error}".encode()[:500])
@@ -239,7 +242,6 @@ class Preloader:
         if runner == 0:
             code = 70
             try:
-                as_new_interpreter(env)  # it may be a student's own server or client
                 code = run_script_here(target, args, env, new_session=False)
             finally:
                 os._exit(code)
@@ -262,7 +264,7 @@ class Preloader:
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        kill_fork(child.pid)
+        kill_pid_group(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
@@ -276,7 +278,7 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            kill_fork(pid)
+            kill_pid_group(pid)
         self.running = False
 
 
@@ -291,14 +293,6 @@ def relay_exit(pid: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-def kill_fork(pid: int) -> None:
-    """Kill a fork's group, and the fork itself: in the instant after fork(), before the
-    child's setsid(), its group does not exist yet."""
-    for kill in (os.killpg, os.kill):
-        with contextlib.suppress(OSError):
-            kill(pid, signal.SIGKILL)
-
-
 def warm_up_openai() -> None:
     """Load what a helper's first `OpenAI(...).chat.completions.create(...)` would: the chat
     resources (imported lazily) and the platform headers (cached; reading them runs `uname -p`)."""
@@ -310,31 +304,20 @@ def warm_up_openai() -> None:
     client.close()
 
 
-def warm_up_checks() -> None:
-    """Do once what every check run would do first: find the checks (importing each checks
-    module and all they import) and load the reference solutions they compare with."""
-    from lab.checks import registry, reference
-
-    registry()
-    for name in ("server", "client"):  # plumbing.py comes with them
-        reference.load(name)
-    reference.helper_bytecode()
-
-
-def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "checks") -> None:
-    """The preloader's main: import what `kind` needs (KINDS), say ready on stdout, then serve
-    until stdin closes."""
-    for name in KINDS[kind]:
+def serve(address: str, cpu: int, memory: int, file_size: int, preload: Preload) -> None:
+    """The preloader's main: import and warm up what `preload` says, say ready on stdout, then
+    serve until stdin closes."""
+    for name in preload.modules:
         with contextlib.suppress(ImportError):  # a kit without openai still grades, only slower
             importlib.import_module(name)
-    with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
-        warm_up_openai()
-        if kind != "zygote":
-            warm_up_checks()
+    for warm_up in preload.warm_ups:
+        module, _, function = warm_up.partition(":")
+        with contextlib.suppress(Exception):  # only a head start: a failure here costs time, not results
+            getattr(importlib.import_module(module), function)()
     # What is loaded now stays, in every fork: out of the garbage collector's sight, so that a
     # fork's collections do not touch (and so copy) every page of it.
     gc.freeze()
-    preloader = Preloader(address, cpu, memory, file_size, zygote=kind == "zygote")
+    preloader = Preloader(address, cpu, memory, file_size, zygote=preload.zygote)
     print("ready", flush=True)
     preloader.loop()
 
@@ -343,31 +326,32 @@ def serve(address: str, cpu: int, memory: int, file_size: int, kind: str = "chec
 
 
 @contextlib.contextmanager
-def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
-              enabled: bool = True, kind: str = "checks") -> Iterator[str | None]:
-    """Run a preloader of `kind` (KINDS: the checks, the checks and the SDK client, or the
-    zygote) for the `with` block and yield its address (None where it cannot run)."""
-    with preloaders(cpu, memory, file_size, env, [kind] if enabled else []) as addresses:
-        yield addresses.get(kind)
+def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str], preload: Preload = Preload(()),
+              enabled: bool = True) -> Iterator[str | None]:
+    """Run one preloader for the `with` block and yield its address (None where it cannot run)."""
+    with preloaders(cpu, memory, file_size, env, {"one": preload} if enabled else {}) as addresses:
+        yield addresses.get("one")
 
 
 @contextlib.contextmanager
 def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
-               kinds: list[str]) -> Iterator[dict[str, str | None]]:
-    """Several preloaders at once (kind -> address, None where one cannot run): all start
-    before any is waited for, so their imports overlap on the host's cores."""
+               kinds: dict[str, Preload]) -> Iterator[dict[str, str | None]]:
+    """Several preloaders at once (name -> address, None where one cannot run): all start
+    before any is waited for, so their imports overlap on the host's cores. Each listens in
+    a short private folder of its own (socket_folder), whatever TMPDIR's length."""
     started: dict[str, tuple[subprocess.Popen, str]] = {}
     try:
-        for kind in kinds if available() else []:
-            folder = tempfile.mkdtemp(prefix="lab-preload-")  # mode 0700
-            address = os.path.join(folder, "socket")
-            started[kind] = (subprocess.Popen(
-                [sys.executable, "-I", "-X", "utf8", *cache_options(), "-c", BOOT,
-                 str(KIT_PARENT), address, str(cpu), str(memory), str(file_size), kind],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
-                env=zygote_environment(env) if kind == "zygote" else env,
+        for name, preload in kinds.items() if available() else []:
+            address = os.path.join(socket_folder(), "socket")
+            description = json.dumps({"modules": preload.modules, "warm_ups": preload.warm_ups,
+                                      "zygote": preload.zygote})
+            started[name] = (start_trusted(
+                trusted_python(["-X", "utf8", "-c", BOOT, str(KIT_PARENT), address, str(cpu), str(memory),
+                                str(file_size), description]),
+                zygote_environment(env) if preload.zygote else env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             ), address)
-        yield {kind: ready(*started[kind]) if kind in started else None for kind in kinds}
+        yield {name: ready(*started[name]) if name in started else None for name in kinds}
     finally:
         for process, address in started.values():
             process.stdin.close()  # the preloader kills what it forked and ends
@@ -378,6 +362,17 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
                 process.wait()
             process.stdout.close()
             shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
+
+
+def socket_folder() -> str:
+    """A new private folder (mode 0700) with a path short enough for an AF_UNIX address: in
+    TMPDIR when it is short, else in /tmp (a long TMPDIR once made every preloader fail to
+    bind, and grading quietly slow)."""
+    for parent in (tempfile.gettempdir(), "/tmp"):
+        if len(os.path.join(parent, "lab-preload-XXXXXXXX", "socket").encode()) <= SOCKET_PATH_LIMIT:
+            with contextlib.suppress(OSError):
+                return tempfile.mkdtemp(prefix="lab-preload-", dir=parent)
+    raise OSError("no folder short enough for a preloader's socket (TMPDIR and /tmp)")
 
 
 def zygote_environment(env: dict[str, str]) -> dict[str, str]:

@@ -1,6 +1,14 @@
-"""Starting a student process: sandboxed under `lab grade` (bubblewrap, lab/sandbox.py), as it
-is on a student's own machine; a new interpreter, or a preloaded fork (the preloader without a
-sandbox, the zygote that joins one: lab/sandbox_entry.py). Its environment, its listeners."""
+"""Starting a student process: the one way every student process starts (the server, the
+client, the model runner, the bonus server; a real MCP client's server is wrapped by
+`student_command`, the same sandbox). How is said by the run's launch context
+(lab/process/launch.py), passed down from `lab grade` or `lab check`:
+- with a sandbox, `python script` runs inside bubblewrap (lab/process/sandbox.py); a model
+  runner may instead be forked by the class's zygote with openai loaded and joined into its
+  sandbox (lab/process/sandbox_entry.py): the same sandbox, the same limits;
+- without one (a student's own machine, `--no-sandbox`), as it is; a model runner may be
+  forked by a preloader.
+A helper the context names that does not answer is a kit error (KitError): never a quieter,
+less isolated path taken instead."""
 
 from __future__ import annotations
 
@@ -11,21 +19,13 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from lab.process import sandbox
 from lab.process.groups import POSIX, kill_group, limit_cpu
+from lab.process.launch import Launch
 from lab.process.preloaded import start
 
-if TYPE_CHECKING:
-    from lab.sandbox import Spec
-
-# Addresses of `lab grade`'s preloaded helpers (lab/process/preloader.py), for the kit only:
-PRELOAD_VARIABLE = "LAB_PRELOAD"  # the preloader (the check runs, unsandboxed model runners, the SDK client)
-ZYGOTE_VARIABLE = "LAB_ZYGOTE"  # the zygote (sandboxed model runners, servers, clients: lab/sandbox_entry.py)
 INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the MCP Inspector's command, found once (lab/real_clients.py)
-
-# What start_python may fork instead of starting a new interpreter (see there):
-KIT_SCRIPT, STUDENT_SCRIPT = "kit", "student"
 
 LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
 
@@ -41,20 +41,27 @@ def loopback_listener() -> socket.socket:
     return listener
 
 
-def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple[str, ...] = (),
-                  cpu_seconds: int = 0) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
-    """Start a student process with stdin, stdout and stderr on pipes, in its own session.
+def start_student(launch: Launch, script: Path, args: tuple[str, ...] = (), *, cwd: Path, env: dict[str, str],
+                  listen: tuple[str, ...] = (), cpu_seconds: int = 0, warm: bool = False):
+    """`python script args...`, a student process, with stdin, stdout and stderr on pipes, in a
+    session of its own, as `launch` says (see the module's docstring). Returns (process, listeners).
 
-    Under `lab grade` (a sandbox spec in the environment, see lab.sandbox) it runs inside
-    bubblewrap; elsewhere as it is (`lab check` on the student's own machine). `listen` names
-    environment variables: each gets the port of a loopback listener that the process can
-    reach (inside its sandbox's own network when there is one); the listeners are returned,
-    for the caller to serve.
-    """
-    from lab import sandbox
+    `listen` names environment variables: each gets the port of a loopback listener the process
+    can reach (inside its sandbox's own network when there is one); the listeners are returned,
+    for the caller to serve. `warm` (the model runner, which imports openai): forked with openai
+    loaded by the context's zygote or preloader when it names one."""
+    if warm and launch.sandbox is not None and launch.zygote:
+        return start_joined(launch.zygote, script, args, cwd, env, launch.sandbox, listen, cpu_seconds)
+    if warm and launch.sandbox is None and launch.preloader:
+        return start_preloaded(launch.preloader, script, args, cwd, env, listen, cpu_seconds)
+    return start_new(launch, [sys.executable, str(script), *args], cwd, env, listen, cpu_seconds)
 
+
+def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], listen: tuple[str, ...] = (),
+              cpu_seconds: int = 0) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
+    """`argv` as a new process: inside bubblewrap when `launch` has a sandbox, as it is otherwise."""
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    spec = sandbox.current()
+    spec = launch.sandbox
     if spec is None:
         listeners = {name: loopback_listener() for name in listen}
         env = {**env, **{name: str(sock.getsockname()[1]) for name, sock in listeners.items()}}
@@ -62,6 +69,7 @@ def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
+    sandbox.open_to_student(spec, cwd)
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
@@ -73,6 +81,22 @@ def start_student(argv: list[str], cwd: Path, env: dict[str, str], listen: tuple
     if ours is None:
         return process, {}
     return process, receive_listeners(ours, listen, process)
+
+
+def start_preloaded(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
+                    listen: tuple[str, ...] = (), cpu_seconds: int = 0):
+    """`python script args...` forked by the preloader at `address` (no sandbox: on the
+    student's own machine, or `lab grade --no-sandbox`); KitError when it does not answer."""
+    listeners = {name: loopback_listener() for name in listen}
+    ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
+    forked = start(address, str(script), list(args), cwd, {**env, **ports})
+    if forked is None:
+        for listener in listeners.values():
+            listener.close()
+        raise KitError(f"the preloader at {address} did not answer")
+    if cpu_seconds:
+        limit_cpu(forked.pid, cpu_seconds)
+    return forked, listeners
 
 
 def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
@@ -91,22 +115,20 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
     return {name: socket.socket(fileno=fd) for name, fd in zip(listen, fds)}
 
 
-def joins_here(address: str, spec: Spec) -> bool:
+def joins_here(address: str, spec: sandbox.Spec) -> bool:
     """Whether the zygote at `address` can join a sandbox of `spec` on this host: a trial run.
-    (Where bwrap is setuid, say, its namespaces belong to root: then a class's model runners
-    start as new interpreters in their sandbox instead, slower, never a kit error each.)"""
+    (Where bwrap is setuid, say, its namespaces belong to root: then `lab grade` names no
+    zygote in its launch context, and says so in its header: a class's model runners start as
+    new interpreters in their sandbox, the same isolation, slower.)"""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="lab-join-") as folder:
         script = Path(folder) / "trial.py"
         script.write_text("print('joined')\n", encoding="utf-8")
         try:
-            started = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec=spec)
+            process, _ = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec)
         except KitError:
             return False
-        if started is None:
-            return False
-        process, _ = started
         try:
             return process.wait(timeout=JOIN_LIMIT) == 0 and process.stdout.read() == b"joined\n"
         except subprocess.TimeoutExpired:
@@ -134,17 +156,15 @@ JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
 
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
-                 listen: tuple[str, ...] = (), cpu_seconds: int = 0, spec: Spec | None = None):
-    """`python script args...` sandboxed, forked by the zygote at `address` with openai loaded
-    (lab/sandbox_entry.py): bubblewrap builds the sandbox around a holder, the fork joins it.
-    Returns (process, listeners) as start_student does, or None when the zygote cannot be asked
-    (then start a new interpreter). The process ends the sandbox when it is reaped.
-    `spec`: the sandbox (lab.sandbox.Spec); by default this check run's."""
-    from lab import sandbox
-    from lab.sandbox_entry import NAMESPACES
+                 spec: sandbox.Spec, listen: tuple[str, ...] = (), cpu_seconds: int = 0):
+    """`python script args...` sandboxed under `spec`, forked by the zygote at `address` with
+    openai loaded (lab/process/sandbox_entry.py): bubblewrap builds the sandbox around a holder
+    (the launcher with no program), the fork joins it. Returns (process, listeners) as
+    start_student does; KitError when any step fails (no less isolated path is taken instead).
+    The process ends the sandbox when it is reaped."""
+    from lab.process.sandbox_entry import NAMESPACES
 
-    spec = spec or sandbox.current()
-    assert spec is not None, "start_joined is for sandboxed runs"
+    sandbox.open_to_student(spec, cwd)
     info_out, info_in = os.pipe()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
@@ -172,7 +192,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
     try:
         forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
-                       extra={"holder": pid, "cpu": cpu_seconds})
+                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid})
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
@@ -181,7 +201,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
         kill_group(holder)
         for listener in listeners.values():
             listener.close()
-        return None
+        raise KitError(f"the zygote at {address} did not answer")
     forked.companion = holder
     with os.fdopen(status_out, "rb") as status:
         said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
@@ -223,74 +243,36 @@ def copy_student_file(source: Path, target: Path) -> bool:
     return True
 
 
-def student_command(argv: list[str], cwd: Path) -> list[str]:
+def student_command(launch: Launch, argv: list[str], cwd: Path) -> list[str]:
     """`argv` as it must start when a trusted program (a real MCP client) starts student code:
-    wrapped in this check run's sandbox when there is one, as it is otherwise."""
-    from lab import sandbox
-
-    spec = sandbox.current()
-    if spec is None:
+    wrapped in the launch context's sandbox when there is one, as it is otherwise."""
+    if launch.sandbox is None:
         return argv
     # Whatever environment the client passes on, the server gets only this one.
-    clean = ["env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8",
+    clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()),
              f"LAB_LANG={os.environ.get('LAB_LANG', 'fr')}"]
-    return sandbox.wrap(spec, [*clean, *argv], cwd)
+    sandbox.open_to_student(launch.sandbox, cwd)
+    return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
 
 # What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
 SANDBOX_BASE = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+# The kit's own variables, never a student process's. (Unsandboxed, it keeps the grading
+# token, LAB_GRADE_TOKEN: by it the grader finds what it left running, see lab/grading/runner.py.)
+KIT_VARIABLES = (INSPECTOR_VARIABLE,)
 
 
-def child_env(lang: str, **extra: str) -> dict[str, str]:
-    """The environment of a student process: under `lab grade` only what the checks set,
-    elsewhere the student's own; never the kit's helpers' addresses."""
-    from lab import sandbox
-
-    spec = sandbox.current()
+def child_env(launch: Launch, lang: str, **extra: str) -> dict[str, str]:
+    """The environment of a student process: in a sandbox only what the checks set, elsewhere
+    the student's own; never the kit's own variables."""
+    spec = launch.sandbox
     base = dict(SANDBOX_BASE) if spec else dict(os.environ)
     if spec and spec.certificates:  # looked up, not loaded by each OpenAI(...) (see sandbox.certificate_folder)
         base["SSL_CERT_DIR"] = spec.certificates
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
-    for helper in (PRELOAD_VARIABLE, ZYGOTE_VARIABLE, INSPECTOR_VARIABLE):  # the kit's, not the student's
-        env.pop(helper, None)
-    env.pop(sandbox.VARIABLE, None)
+    for name in KIT_VARIABLES:
+        env.pop(name, None)
     # A real client's server gets no help to flush its replies: neither does the student's.
     env.pop("PYTHONUNBUFFERED", None)
     env.update(extra)
     return env
-
-
-def start_python(script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str], preloaded: str = "",
-                 listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...`: a new interpreter (sandboxed under `lab grade`: start_student),
-    or a fork of a preloaded one, as `preloaded` allows:
-    - KIT_SCRIPT (the kit's own scripts, the model runner): forked with openai imported, by
-      `lab grade`'s zygote into the sandbox (lab/sandbox_entry.py), or by its preloader when
-      there is no sandbox;
-    - STUDENT_SCRIPT (a student's server or client): by the zygote into the sandbox, where a
-      shell can hold it open (Spec.shell, when the script needs no listeners) or a launcher holds
-      it anyway (the script's listeners); never by the preloader, whose memory holds the checks.
-      Python and the standard library it imports come already loaded: about 25 ms of CPU less
-      than a new interpreter, which the fork behaves as (lab.process.fork.as_new_interpreter).
-    Returns (process, listeners)."""
-    from lab import sandbox
-
-    spec = sandbox.current()
-    joins = preloaded == KIT_SCRIPT or (preloaded == STUDENT_SCRIPT and bool(listen or spec and spec.shell))
-    zygote = os.environ.get(ZYGOTE_VARIABLE) if spec is not None and joins else None
-    if zygote:
-        joined = start_joined(zygote, script, args, cwd, env, listen, cpu_seconds)
-        if joined is not None:
-            return joined
-    address = os.environ.get(PRELOAD_VARIABLE) if preloaded == KIT_SCRIPT and spec is None else None
-    if address:
-        listeners = {name: loopback_listener() for name in listen}
-        ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
-        forked = start(address, str(script), list(args), cwd, {**env, **ports})
-        if forked is not None:
-            if cpu_seconds:
-                limit_cpu(forked.pid, cpu_seconds)
-            return forked, listeners
-        for listener in listeners.values():
-            listener.close()
-    return start_student([sys.executable, str(script), *args], cwd, env, listen, cpu_seconds)

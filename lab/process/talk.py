@@ -12,43 +12,19 @@ from __future__ import annotations
 
 import math
 import queue
-import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from lab.process.groups import POSIX, ProcessTree, kill_group, sweep_group
-from lab.process.student import start_python
+from lab.process.groups import ProcessTree, kill_group, sweep_group
+from lab.process.launch import Launch
+from lab.process.result import CPU_SIGNAL, Run
+from lab.process.student import start_student
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
-CPU_SIGNAL = getattr(signal, "SIGXCPU", 0)  # what ends a process whose CPU budget ran out
 CPU_LOOK = 0.1  # seconds between two looks at a conversation's CPU (see Conversation.watch_cpu)
-
-
-@dataclass
-class Run:
-    stdout: bytes
-    stderr: bytes
-    code: int | None  # None: still running at the limit, then killed
-    duration: float
-
-    @property
-    def timed_out(self) -> bool:
-        return self.code is None
-
-    @property
-    def cpu_exhausted(self) -> bool:
-        """Stopped by its CPU budget: an endless loop, most likely."""
-        return POSIX and self.code == -CPU_SIGNAL
-
-    def stdout_lines(self) -> list[str]:
-        return self.stdout.decode("utf-8", errors="replace").splitlines()
-
-    def stderr_tail(self, lines: int = 8) -> str:
-        return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
 
 
 def drain(stream: IO[bytes], kept: bytearray, on_overflow: Callable[[], None]) -> None:
@@ -71,14 +47,15 @@ def feed(stream: IO[bytes], data: bytes) -> None:
 
 
 
-def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = (), preloaded: str = "", cpu_seconds: int | None = None,
+def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
+               args: tuple[str, ...] = (), cpu_seconds: int | None = None,
                listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
-    """Run `python script`, give it `data` on stdin (then close it), and wait at most `limit` s
-    (and at most `cpu_seconds` of CPU). `listen`: see student.start_student; `serve` gets
-    the listeners (name -> socket) before the process reads its input."""
+    """Run `python script` as `launch` says, give it `data` on stdin (then close it), and wait at
+    most `limit` s (and at most `cpu_seconds` of CPU). `listen`: see student.start_student;
+    `serve` gets the listeners (name -> socket) before the process reads its input."""
     started = time.monotonic()
-    process, listeners = start_python(script, args, cwd, env, preloaded, listen, cpu_seconds or 0)
+    process, listeners = start_student(launch, script, args, cwd=cwd, env=env, listen=listen,
+                                       cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
     out, err = bytearray(), bytearray()
@@ -99,7 +76,7 @@ def run_python(script: Path, *, data: bytes = b"", limit: float, cwd: Path, env:
         sweep_group(process.pid)
     for thread in threads:
         thread.join(timeout=1.0)  # a grandchild in another group may hold a pipe: don't wait for it
-    return Run(bytes(out), bytes(err), exit_code(code), round(time.monotonic() - started, 3))
+    return Run(bytes(out), bytes(err), exit_code(code, launch), round(time.monotonic() - started, 3))
 
 
 class Conversation:
@@ -110,8 +87,9 @@ class Conversation:
     returns the whole Run (every byte it wrote, its stderr, its exit code).
     """
 
-    def __init__(self, process, cpu_budget: float | None = None) -> None:
+    def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None) -> None:
         self.process = process
+        self.launch = launch or Launch()
         self.started = time.monotonic()
         self.over_budget = False  # stopped by the watchdog below: its CPU budget ran out
         self.out, self.err = bytearray(), bytearray()
@@ -201,7 +179,7 @@ class Conversation:
             sweep_group(self.process.pid)
         for thread in self.threads:
             thread.join(timeout=1.0)
-        code = -CPU_SIGNAL if self.over_budget else exit_code(code)
+        code = -CPU_SIGNAL if self.over_budget else exit_code(code, self.launch)
         return Run(bytes(self.out), bytes(self.err), code, round(time.monotonic() - self.started, 3))
 
     def close(self) -> Run:
@@ -219,18 +197,17 @@ class Conversation:
         return rest
 
 
-def converse(script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
-             preloaded: str = "", cpu_seconds: float | None = None) -> Conversation:
-    """Start `python script args...` for a line-by-line conversation (see Conversation), with
-    at most `cpu_seconds` of CPU (a fraction of a second too: see Conversation.watch_cpu)."""
-    process, _ = start_python(script, args, cwd, env, preloaded, cpu_seconds=math.ceil(cpu_seconds or 0))
-    return Conversation(process, cpu_seconds or None)
+def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
+             cpu_seconds: float | None = None) -> Conversation:
+    """Start `python script args...` as `launch` says, for a line-by-line conversation (see
+    Conversation), with at most `cpu_seconds` of CPU (a fraction of a second too: see
+    Conversation.watch_cpu)."""
+    process, _ = start_student(launch, script, args, cwd=cwd, env=env, cpu_seconds=math.ceil(cpu_seconds or 0))
+    return Conversation(process, cpu_seconds or None, launch)
 
 
-def exit_code(code: int | None) -> int | None:
+def exit_code(code: int | None, launch: Launch) -> int | None:
     """bwrap ends with 128 + N when the program inside was killed by signal N: as Popen says it."""
-    from lab import sandbox
-
-    if code is not None and sandbox.current() and 128 < code < 160:
+    if code is not None and launch.sandbox is not None and 128 < code < 160:
         return 128 - code
     return code

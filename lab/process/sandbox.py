@@ -10,12 +10,13 @@ Each student process (server, client, model runner, bonus server) starts as
   empty environment change nothing: pid 1 of the namespace leaving kills the rest);
 - a filesystem of read-only system folders, Python and its site-packages (openai and its
   dependencies), where the kit's own source is covered by an empty folder; the folder it
-  works in read-write (the private copy, or a check's folder beside it), and nothing else of
-  the submission's; a private /tmp and /dev; no home, no working folder, no class folder,
-  no output folder, no other copy;
+  works in, read-only (the private copy, or a check's folder beside it), and nothing else of
+  the submission's; a private /dev and a private /tmp, a tmpfs of Spec.tmp_bytes, the one
+  place it can write; no home, no working folder, no class folder, no output folder, no
+  other copy;
 - the environment the check gives it (see lab.process.student.child_env), nothing more.
-The trusted side passes the spec to the check run in LAB_SANDBOX (JSON); the check run wraps
-every student command with `wrap`.
+The trusted side passes the spec to the check run in its launch context (lab/process/launch.py);
+student.py wraps every student command with `wrap`.
 
 Listening sockets a check needs (a fake model, a spy server) must be reachable from inside
 the sandbox's network only: a tiny launcher (LAUNCHER) runs first inside the sandbox,
@@ -39,56 +40,47 @@ from pathlib import Path
 
 from lab.layout import solutions_dir
 
-VARIABLE = "LAB_SANDBOX"  # the spec, in the trusted check run's environment
-KIT = Path(__file__).resolve().parent.parent  # the folder holding lab/
+KIT = Path(__file__).resolve().parent.parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
 DISTRIBUTION = "mcp_handshake_lab"  # the kit's distribution name, as editable-install files spell it
 PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
+# A sandbox's /tmp is the one place its processes can write much (their folder is read-only): a
+# tmpfs of this size. Its pages count toward the submission's memory cap where a control group
+# holds it; where none can be made, this size is what caps them.
+DEFAULT_TMP_BYTES = 64 * 1024 * 1024
+STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
-# With no PROGRAM it holds the sandbox open until killed, for a preloaded fork to join
-# (lab/sandbox_entry.py): the listeners it sends out say the sandbox is ready.
-# It imports only modules built into the interpreter: two start per submission, and `socket`
-# and `json` would double their cost (they load enum and re). The names go out as a JSON
-# list, written by hand (they are the checks' variable names: letters and underscores).
+# With no PROGRAM it holds the sandbox open until killed, for the zygote's fork to join
+# (lab/process/sandbox_entry.py): the listeners it sends out say the sandbox is ready.
 LAUNCHER = """\
-import _signal, _socket, os, sys
+import json, os, resource, signal, socket, sys
 split = sys.argv.index("--")
 cpu, channel, names, program = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1:]
 if cpu:
-    import resource
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     soft = cpu if hard == resource.RLIM_INFINITY else min(cpu, hard)
     resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1 if hard == resource.RLIM_INFINITY else hard))
 listeners = []
 for name in names:
-    listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
     os.environ[name] = str(listener.getsockname()[1])
     listeners.append(listener)
 if channel >= 0:
-    out = _socket.socket(fileno=channel)
-    fds = b"".join(listener.fileno().to_bytes(4, sys.byteorder) for listener in listeners)
-    said = ("[" + ", ".join('"' + name + '"' for name in names) + "]").encode()
-    out.sendmsg([said], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)] if fds else [])
-    out.close()
+    with socket.socket(fileno=channel) as out:
+        socket.send_fds(out, [json.dumps(names).encode()], [listener.fileno() for listener in listeners])
 for listener in listeners:
     listener.close()
 if not program:
     while True:
-        _signal.pause()
+        signal.pause()
 os.execv(program[0], program)
 """
-
-# Holds a sandbox open for a preloaded fork to join when it needs no listeners (a student's
-# server): the same "ready" as the launcher's (an empty list of listeners, after bubblewrap has
-# built everything), its channel closed, then a sleep. bash starts in about 2 ms of CPU where
-# the launcher's Python takes 15: two such sandboxes per submission. argv: bash -c HOLDER FD
-HOLDER = 'printf "[]" >&"$0"; fd=$0; exec {fd}>&-; exec sleep infinity'
 
 
 @dataclass(frozen=True)
@@ -104,7 +96,9 @@ class Spec:
     proc: bool = True  # a /proc of its own; False where it cannot be mounted (docker masks /proc)
     prlimit: str = ""  # util-linux's prlimit, which sets a CPU limit before bwrap runs ("": the launcher does)
     certificates: str = ""  # the system's hashed certificate folder, shown read-only ("": none)
-    shell: str = ""  # bash, which holds a sandbox open cheaply (HOLDER; "": the launcher does)
+    tmp_bytes: int = DEFAULT_TMP_BYTES  # the size of its /tmp, a tmpfs (0: the kernel's default, half the RAM)
+    uid: int = -1  # the host uid student code runs as when the grader is root (-1: the grader's own, not root)
+    setpriv: str = ""  # util-linux's setpriv, which changes to that uid inside the sandbox
 
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
@@ -118,7 +112,7 @@ class Spec:
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
                    tuple(data["writable"]), tuple(data["hidden_files"]),
                    tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]),
-                   str(data["certificates"]), str(data["shell"]))
+                   str(data["certificates"]), int(data["tmp_bytes"]), int(data["uid"]), str(data["setpriv"]))
 
 
 def python_folders() -> list[str]:
@@ -159,11 +153,13 @@ def default_spec(bwrap: str) -> Spec:
     # fine as it is: only the venv folder is shown, not the checkout around it.)
     hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
     certificates = certificate_folder()
-    shell = shutil.which("bash", path="/usr/bin:/bin") or ""
+    # As root, bubblewrap maps uid 0 inside to host root: a file it made setuid would be host
+    # root's. So a root grader's student code runs as STUDENT_UID instead (issue 23, #6).
+    root = os.geteuid() == 0
     return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(editable_hooks()), tuple(links),
                 prlimit=shutil.which("prlimit") or "",
                 certificates=certificates if any(inside(certificates, shown) for shown in readable) else "",
-                shell=shell if any(inside(os.path.realpath(shell), shown) for shown in readable) else "")
+                uid=STUDENT_UID if root else -1, setpriv=(shutil.which("setpriv") or "") if root else "")
 
 
 def certificate_folder() -> str:
@@ -215,46 +211,78 @@ def editable_hooks() -> list[str]:
 def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
          listen: tuple[str, ...] = (), cpu_seconds: int = 0, info_fd: int = -1) -> list[str]:
     """`argv` as a bwrap command line under `spec`, working in `cwd`, the one folder of the
-    submission's it sees (read-write; a mount point, so it cannot be swapped for a link).
+    submission's it sees (read-only; a mount point, so it cannot be swapped for a link).
 
     The CPU limit is set before bwrap starts, by `prlimit` (a limit set from outside once it
     runs would miss the processes bwrap has forked already), or where there is no `prlimit`,
     by the launcher inside. With `listen`, the launcher first binds one loopback listener per name,
     sets NAME=port in the environment and sends the sockets out over the inherited fd `channel`.
-    An empty `argv` holds the sandbox open (see LAUNCHER, or HOLDER without listeners); `info_fd`
+    An empty `argv` holds the sandbox open (see LAUNCHER); `info_fd`
     gets bwrap's JSON about it, whose "child-pid" is the host pid of a process in all its namespaces.
     """
-    command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-               "--hostname", "lab", "--cap-drop", "ALL"]
+    if spec.uid >= 0:
+        # Root's bwrap makes no user namespace worth having (inside uid 0 is host uid 0): the
+        # others only, then setpriv changes to spec.uid before any program runs, with no
+        # capability left and no way to gain one (no_new_privs: setuid files do nothing).
+        command = [spec.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                   "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "lab",
+                   "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        command = [spec.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+                   "--hostname", "lab", "--cap-drop", "ALL"]
     command += ["--info-fd", str(info_fd)] if info_fd >= 0 else []
     if cpu_seconds and spec.prlimit:  # a Python launcher costs a new interpreter: spare it when we can
         command = [spec.prlimit, cpu_limit_option(cpu_seconds), "--", *command]
         cpu_seconds = 0
     # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
     command += ["--proc", "/proc"] if spec.proc else []
-    command += ["--dev", "/dev", "--tmpfs", "/tmp"]
+    command += ["--dev", "/dev", "--perms", "1777"] + (["--size", str(spec.tmp_bytes)] if spec.tmp_bytes else [])
+    command += ["--tmpfs", "/tmp"]
     for link, target in spec.links:
         command += ["--symlink", target, link]
+    if spec.uid >= 0:  # the folders on the way to each mount, open to spec.uid (root's bwrap makes them 0700)
+        for folder in ways_down(spec, str(cwd)):
+            command += ["--perms", "0755", "--dir", folder]
     for folder in spec.readable:
         command += ["--ro-bind", folder, folder]
     for folder in spec.hidden:
         command += ["--tmpfs", folder, "--remount-ro", folder]
     for file in spec.hidden_files:
         command += ["--ro-bind", "/dev/null", file]
-    for folder in (*spec.writable, str(cwd)):
+    for folder in spec.writable:
         command += ["--bind", folder, folder]
+    if str(cwd) not in spec.writable:  # its own folder read-only: it writes to its /tmp, of capped size
+        command += ["--ro-bind", str(cwd), str(cwd)]
     command += ["--chdir", str(cwd), "--"]
-    if not (argv or listen or cpu_seconds) and spec.shell:
-        command += [spec.shell, "-c", HOLDER, str(channel)]
-    elif listen or cpu_seconds or not argv:
+    if spec.uid >= 0:
+        # No "--" after its options: the program is an absolute path, and a second "--" on the
+        # line confuses a real client (the MCP Inspector) that is given this command to start.
+        command += [spec.setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
+                    "--inh-caps=-all", "--no-new-privs"]
+    if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
     return command + argv
 
 
-def current() -> Spec | None:
-    """The sandbox of this check run (None: student processes run as they are)."""
-    text = os.environ.get(VARIABLE)
-    return Spec.from_json(text) if text else None
+def ways_down(spec: Spec, cwd: str) -> list[str]:
+    """Every folder above a mount point of `spec` (and `cwd`) that is not itself shown: what
+    bubblewrap creates on the sandbox's root, parents first."""
+    shown = [*spec.readable, *spec.writable, cwd, *spec.hidden_files]
+    folders = set()
+    for path in shown:
+        parent = os.path.dirname(path.rstrip("/"))
+        while parent not in ("", "/", "/tmp") and not any(inside(parent, other) for other in spec.readable):
+            folders.add(parent)
+            parent = os.path.dirname(parent)
+    return sorted(folders, key=lambda folder: folder.count("/"))
+
+
+def open_to_student(spec: Spec, folder: Path | str) -> None:
+    """Let spec.uid read `folder` (a check's working folder, made 0700 by the grader): it
+    holds copies of the student's files and the kit's scripts, and sits in the submission's
+    private folder, which stays the grader's own (0700)."""
+    if spec.uid >= 0:
+        os.chmod(folder, 0o755)
 
 
 @lru_cache(maxsize=1)
@@ -265,6 +293,8 @@ def find() -> tuple[Spec | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "missing"
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        return None, "broken:setpriv (util-linux) is needed to grade as root: student code never runs as root"
     problem = ""
     # Inside docker a new /proc cannot be mounted over the masked one: then none at all.
     for spec in (default_spec(bwrap), replace(default_spec(bwrap), proc=False)):

@@ -4,7 +4,7 @@ a student's server or client without a Python start-up and its standard library'
 `import openai` costs about half a second of CPU, and a sandboxed process cannot be forked
 from the class's preloader the way an unsandboxed one is: the fork is born outside. So under
 `lab grade` a sandboxed model runner, server or client starts in two steps:
-1. bubblewrap builds the sandbox as for any student process (lab/sandbox.py), but runs only a
+1. bubblewrap builds the sandbox as for any student process (lab/process/sandbox.py), but runs only a
    holder in it (the launcher with no program: it binds the listeners, hands them out, waits;
    or, where no listener is needed, a shell that says ready and sleeps);
 2. the class's zygote (lab/process/preloader.py, a preloader with only openai loaded, none of
@@ -31,6 +31,7 @@ NS_GET_USERNS = 0xB701  # ioctl: the user namespace that owns a namespace (Linux
 
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 LAST_CAPABILITY = 63  # above the kernel's last one, prctl says EINVAL: the loop stops there
@@ -82,13 +83,22 @@ def join(fds: dict[str, int]) -> None:
     enter(fds["user"], "user")
 
 
-def drop_privileges() -> None:
-    """No capability left in any set, the bounding set emptied, and no way to regain one."""
+def drop_privileges(uid: int = -1) -> None:
+    """No capability left in any set, the bounding set emptied, and no way to regain one; with
+    `uid` (>= 0: the sandbox's student uid, when the grader is root), that uid and group too,
+    as setpriv gives a process bubblewrap starts (lab/process/sandbox.py)."""
     c = libc()
     for capability in range(LAST_CAPABILITY + 1):
         if c.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             break  # past the kernel's last capability
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL on kernels before 4.3: none then
+    if uid >= 0:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        # A uid change leaves a process undumpable (its /proc entries root's), where an exec
+        # would not: as the same process bubblewrap and setpriv start, it may read its own.
+        c.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     header = CapHeader(CAPABILITY_VERSION_3, 0)
     data = (CapData * 2)()  # two 32-bit halves, all zero
     check(c.capset(ctypes.byref(header), data), "capset")

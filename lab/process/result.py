@@ -1,0 +1,34 @@
+"""The one result type of a process the kit ran: what it wrote, how it ended, how long it took."""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+
+from lab.process.groups import POSIX
+
+CPU_SIGNAL = getattr(signal, "SIGXCPU", 0)  # what ends a process whose CPU budget ran out
+
+
+@dataclass
+class Run:
+    stdout: bytes
+    stderr: bytes
+    code: int | None  # None: still running at the limit, then killed
+    duration: float
+    stdout_truncated: bool = False  # more was written than was kept
+
+    @property
+    def timed_out(self) -> bool:
+        return self.code is None
+
+    @property
+    def cpu_exhausted(self) -> bool:
+        """Stopped by its CPU budget: an endless loop, most likely."""
+        return POSIX and self.code == -CPU_SIGNAL
+
+    def stdout_lines(self) -> list[str]:
+        return self.stdout.decode("utf-8", errors="replace").splitlines()
+
+    def stderr_tail(self, lines: int = 8) -> str:
+        return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
