@@ -1,7 +1,10 @@
 # The lab image: the `agent` container students exec into, and the `grader`.
 # Build and start it with `docker compose up -d` (see the README, "The docker lab").
 # Pinned to a Python release and a Debian release (docs/platforms.md says how to bump it).
-FROM python:3.12.12-slim-trixie
+# LAB_BASE_IMAGE swaps the base for another Debian image with python and pip on PATH: where no
+# registry is reachable, docker/classroom-test builds one from Debian's packages (docs/docker.md).
+ARG LAB_BASE_IMAGE=python:3.12.12-slim-trixie
+FROM ${LAB_BASE_IMAGE}
 
 # Bytecode cached outside the students' bind-mounted checkout (no .pyc in their folder,
 # yet each module compiled once, not at every command), output shown at once, and no
