@@ -63,3 +63,15 @@ def test_the_test_data_a_student_sees_is_in_the_runs_language(tmp_path, lang, sa
     (tmp_path / "model.py").write_text(mutate(ALT, '["message"]["content"], False)', '["message"]["content"] + "!", False)'))
     answers = next(r for r in run_some(tmp_path, "model.answers", lang=lang).results if r.id == "model.answers")
     assert answers.expected.startswith(f'{{"text": "{text} #') and " / " not in answers.expected
+
+
+@pytest.mark.parametrize(("lang", "said"), [("fr", "model.py ne s’est pas chargé en 1 s"),
+                                            ("en", "model.py did not load within 1 s")])
+def test_a_helper_too_slow_to_load_is_told_so_in_the_runs_language(tmp_path, monkeypatch, lang, said):
+    from lab.checks import model_checks
+
+    monkeypatch.setattr(model_checks, "IMPORT_LIMIT", 1.0)
+    (tmp_path / "model.py").write_text("import time\ntime.sleep(5)\n\ndef ask(messages, sample, max_tokens=80):\n    pass\n")
+    report = run_some(tmp_path, "model.answers", lang=lang)
+    (result,) = report.results
+    assert result.status == "failed" and result.actual == said, (result.message, result.actual)

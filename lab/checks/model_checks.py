@@ -21,6 +21,7 @@ from typing import Any
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.tracebacks import trimmed
+from lab.i18n import decimal
 from lab.process.student import child_env, copy_student_file, start_student
 from lab.process.talk import Conversation, Run
 
@@ -31,6 +32,7 @@ IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a bu
 # The cases' data, in the run's language: everything a student sees is in one language.
 MODEL_TEXTS = {"fr": "Il peut lister des outils.", "en": "It can list tools."}
 SAMPLES = {"fr": "ÉCHANTILLON", "en": "SAMPLE"}
+NOT_LOADED = {"fr": "model.py ne s’est pas chargé en {seconds} s", "en": "model.py did not load within {seconds} s"}
 QUESTIONS = {"fr": [{"role": "user", "content": "Que peut faire ce serveur ?"}],
              "en": [{"role": "user", "content": "What can this server do?"}]}
 MAX_TOKENS = 42
@@ -98,8 +100,8 @@ def run_model(context: Context) -> ModelRun:
             session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode() + b"\n")
             first = parse_line(session.read_line(IMPORT_LIMIT))
             if "import" in first or first.get("ready") != ready:
-                results["import"] = str(first.get("import", "model.py did not load within "
-                                                             f"{IMPORT_LIMIT:g} s"))[:300]
+                not_loaded = NOT_LOADED[context.lang].format(seconds=decimal(IMPORT_LIMIT, context.lang))
+                results["import"] = str(first.get("import", not_loaded))[:300]
                 results["import_trace"] = str(first.get("trace", ""))[:2000]
             else:
                 for case in pending:
