@@ -171,6 +171,7 @@ def test_a_glob_that_matched_nothing_or_the_class_folder_is_an_error_not_a_zero(
     (tmp_path / "notes.txt").write_text("x")
     make_submission(tmp_path, "ada", "full", server_only=True)
     make_submission(tmp_path / "class", "grace", "full", server_only=True)
+    make_submission(tmp_path / "class", "alan", "full", server_only=True)
     (tmp_path / "empty").mkdir()  # a student who handed in nothing is graded: zero
     done = run_lab("grade", "ada", "typo/*/", "notes.txt", "class", "empty", "--out", "grades",
                    cwd=tmp_path, lang=lang)
@@ -316,3 +317,17 @@ def test_a_nested_folder_is_found_and_a_case_only_name_is_named(tmp_path: Path) 
     assert ben.warnings[0] == "Client.py found, but the file must be called client.py (case matters): counted as missing."
     assert {r.id for r in ben.results if r.status != "passed"} >= {"client.seven-messages"}
     assert [name for name, _ in result.rows] == ["ana", "ben"]
+
+
+@pytest.mark.parametrize(("lang", "note"), [("en", "Graded folder: sub/"), ("fr", "Dossier noté : sub/")])
+def test_one_students_upload_a_folder_deep_is_graded_there_not_refused_as_a_class(
+    tmp_path: Path, lang: str, note: str,
+) -> None:
+    import shutil
+
+    shutil.copytree(ROOT / "solutions", tmp_path / "carol" / "sub")
+    done = run_lab("grade", "carol", "--out", "grades", cwd=tmp_path, lang=lang)
+    assert done.returncode == 0, done.stderr
+    rows = read_summary(tmp_path / "grades" / "summary.csv")
+    assert [(row["submission"], row["score"], row["max"]) for row in rows] == [("carol", "34", "34")]
+    assert note in (tmp_path / "grades" / "carol" / "results.json").read_text(encoding="utf-8")

@@ -131,14 +131,15 @@ def located(submission: Path, lang: str) -> tuple[Path, list[str]]:
 
 
 def is_class_folder(folder: Path) -> bool:
-    """A folder with no student file of its own whose subfolders have some: the class, given
-    where its submissions were meant (it would be graded as one empty submission: zero)."""
+    """A folder with no student file of its own, two or more of whose subfolders have some:
+    the class, given where its submissions were meant (it would be graded as one submission).
+    A single such subfolder is one student's upload a folder deep, which `located` grades."""
     def has_student_files(candidate: Path) -> bool:
         return any((candidate / name).is_file() for name in STUDENT_FILES)
 
     try:
-        return not has_student_files(folder) and any(
-            child.is_dir() and has_student_files(child) for child in folder.iterdir())
+        return not has_student_files(folder) and sum(
+            1 for child in folder.iterdir() if child.is_dir() and has_student_files(child)) >= 2
     except OSError:  # an unreadable folder is graded, and its report says so
         return False
 
