@@ -146,6 +146,11 @@ MESSAGES = {
             "Les espaces de noms utilisateur sont-ils permis (sudo sysctl -w {setting}) ? "
             "Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable."
         ),
+        "grade.no_sandbox.unreachable": (
+            "Noté par root, le code étudiant tourne sous l’utilisateur sans droits nobody (uid 65534), "
+            "qui ne peut pas lancer ce Python ({detail}). Installez le kit dans un environnement virtuel "
+            "que tout utilisateur peut lire (pas sous /root ni sous un dossier 0700), ou notez sans être root."
+        ),
         "grade.unsandboxed": (
             "ATTENTION : noté SANS bac à sable (--no-sandbox) : le code étudiant a tourné avec les droits "
             "du correcteur et pouvait fausser les notes."
@@ -263,6 +268,11 @@ MESSAGES = {
             "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). "
             "Are user namespaces allowed (sudo sysctl -w {setting})? "
             "Otherwise use the docker grader, or --no-sandbox on a throwaway machine."
+        ),
+        "grade.no_sandbox.unreachable": (
+            "Graded by root, student code runs as the unprivileged user nobody (uid 65534), which cannot "
+            "run this Python ({detail}). Install the kit in a virtual environment every user can read "
+            "(not under /root or a 0700 folder), or grade as a regular user."
         ),
         "grade.unsandboxed": (
             "WARNING: graded WITHOUT a sandbox (--no-sandbox): student code ran with the grader's rights "

@@ -61,7 +61,7 @@ def test_summary_csv_names_each_students_first_cause(graded: tuple[Path, list[di
     _, summary = graded
     assert [(row["submission"], row["cause"]) for row in summary] == [
         ("ana", ""), ("ben", "missing:server.py"), ("cy", "syntax:server.py"), ("dee", "hang:server.py"),
-        ("eve", "unwritten:server-3")]
+        ("eve", "unwritten:server-1")]
 
 
 def test_the_page_shows_the_cause_the_part_missing_and_who_to_look_at(graded: tuple[Path, list[dict[str, str]]]) -> None:
@@ -73,7 +73,7 @@ def test_the_page_shows_the_cause_the_part_missing_and_who_to_look_at(graded: tu
                     ("ben", "serveur, partie 1", "pas de server.py"),
                     ("cy", "serveur, partie 1", "erreur de syntaxe dans server.py"),
                     ("dee", "serveur, partie 1", "server.py bloqué (rien écrit)"),
-                    ("eve", "serveur, partie 3", "serveur, partie 3 encore à écrire")]
+                    ("eve", "serveur, partie 1", "serveur, partie 1 encore à écrire")]
     looked_at = [(row.find("th").text, row.all("td")[0].text)
                  for row in page.find("table", id="runs").find("tbody").all("tr")]
     assert looked_at == [("cy", "ne compile pas"), ("dee", "bloqué (temps dépassé)")]
@@ -100,8 +100,8 @@ def test_each_cause_in_either_language() -> None:
     assert check_cause(check(FAILED, "The server stopped (code 1) without writing.", "  File \"server.py\"\n"
                              "IndentationError: unexpected indent")) == "syntax:server.py"
     assert check_cause(check(FAILED, "The server stopped (code 1) without writing.", "KeyError: 'x'")) == "crash:server.py"
-    assert check_cause(check(FAILED, "The program does not run yet: it says it still needs “client, part 2”. "
-                                     "Write that part first")) == "unwritten:client-2"
+    assert check_cause(check(FAILED, "This part is still to write (“client, part 2”).")) == "unwritten:client-2"
+    assert check_cause(check(FAILED, "Cette partie est encore à écrire (« serveur, partie 1 »).")) == "unwritten:server-1"
     assert check_cause(check(FAILED, "ask is still to be written.", check_id="model.answers", task="model")) \
         == "unwritten:model"
     assert check_cause(check(FAILED, "id 0 is a valid id")) == "rule:server.id-zero"
@@ -123,5 +123,5 @@ def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple
     record = json.loads((out / "cy" / ".lab-report.json").read_text(encoding="utf-8"))["report"]
     first = record["results"][0]
     assert first["message"] == "Le serveur s’est arrêté (code 1) sans rien écrire."  # French first
-    assert first["output"].startswith('  File "server.py", line ')
+    assert first["output"].startswith("server.py, line 10\n")  # the file and line, as the student knows them
     assert "SyntaxError" in first["output"] and "lab-grade-" not in json.dumps(record)

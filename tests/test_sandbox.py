@@ -302,3 +302,24 @@ def test_memory_is_capped_for_the_whole_submission_where_a_cgroup_can_be_made(tm
     # The same submission without the group: every child holds its 200 MiB.
     unsandboxed = grade_submission(submission, "en", limits, checks)
     assert any("HELD 6 OF 6" in result.actual for result in unsandboxed.results)
+
+
+FIND = "import sys; sys.path.insert(0, sys.argv[1]); from lab.process import sandbox; print(sandbox.find()[1] or 'ok')"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or sandbox.find()[0] is None, reason="needs root and bubblewrap")
+@pytest.mark.parametrize(("mode", "said"), [(0o755, "ok"), (0o700, "unreachable:setpriv: failed to execute")])
+def test_as_root_the_sandbox_runs_a_python_nobody_can_reach_and_names_one_it_cannot(
+    tmp_path: Path, mode: int, said: str,
+) -> None:
+    """Under a root grader student code runs as uid 65534. A virtual environment below a
+    folder only root can enter (pytest's own /tmp/pytest-of-root) still runs: the sandbox
+    makes the folders on the way open. One that is itself closed to others is named as such,
+    not taken for user namespaces being refused."""
+    hidden = tmp_path / "root-only"
+    hidden.mkdir(mode=0o700)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(hidden / "venv")], check=True)
+    (hidden / "venv").chmod(mode)
+    done = subprocess.run([str(hidden / "venv" / "bin" / "python"), "-I", "-c", FIND, str(ROOT)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().startswith(said), done.stderr

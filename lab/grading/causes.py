@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from lab.checks.engine import NOT_YET as NOT_YET_TEXT
+from lab.checks.engine import UNWRITTEN as UNWRITTEN_TEXT
 from lab.i18n import MESSAGES
 from lab.results import ERROR, FAILED, PASSED, CheckResult
 
@@ -97,7 +99,10 @@ NO_FILE = re.compile(r"^(?:Bonus non tenté : il n’y a pas de fichier (?P<bfr>
 SILENT = re.compile(r"(?:n’a rien écrit en |wrote nothing in )")
 SPUN = re.compile(r"(?:a utilisé tout son temps de calcul|used up its CPU time)")
 STOPPED_SILENT = re.compile(r"(?:s’est arrêté \(code -?\d+\) sans rien écrire|stopped \(code -?\d+\) without writing)")
-PART_NAMED = re.compile(r"(?:il lui manque « (?P<fr>[^»]+) »|it still needs “(?P<en>[^”]+)”)")
+# The engine's own sentences that name a part still to write (engine.UNWRITTEN, engine.NOT_YET),
+# in both languages, the part's name captured: a new wording there is read here with no copy.
+PART_NAMED = [re.compile(f"^{re.escape(template[lang]).replace(re.escape('{part}'), '(?P<part>.+?)', 1)}$")
+              for template in (UNWRITTEN_TEXT, NOT_YET_TEXT) for lang in ("fr", "en")]
 ASK_UNWRITTEN = re.compile(r"^(?:ask est encore à écrire|ask is still to be written)\.")
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)
 SKIPPED_TEXT = re.compile(r"^(?:ignoré : «|skipped: “)")  # engine.judge(): an earlier check failed
@@ -123,8 +128,8 @@ def check_cause(check: CheckResult) -> str:
     message = check.message.strip()
     if match := NO_FILE.match(message):
         return f"{MISSING}:{next(name for name in match.groups() if name)}"
-    if match := PART_NAMED.search(message):
-        return f"{UNWRITTEN}:{task_of_part(match.group('fr') or match.group('en'))}"
+    if match := next(filter(None, (pattern.match(message) for pattern in PART_NAMED)), None):
+        return f"{UNWRITTEN}:{task_of_part(match.group('part'))}"
     if ASK_UNWRITTEN.match(message):
         return f"{UNWRITTEN}:{check.task}"
     if SILENT.search(message):

@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -301,14 +302,20 @@ def find() -> tuple[Spec | None, str]:
         problem = trial(spec)
         if not problem:
             return spec, ""
+    if problem.startswith("setpriv: failed to execute"):  # the sandbox started; its uid cannot reach Python
+        return None, "unreachable:" + problem
     return None, "broken:" + problem
 
 
 def trial(spec: Spec) -> str:
-    """"" when a Python program runs in this sandbox, else what went wrong."""
-    command = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], "/tmp")
+    """"" when a Python program runs in this sandbox, else what went wrong. It runs as student
+    code does, in a fresh working folder of its own (not /tmp: bound over the sandbox's own
+    /tmp, the host's would hide the mounts below it, a virtual environment there among them)."""
     try:
-        done = subprocess.run(command, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
+        with tempfile.TemporaryDirectory(prefix="lab-trial-") as folder:
+            open_to_student(spec, folder)
+            command = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], folder)
+            done = subprocess.run(command, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as error:
         return str(error)
     if done.returncode != 0 or done.stdout.strip() != b"ok":
