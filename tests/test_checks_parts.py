@@ -157,6 +157,23 @@ def test_a_syntax_error_gets_a_hint_about_that_with_its_file_and_line(tmp_path, 
     assert result.output.splitlines()[0] == f"server.py, line {number}"
 
 
+@pytest.mark.parametrize(("lang", "hint"), [
+    ("fr", "Python ne peut pas lire server.py : sa ligne 1 a un caractère qui n’est pas en UTF-8 (un fichier "
+           "enregistré en Latin-1 ou Windows-1252 ?). Enregistrez-le en UTF-8 ; rien d’autre ne peut être vérifié avant."),
+    ("en", "Python cannot read server.py: its line 1 has a character that is not UTF-8 (a file saved as Latin-1 "
+           "or Windows-1252?). Save it as UTF-8; nothing else can be checked before that."),
+])
+def test_a_file_saved_in_another_encoding_gets_a_hint_about_that(tmp_path, lang, hint):
+    """Python stops such a file before it runs, with no frame to say where: the place is read
+    from its message, and the hint says what to do in the student's language."""
+    folder = half_done(tmp_path, set(LESSON_TASKS))
+    source = (folder / "server.py").read_text(encoding="utf-8")
+    (folder / "server.py").write_bytes("# café\n".encode("latin-1") + source.encode("utf-8"))
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    assert result.status == FAILED and result.hint == hint
+    assert result.output.startswith("SyntaxError: Non-UTF-8 code starting with '\\xe9'")
+
+
 def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):
     """Part 1's rule (nothing but replies on stdout) holds whatever the loop's state: a print at
     import shows in what `python server.py` wrote before it stopped on part 3."""

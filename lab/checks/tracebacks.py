@@ -64,11 +64,18 @@ LOAD_ERRORS = {"SyntaxError": "syntax", "IndentationError": "syntax", "TabError"
 WHERE = re.compile(r"^(?P<file>[\w.-]+\.py), line (?P<line>\d+)")
 
 
+# A file saved in another encoding stops at compile time with no frame: its place is in the text.
+NOT_UTF8 = re.compile(r"^SyntaxError: Non-UTF-8 code starting with .* in file (?:.*[\\/])?(?P<file>[\w.-]+\.py) "
+                      r"on line (?P<line>\d+)")
+
+
 def load_problem(output: str) -> tuple[str, str, str] | None:
     """(kind, file, line) when a trimmed output ends on an error that stops a file from loading."""
     lines = [line for line in output.splitlines() if line.strip()]
     if not lines:
         return None
+    if encoding := NOT_UTF8.match(lines[-1]):
+        return "encoding", encoding["file"], encoding["line"]
     kind = LOAD_ERRORS.get(lines[-1].split(":", 1)[0].strip())
     places = [match for match in map(WHERE.match, lines) if match]
     if kind is None or not places:
@@ -81,6 +88,11 @@ LOAD_HINTS = {
                      "parenthèse, deux-points, guillemet ou indentation. Rien d’autre ne peut être vérifié avant.",
                "en": "Python cannot read {file}: line {line} (or the one just before) is malformed — a bracket, a "
                      "colon, a quote or the indentation. Nothing else can be checked before that."},
+    "encoding": {"fr": "Python ne peut pas lire {file} : sa ligne {line} a un caractère qui n’est pas en UTF-8 (un "
+                       "fichier enregistré en Latin-1 ou Windows-1252 ?). Enregistrez-le en UTF-8 ; rien d’autre ne "
+                       "peut être vérifié avant.",
+                 "en": "Python cannot read {file}: its line {line} has a character that is not UTF-8 (a file saved "
+                       "as Latin-1 or Windows-1252?). Save it as UTF-8; nothing else can be checked before that."},
     "import": {"fr": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier "
                      "est bien à côté (plumbing.py, model.py).",
                "en": "{file}, line {line}, imports a module that cannot be found: check its name, and that the "
