@@ -115,8 +115,10 @@ def first_problem(results: list[CheckResult], lang: str) -> list[str]:
         if value:
             label = text(lang, key)
             lines.append(INDENT + label + indented(value, len(label)))
-    # Titles, not ids: a student reads what the other failing checks are about.
-    others = [r.title for r in results if r.status not in (PASSED, SKIPPED) and r is not problem]
+    # Titles, not ids: a student reads what the other failing checks are about. Those that fail
+    # for the reason just given (a part still to write, a server that stops) add nothing.
+    others = [r.title for r in results if r.status not in (PASSED, SKIPPED) and r is not problem
+              and not (problem.message and r.message == problem.message)]
     if others:
         quote = "« {} »" if lang == "fr" else "“{}”"
         lines.append(INDENT + text(lang, "check.also_failing", ids=", ".join(quote.format(t) for t in others)))

@@ -124,3 +124,21 @@ def test_the_terminal_shows_the_difference_and_the_json_report_keeps_the_whole_v
     unknown = report.to_dict()["results"][-1]
     assert unknown["expected"].startswith('{"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, "message": ')
     assert unknown["actual"].startswith('{"jsonrpc": "2.0", "id": 6, "error": {"code": -32600, "message": ')
+
+
+def test_a_part_still_to_write_is_said_once_without_a_list_of_its_checks():
+    still = "Cette partie est encore à écrire (« serveur, partie 2 »)."
+    report = Report(target="exercises", lang="fr", results=[
+        result("server.a", "server-1", "passed"),
+        result("server.b", "server-2", "failed", message=still, hint="Si la version demandée n’est pas dans VERSIONS…"),
+        result("server.c", "server-2", "failed", message=still),
+        result("server.d", "server-2", "failed", message="Réponse 3 : autre chose."),
+    ])
+    lines = click.unstyle(render(report)).splitlines()
+    assert lines[3:8] == [
+        "✗ serveur, partie 2            0/3",
+        "    ✗ title server.b  [server.b]",
+        f"      {still}",
+        "      piste   : Si la version demandée n’est pas dans VERSIONS…",
+        "      échouent aussi : « title server.d »",  # server.c fails for the reason already said
+    ]
