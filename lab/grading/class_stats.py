@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lab.grading import causes
-from lab.grading.causes import (CPU, CRASHED, HUNG, KIT_ERROR, RUN_KINDS, STOPPED, UNREADABLE,  # noqa: F401
+from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
                                 could_run, first_cause, split)
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
