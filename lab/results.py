@@ -24,6 +24,10 @@ class CheckResult:
     expected: str = ""
     actual: str = ""
     message: str = ""  # why it failed, was skipped, or errored
+    # The same reason as a key of lab/checks/texts.py and its fields ("" when the check said it
+    # in its own words): what lab/grading/causes.py reads, whatever the report's language.
+    reason: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
     output: str = ""  # an excerpt of what the student's code printed (truncated)
     focus: list[str] = field(default_factory=list)  # key paths the check judged in expected/actual
     duration: float = 0.0  # seconds

@@ -33,10 +33,14 @@ def normalize(value: Any) -> str:
     return text.lower().strip()
 
 
-def read_answers(context: Context) -> dict | str:
+NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py and its fields
+
+
+def read_answers(context: Context) -> dict | str | tuple[str, dict]:
+    """The file's tables; else why it cannot be read: NO_FILE, or tomllib's reason in the run's language."""
     data = read_student_file(context.folder / FILE)
     if data is None:
-        return {"fr": f"Il n’y a pas de fichier {FILE}.", "en": f"There is no {FILE} file."}[context.lang]
+        return NO_FILE
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -79,6 +83,8 @@ def initialize_outcome(version: str) -> tuple[str, Any]:
 
 def table(context: Context, name: str) -> dict:
     answers = context.probe("answers.file")
+    if isinstance(answers, tuple):
+        raise Failed(FILE, "—", reason=answers[0], fields=answers[1])
     if isinstance(answers, str):
         raise Failed(FILE, "—", fr=answers, en=answers)
     cells = answers.get(name)

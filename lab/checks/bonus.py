@@ -23,6 +23,7 @@ from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
+from lab.checks.texts import say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
 
 BONUS = "bonus_server.py"
@@ -132,7 +133,7 @@ PROBES = {
 
 
 def json_rpc_replies(context: Context) -> None:
-    require_json_rpc_lines(context.probe("bonus.session"), ("Le serveur bonus", "The bonus server"))
+    require_json_rpc_lines(context.probe("bonus.session"), "bonus")
 
 
 def versions_echoed(context: Context) -> None:
@@ -179,32 +180,6 @@ def inspector_lists_tools(context: Context) -> None:
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
-# lab/real_clients.py says why a client failed in English; these are the French of its sentences.
-FRENCH_REASONS = [
-    (r"no answer within (\S+) s", "aucune réponse en {0} s"),
-    (r"the Inspector got no answer within (\S+) s", "l’Inspector n’a reçu aucune réponse en {0} s"),
-    (r"the mcp SDK is not installed \((.*)\): (.*)", "le SDK mcp n’est pas installé ({0}) : {1}"),
-    (r"npx is not on PATH \(Node\.js is not installed\)", "npx n’est pas dans le PATH (Node.js n’est pas installé)"),
-    (r"(\S+) is not in npx's cache, and this run does not fetch it",
-     "{0} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas"),
-    (r"npx did not fetch and run (\S+) within (\S+) s", "npx n’a pas téléchargé et lancé {0} en {1} s"),
-    (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
-    (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
-    (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
-    (r"(\S+) is not a regular file \(a link or a folder\): not started",
-     "{0} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé"),
-]
-
-
-def reason_in(lang: str, reason: str) -> str:
-    """A real client's reason for failing, in `lang` (what the student's server said stays as it is)."""
-    if lang == "fr":
-        for pattern, french in FRENCH_REASONS:
-            if match := re.fullmatch(pattern, reason, flags=re.S):
-                return french.format(*match.groups())
-    return reason
-
-
 def client_connects(run: real_clients.RealClientRun, context: Context, with_version: bool) -> None:
     # What the client should see: the tools of the reference's tools/list, and the version
     # the reference answers to a version it does not know (the SDK offers the newest).
@@ -214,15 +189,14 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     if with_version:
         want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
         actual["version"] = run.version
+    # The client's reason is a key (lab/real_clients.py): written here, in the run's language.
+    why = {"reason": run.reason, "fields": run.fields}
     if run.outcome == real_clients.UNAVAILABLE:
-        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({reason_in('fr', run.reason)})",
-                      en=f"skipped: this client cannot run here ({run.reason})")
+        raise Skipped("bonus.client_unavailable", why=why)
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, reason_in(context.lang, run.reason), fr="Le client n’a pas pu se connecter et lister les outils.",
-                     en="The client could not connect and list the tools.")
+        raise Failed(want, say(context.lang, run.reason, **run.fields), reason="bonus.client_failed", fields={"why": why})
     if not same(actual, want):
-        raise Failed(want, actual, fr="Le client s’est connecté, mais ne voit pas ce qu’il faut.",
-                     en="The client connected, but does not see what it should.")
+        raise Failed(want, actual, reason="bonus.client_sees_wrong")
 
 
 START = "bonus.json-rpc-replies"

@@ -233,7 +233,7 @@ PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + 2.0, ignores=("
 def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
-        raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
+        raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
         raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
                      en="The server received nothing from the client.", output=client_trace(outcome))

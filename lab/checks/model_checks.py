@@ -160,7 +160,7 @@ PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_serve
 def outcome_of(context: Context, name: str) -> dict:
     model: ModelRun = context.probe("model.run")
     if model.run is None:
-        raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
+        raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
     if "import" in model.results:
         raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
                      en="model.py does not load.", output=model.results.get("import_trace", ""))

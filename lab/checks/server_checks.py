@@ -32,26 +32,23 @@ PARTS = ("server.parts",)  # read by a check judged by_part only when the whole 
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     if transcript.run is None:
-        raise Failed("server.py", "—", fr="Il n’y a pas de fichier server.py.", en="There is no server.py file.")
-    require_json_rpc_lines(transcript, ("Le serveur", "The server"))
+        raise Failed("server.py", "—", reason="file.missing", fields={"file": "server.py"})
+    require_json_rpc_lines(transcript, "server")
 
 
-def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None:
-    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it (fr, en)."""
+def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it ("server", "bonus":
+    a word of lab/checks/texts.py)."""
     run = transcript.run
     assert run is not None
     if not transcript.lines:
         if run.timed_out:
-            why_fr, why_en = f"n’a rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
+            reason, fields = "run.silent", {"seconds": SERVER_LIMIT}
         elif run.cpu_exhausted:
-            why_fr, why_en = (f"a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) sans rien "
-                              "écrire, une boucle sans fin sans doute",
-                              f"used up its CPU time ({decimal(SERVER_CPU, 'en')} s) without writing, an endless loop "
-                              "most likely")
+            reason, fields = "run.spun", {"cpu": SERVER_CPU}
         else:
-            why_fr, why_en = (f"s’est arrêté (code {run.code}) sans rien écrire",
-                              f"stopped (code {run.code}) without writing")
-        raise Failed(transcript.reference[0], "—", fr=f"{who[0]} {why_fr}.", en=f"{who[1]} {why_en}.",
+            reason, fields = "run.stopped_silent", {"code": run.code}
+        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
@@ -323,7 +320,7 @@ def direct_json_rpc_replies(context: parts.PartView) -> None:
     whole: Transcript = context.whole(S)
     if whole.lines:
         try:
-            require_json_rpc_lines(whole, ("Le serveur", "The server"))
+            require_json_rpc_lines(whole, "server")
         except Failed as failure:  # its own failure, not the later part's: that one is not the cause
             failure.output = printed_besides(failure.output)
             raise

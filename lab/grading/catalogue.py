@@ -68,8 +68,9 @@ class Catalogue:
         for check in self.checks:
             result = reported.get(check.id)
             if result is None and check.id in self.absent and not report.error:
-                results.append(replace(check, status=FAILED, message=text(
-                    lang, "grade.bonus_not_attempted", file=self.conditions[check.id])))
+                fields = {"file": self.conditions[check.id]}  # the reason lab/grading/causes.py reads
+                results.append(replace(check, status=FAILED, reason="grade.bonus_not_attempted", fields=fields,
+                                       message=text(lang, "grade.bonus_not_attempted", **fields)))
             elif result is None:
                 missing = text(lang, "grade.not_reported")
                 results.append(replace(check, status=ERROR, message=missing))
