@@ -43,6 +43,10 @@ class Report:
     lang: str
     results: list[CheckResult] = field(default_factory=list)
     error: str = ""  # set when the run itself could not finish (crash, time limit)
+    # The same as a key of lab/i18n.py's grader messages ("grade.timeout") and its fields:
+    # what lab/grading/causes.py reads ("" for an error said in other words, a kit bug's).
+    reason: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
     duration: float = 0.0
     kit_error: bool = False  # `error` is the kit's own failure, not the submission's doing
     warnings: list[str] = field(default_factory=list)  # e.g. graded without a sandbox
@@ -76,6 +80,8 @@ class Report:
             lang=data.get("lang", "fr"),
             results=results,
             error=data.get("error", ""),
+            reason=str(data.get("reason") or ""),
+            fields=dict(data.get("fields") or {}),
             duration=data.get("duration", 0.0),
             kit_error=bool(data.get("kit_error", False)),
             warnings=[str(w) for w in data.get("warnings", [])],

@@ -65,12 +65,21 @@ def kit_error_prefix() -> re.Pattern[str] | None:
 KIT_ERROR_PREFIX = kit_error_prefix()
 
 
-def run_kind(error: str, kit_error: bool) -> str | None:
+RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE}
+
+
+def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None = None) -> str | None:
     """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
 
-    The error's text decides, whatever status came with it (a grader may call every run it
-    could not finish a kit error); an error the grader has no message for is its own failure.
+    The grader's message key (`reason`, Report.reason) decides, whatever status came with it
+    (a grader may call every run it could not finish a kit error); without one (a results
+    file read back, an older record) the error's first line is read back into one of the same
+    messages; an error the grader has no message for is its own failure.
     """
+    if reason in RUN_REASONS:
+        return RUN_REASONS[reason]
+    if reason == "grade.crashed":
+        return crash_kind(str((fields or {}).get("code", "")))
     first = error.split("\n")[0].strip()
     if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
         first = first[prefix.end():]
@@ -82,15 +91,19 @@ def run_kind(error: str, kit_error: bool) -> str | None:
         return UNREADABLE
     crashed = PATTERNS["crashed"].fullmatch(first)
     if crashed:
-        code = next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), "")
-        try:
-            number = int(code)
-        except ValueError:
-            return CRASHED
-        if number in (-SIGXCPU, 128 + SIGXCPU):
-            return CPU
-        return STOPPED if number < 0 else CRASHED
+        return crash_kind(next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), ""))
     return KIT_ERROR if error or kit_error else None
+
+
+def crash_kind(code: str) -> str:
+    """A check run that ended with exit code `code` and no report: out of CPU, killed, or crashed."""
+    try:
+        number = int(code)
+    except ValueError:
+        return CRASHED
+    if number in (-SIGXCPU, 128 + SIGXCPU):
+        return CPU
+    return STOPPED if number < 0 else CRASHED
 
 
 # A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
@@ -167,8 +180,9 @@ def could_run(check: CheckResult) -> bool:
     return check.status == FAILED and reason_of(check)[0] not in ("part.not_yet", "part.waits_for")
 
 
-def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False) -> str:
-    kind = run_kind(error, kit_error)
+def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False, reason: str = "",
+                fields: dict | None = None) -> str:
+    kind = run_kind(error, kit_error, reason, fields)
     if kind is not None:
         return kind.replace("_", "-")
     for check in checks:

@@ -1,0 +1,93 @@
+"""One shape for the checks' reasons: a key of lab/checks/texts.py and its fields, in French and
+English with the same fields; the real clients report keys, never sentences; the modules moved to
+the table keep no text of their own in the older shapes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from lab.checks.texts import TEXTS, field_names, recognise, say
+
+# Modules whose reasons all live in the table (the other checks modules still carry their
+# titles, hints and messages as {"fr", "en"} pairs: not moved yet).
+MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/real_clients.py")
+
+
+def test_every_key_is_in_french_and_english_with_the_same_fields() -> None:
+    assert set(TEXTS) == {"fr", "en"}
+    assert sorted(TEXTS["fr"]) == sorted(TEXTS["en"])
+    for key in TEXTS["fr"]:
+        assert field_names(TEXTS["fr"][key]) == field_names(TEXTS["en"][key]), key
+        assert TEXTS["fr"][key] != TEXTS["en"][key] or field_names(TEXTS["fr"][key]) == {"said"}, key
+
+
+def reason_keys_in(path: Path) -> set[str]:
+    """Every literal `reason="..."` a module passes, and every ("key", ...) pair it assigns."""
+    keys = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.keyword) and node.arg == "reason" and isinstance(node.value, ast.Constant):
+            keys.add(node.value.value)
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) \
+                and isinstance(node.elts[0].value, str) and re.fullmatch(r"[a-z_]+\.[a-z_]+", node.elts[0].value) \
+                and isinstance(node.elts[1], ast.Dict):
+            keys.add(node.elts[0].value)
+    return keys - {""}
+
+
+def test_the_real_clients_report_only_keys_of_the_table() -> None:
+    keys = reason_keys_in(ROOT / "lab" / "real_clients.py")
+    assert {"client.no_answer", "client.mcp_error", "client.no_npx", "client.not_a_file"} <= keys
+    assert keys <= set(TEXTS["en"])
+
+
+def test_every_reason_a_check_passes_is_a_key_of_a_table() -> None:
+    from lab.i18n import MESSAGES
+
+    for path in sorted((ROOT / "lab").rglob("*.py")):
+        for key in reason_keys_in(path):
+            if "." in key and not key.startswith("grade.limit"):
+                assert key in TEXTS["fr"] or key in MESSAGES["fr"], (path.name, key)
+
+
+# A French or English literal in one of the older shapes: {"fr": "…"}, fr="…" / en="…", and a
+# ("French …", "English …") pair (a French literal: an accent or a typographic apostrophe).
+INLINE = [re.compile(r'\{\s*"(?:fr|en)"\s*:\s*f?["\']'), re.compile(r"\b(?:fr|en)\s*=\s*f?[\"']"),
+          re.compile(r'\(\s*f?"[^"]*[’àâéèêëîôùûç][^"]*"\s*,\s*f?"[^"]*"\s*\)')]
+
+
+@pytest.mark.parametrize("module", MOVED)
+def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None:
+    source = (ROOT / module).read_text(encoding="utf-8")
+    if module.endswith("texts.py"):
+        source = source[source.index("def task_word"):]  # the table itself is the one home
+    found = [line for line in source.splitlines() for shape in INLINE if shape.search(line)]
+    assert found == []
+    assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")
+
+
+def test_fields_that_are_words_are_written_in_the_runs_language() -> None:
+    assert say("fr", "run.spun", who="bonus", cpu=2.5) == ("Le serveur bonus a utilisé tout son temps de calcul "
+                                                           "(2,5 s de CPU) sans rien écrire, une boucle sans fin sans doute.")
+    assert say("en", "run.spun", who="server", cpu=2.5) == \
+        "The server used up its CPU time (2.5 s) without writing, an endless loop most likely."
+    assert say("fr", "part.not_yet", task="server-3") == "pas encore vérifiable : il faut d’abord écrire « serveur, partie 3 »"
+    assert say("en", "part.unwritten", task="client-1") == "This part is still to write (“client, part 1”)."
+    inner = {"reason": "client.not_cached", "fields": {"package": "@x/y"}}
+    assert say("fr", "bonus.client_unavailable", why=inner) == \
+        "ignoré : ce client ne peut pas tourner ici (@x/y n’est pas dans le cache de npx, et cette exécution ne le télécharge pas)"
+    assert say("en", "bonus.client_unavailable", why=inner) == \
+        "skipped: this client cannot run here (@x/y is not in npx's cache, and this run does not fetch it)"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> None:
+    assert recognise(say(lang, "file.missing", file="model.py"), ("run.silent", "file.missing")) == \
+        ("file.missing", {"file": "model.py"})
+    assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
+        ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
+    assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "client.said")) is None
