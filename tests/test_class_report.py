@@ -16,8 +16,8 @@ import pytest
 
 from conftest import ROOT
 from hostile import STUB_ENGINE, make_submission
-from lab.checks.texts import say
 from lab.checks import registry, task_title
+from lab.checks.texts import say
 from lab.grading import causes, class_report, class_stats, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names

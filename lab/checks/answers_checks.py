@@ -200,18 +200,7 @@ def six_replies(context: Context) -> None:
 FILE_PROBE = ("answers.file",)
 
 CHECKS = [
-    Check(id="answers.keywords", task="answers", probes=FILE_PROBE, run=keywords,
-          title={"fr": "Mots clés : les exemples", "en": "Keywords: the examples"},
-          hint={"fr": "Un exemple par mot : la requête qui ouvre la session, un état du serveur, une version négociable.",
-                "en": "One example per word: the request that opens the session, a state of the server, a version to agree on."}),
-    Check(id="answers.three-clients", task="answers", probes=FILE_PROBE, run=three_clients,
-          title={"fr": "Trois clients demandent : ce que répond le serveur", "en": "Three clients ask: what the server answers"},
-          hint={"fr": "La version est-elle dans la liste du serveur ? Alors « résultat en <version> », sinon le code d’erreur.",
-                "en": "Is the version in the server's list? Then \"result in <version>\", otherwise the error code."}),
-    Check(id="answers.six-replies", task="answers", probes=FILE_PROBE, run=six_replies,
-          title={"fr": "Les six réponses : le code ou « résultat »", "en": "The six replies: the code or \"result\""},
-          hint={"fr": "Lancez votre client contre votre serveur (`lab run exercises`) et lisez chaque ligne `<- ` : "
-                      "error.code, ou result. Relisez le tableau des codes de la leçon.",
-                "en": "Run your client against your server (`lab run exercises`) and read each `<- ` line: "
-                      "error.code, or result. Read the lesson's table of codes again."}),
+    Check(id="answers.keywords", task="answers", probes=FILE_PROBE, run=keywords),
+    Check(id="answers.three-clients", task="answers", probes=FILE_PROBE, run=three_clients),
+    Check(id="answers.six-replies", task="answers", probes=FILE_PROBE, run=six_replies),
 ]

@@ -23,12 +23,12 @@ from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
-TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
+TASKS = {"bonus": in_each_language("task.bonus")}
 SESSION_LIMIT = PROBE_LIMIT  # seconds for one stdio session (and its timing confirmation), as for the lesson's server
 # The versions a client may ask for in the handshake era, the reference bonus server's own
 # list; the replies expected come from the reference server too.
@@ -208,57 +208,20 @@ SDK = ("bonus.session", "bonus.sdk")
 
 
 CHECKS = [
-    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True,
-          title={"fr": "Le serveur bonus démarre et répond en JSON-RPC 2.0",
-                 "en": "The bonus server starts and answers in JSON-RPC 2.0"},
-          hint={"fr": "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer "
-                      "les vérifications du serveur.",
-                "en": "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first."}),
+    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
-          run=versions_echoed,
-          title={"fr": f"Une version prise en charge est renvoyée telle quelle ({ASKED_VERSIONS[-1]} à {ASKED_VERSIONS[0]})",
-                 "en": f"A supported version is echoed as it is ({ASKED_VERSIONS[-1]} to {ASKED_VERSIONS[0]})"},
-          hint={"fr": "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
-                "en": "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."}),
+          run=versions_echoed, words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]}),
     Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),
-          run=unknown_version_answered,
-          title={"fr": "Une version inconnue reçoit un résultat avec la dernière version prise en charge",
-                 "en": "An unknown version gets a result with the latest supported version"},
-          hint={"fr": "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première).",
-                "en": "The spec's rule: do not refuse any more; answer the latest version in supported (the first one)."}),
+          run=unknown_version_answered),
     Check(id="bonus.gate-still-holds", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
-          run=gate_holds,
-          title={"fr": "La porte d’état tient toujours (attente, prêt, second initialize)",
-                 "en": "The state gate still holds (waiting, ready, second initialize)"},
-          hint={"fr": "Seule la négociation change : la porte d’état de la leçon et ses transitions restent les mêmes.",
-                "en": "Only the negotiation changes: the lesson's state gate and its transitions stay the same."}),
+          run=gate_holds),
     Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
-          run=capabilities_honest,
-          title={"fr": "Les capacités restent honnêtes : tools seulement, listChanged false",
-                 "en": "Capabilities stay honest: tools only, listChanged false"},
-          hint={"fr": "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire.",
-                "en": "An announcement is a promise, whatever the version: nothing more than what the server does."}),
-    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered,
-          title={"fr": "server/discover reçoit une réponse d’erreur, jamais le silence",
-                 "en": "server/discover gets an error reply, never silence"},
-          hint={"fr": "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite).",
-                "en": "An unknown method always gets an error (-32600 before initialize, -32601 after)."}),
+          run=capabilities_honest),
+    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered),
     Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN,), probes=SDK,
-          run=lambda context: sdk_connects("legacy", context),
-          title={"fr": "Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
-                 "en": "The mcp SDK client (legacy mode) connects and sees no tools"},
-          hint={"fr": "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt.",
-                "en": "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready."}),
+          run=lambda context: sdk_connects("legacy", context)),
     Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN, DISCOVER), probes=SDK,
-          run=lambda context: sdk_connects("auto", context),
-          title={"fr": "Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
-                 "en": "The mcp SDK client (auto mode: server/discover first) connects and sees no tools"},
-          hint={"fr": "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize.",
-                "en": "In auto mode the SDK probes server/discover; on an error it falls back to initialize."}),
+          run=lambda context: sdk_connects("auto", context)),
     Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(UNKNOWN,),
-          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
-          title={"fr": "L’Inspector MCP (CLI, par npx) obtient {\"tools\": []}",
-                 "en": "The MCP Inspector (CLI, through npx) gets {\"tools\": []}"},
-          hint={"fr": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list",
-                "en": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"}),
+          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools),
 ]

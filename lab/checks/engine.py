@@ -18,7 +18,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -69,14 +69,17 @@ class Check:
     """One graded check, declared whole in one place (see docs/checks.md for the list).
 
     Every checks module declares its checks as `Check(...)` literals with these keywords,
-    in the order of the report; nothing else describes a check.
-    """
+    in the order of the report; only their words are elsewhere, in the student texts' table
+    (lab/checks/titles.py, by check id)."""
 
     id: str  # stable, e.g. "server.ping-every-state"
     task: str  # the lesson part, e.g. "server-3"
     points: int = 1
-    title: dict[str, str]  # {"fr": ..., "en": ...}
-    hint: dict[str, str]  # {"fr": ..., "en": ...}: what to do next, never the answer itself
+    # Its title and hint (what to do next, never the answer itself) live in lab/checks/titles.py
+    # as "<id>.title" and "<id>.hint", with `words` as their fields; here, written in each language.
+    title: dict[str, str] = field(default_factory=dict)
+    hint: dict[str, str] = field(default_factory=dict)
+    words: dict[str, Any] = field(default_factory=dict)
     needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
     lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
@@ -86,6 +89,11 @@ class Check:
     # answered, nothing was flushed): when it fails, the report shows it before the
     # other failures of its part, which it most likely explains.
     cause: bool = False
+
+    def __post_init__(self) -> None:
+        for part in ("title", "hint"):
+            if not getattr(self, part):
+                object.__setattr__(self, part, in_each_language(f"{self.id}.{part}", **self.words))
 
 
 @dataclass(frozen=True)

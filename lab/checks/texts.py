@@ -8,8 +8,10 @@ fields (numbers, file names, task ids): that is what a result carries (`CheckRes
 A field named in `WORDS` is itself rendered in the language: `task` (a lesson part's id) as
 its title, `who` as a key of this table ("who.server" → "Le serveur"), `cpu` (seconds) as the
 language writes a decimal number. A field whose value is itself a reason, {"reason": key,
-"fields": {...}} (a real client's, inside a check's), is written as that sentence. Every key exists in French and English with the same fields
-(tests/test_texts.py walks the table). To add a reason: a key here in both languages, then
+"fields": {...}} (a real client's, inside a check's), is written as that sentence. Every key
+exists in French and English with the same fields (tests/test_texts.py walks the table).
+Each check's title and hint are in lab/checks/titles.py, the same shape, by check id; `say`
+reads both. To add a reason: a key here in both languages, then
 `Failed(expected, actual, reason="the.key", fields={...})` in the check.
 """
 
@@ -18,6 +20,8 @@ from __future__ import annotations
 import re
 import string
 from typing import Any, Callable
+
+from lab.checks.titles import TITLES
 
 TEXTS: dict[str, dict[str, str]] = {
     "fr": {
@@ -108,8 +112,9 @@ WORDS: dict[str, Callable[[str, Any], str]] = {
 
 def say(lang: str, key: str, **fields: Any) -> str:
     """The sentence for `key` in `lang` (fr when the language is unknown), its fields filled in."""
-    table = TEXTS.get(lang, TEXTS["fr"])
-    return table[key].format(**{name: word(lang, name, value) for name, value in fields.items()})
+    lang = lang if lang in TEXTS else "fr"
+    template = TEXTS[lang][key] if key in TEXTS[lang] else TITLES[lang][key]
+    return template.format(**{name: word(lang, name, value) for name, value in fields.items()})
 
 
 def word(lang: str, name: str, value: Any) -> Any:
@@ -119,6 +124,12 @@ def word(lang: str, name: str, value: Any) -> Any:
     if isinstance(value, dict) and isinstance(value.get("reason"), str):
         return say(lang, value["reason"], **value.get("fields", {}))
     return value
+
+
+def in_each_language(key: str, **fields: Any) -> dict[str, str]:
+    """{"fr": …, "en": …}: a key written in both languages, for what is shown in either (a
+    check's title, a lesson part's name)."""
+    return {lang: say(lang, key, **fields) for lang in TEXTS}
 
 
 def field_names(template: str) -> set[str]:
