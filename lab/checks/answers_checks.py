@@ -37,15 +37,15 @@ NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py an
 
 
 def read_answers(context: Context) -> dict | str | tuple[str, dict]:
-    """The file's tables; else why it cannot be read: NO_FILE, or tomllib's reason in the run's language."""
+    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its fields
+    (NO_FILE, not UTF-8), or tomllib's reason in the run's language."""
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return {"fr": f"{FILE} n’est pas enregistré en UTF-8 (octet {error.start}).",
-                "en": f"{FILE} is not saved as UTF-8 (byte {error.start})."}[context.lang]
+        return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except tomllib.TOMLDecodeError as error:
         # tomllib speaks English only: the place, and what to look at, in the student's language too.
         where = AT.search(str(error))
@@ -89,8 +89,7 @@ def table(context: Context, name: str) -> dict:
         raise Failed(FILE, "—", fr=answers, en=answers)
     cells = answers.get(name)
     if not isinstance(cells, dict):
-        raise Failed(f"[{name}]", "—", fr=f"La table [{name}] manque dans {FILE}.",
-                     en=f"The [{name}] table is missing from {FILE}.")
+        raise Failed(f"[{name}]", "—", reason="answers.no_table", fields={"table": name, "file": FILE})
     return cells
 
 

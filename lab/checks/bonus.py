@@ -164,8 +164,7 @@ def discover_answered(context: Context) -> None:
             actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
             what = transcript.request(request_id)
             raise Failed(expected, actual,
-                         fr=f"Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
-                         en=f"No error reply to {what}: a client that probes would wait for nothing.")
+                         reason="bonus.discover_silent", fields={"what": what})
 
 
 def sdk_connects(mode: str, context: Context) -> None:

@@ -162,8 +162,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if model.run is None:
         raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
     if "import" in model.results:
-        raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=model.results.get("import_trace", ""))
+        raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
+                     output=model.results.get("import_trace", ""))
     if name not in model.results:
         output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
         raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",

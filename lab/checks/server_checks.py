@@ -18,6 +18,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_be
 from lab.checks.server_session import (
     MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
 from lab.checks.server_session import PROBES as SESSIONS
+from lab.checks.texts import say
 from lab.i18n import decimal
 
 # The two stdio sessions, and the direct calls of the written parts (see parts.py).
@@ -53,15 +54,11 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
-                         fr=f"La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : "
-                            "les messages de suivi vont sur stderr, print(..., file=sys.stderr).",
-                         en=f"Line {number} of the output is not JSON. On stdout, nothing but the replies: "
-                            "log messages go to stderr, print(..., file=sys.stderr).",
-                         output=transcript.traceback())
+                         reason="server.not_json", fields={"number": number}, output=transcript.traceback())
         problem = shape_problem(reply)
         if problem:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
-                         line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
+                         line, reason="server.malformed", fields={"problem": {"reason": problem}},
                          output=transcript.traceback())
 
 
@@ -71,11 +68,8 @@ def keeps_running(context: Context) -> None:
         if transcript.stopped_at is not None and transcript.run is not None:
             line = transcript.message_text(transcript.stopped_at)
             code = "?" if transcript.run.code is None else transcript.run.code
-            expected = {"fr": "lire jusqu’à la fin de l’entrée", "en": "reading until the input ends"}[context.lang]
-            raise Failed(expected, line,
-                         fr=f"Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
-                         en=f"The server stopped (code {code}) after this line, before its input ended.",
-                         output=transcript.traceback())
+            raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason="server.stopped_early",
+                         fields={"code": code}, output=transcript.traceback())
 
 
 def flushes_each_reply(context: Context) -> None:
@@ -89,25 +83,23 @@ def flushes_each_reply(context: Context) -> None:
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
-                         fr=f"Pas de réponse à cette ligne en {REPLY_LIMIT:g} s : les réponses ne sont arrivées qu’à "
-                            "la fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
-                         en=f"No reply to this line within {REPLY_LIMIT:g} s: the replies came only when the input "
-                            "closed. A real client waits for each reply before it sends the next line.")
+                         reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
 
-def shape_problem(reply: Any) -> tuple[str, str] | None:
+def shape_problem(reply: Any) -> str | None:
+    """What makes a line no JSON-RPC reply: a key of lab/checks/texts.py ("shape.…"), or None."""
     if not isinstance(reply, dict):
-        return "ce n’est pas un objet JSON", "it is not a JSON object"
+        return "shape.not_an_object"
     if reply.get("jsonrpc") != "2.0":
-        return "\"jsonrpc\": \"2.0\" manque", "\"jsonrpc\": \"2.0\" is missing"
+        return "shape.no_jsonrpc"
     if "id" not in reply:
-        return "pas d’id", "no id"
+        return "shape.no_id"
     if ("result" in reply) == ("error" in reply):
-        return "il faut soit result, soit error", "it needs either result or error"
+        return "shape.result_or_error"
     error = reply.get("error", {})
     if "error" in reply and not (isinstance(error, dict) and type(error.get("code")) is int
                                  and isinstance(error.get("message"), str)):
-        return "error doit avoir code (entier) et message (texte)", "error needs code (an integer) and message (a string)"
+        return "shape.error_fields"
     return None
 
 
@@ -132,17 +124,13 @@ def reply_ids(context: Context) -> None:
                 continue
             changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
             if changed:
-                raise Failed(request_id, changed[0],
-                             fr=f"La réponse à {transcript.request(request_id)} porte l’id {json.dumps(changed[0])} : "
-                                "recopiez l’id tel quel.",
-                             en=f"The reply to {transcript.request(request_id)} carries the id "
-                                f"{json.dumps(changed[0])}: copy the id as it is.")
+                raise Failed(request_id, changed[0], reason="server.id_changed",
+                             fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
             order = [w for w in want if any(same(w, one) for one in kept)]
             if not same(kept[:len(order)], order):
-                raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
-                             en="The replies' ids are not the requests' ids, in their order.")
+                raise Failed(want, got, reason="server.ids_out_of_order")
 
 
 def notifications_unanswered(context: Context) -> None:
@@ -158,8 +146,7 @@ def notifications_unanswered(context: Context) -> None:
                 extra.append(reply)
         if extra:
             raise Failed(len(transcript.reference), len(transcript.replies),
-                         fr=f"{len(extra)} réponse(s) de trop, par exemple : {extra[0]}",
-                         en=f"{len(extra)} reply(ies) too many, for example: {extra[0]}")
+                         reason="server.too_many_replies", fields={"count": len(extra), "example": str(extra[0])})
 
 
 def parse_error(context: Context) -> None:
@@ -173,18 +160,12 @@ def exits_at_eof(context: Context) -> None:
     assert run is not None  # needs STARTS
     if run.timed_out:
         raise Failed("code 0", f"{run.duration:g} s",
-                     fr="Le serveur tourne encore alors que son entrée est fermée.",
-                     en="The server still runs although its input is closed.")
+                     reason="server.runs_on")
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
-                     fr=f"Le serveur a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) au lieu "
-                        "de s’arrêter : une boucle sans fin ?",
-                     en=f"The server used up its CPU time ({decimal(SERVER_CPU, 'en')} s) instead of stopping: "
-                        "an endless loop?",
-                     output=transcript.traceback())
+                     reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
     if run.code != 0:
-        raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
-                     en=f"The server stopped with code {run.code}.", output=transcript.traceback())
+        raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 
 
 # One mistake, one penalty: a check of what a successful initialize says, or of a ready
@@ -233,10 +214,7 @@ def error_data(context: Context) -> None:
     if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
         raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
-                     fr="La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la "
-                        f"leçon, en sont la traduction. Écrivez {json.dumps(renamed, ensure_ascii=False)}.",
-                     en="The MCP specification names these keys requested and supported; the lesson's demandee and "
-                        f"acceptees are their French translation. Write {json.dumps(renamed, ensure_ascii=False)}.")
+                     reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     expect_reply(context, S, 2, ("error.data.requested",))
@@ -261,13 +239,11 @@ def capabilities_only_tools(context: Context) -> None:
         shown = "—" if announced is MISSING else json.dumps(
             sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
         raise Failed(expected, reply, focus=("result.capabilities",),
-                     fr=f"Les capacités annoncées sont {shown} ; la leçon n’annonce que tools.",
-                     en=f"The capabilities announced are {shown}; the lesson announces only tools.")
+                     reason="server.capabilities", fields={"announced": shown})
     info = field_of(reply, "result.serverInfo")
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
         raise Failed(expected, reply, focus=("result.serverInfo",),
-                     fr="serverInfo doit donner name et version, deux textes.",
-                     en="serverInfo must give name and version, two strings.")
+                     reason="server.server_info")
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -334,10 +310,7 @@ def direct_flushes(context: Context) -> None:
         for name, call in zip(transcript.described, transcript.calls):
             if call.get("unflushed"):
                 raise Failed("flush()", call.get("out", ""),
-                             fr=f"{name} écrit sa réponse sans vider la sortie (flush) : elle reste dans le "
-                                "tampon, et un vrai client l’attend sans fin.",
-                             en=f"{name} writes its reply without flushing the output: it stays in the buffer, "
-                                "and a real client waits for it forever.")
+                             reason="server.call_unflushed", fields={"call": name})
 
 
 # Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on

@@ -33,12 +33,47 @@ TEXTS: dict[str, dict[str, str]] = {
         "kit.probe_late": "Erreur du kit, pas de votre code : la sonde {name!r} n’a pas fini en {limit:g} s",
         # A student file, or its program, that gives nothing to judge.
         "file.missing": "Il n’y a pas de fichier {file}.",
+        "file.does_not_load": "{file} ne se charge pas.",
+        "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
+        "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
+        "answers.no_table": "La table [{table}] manque dans {file}.",
+        # A reply compared with the reference's (lab/checks/server_session.py): `got` and `want`
+        # are JSON, or None for a value the reply lacks.
+        "reply.none": "Aucune réponse à {what}.",
+        "reply.differs": "Réponse à {what} : {path} vaut {got} au lieu de {want}.",
+        "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
         "run.silent": "{who} n’a rien écrit en {seconds:g} s.",
         "run.spun": "{who} a utilisé tout son temps de calcul ({cpu} s de CPU) sans rien écrire, une boucle sans fin "
                     "sans doute.",
         "run.stopped_silent": "{who} s’est arrêté (code {code}) sans rien écrire.",
+        # The lesson's server (lab/checks/server_checks.py).
+        "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
+                           "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+        "server.malformed": "Ligne mal formée : {problem}.",
+        "shape.not_an_object": "ce n’est pas un objet JSON",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
+        "shape.no_id": "pas d’id",
+        "shape.result_or_error": "il faut soit result, soit error",
+        "shape.error_fields": "error doit avoir code (entier) et message (texte)",
+        "server.reads_to_the_end": "lire jusqu’à la fin de l’entrée",
+        "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
+        "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
+                              "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+        "server.id_changed": "La réponse à {what} porte l’id {id} : recopiez l’id tel quel.",
+        "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
+        "server.too_many_replies": "{count} réponse(s) de trop, par exemple : {example}",
+        "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
+        "server.spins_at_eof": "Le serveur a utilisé tout son temps de calcul ({cpu} s de CPU) au lieu de s’arrêter : "
+                               "une boucle sans fin ?",
+        "server.exit_code": "Le serveur s’est arrêté avec le code {code}.",
+        "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
+                              "dans la leçon, en sont la traduction. Écrivez {renamed}.",
+        "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
+        "server.server_info": "serverInfo doit donner name et version, deux textes.",
+        "server.call_unflushed": "{call} écrit sa réponse sans vider la sortie (flush) : elle reste dans le tampon, "
+                                 "et un vrai client l’attend sans fin.",
         # Why a real MCP client (lab/real_clients.py) did not connect; `said` is the client's or
         # the server's own words, shown as they are.
         "client.said": "{said}",
@@ -55,6 +90,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.mcp_error": "erreur MCP {code} : {message}",
         "client.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
         # The bonus checks that read a real client's run (lab/checks/bonus.py).
+        "bonus.discover_silent": "Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
@@ -66,11 +102,42 @@ TEXTS: dict[str, dict[str, str]] = {
         "kit.error": "Kit error, not your code's: {what}",
         "kit.probe_late": "Kit error, not your code's: the probe {name!r} did not finish within {limit:g} s",
         "file.missing": "There is no {file} file.",
+        "file.does_not_load": "{file} does not load.",
+        "part.raises": "{call} raises an exception instead of writing its reply.",
+        "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
+        "answers.no_table": "The [{table}] table is missing from {file}.",
+        "reply.none": "No reply to {what}.",
+        "reply.differs": "Reply to {what}: {path} is {got} instead of {want}.",
+        "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
         "run.silent": "{who} wrote nothing in {seconds:g} s.",
         "run.spun": "{who} used up its CPU time ({cpu} s) without writing, an endless loop most likely.",
         "run.stopped_silent": "{who} stopped (code {code}) without writing.",
+        "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
+                           "go to stderr, print(..., file=sys.stderr).",
+        "server.malformed": "Malformed line: {problem}.",
+        "shape.not_an_object": "it is not a JSON object",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
+        "shape.no_id": "no id",
+        "shape.result_or_error": "it needs either result or error",
+        "shape.error_fields": "error needs code (an integer) and message (a string)",
+        "server.reads_to_the_end": "reading until the input ends",
+        "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
+        "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "
+                              "A real client waits for each reply before it sends the next line.",
+        "server.id_changed": "The reply to {what} carries the id {id}: copy the id as it is.",
+        "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
+        "server.too_many_replies": "{count} reply(ies) too many, for example: {example}",
+        "server.runs_on": "The server still runs although its input is closed.",
+        "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
+        "server.exit_code": "The server stopped with code {code}.",
+        "server.lesson_keys": "The MCP specification names these keys requested and supported; the lesson's "
+                              "demandee and acceptees are their French translation. Write {renamed}.",
+        "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
+        "server.server_info": "serverInfo must give name and version, two strings.",
+        "server.call_unflushed": "{call} writes its reply without flushing the output: it stays in the buffer, and "
+                                 "a real client waits for it forever.",
         "client.said": "{said}",
         "client.no_answer": "no answer within {seconds:g} s",
         "client.inspector_no_answer": "the Inspector got no answer within {seconds:g} s",
@@ -84,6 +151,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.npx_failed": "npx could not run {package}: {said}",
         "client.mcp_error": "MCP error {code}: {message}",
         "client.not_a_file": "{file} is not a regular file (a link or a folder): not started",
+        "bonus.discover_silent": "No error reply to {what}: a client that probes would wait for nothing.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
@@ -103,8 +171,14 @@ def decimal_word(lang: str, value: Any) -> str:
     return decimal(float(value), lang)
 
 
+def json_word(lang: str, value: Any) -> str:
+    return TEXTS[lang]["value.missing"] if value is None else value
+
+
 WORDS: dict[str, Callable[[str, Any], str]] = {
     "task": task_word,
+    "got": json_word,
+    "want": json_word,
     "who": lambda lang, value: TEXTS[lang][f"who.{value}"],
     "cpu": decimal_word,
 }
@@ -121,7 +195,7 @@ def word(lang: str, name: str, value: Any) -> Any:
     """A field's value as the sentence shows it (see WORDS, and reasons inside reasons)."""
     if name in WORDS:
         return WORDS[name](lang, value)
-    if isinstance(value, dict) and isinstance(value.get("reason"), str):
+    if isinstance(value, dict) and set(value) <= {"reason", "fields"} and value.get("reason") in TEXTS[lang]:
         return say(lang, value["reason"], **value.get("fields", {}))
     return value
 
