@@ -71,7 +71,7 @@ class RealClientRun:
     tools: Optional[list] = None
     capabilities: Optional[dict] = None
     error: Optional[dict] = None  # the server's JSON-RPC error: code, message, data
-    reason: str = ""  # why it did not connect: a key of lab/checks/texts.py ("client.…")
+    reason: str = ""  # why it did not connect: a key of lab/checks/texts.py ("real.…")
     fields: dict = field(default_factory=dict)  # the reason's fields
 
     @classmethod
@@ -140,7 +140,7 @@ def not_a_server_file(server: Path) -> bool:
 
 
 def not_started(client: str, server: Path) -> RealClientRun:
-    return RealClientRun(client, FAILED, reason="client.not_a_file", fields={"file": server.name})
+    return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
 
 
 def graded() -> bool:
@@ -183,11 +183,11 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
             continue
         runs[run.client] = run
     if code is None:
-        why, fields = "client.sdk_late", {"seconds": limit}
+        why, fields = "real.sdk_late", {"seconds": limit}
     elif last_line(err):
-        why, fields = "client.said", {"said": last_line(err)}
+        why, fields = "real.said", {"said": last_line(err)}
     else:
-        why, fields = "client.sdk_stopped", {"code": code}
+        why, fields = "real.sdk_stopped", {"code": code}
     return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why, fields=fields) for mode in modes]
 
 
@@ -199,7 +199,7 @@ def sdk_child(argv: list[str]) -> None:
         import mcp  # noqa: F401
     except ImportError as missing:
         for mode in modes:
-            print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason="client.sdk_missing",
+            print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason="real.sdk_missing",
                                                   fields={"missing": str(missing)}))), flush=True)
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
@@ -236,12 +236,12 @@ async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = H
             refusal = find_exception(problem, MCPError)
             if refusal is not None:
                 error = {"code": refusal.error.code, "message": refusal.error.message, "data": refusal.error.data}
-                return RealClientRun(name, REFUSED, error=error, reason="client.mcp_error",
+                return RealClientRun(name, REFUSED, error=error, reason="real.mcp_error",
                                      fields={"code": refusal.error.code, "message": refusal.error.message})
             if find_exception(problem, TimeoutError) is not None:
-                return RealClientRun(name, FAILED, reason="client.no_answer", fields={"seconds": step_limit})
+                return RealClientRun(name, FAILED, reason="real.no_answer", fields={"seconds": step_limit})
             cause = find_exception(problem, Exception) or problem
-            return RealClientRun(name, FAILED, reason="client.said", fields={"said": f"{type(cause).__name__}: {cause}"[:500]})
+            return RealClientRun(name, FAILED, reason="real.said", fields={"said": f"{type(cause).__name__}: {cause}"[:500]})
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -288,13 +288,13 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
             return inspector_outcome(code, out, err, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
-            return RealClientRun("inspector", UNAVAILABLE, reason="client.no_npx")
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
         command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
         env = {**os.environ, **QUIET_NPM}
         code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in err
         if fetched and not fetch:
-            return RealClientRun("inspector", UNAVAILABLE, reason="client.not_cached", fields={"package": INSPECTOR_PACKAGE})
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.not_cached", fields={"package": INSPECTOR_PACKAGE})
         if fetched:
             code, out, err = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
         return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
@@ -334,25 +334,25 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
 def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:
     if code is None:
         if fetched:
-            return RealClientRun("inspector", UNAVAILABLE, reason="client.fetch_late",
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.fetch_late",
                                  fields={"package": INSPECTOR_PACKAGE, "seconds": limit})
-        return RealClientRun("inspector", FAILED, reason="client.inspector_no_answer", fields={"seconds": limit})
+        return RealClientRun("inspector", FAILED, reason="real.inspector_no_answer", fields={"seconds": limit})
     if code == 0:
         try:
             listed = json.loads(out)
         except ValueError:
-            return RealClientRun("inspector", FAILED, reason="client.no_json", fields={"output": out[:200]})
+            return RealClientRun("inspector", FAILED, reason="real.no_json", fields={"output": out[:200]})
         tools = listed.get("tools") if isinstance(listed, dict) else None
         return RealClientRun("inspector", CONNECTED, tools=tools)
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
     if failure is not None:  # the Inspector ran and says what the server did
         if failure.group(1) is None:
-            return RealClientRun("inspector", FAILED, reason="client.said", fields={"said": failure.group(0)})
+            return RealClientRun("inspector", FAILED, reason="real.said", fields={"said": failure.group(0)})
         error = {"code": int(failure.group(1)), "message": failure.group(2)}
-        return RealClientRun("inspector", REFUSED, error=error, reason="client.said", fields={"said": failure.group(0)})
+        return RealClientRun("inspector", REFUSED, error=error, reason="real.said", fields={"said": failure.group(0)})
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
-    return RealClientRun("inspector", UNAVAILABLE, reason="client.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})
+    return RealClientRun("inspector", UNAVAILABLE, reason="real.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})
 
 
 def last_line(text: str) -> str:

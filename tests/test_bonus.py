@@ -279,7 +279,7 @@ def test_run_sdk_reports_the_lessons_refusal_with_its_data() -> None:
     assert (run.client, run.outcome) == ("sdk-auto", "refused")
     assert run.error == {"code": -32602, "message": "Version non prise en charge",
                          "data": {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}}
-    assert (run.reason, run.fields) == ("client.mcp_error", {"code": -32602, "message": "Version non prise en charge"})
+    assert (run.reason, run.fields) == ("real.mcp_error", {"code": -32602, "message": "Version non prise en charge"})
     assert said(run, "en") == "MCP error -32602: Version non prise en charge"
     assert said(run, "fr") == "erreur MCP -32602 : Version non prise en charge"
 
@@ -288,7 +288,7 @@ def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
     silent = tmp_path / "silent.py"
     silent.write_text("import sys\nsys.stdin.read()\n")  # reads everything, answers nothing
     [run] = real_clients.run_sdk(silent, modes=("legacy",), step_limit=0.5)
-    assert (run.outcome, run.reason, run.fields) == ("failed", "client.no_answer", {"seconds": 0.5})
+    assert (run.outcome, run.reason, run.fields) == ("failed", "real.no_answer", {"seconds": 0.5})
     assert (said(run, "en"), said(run, "fr")) == ("no answer within 0.5 s", "aucune réponse en 0.5 s")
 
 
@@ -303,7 +303,7 @@ def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
     runs = real_clients.run_sdk(BONUS)
     fields = {"missing": "No module named 'anyio'"}
     assert [(run.client, run.outcome, run.reason, run.fields) for run in runs] == [
-        ("sdk-legacy", "unavailable", "client.sdk_missing", fields), ("sdk-auto", "unavailable", "client.sdk_missing", fields)]
+        ("sdk-legacy", "unavailable", "real.sdk_missing", fields), ("sdk-auto", "unavailable", "real.sdk_missing", fields)]
     assert said(runs[0], "en") == "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
 
 
@@ -342,7 +342,7 @@ def test_without_npx_the_inspector_is_unavailable_with_the_reason(monkeypatch: p
     monkeypatch.setenv("PATH", "/nonexistent")
     run = real_clients.run_inspector(BONUS)
     assert (run.outcome, run.reason, said(run, "fr")) == \
-        ("unavailable", "client.no_npx", "npx n’est pas dans le PATH (Node.js n’est pas installé)")
+        ("unavailable", "real.no_npx", "npx n’est pas dans le PATH (Node.js n’est pas installé)")
 
 
 # ---------------------------------------------------------------- the same clients, as `lab grade --bonus` runs them

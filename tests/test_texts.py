@@ -14,12 +14,12 @@ from conftest import ROOT
 from lab.checks.texts import TEXTS, field_names, recognise, say
 from lab.checks.titles import TITLES
 
-# Modules whose texts all live in the tables. Not moved yet: client_checks.py, model_checks.py,
-# answers_checks.py's cell sentences and tracebacks.py's load hints (fr=/en= pairs, still accepted).
+# Modules whose texts all live in the tables. Not moved yet: answers_checks.py's cell and TOML
+# sentences and tracebacks.py's load hints ({"fr", "en"} pairs).
 MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
-         "lab/real_clients.py")
-SAME_IN_BOTH = {"client.said", "bonus.inspector.hint"}  # the client's own words; a command line
+         "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/real_clients.py")
+SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
 
 
 @pytest.mark.parametrize("table", [TEXTS, TITLES], ids=["texts", "titles"])
@@ -58,9 +58,15 @@ def reason_keys_in(path: Path) -> set[str]:
     return keys - {""}
 
 
+def test_the_shapes_test_finds_each_older_shape() -> None:
+    older = 'who = ("Le serveur", "The server")\nmessage = {"fr": "Bonjour", "en": "Hello"}\nraise Failed(fr="a", en="b")\n'
+    assert len(sentence_pairs(older)) == 1 and sentence_pairs('x = ("legacy", "auto")\n') == []
+    assert [line for line in older.splitlines() for shape in INLINE if shape.search(line)] == older.splitlines()[1:]
+
+
 def test_the_real_clients_report_only_keys_of_the_table() -> None:
     keys = reason_keys_in(ROOT / "lab" / "real_clients.py")
-    assert {"client.no_answer", "client.mcp_error", "client.no_npx", "client.not_a_file"} <= keys
+    assert {"real.no_answer", "real.mcp_error", "real.no_npx", "real.not_a_file"} <= keys
     assert keys <= set(TEXTS["en"])
 
 
@@ -73,10 +79,25 @@ def test_every_reason_a_check_passes_is_a_key_of_a_table() -> None:
                 assert key in TEXTS["fr"] or key in MESSAGES["fr"], (path.name, key)
 
 
-# A French or English literal in one of the older shapes: {"fr": "…"}, fr="…" / en="…", and a
-# ("French …", "English …") pair (a French literal: an accent or a typographic apostrophe).
-INLINE = [re.compile(r'\{\s*"(?:fr|en)"\s*:\s*f?["\']'), re.compile(r"\b(?:fr|en)\s*=\s*f?[\"']"),
-          re.compile(r'\(\s*f?"[^"]*[’àâéèêëîôùûç][^"]*"\s*,\s*f?"[^"]*"\s*\)')]
+# A French or English literal in one of the older shapes: {"fr": "…"}, fr="…" / en="…".
+INLINE = [re.compile(r'\{\s*"(?:fr|en)"\s*:\s*f?["\']'), re.compile(r"\b(?:fr|en)\s*=\s*f?[\"']")]
+
+
+def sentence_pairs(source: str) -> list[str]:
+    """("Le serveur", "The server")-style pairs: a tuple of two different literal sentences."""
+    def sentence(node: ast.expr) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(part.value for part in node.values if isinstance(part, ast.Constant))
+        return ""
+    pairs = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            first, second = map(sentence, node.elts)
+            if first != second and all(re.search(r"[A-Za-zÀ-ÿ]{2,} [A-Za-zÀ-ÿ]{2,}", t) for t in (first, second)):
+                pairs.append(f"{first!r}, {second!r}")
+    return pairs
 
 
 @pytest.mark.parametrize("module", MOVED)
@@ -87,7 +108,7 @@ def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None
     if module.endswith("titles.py"):
         source = ""
     found = [line for line in source.splitlines() for shape in INLINE if shape.search(line)]
-    assert found == []
+    assert found == [] and sentence_pairs(source) == []
     assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")
 
 
@@ -98,7 +119,7 @@ def test_fields_that_are_words_are_written_in_the_runs_language() -> None:
         "The server used up its CPU time (2.5 s) without writing, an endless loop most likely."
     assert say("fr", "part.not_yet", task="server-3") == "pas encore vérifiable : il faut d’abord écrire « serveur, partie 3 »"
     assert say("en", "part.unwritten", task="client-1") == "This part is still to write (“client, part 1”)."
-    inner = {"reason": "client.not_cached", "fields": {"package": "@x/y"}}
+    inner = {"reason": "real.not_cached", "fields": {"package": "@x/y"}}
     assert say("fr", "bonus.client_unavailable", why=inner) == \
         "ignoré : ce client ne peut pas tourner ici (@x/y n’est pas dans le cache de npx, et cette exécution ne le télécharge pas)"
     assert say("en", "bonus.client_unavailable", why=inner) == \
@@ -111,4 +132,4 @@ def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> 
         ("file.missing", {"file": "model.py"})
     assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
         ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
-    assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "client.said")) is None
+    assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "real.said")) is None

@@ -24,6 +24,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.texts import say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
@@ -235,8 +236,7 @@ def client_run(context: Context) -> StudentClientRun:
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
-        raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
-                     en="The server received nothing from the client.", output=client_trace(outcome))
+        raise Failed(scenario_messages()[0], "—", reason="client.sent_nothing", output=client_trace(outcome))
     return outcome
 
 
@@ -253,13 +253,11 @@ def part_one(judge):
         client = found.result.get("client", {})
         problem = client.get("import", client)
         if "error" in problem:
-            raise Failed("scenario()", problem["error"], fr="scenario() lève une exception au lieu de rendre la liste.",
-                         en="scenario() raises an exception instead of returning the list.",
+            raise Failed("scenario()", problem["error"], reason="client.scenario_raises",
                          output=problem.get("trace") or problem["error"])
         listed = client.get("scenario")
         if not isinstance(listed, list):
-            raise Failed("[{…}, …]", listed, fr="scenario() doit rendre une liste de messages.",
-                         en="scenario() must return a list of messages.")
+            raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
         judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged
@@ -273,11 +271,9 @@ def seven_messages(context: Context) -> None:
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
                 raise Failed(want, got if got is not MISSING else "—",
-                             fr=f"Le message {number} n’est pas celui de la leçon ({path}).",
-                             en=f"Message {number} is not the lesson's ({path}).")
+                             reason="client.message_differs", fields={"number": number, "path": path})
     if len(outcome.received) > len(expected):
-        raise Failed(len(expected), len(outcome.received), fr="Le client envoie plus de sept messages.",
-                     en="The client sends more than seven messages.")
+        raise Failed(len(expected), len(outcome.received), reason="client.too_many_messages")
 
 
 def initialize_params(context: Context) -> None:
@@ -290,34 +286,29 @@ def initialize_params(context: Context) -> None:
                     and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
                 raise Failed({"protocolVersion": "…", "capabilities": {}, "clientInfo": {"name": "demo", "version": "0.1"}},
                              params if params is not None else "—",
-                             fr="params d’initialize : protocolVersion, capabilities {} et clientInfo {name, version}.",
-                             en="initialize's params: protocolVersion, capabilities {} and clientInfo {name, version}.")
+                             reason="client.initialize_params")
 
 
 def jsonrpc_everywhere(context: Context) -> None:
     outcome = client_run(context)
     for number, message in enumerate(outcome.received, start=1):
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-            raise Failed('{"jsonrpc": "2.0", …}', message, fr=f"Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
-                         en=f"Message {number} has no \"jsonrpc\": \"2.0\".")
+            raise Failed('{"jsonrpc": "2.0", …}', message, reason="client.no_jsonrpc", fields={"number": number})
 
 
 def prints_exchange(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    for prefix, seen, who in (("-> ", outcome.received, ("envoyé", "sent")), ("<- ", outcome.replies, ("reçu", "received"))):
+    for prefix, seen, what in (("-> ", outcome.received, "sent"), ("<- ", outcome.replies, "received")):
         printed = outcome.printed(prefix)
         if same(printed, seen):
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
         if bare and not printed:
-            raise Failed(expected[0], bare[0],
-                         fr=f"Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été {who[0]}.",
-                         en=f"The lines are printed without the \"{prefix}\" prefix: one cannot tell what was {who[1]}.")
+            raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
-                     fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
-                     en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
+                     reason=f"client.wrong_lines_{what}", fields={"prefix": prefix})
 
 
 def closes_input(context: Context) -> None:
@@ -325,23 +316,15 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     if not outcome.eof:
-        raise Failed({"fr": "la fin de l’entrée du serveur", "en": "the end of the server's input"}[context.lang], "—",
-                     fr="Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client attend "
-                        f"le serveur, et tout s’arrête au bout de {CLIENT_LIMIT:g} s.",
-                     en="The client did not close the server's input: the server waits for more, the client waits "
-                        f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
-                     output=client_trace(outcome))
+        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.input_open",
+                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome))
     if outcome.closed_after < LAST_REPLY:
-        raise Failed({"fr": "fermer après la réponse 6", "en": "close after reply 6"}[context.lang],
-                     {"fr": f"fermée après la réponse {outcome.closed_after}",
-                      "en": f"closed after reply {outcome.closed_after}"}[context.lang],
-                     fr=f"Le client a fermé l’entrée du serveur après {outcome.closed_after} réponse(s), avant la "
-                        "sixième : la dernière réponse peut se perdre.",
-                     en=f"The client closed the server's input after {outcome.closed_after} reply(ies), before the "
-                        "sixth: the last reply may be lost.")
+        raise Failed(say(context.lang, "client.close_after_six"),
+                     say(context.lang, "client.closed_after", replies=outcome.closed_after),
+                     reason="client.closed_early", fields={"replies": outcome.closed_after})
     if run.timed_out:
-        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
-                     en="The client did not end.", output=client_trace(outcome))
+        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", reason="client.did_not_end",
+                     output=client_trace(outcome))
 
 
 def client_trace(outcome: StudentClientRun) -> str:
@@ -364,26 +347,22 @@ def asks_model(context: Context) -> None:
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
-        raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
-                     en="The client must call ask once.", output=client_trace(outcome))
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once", output=client_trace(outcome))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
-        raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
-                     en="The question does not hold the announced capabilities, as JSON.")
+        raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
 
 
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]
+    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]  # either language will do
     stderr = client_trace(outcome)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
-        raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
-                     fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",
-                     output=stderr)
+        raise Failed(reference.model_says(context.lang) + MODEL_TEXT, lines[-1] if lines else "—",
+                     reason="client.answer_not_printed", output=stderr)
     if outcome.run and outcome.run.code != 0:
-        raise Failed("code 0", f"code {outcome.run.code}", fr="Le client ne finit pas avec le code 0.",
-                     en="The client does not end with code 0.", output=stderr)
+        raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
 
 
 RUN = ("client.run",)
