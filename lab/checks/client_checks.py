@@ -236,7 +236,7 @@ def client_run(context: Context) -> StudentClientRun:
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
-        raise Failed(scenario_messages()[0], "—", reason="client.sent_nothing", output=client_trace(outcome))
+        raise Failed(scenario_messages()[0], "—", reason="client.sent_nothing", output=client_trace(outcome, context.lang))
     return outcome
 
 
@@ -246,7 +246,7 @@ def part_one(judge):
 
     def judged(context: Context) -> None:
         outcome: StudentClientRun = context.probe("client.run")
-        missing = unwritten_task(client_trace(outcome)) if outcome.run is not None else ""
+        missing = unwritten_task(client_trace(outcome, context.lang)) if outcome.run is not None else ""
         if not missing or outcome.received:
             return judge(context)
         found: parts.PartsRun = context.probe("server.parts")
@@ -254,7 +254,7 @@ def part_one(judge):
         problem = client.get("import", client)
         if "error" in problem:
             raise Failed("scenario()", problem["error"], reason="client.scenario_raises",
-                         output=problem.get("trace") or problem["error"])
+                         output=parts.student_trace(found, problem))
         listed = client.get("scenario")
         if not isinstance(listed, list):
             raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
@@ -317,21 +317,21 @@ def closes_input(context: Context) -> None:
     assert run is not None
     if not outcome.eof:
         raise Failed(say(context.lang, "client.input_end"), "—", reason="client.input_open",
-                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome))
+                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome, context.lang))
     if outcome.closed_after < LAST_REPLY:
         raise Failed(say(context.lang, "client.close_after_six"),
                      say(context.lang, "client.closed_after", replies=outcome.closed_after),
                      reason="client.closed_early", fields={"replies": outcome.closed_after})
     if run.timed_out:
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", reason="client.did_not_end",
-                     output=client_trace(outcome))
+                     output=client_trace(outcome, context.lang))
 
 
-def client_trace(outcome: StudentClientRun) -> str:
+def client_trace(outcome: StudentClientRun, lang: str) -> str:
     """What the client wrote on stderr, its traceback trimmed to its own files."""
     if outcome.run is None:
         return ""
-    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"))
+    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
 
 
 def announced(outcome: StudentClientRun) -> Any:
@@ -347,7 +347,8 @@ def asks_model(context: Context) -> None:
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
-        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once", output=client_trace(outcome))
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once",
+                     output=client_trace(outcome, context.lang))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
@@ -357,7 +358,7 @@ def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
     wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]  # either language will do
-    stderr = client_trace(outcome)
+    stderr = client_trace(outcome, context.lang)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(reference.model_says(context.lang) + MODEL_TEXT, lines[-1] if lines else "—",
                      reason="client.answer_not_printed", output=stderr)

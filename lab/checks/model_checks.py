@@ -101,7 +101,7 @@ def run_model(context: Context) -> ModelRun:
             if "import" in first or first.get("ready") != ready:
                 not_loaded = say(context.lang, "model.not_loaded", load_seconds=IMPORT_LIMIT)
                 results["import"] = str(first.get("import", not_loaded))[:300]
-                results["import_trace"] = str(first.get("trace", ""))[:2000]
+                results["import_trace"] = str(first.get("trace", ""))
             else:
                 for case in pending:
                     sent = time.monotonic()
@@ -162,9 +162,9 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
     if "import" in model.results:
         raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
-                     output=model.results.get("import_trace", ""))
+                     output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
     if name not in model.results:
-        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
+        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",), context.lang)
         raise Failed(name, "—", reason="model.stopped_before", output=output)
     outcome = model.results[name]
     if outcome.get("hung") == "slow":
@@ -176,7 +176,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
-        raise Failed("ask(…) → Answer", outcome["error"], reason="model.ask_raises", output=outcome.get("trace", ""))
+        raise Failed("ask(…) → Answer", outcome["error"], reason="model.ask_raises",
+                     output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
 
 
