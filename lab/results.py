@@ -70,6 +70,11 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["score"], data["max_score"] = self.score, self.max_score
+        # A reason's key and fields only where there is one: a class's records stay their size.
+        for item in (data, *data["results"]):
+            for name in ("reason", "fields"):
+                if not item[name]:
+                    del item[name]
         return data
 
     @classmethod

@@ -133,3 +133,18 @@ def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> 
     assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
         ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
     assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "real.said")) is None
+
+
+def test_a_result_keeps_its_reason_through_json_and_only_where_there_is_one() -> None:
+    from lab.results import FAILED, PASSED, CheckResult, Report
+
+    report = Report("x", "fr", [CheckResult("server.a", "server-1", 1, PASSED, "A"),
+                                CheckResult("server.b", "server-1", 1, FAILED, "B", message=say("fr", "run.silent",
+                                            who="server", seconds=5.0), reason="run.silent",
+                                            fields={"who": "server", "seconds": 5.0})],
+                    error="", reason="", fields={})
+    data = report.to_dict()
+    assert "reason" not in data and "reason" not in data["results"][0] and "fields" not in data["results"][0]
+    assert (data["results"][1]["reason"], data["results"][1]["fields"]) == ("run.silent", {"who": "server", "seconds": 5.0})
+    again = Report.from_dict(data)
+    assert again == report
