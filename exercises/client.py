@@ -84,14 +84,16 @@ def main() -> None:
     # ------------------------------------------------------------ client, part 3
     # TODO (client, partie 3) :
     #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON (announced_capabilities
-    #   les trouve dans replies) ; l’échantillon TEXT["sample"] sert quand aucun modèle ne répond, et la
-    #   réponse tient en 60 jetons. Le client affiche TEXT["model_says"] puis le texte reçu.
+    #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
+    #   (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
+    #   quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    #   TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
-    #   as client2.js does: the model (ask, from model.py) gets one user question, TEXT["question"]
-    #   followed by the capabilities the server announced, as JSON (announced_capabilities
-    #   finds them in replies); TEXT["sample"] serves when no model answers, and the answer fits
-    #   in 60 tokens. The client prints TEXT["model_says"], then the text it got.
+    #   as client2.js does: the model (ask, from model.py) gets one user question,
+    #   TEXT["question"] followed by the capabilities the server announced, as JSON
+    #   (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
+    #   no model answers, and the answer fits in 60 tokens. The client prints
+    #   TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

@@ -2,14 +2,11 @@
 
 Fourni : la plomberie que la leçon n’enseigne pas. Servez-vous-en ; ne le modifiez pas.
 
-- for server.py: read one line as a JSON-RPC message (`read_message`), write JSON as
-  JavaScript's JSON.stringify does (`to_json`), UTF-8 on stdin and stdout;
-- for client.py: read the server's lines with a time limit (`watch`, `next_line`,
-  `read_reply`), and stop it with everything it started, whatever goes wrong (`run_client`);
-- for model.py: the settings (the environment, then a .env file) and, in a few words,
-  why no model answered (`model_settings`, `check_model_address`, `why_no_model`).
-
-Standard library only (and python-dotenv, when it is there, for the .env file).
+- server.py: a line read as a JSON-RPC message (read_message), JSON written as JavaScript
+  writes it (to_json), UTF-8 on stdin and stdout (use_utf8_stdio);
+- client.py: the server's lines read with a time limit (watch, next_line, read_reply), and
+  the server stopped with all it started, whatever goes wrong (run_client);
+- model.py: the settings (model_settings) and, in a few words, why no model answered.
 """
 
 from __future__ import annotations
@@ -36,20 +33,18 @@ TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 
 def todo_line(part: object) -> str:
-    """The line saying which part is still to write. A placeholder names its part in both
-    languages ("serveur, partie 1 / server, part 1"): keep this run's language only."""
+    """"To write: <part>". A part names itself in both languages ("serveur, partie 1 / server,
+    part 1"): the line keeps this run's language only."""
     names = str(part).split(" / ")
-    name = names[1] if language() == "en" and len(names) == 2 else names[0]
-    return TODO_LINE[language()].format(part=name)
+    return TODO_LINE[language()].format(part=names[-1] if language() == "en" else names[0])
 
 
 # ---------------------------------------------------------------- for server.py
 
-
 class InvalidRequest(Exception):
-    """Valid JSON, but no JSON-RPC request: answer -32600 with this id (None if it had no good one).
+    """JSON, but not a JSON-RPC request: answer -32600 with this id (None without a good one).
 
-    Not a ValueError (which means "not JSON", -32700), so the two answers cannot mix up."""
+    Not a ValueError (which means "not JSON", -32700), so the two answers never mix up."""
 
     def __init__(self, request_id: Any = None) -> None:
         super().__init__("invalid request")
@@ -57,32 +52,29 @@ class InvalidRequest(Exception):
 
 
 def refuse(text: str) -> Any:
-    # Python reads NaN, Infinity and 1e400 (as infinity); JSON has no such numbers, and a
-    # reply that echoed one back would not be JSON either.
+    # Python reads NaN, Infinity and 1e400 (as infinity). JSON has no such numbers, and a
+    # reply that gave one back (as the -32602 error gives the version back) would not be JSON.
     raise ValueError(f"{text} is not a JSON number")
 
 
 def finite(text: str) -> float:
-    number = float(text)
-    return refuse(text) if math.isinf(number) else number
+    return refuse(text) if math.isinf(float(text)) else float(text)
 
 
-MAX_DEPTH = 500  # Python writes back about 990 levels at most; a reply may echo a value
+MAX_DEPTH = 500  # Python reads about 990 levels, and writes fewer back: a reply may echo a value
 
 
 def depth(value: Any) -> int:
-    if isinstance(value, dict):
-        value = list(value.values())
-    return 1 + max(map(depth, value), default=0) if isinstance(value, list) else 0
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    return 0 if children is None else 1 + max(map(depth, children), default=0)
 
 
 def read_message(line: str) -> dict | None:
     """One line of input as a JSON-RPC request or notification.
 
-    Raises ValueError when the line is not JSON (answer -32700), InvalidRequest when it
-    is JSON but no request (answer -32600); returns None when nothing is owed: a blank
-    line, or a reply (this server sends no request, so nothing answers a reply).
-    """
+    Raises ValueError when the line is not JSON (answer -32700), InvalidRequest when it is
+    JSON but no request (answer -32600). Returns None when nothing is owed: a blank line, or
+    a reply (this server sends no request, so nothing answers a reply)."""
     if not line.strip():
         return None
     try:
@@ -113,7 +105,7 @@ def to_json(value: Any) -> str:
 def use_utf8_stdio() -> None:
     """UTF-8 on stdin and stdout, whatever the system's default; a line ends at "\\n" only.
 
-    A byte that is not UTF-8 becomes "�", as Node's readline does: the line is still read.
+    A byte that is not UTF-8 reads as "�", as in Node's readline: the line is still read.
     A lone surrogate a client sent as "\\udc80" goes back as that same escape."""
     sys.stdin.reconfigure(encoding="utf-8", errors="replace", newline="\n")  # type: ignore[union-attr]
     sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[union-attr]
@@ -134,6 +126,7 @@ CLIENT_TEXTS = {
         "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
         "too_long": "le serveur a écrit une ligne de plus de {limit} caractères",
         "wrong_id": "réponse {number} : id {expected} attendu, id {actual} reçu",
+        "no_id": "réponse {number} : id {expected} attendu, une réponse sans id reçue",
         "no_capabilities": "la réponse {number} n’a pas de result.capabilities : {reply}",
         "no_exit": "le serveur ne s’est pas arrêté {seconds:g} s après la fin de son entrée",
         "exit_code": "le serveur s’est arrêté avec le code {code} au lieu de 0",
@@ -146,6 +139,7 @@ CLIENT_TEXTS = {
         "not_json": "the server wrote a line that is not a JSON object: {line}",
         "too_long": "the server wrote a line longer than {limit} characters",
         "wrong_id": "reply {number}: expected id {expected}, got id {actual}",
+        "no_id": "reply {number}: expected id {expected}, got a reply without an id",
         "no_capabilities": "reply {number} has no result.capabilities: {reply}",
         "no_exit": "the server did not stop {seconds:g} s after its input ended",
         "exit_code": "the server stopped with code {code} instead of 0",
@@ -154,7 +148,7 @@ CLIENT_TEXTS = {
 
 
 class ServerProblem(Exception):
-    """Something the server did wrong: a key of CLIENT_TEXTS and its fields."""
+    """Something the server did wrong: a key of CLIENT_TEXTS, and its fields."""
 
     def __init__(self, key: str, **fields: Any) -> None:
         super().__init__(key)
@@ -165,34 +159,31 @@ watched: list[subprocess.Popen] = []  # the servers run_client stops at the end
 
 
 def watch(server: subprocess.Popen) -> None:
-    """Read the server's output in a thread, so that next_line can wait with a time limit.
+    """Read the server's lines in a thread, so that next_line can wait for one with a time limit.
 
-    At most 64 lines ahead: a server that floods its output is not read faster than used."""
-    server.lines = queue.Queue(maxsize=64)  # type: ignore[attr-defined]
-    server.count = 0  # type: ignore[attr-defined]  # the replies next_line handed out
+    At most 64 lines ahead: a server that floods its output is read no faster than used."""
+    server.lines, server.count = queue.Queue(maxsize=64), 0  # type: ignore[attr-defined]
     watched.append(server)
 
     def read_lines() -> None:
-        while True:
-            line = server.stdout.readline(MAX_LINE + 1)  # type: ignore[union-attr]
+        while line := server.stdout.readline(MAX_LINE + 1):  # type: ignore[union-attr]
             server.lines.put(line)  # type: ignore[attr-defined]
-            if not line:  # the end of its output
-                return
+        server.lines.put("")  # type: ignore[attr-defined]  # the end of its output
 
     threading.Thread(target=read_lines, daemon=True).start()
 
 
-def next_line(server: subprocess.Popen) -> str:
-    """The server's next reply line, without its newline, waiting at most SILENCE_LIMIT seconds.
+def next_line(server: Any) -> str:
+    """The server's next reply line, without its newline; waits at most SILENCE_LIMIT seconds.
 
-    A server may send a notification at any time (a method, no id). It is no reply: it is
-    printed as a `<- ` line, so the transcript shows all the server said, and skipped."""
+    A server may send a notification (a method, no id) at any time. It is no reply: it is
+    printed as a `<- ` line (the transcript shows all the server said), and skipped."""
     while True:
         try:
-            line = server.lines.get(timeout=SILENCE_LIMIT)  # type: ignore[attr-defined]
+            line = server.lines.get(timeout=SILENCE_LIMIT)
         except queue.Empty:
-            raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=server.count + 1) from None  # type: ignore[attr-defined]
-        if not line:  # it stopped, or closed its output and lives on
+            raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=server.count + 1) from None
+        if not line:  # it stopped, or it closed its output and lives on
             raise ended(server)
         if len(line) > MAX_LINE:
             raise ServerProblem("too_long", limit=MAX_LINE)
@@ -202,17 +193,16 @@ def next_line(server: subprocess.Popen) -> str:
         except (ValueError, RecursionError):
             message = None
         if not (isinstance(message, dict) and "method" in message and "id" not in message):
-            server.count += 1  # type: ignore[attr-defined]
+            server.count += 1
             return line
         print("<- " + line, flush=True)
 
 
-def ended(server: subprocess.Popen) -> ServerProblem:
+def ended(server: Any) -> ServerProblem:
     try:
-        code = server.wait(timeout=EXIT_LIMIT)
+        return ServerProblem("exited", code=server.wait(timeout=EXIT_LIMIT), count=server.count)
     except subprocess.TimeoutExpired:
-        return ServerProblem("closed", count=server.count)  # type: ignore[attr-defined]
-    return ServerProblem("exited", code=code, count=server.count)  # type: ignore[attr-defined]
+        return ServerProblem("closed", count=server.count)
 
 
 def read_reply(line: str, number: int) -> dict:
@@ -223,16 +213,17 @@ def read_reply(line: str, number: int) -> dict:
         reply = None
     if not isinstance(reply, dict):  # quoted, control characters escaped: what it really wrote
         raise ServerProblem("not_json", line=json.dumps(line[:200], ensure_ascii=False))
-    if reply.get("id") != number or isinstance(reply.get("id"), bool):
-        # As JSON, so that the string "1" does not read as the number 1.
-        actual = json.dumps(reply.get("id"), ensure_ascii=False)[:100] if "id" in reply else "-"
-        raise ServerProblem("wrong_id", number=number, expected=number, actual=actual)
+    if "id" not in reply:
+        raise ServerProblem("no_id", number=number, expected=number)
+    if reply["id"] != number or isinstance(reply["id"], bool):  # as JSON: "1" is not 1
+        raise ServerProblem("wrong_id", number=number, expected=number,
+                            actual=json.dumps(reply["id"], ensure_ascii=False)[:100])
     return reply
 
 
 def announced_capabilities(replies: list[dict]) -> dict:
-    """The capabilities of the first initialize that succeeded (reply 3 for the lesson's
-    server; reply 2 for a server that negotiates as the spec says)."""
+    """The capabilities of the first initialize that succeeded (reply 3 from the lesson's
+    server; reply 2 from a server that negotiates as the spec says)."""
     accepted = [reply for reply in replies if "protocolVersion" in (reply.get("result") or {})]
     explained = accepted[0] if accepted else replies[2]
     capabilities = (explained.get("result") or {}).get("capabilities")
@@ -253,13 +244,11 @@ def wait_for_exit(server: subprocess.Popen) -> None:
 
 
 def stop(server: subprocess.Popen) -> None:
-    """Kill the server's whole process group, then reap it: nothing left running.
-
-    The group even when the server has exited: a child it started may still hold its pipes.
-    (The client starts it with start_new_session=True, so the group is the server's own.)"""
+    """Kill the server's whole process group (start_new_session=True made it its own), and
+    reap it. The group even when the server has exited: a child may still hold its pipes."""
     try:
         os.killpg(server.pid, signal.SIGKILL)
-    except (AttributeError, OSError):  # no process groups here (Windows), or nobody left
+    except (AttributeError, OSError):  # no process groups (Windows), or nobody left in it
         if server.poll() is None:
             server.kill()
     server.wait()
@@ -325,7 +314,7 @@ class Answer(NamedTuple):
 
 
 class NoModel(Exception):
-    """No model answered: a key of REASONS and its fields."""
+    """No model answered: a key of REASONS, and its fields."""
 
     def __init__(self, reason: str, **fields: object) -> None:
         super().__init__(reason)
@@ -333,7 +322,7 @@ class NoModel(Exception):
 
 
 class Settings(NamedTuple):
-    url: str  # AI_URL with /v1 added (the base_url the openai SDK wants)
+    url: str  # AI_URL with /v1 added: the base_url of the openai SDK
     key: str
     model: str
     timeout: float  # seconds
@@ -343,6 +332,7 @@ class Settings(NamedTuple):
 
 
 def seconds(text: str) -> float:
+    """A positive, finite number of seconds, else NaN."""
     try:
         number = float(text)
     except ValueError:
@@ -353,46 +343,37 @@ def seconds(text: str) -> float:
 def model_settings() -> Settings:
     """AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr).
 
-    The environment wins over the nearest .env file (load_dotenv only fills in what is
-    missing). A wrong AI_TIMEOUT counts as 30 here; check_model_address says it is wrong."""
+    From the environment, then the nearest .env file (python-dotenv only fills in what the
+    environment lacks). A wrong AI_TIMEOUT counts as 30; check_model_address says it is wrong."""
     try:
         from dotenv import find_dotenv, load_dotenv
-    except ImportError:  # no python-dotenv: the environment alone
+    except ImportError:  # no python-dotenv here: the environment alone
         pass
     else:
         load_dotenv(find_dotenv(usecwd=True))
-    raw_url = os.environ.get("AI_URL", "http://ai:4000")
-    raw_timeout = os.environ.get("AI_TIMEOUT", "30")
-    base = raw_url.strip().rstrip("/")
-    timeout = seconds(raw_timeout)
-    return Settings(base if base.endswith("/v1") else base + "/v1", os.environ.get("AI_KEY", "lab"),
-                    os.environ.get("AI_MODEL", "lab"), 30.0 if math.isnan(timeout) else timeout,
-                    language(), raw_url, raw_timeout)
-
-
-def address_of(url: str) -> tuple[str, int]:
-    """The host and port of an http(s) URL; NoModel("bad_url") when it has none."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:  # a port that is not a number, or an unclosed "[" (IPv6)
-        raise NoModel("bad_url", value=url) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise NoModel("bad_url", value=url)
-    if port is None:  # not `or`: port 0 is a port (a wrong one), not a missing one
-        port = 443 if parts.scheme == "https" else 80
-    return parts.hostname, port
+    get = os.environ.get
+    raw_url, raw_timeout = get("AI_URL", "http://ai:4000"), get("AI_TIMEOUT", "30")
+    base, timeout = raw_url.strip().rstrip("/"), seconds(raw_timeout)
+    return Settings(base if base.endswith("/v1") else base + "/v1", get("AI_KEY", "lab"), get("AI_MODEL", "lab"),
+                    30.0 if math.isnan(timeout) else timeout, language(), raw_url, raw_timeout)
 
 
 def check_model_address(settings: Settings) -> None:
     """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL.
 
     A plain TCP connection: with no model around (a classroom's usual case) it fails in a
-    millisecond, and the openai SDK (half a second to import) need not even be loaded."""
+    millisecond, before the openai SDK (half a second to import) is even loaded."""
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
-    host, port = address_of(settings.raw_url)
+    try:
+        parts = urlsplit(settings.raw_url.strip())
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number, or an unclosed "[" (IPv6)
+        raise NoModel("bad_url", value=settings.raw_url) from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise NoModel("bad_url", value=settings.raw_url)
+    port = (443 if parts.scheme == "https" else 80) if port is None else port  # port 0 is a port
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except ConnectionRefusedError:
@@ -412,7 +393,7 @@ def why_no_model(error: BaseException, settings: Settings) -> str:
 
 
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
-    openai = sys.modules.get("openai")  # its errors can only come from it if it was imported
+    openai = sys.modules.get("openai")  # its errors can only come from it once it is imported
     if isinstance(error, NoModel):
         return error
     if openai and isinstance(error, openai.APITimeoutError):
@@ -420,15 +401,15 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if openai and isinstance(error, openai.APIStatusError):
         return NoModel("status", status=error.status_code)
     if openai and isinstance(error, openai.APIConnectionError):
-        url = error.request.url  # where the request went (maybe not AI_URL, if model.py ignored it)
-        address = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
-        causes = [error]
-        while causes[-1].__cause__ or causes[-1].__context__ and len(causes) < 10:
-            causes.append(causes[-1].__cause__ or causes[-1].__context__)
+        url = error.request.url  # where the request went: AI_URL, unless model.py ignored it
+        host, address = url.host, f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+        causes = [error]  # what the SDK wraps: the socket's own error is down this chain
+        while len(causes) < 10 and (causes[-1].__cause__ or causes[-1].__context__):
+            causes.append(causes[-1].__cause__ or causes[-1].__context__)  # type: ignore[arg-type]
         if any(isinstance(cause, ConnectionRefusedError) for cause in causes):
             return NoModel("refused", address=address)
         if any(isinstance(cause, socket.gaierror) for cause in causes):
-            return NoModel("unknown_host", host=url.host)
+            return NoModel("unknown_host", host=host)
         return NoModel("closed", address=address)
     if openai and isinstance(error, openai.OpenAIError):
         return NoModel("unreadable")

@@ -105,13 +105,15 @@ def main() -> None:
     # ------------------------------------------------------------ client, part 3
     # BEGIN SOLUTION client-3
     # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON (announced_capabilities
-    # fr: les trouve dans replies) ; l’échantillon TEXT["sample"] sert quand aucun modèle ne répond, et la
-    # fr: réponse tient en 60 jetons. Le client affiche TEXT["model_says"] puis le texte reçu.
-    # en: as client2.js does: the model (ask, from model.py) gets one user question, TEXT["question"]
-    # en: followed by the capabilities the server announced, as JSON (announced_capabilities
-    # en: finds them in replies); TEXT["sample"] serves when no model answers, and the answer fits
-    # en: in 60 tokens. The client prints TEXT["model_says"], then the text it got.
+    # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
+    # fr: (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
+    # fr: quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    # fr: TEXT["model_says"] puis le texte reçu.
+    # en: as client2.js does: the model (ask, from model.py) gets one user question,
+    # en: TEXT["question"] followed by the capabilities the server announced, as JSON
+    # en: (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
+    # en: no model answers, and the answer fits in 60 tokens. The client prints
+    # en: TEXT["model_says"], then the text it got.
     capabilities = to_json(announced_capabilities(replies))
     question = TEXT["question"] + capabilities
     answer = ask([{"role": "user", "content": question}], TEXT["sample"], 60)

@@ -102,7 +102,7 @@ class ReferenceSession:
 
     def handle_line(self, line: bytes | str) -> Optional[dict]:
         """One line in (as the server's stdin gives it), the reply out (None when nothing is owed)."""
-        text = line.decode("utf-8", "surrogateescape") if isinstance(line, bytes) else line
+        text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
         self.collected = []
         self.module.on_line(text)
         # What crosses the pipe: JSON text, read back (a tuple would come back a list).
