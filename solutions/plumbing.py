@@ -61,6 +61,11 @@ def finite(text: str) -> float:
     return refuse(text) if math.isinf(float(text)) else float(text)
 
 
+# Made once: json.loads and json.dumps with options make a new decoder or encoder at each call.
+DECODER = json.JSONDecoder(parse_constant=refuse, parse_float=finite)
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 MAX_DEPTH = 500  # Python reads about 990 levels, and writes fewer back: a reply may echo a value
 
 
@@ -78,7 +83,7 @@ def read_message(line: str) -> dict | None:
     if not line.strip():
         return None
     try:
-        message = json.loads(line, parse_constant=refuse, parse_float=finite)
+        message = DECODER.decode(line)
         too_deep = line.count("[") + line.count("{") > MAX_DEPTH and depth(message) > MAX_DEPTH
     except RecursionError:  # so deep that Python cannot even read it
         too_deep = True
@@ -99,7 +104,7 @@ def read_message(line: str) -> dict | None:
 
 def to_json(value: Any) -> str:
     """JSON on one line, compact, accents as they are: what JavaScript's JSON.stringify writes."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return ENCODER.encode(value)
 
 
 def use_utf8_stdio() -> None:
