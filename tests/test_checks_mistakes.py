@@ -158,5 +158,5 @@ def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
     crash = next(r for r in report.results if r.id == "server.keeps-running")
     line = 1 + (FIXTURES / SOURCES["server"]).read_text().replace(old, new).splitlines().index("    msg = json.loads(ligne)")
     assert crash.output.splitlines() == [
-        f"server.py, line {line}", "    msg = json.loads(ligne)",
+        f"server.py, line {line}", "    msg = json.loads(ligne)", "This text is not JSON: json.loads refused it.",
         "json.decoder.JSONDecodeError: Expecting value: line 2 column 1 (char 39)"]

@@ -154,7 +154,7 @@ def test_a_syntax_error_gets_a_hint_about_that_with_its_file_and_line(tmp_path, 
     (folder / "server.py").write_text("".join(source), encoding="utf-8")
     result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
     assert result.hint == hint.replace("33", str(number))
-    assert result.output.splitlines()[0] == f"server.py, line {number}"
+    assert result.output.splitlines()[0] == f"server.py, {'ligne' if lang == 'fr' else 'line'} {number}"
 
 
 @pytest.mark.parametrize(("lang", "hint"), [
@@ -171,7 +171,11 @@ def test_a_file_saved_in_another_encoding_gets_a_hint_about_that(tmp_path, lang,
     (folder / "server.py").write_bytes("# café\n".encode("latin-1") + source.encode("utf-8"))
     result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
     assert result.status == FAILED and result.hint == hint
-    assert result.output.startswith("SyntaxError: Non-UTF-8 code starting with '\\xe9'")
+    sentence = {"fr": "Python ne peut pas lire ce fichier : il n’est pas enregistré en UTF-8.",
+                "en": "Python cannot read this file: it is not saved as UTF-8."}[lang]
+    assert result.output.splitlines() == [sentence, "SyntaxError: Non-UTF-8 code starting with '\\xe9' in file "
+                                          "server.py on line 1, but no encoding declared; see "
+                                          "https://peps.python.org/pep-0263/ for details"]
 
 
 def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+
+import pytest
+
+from checks_helpers import ROOT
+from lab.checks import run_checks
 from lab.checks.tracebacks import trimmed
 
 CHAINED = '''\
@@ -25,17 +31,92 @@ ValueError: pas du JSON
 
 
 def test_only_the_last_traceback_and_the_students_frames_are_kept():
-    assert trimmed(CHAINED, ("server.py",)).splitlines() == [
+    assert trimmed(CHAINED, ("server.py",), "en").splitlines() == [
         "server.py, line 30", "    traiter(lire(ligne))",
         "server.py, line 14, in lire", '    raise ValueError("pas du JSON")',
+        "A function got a value it cannot handle.",
         "ValueError: pas du JSON"]
+
+
+def test_in_french_the_frames_and_the_sentence_are_french_and_pythons_line_follows():
+    assert trimmed(CHAINED, ("server.py",), "fr").splitlines() == [
+        "server.py, ligne 30", "    traiter(lire(ligne))",
+        "server.py, ligne 14, dans lire", '    raise ValueError("pas du JSON")',
+        "Une fonction a reçu une valeur qu’elle ne sait pas traiter.",
+        "ValueError: pas du JSON"]
+
+
+def error_at_line_3(error_line: str) -> str:
+    return f'Traceback (most recent call last):\n  File "/x/server.py", line 3, in handle\n    go()\n{error_line}\n'
+
+
+@pytest.mark.parametrize("error_line, fr, en", [
+    ("NameError: name 'outils' is not defined",
+     "Python ne connaît pas le nom « outils » : une faute de frappe, ou un nom défini plus bas ou dans une autre "
+     "fonction ?",
+     "Python does not know the name “outils”: a typo, or a name defined further down or in another function?"),
+    ("UnboundLocalError: cannot access local variable 'state' where it is not associated with a value",
+     "« state » est ici une variable locale, lue avant d’avoir reçu une valeur : pour changer une variable du module "
+     "(comme state), écrivez global state au début de la fonction.",
+     "“state” is a local variable here, read before it got a value: to change a variable of the module (such as "
+     "state), write global state at the start of the function."),
+    ("KeyError: 'id'",
+     "La clé « id » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez d’abord qu’elle y est (une "
+     "notification n’a pas d’id).",
+     "The key “id” is not in this dictionary: read it with .get(), or check first that it is there (a notification "
+     "has no id)."),
+    ("KeyError: 0",
+     "La clé « 0 » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez d’abord qu’elle y est (une "
+     "notification n’a pas d’id).",
+     "The key “0” is not in this dictionary: read it with .get(), or check first that it is there (a notification "
+     "has no id)."),
+    ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+     "Ce texte n’est pas du JSON : json.loads l’a refusé.", "This text is not JSON: json.loads refused it."),
+    ("RuntimeError: non", "Votre code a levé l’exception RuntimeError.", "Your code raised the exception RuntimeError."),
+    ("KeyError", "Votre code a levé l’exception KeyError.", "Your code raised the exception KeyError."),
+])
+def test_pythons_error_is_said_in_the_runs_language_before_pythons_own_line(error_line, fr, en):
+    for lang, sentence in (("fr", fr), ("en", en)):
+        assert trimmed(error_at_line_3(error_line), ("server.py",), lang).splitlines()[-2:] == [sentence, error_line]
+
+
+def test_a_part_still_to_write_and_a_line_that_is_no_error_get_no_sentence():
+    todo = "NotImplementedError: serveur, partie 1"
+    assert trimmed(error_at_line_3(todo), ("server.py",), "fr").splitlines()[-2:] == ["    go()", todo]
+    assert trimmed("À écrire : serveur, partie 3\n", ("server.py",), "fr") == "À écrire : serveur, partie 3"
+
+
+def test_a_syntax_error_without_a_header_names_its_line_in_the_runs_language():
+    text = '  File "/tmp/x/server.py", line 7\n    def f(\n         ^\nSyntaxError: \'(\' was never closed\n'
+    assert trimmed(text, ("server.py",), "fr").splitlines() == [
+        "server.py, ligne 7", "    def f(", "         ^",
+        "Python ne peut pas lire ce fichier : cette ligne est mal écrite.", "SyntaxError: '(' was never closed"]
 
 
 def test_windows_paths_and_other_files_of_the_kit():
     text = ('Traceback (most recent call last):\n  File "C:\\\\work\\\\client.py", line 3, in <module>\n'
             '    import model\n  File "C:\\\\kit\\\\spy.py", line 9, in ask\n    boom()\nRuntimeError: non\n')
-    assert trimmed(text, ("client.py",)).splitlines() == ["client.py, line 3", "    import model", "RuntimeError: non"]
+    assert trimmed(text, ("client.py",), "en").splitlines() == [
+        "client.py, line 3", "    import model", "Your code raised the exception RuntimeError.", "RuntimeError: non"]
 
 
 def test_without_a_traceback_the_last_lines_are_kept():
-    assert trimmed("one\ntwo\nthree\n", ("server.py",), tail=2) == "two\nthree"
+    assert trimmed("one\ntwo\nthree\n", ("server.py",), "fr", tail=2) == "two\nthree"
+
+
+@pytest.mark.parametrize(("lang", "frame", "sentence"), [
+    ("fr", "model.py, ligne {line}", "Python ne peut pas lire ce fichier : cette ligne est mal écrite."),
+    ("en", "model.py, line {line}", "Python cannot read this file: this line is malformed."),
+])
+def test_a_model_helper_that_does_not_compile_shows_its_line_explained(tmp_path, lang, frame, sentence):
+    """The helper is imported by a runner: its error reaches the check as Python printed it, and
+    the check trims and explains it as it does a server's."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder)
+    source = (folder / "model.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    line = next(number for number, text in enumerate(source, start=1) if text.startswith("def ask("))
+    source[line - 1] = source[line - 1].replace(":\n", "\n")
+    (folder / "model.py").write_text("".join(source), encoding="utf-8")
+    result = next(r for r in run_checks(folder, lang).results if r.id == "model.request")
+    assert result.output.splitlines() == [frame.format(line=line), "    " + source[line - 1].strip(), sentence,
+                                          "SyntaxError: expected ':'"]

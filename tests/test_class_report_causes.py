@@ -123,5 +123,5 @@ def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple
     record = json.loads((out / "cy" / ".lab-report.json").read_text(encoding="utf-8"))["report"]
     first = record["results"][0]
     assert first["message"] == "Le serveur s’est arrêté (code 1) sans rien écrire."  # French first
-    assert first["output"].startswith("server.py, line 10\n")  # the file and line, as the student knows them
+    assert first["output"].startswith("server.py, ligne 10\n")  # the file and line, as the student knows them
     assert "SyntaxError" in first["output"] and "lab-grade-" not in json.dumps(record)

@@ -236,7 +236,7 @@ def client_run(context: Context) -> StudentClientRun:
         raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
     if not outcome.received:
         raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
-                     en="The server received nothing from the client.", output=client_trace(outcome))
+                     en="The server received nothing from the client.", output=client_trace(outcome, context.lang))
     return outcome
 
 
@@ -246,7 +246,7 @@ def part_one(judge):
 
     def judged(context: Context) -> None:
         outcome: StudentClientRun = context.probe("client.run")
-        missing = unwritten_task(client_trace(outcome)) if outcome.run is not None else ""
+        missing = unwritten_task(client_trace(outcome, context.lang)) if outcome.run is not None else ""
         if not missing or outcome.received:
             return judge(context)
         found: parts.PartsRun = context.probe("server.parts")
@@ -255,7 +255,7 @@ def part_one(judge):
         if "error" in problem:
             raise Failed("scenario()", problem["error"], fr="scenario() lève une exception au lieu de rendre la liste.",
                          en="scenario() raises an exception instead of returning the list.",
-                         output=problem.get("trace") or problem["error"])
+                         output=parts.student_trace(found, problem))
         listed = client.get("scenario")
         if not isinstance(listed, list):
             raise Failed("[{…}, …]", listed, fr="scenario() doit rendre une liste de messages.",
@@ -330,7 +330,7 @@ def closes_input(context: Context) -> None:
                         f"le serveur, et tout s’arrête au bout de {CLIENT_LIMIT:g} s.",
                      en="The client did not close the server's input: the server waits for more, the client waits "
                         f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
-                     output=client_trace(outcome))
+                     output=client_trace(outcome, context.lang))
     if outcome.closed_after < LAST_REPLY:
         raise Failed({"fr": "fermer après la réponse 6", "en": "close after reply 6"}[context.lang],
                      {"fr": f"fermée après la réponse {outcome.closed_after}",
@@ -341,14 +341,14 @@ def closes_input(context: Context) -> None:
                         "sixth: the last reply may be lost.")
     if run.timed_out:
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
-                     en="The client did not end.", output=client_trace(outcome))
+                     en="The client did not end.", output=client_trace(outcome, context.lang))
 
 
-def client_trace(outcome: StudentClientRun) -> str:
+def client_trace(outcome: StudentClientRun, lang: str) -> str:
     """What the client wrote on stderr, its traceback trimmed to its own files."""
     if outcome.run is None:
         return ""
-    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"))
+    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
 
 
 def announced(outcome: StudentClientRun) -> Any:
@@ -365,7 +365,7 @@ def asks_model(context: Context) -> None:
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
-                     en="The client must call ask once.", output=client_trace(outcome))
+                     en="The client must call ask once.", output=client_trace(outcome, context.lang))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
@@ -376,7 +376,7 @@ def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
     wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]
-    stderr = client_trace(outcome)
+    stderr = client_trace(outcome, context.lang)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
         raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
                      fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",

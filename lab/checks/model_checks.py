@@ -102,7 +102,7 @@ def run_model(context: Context) -> ModelRun:
             if "import" in first or first.get("ready") != ready:
                 not_loaded = NOT_LOADED[context.lang].format(seconds=decimal(IMPORT_LIMIT, context.lang))
                 results["import"] = str(first.get("import", not_loaded))[:300]
-                results["import_trace"] = str(first.get("trace", ""))[:2000]
+                results["import_trace"] = str(first.get("trace", ""))
             else:
                 for case in pending:
                     sent = time.monotonic()
@@ -163,9 +163,9 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
     if "import" in model.results:
         raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=model.results.get("import_trace", ""))
+                     en="model.py does not load.", output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
     if name not in model.results:
-        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",))
+        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",), context.lang)
         raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",
                      en="The test process stopped before this case.", output=output)
     outcome = model.results[name]
@@ -182,7 +182,7 @@ def outcome_of(context: Context, name: str) -> dict:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
         raise Failed("ask(…) → Answer", outcome["error"], fr="ask a levé une exception au lieu de répondre.",
-                     en="ask raised an exception instead of answering.", output=outcome.get("trace", ""))
+                     en="ask raised an exception instead of answering.", output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
 
 

@@ -22,10 +22,12 @@ from lab.checks.engine import Context, Failed
 from lab.checks.reference import (HELPER, encode_lines, give_helper_bytecode, helper_module, reference_replies,
                                   scenario_messages)
 from lab.checks.server_session import Transcript, parse, rules_messages
+from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
+STUDENT_FILES = ("server.py", "client.py", "model.py")  # the frames a traceback keeps
 RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
 PARTS_LIMIT = 10.0  # seconds: the runner needs a tenth of a second (importing openai, if model.py does, more)
 PARTS_CPU = 3  # seconds of CPU: an endless loop in a part is stopped here
@@ -37,6 +39,7 @@ class PartsRun:
     run: Run | None = None  # None when there is neither server.py nor client.py
     result: dict = field(default_factory=dict)  # the runner's line
     cases: dict = field(default_factory=dict)  # what it was asked
+    lang: str = ""  # the run's language, to explain tracebacks
 
 
 def cases(lang: str) -> dict:
@@ -71,7 +74,7 @@ def run_parts(context: Context) -> PartsRun:
         result = json.loads(lines[-1]) if lines else {}
     except ValueError:
         result = {}
-    return PartsRun(run, result if isinstance(result, dict) else {}, asked)
+    return PartsRun(run, result if isinstance(result, dict) else {}, asked, context.lang)
 
 
 @dataclass
@@ -92,7 +95,7 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
     if "import" in server:
         problem = server["import"]
         raise Failed("import server", problem["error"], fr="server.py ne se charge pas.",
-                     en="server.py does not load.", output=problem.get("trace", "") or problem["error"])
+                     en="server.py does not load.", output=student_trace(parts, problem))
     calls = server.get("part1" if part == "server-1" else "part2", {}).get(probe, [])
     if part == "server-1":
         names = [described(*call_of(reply)) for reply in parts.cases["replies"][probe]]
@@ -101,13 +104,18 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
     lines = [line for call in calls for line in call.get("out", "").splitlines() if line.strip()]
     transcript = DirectTranscript(sent=[name.encode() for name in names], reference=reference,
                                   run=Run(b"", b"", 0, 0.0), lines=lines, replies=[parse(line) for line in lines],
-                                  calls=calls, described=names)
+                                  calls=calls, described=names, lang=parts.lang)
     for name, call in zip(names, calls):
         if "error" in call:
             raise Failed(name, call["error"], fr=f"{name} lève une exception au lieu d’écrire sa réponse.",
                          en=f"{name} raises an exception instead of writing its reply.",
-                         output=call.get("trace") or call["error"])
+                         output=student_trace(parts, call))
     return transcript
+
+
+def student_trace(parts: PartsRun, outcome: dict) -> str:
+    """The traceback of a call that raised, trimmed to the student's files and explained."""
+    return trimmed(outcome.get("trace") or outcome["error"], STUDENT_FILES, parts.lang)
 
 
 def call_of(reply: dict) -> tuple[str, list[Any]]:

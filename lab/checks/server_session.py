@@ -94,6 +94,7 @@ class Transcript:
     lines_in_time: int = 0  # lines that came while its input was still open
     stopped_at: int | None = None  # the first line it did not answer before it exited, input still open
     script: str = "server.py"  # its file name, to trim its tracebacks
+    lang: str = ""  # the run's language, to explain its tracebacks
 
     def message_text(self, index: int) -> str:
         message = self.sent[index]
@@ -104,7 +105,7 @@ class Transcript:
         """What it wrote on stderr, its traceback trimmed to its own file."""
         if self.run is None:
             return ""
-        return trimmed(self.run.stderr.decode("utf-8", errors="replace"), (self.script,))
+        return trimmed(self.run.stderr.decode("utf-8", errors="replace"), (self.script,), self.lang)
 
     def request(self, request_id: Any) -> str:
         for message in self.sent:
@@ -155,7 +156,8 @@ def timing_verdict(transcript: Transcript) -> bool:
 def one_session(context: Context, messages: list[Any], script_name: str,
                 reference: Callable[[bytes, str], list[dict]]) -> Transcript:
     data = encode_lines(messages)
-    transcript = Transcript(sent=messages, reference=reference(data, context.lang), script=script_name)
+    transcript = Transcript(sent=messages, reference=reference(data, context.lang), script=script_name,
+                            lang=context.lang)
     script = context.folder / script_name
     if not script.is_file():
         return transcript

@@ -21,16 +21,10 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".splitlines()[0][:300]
 
 
-def student_trace(error: BaseException) -> str:
-    """The frames of model.py only, with their code, and the error line."""
-    lines = []
-    for frame in traceback.extract_tb(error.__traceback__):
-        if os.path.basename(frame.filename) == "model.py":
-            where = f", in {frame.name}" if frame.name != "<module>" else ""
-            lines.append(f"model.py, line {frame.lineno}{where}")
-            if frame.line:
-                lines.append(f"    {frame.line}")
-    return "\n".join(lines + [one_line(error)])
+def full_trace(error: BaseException) -> str:
+    """Python's own traceback, as it would print it: the checks trim it to the student's
+    files and explain it in the run's language (lab/checks/tracebacks.py)."""
+    return "".join(traceback.format_exception(type(error), error, error.__traceback__))[-20000:]
 
 
 def answer_parts(answer):
@@ -54,7 +48,7 @@ def run_case(ask, case: dict) -> dict:
             outcome.update(text=text if isinstance(text, str) else repr(text),
                            recorded=recorded if isinstance(recorded, bool) else None)
         except BaseException as error:  # SystemExit too: the student's code must not end the run
-            outcome.update(error=one_line(error), trace=student_trace(error))
+            outcome.update(error=one_line(error), trace=full_trace(error))
     outcome["printed"] = printed.getvalue()[:4000]
     return outcome
 
@@ -84,7 +78,7 @@ def main() -> None:
     try:
         from model import ask  # the student's model.py, in the current folder
     except BaseException as error:
-        say({"import": one_line(error), "trace": student_trace(error)})
+        say({"import": one_line(error), "trace": full_trace(error)})
         os._exit(0)
     say({"ready": first.get("id")})
     for line in sys.stdin:

@@ -22,24 +22,15 @@ import os
 import sys
 import traceback
 
-FILES = ("server.py", "client.py", "model.py", "plumbing.py")
-
 
 def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".splitlines()[0][:300]
 
 
-def student_trace(error: BaseException) -> str:
-    """The frames of the student's files only, with their code, and the error line."""
-    lines = []
-    for frame in traceback.extract_tb(error.__traceback__):
-        name = os.path.basename(frame.filename)
-        if name in FILES:
-            where = f", in {frame.name}" if frame.name != "<module>" else ""
-            lines.append(f"{name}, line {frame.lineno}{where}")
-            if frame.line:
-                lines.append(f"    {frame.line}")
-    return "\n".join(lines + [one_line(error)])
+def full_trace(error: BaseException) -> str:
+    """Python's own traceback, as it would print it: the checks trim it to the student's
+    files and explain it in the run's language (lab/checks/tracebacks.py)."""
+    return "".join(traceback.format_exception(type(error), error, error.__traceback__))[-20000:]
 
 
 class Captured(io.StringIO):
@@ -70,7 +61,7 @@ def call(function, *args, module=None) -> dict:
     try:
         function(*args)
     except BaseException as error:  # SystemExit too: the student's code must not end the run
-        outcome.update(error=one_line(error), trace=student_trace(error))
+        outcome.update(error=one_line(error), trace=full_trace(error))
     finally:
         sys.stdout = saved
     written = captured.getvalue()
@@ -88,7 +79,7 @@ def loaded(name: str) -> tuple:
     try:
         return fresh(name), None
     except BaseException as error:
-        return None, {"error": one_line(error), "trace": student_trace(error)}
+        return None, {"error": one_line(error), "trace": full_trace(error)}
     finally:
         sys.stdout = saved
 
