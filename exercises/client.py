@@ -5,27 +5,32 @@
 It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
 sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
 closes the server's input after six replies, then asks a model what the server announced.
-plumbing.py (given) starts the server, waits for its lines with a time limit (a
-notification the server sends on its own is printed and skipped: it is no reply), and
-turns whatever goes wrong into one clear line.
+plumbing.py (given) waits for the server's lines with a time limit (a notification the
+server sends on its own is printed and skipped: it is no reply), and turns whatever goes
+wrong into one clear line.
 """
 
+import subprocess
 import sys
+from pathlib import Path
 
 from model import ask
 from plumbing import announced_capabilities, language, next_line, read_reply
-from plumbing import run_client, start_server, to_json, wait_for_exit
+from plumbing import run_client, to_json, wait_for_exit, watch
 
-LANG = language()
-SAMPLE = {
-    "fr": "Il peut lister des outils, et il ne dit pas que sa liste va changer.",
-    "en": "It can list tools, and it does not say its list will change.",
+TEXTS = {
+    "fr": {
+        "sample": "Il peut lister des outils, et il ne dit pas que sa liste va changer.",
+        "question": "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : ",
+        "model_says": "le modèle dit : ",
+    },
+    "en": {
+        "sample": "It can list tools, and it does not say its list will change.",
+        "question": "In one sentence, say what a server that announces these capabilities can do: ",
+        "model_says": "the model says: ",
+    },
 }
-QUESTION = {
-    "fr": "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : ",
-    "en": "In one sentence, say what a server that announces these capabilities can do: ",
-}
-MODEL_SAYS = {"fr": "le modèle dit : ", "en": "the model says: "}
+TEXT = TEXTS[language()]
 
 
 # ---------------------------------------------------------------- client, part 1
@@ -54,7 +59,13 @@ def scenario() -> list[dict]:
 
 
 def main() -> None:
-    server = start_server()
+    # Given: client2.js's first line, spawn("node", ["serveur2.js"]). The server file beside
+    # this one, with pipes to its input and output (UTF-8 text; a byte that is not UTF-8 reads
+    # as "�"), in a process group of its own, so that it can be stopped with its children.
+    server_file = Path(__file__).with_name(sys.argv[1] if len(sys.argv) > 1 else "server.py")
+    server = subprocess.Popen([sys.executable, str(server_file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, encoding="utf-8", errors="replace", start_new_session=True)
+    watch(server)  # given: its lines are read in a thread, for next_line
     # ------------------------------------------------------------ client, part 2
     # TODO (client, partie 2) :
     #   pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
@@ -73,14 +84,16 @@ def main() -> None:
     # ------------------------------------------------------------ client, part 3
     # TODO (client, partie 3) :
     #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    #   QUESTION suivie des capacités que le serveur a annoncées, en JSON (announced_capabilities
-    #   les trouve dans replies) ; l’échantillon SAMPLE sert quand aucun modèle ne répond, et la
-    #   réponse tient en 60 jetons. Le client affiche MODEL_SAYS puis le texte reçu.
+    #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
+    #   (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
+    #   quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    #   TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
-    #   as client2.js does: the model (ask, from model.py) gets one user question, QUESTION
-    #   followed by the capabilities the server announced, as JSON (announced_capabilities
-    #   finds them in replies); the SAMPLE serves when no model answers, and the answer fits
-    #   in 60 tokens. The client prints MODEL_SAYS, then the text it got.
+    #   as client2.js does: the model (ask, from model.py) gets one user question,
+    #   TEXT["question"] followed by the capabilities the server announced, as JSON
+    #   (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
+    #   no model answers, and the answer fits in 60 tokens. The client prints
+    #   TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

@@ -11,9 +11,9 @@ in a few words, why no model answered.
 
 from plumbing import Answer, check_model_address, model_settings, why_no_model
 
-FALLBACK_LINE = {
-    "fr": "Échantillon enregistré : aucun modèle n’a répondu ({reason}).",
-    "en": "Recorded sample: no model answered ({reason}).",
+TEXTS = {
+    "fr": {"fallback": "Échantillon enregistré : aucun modèle n’a répondu ({reason})."},
+    "en": {"fallback": "Recorded sample: no model answered ({reason})."},
 }
 
 
@@ -25,13 +25,13 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     #   et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
     #   comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
     #   jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
-    #   soit échoue, rendre l’échantillon, marqué comme enregistré, après une ligne FALLBACK_LINE
+    #   soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     #   qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
     # TODO (model helper):
     #   what demander (model.js) promises: ask the model (AI_URL, with its key and model
     #   name: the settings), through the openai SDK, and return its text, marked as coming
     #   from the model. A request has its own deadline (the timeout setting) and is never
     #   retried: the client waits for an answer, not a queue of attempts. If anything fails,
-    #   return the sample, marked as recorded, after one FALLBACK_LINE saying why
+    #   return the sample, marked as recorded, after the "fallback" line saying why
     #   (why_no_model, given, finds the reason): ask never raises.
     raise NotImplementedError("assistant du modèle / model helper")

@@ -2,21 +2,15 @@
 
 Fourni : la plomberie que la leçon n’enseigne pas. Servez-vous-en ; ne le modifiez pas.
 
-- the server: strict JSON-RPC lines (invalid UTF-8, NaN, numbers too big, nesting too
-  deep, ids of the wrong type, batches) with `read_message`, and UTF-8 on stdin/stdout;
-- the client: the server's process, reading its lines with a time limit, and stopping
-  it with everything it started, whatever goes wrong (`start_server`, `next_line`,
-  `read_reply`, `wait_for_exit`, `run_client`);
-- the model helper: the settings (environment, then a .env file) and the reason, in
-  a few words, why no model answered (`model_settings`, `check_model_address`,
-  `why_no_model`).
-
-Standard library only, except openai, imported where a model is asked.
+- server.py: a line read as a JSON-RPC message (read_message), JSON written as JavaScript
+  writes it (to_json), UTF-8 on stdin and stdout (use_utf8_stdio);
+- client.py: the server's lines read with a time limit (watch, next_line, read_reply), and
+  the server stopped with all it started, whatever goes wrong (run_client);
+- model.py: the settings (model_settings) and, in a few words, why no model answered.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -26,8 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
-from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple
 from urllib.parse import urlsplit
 
 
@@ -36,143 +29,98 @@ def language() -> str:
     return "en" if os.environ.get("LAB_LANG", "fr").lower().startswith("en") else "fr"
 
 
-def in_language(texts: dict[str, tuple[str, str]], lang: Optional[str] = None) -> dict[str, str]:
-    """{key: (French, English)} -> {key: the text in this language (by default LAB_LANG's)}."""
-    chosen = 1 if (lang or language()) == "en" else 0
-    return {key: pair[chosen] for key, pair in texts.items()}
-
-
 TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 
 def todo_line(part: object) -> str:
-    """The one line that says which part of the lesson is still to write, in one language:
-    a placeholder names its part in both ("serveur, partie 1 / server, part 1")."""
+    """"To write: <part>". A part names itself in both languages ("serveur, partie 1 / server,
+    part 1"): the line keeps this run's language only."""
     names = str(part).split(" / ")
-    name = names[1] if language() == "en" and len(names) == 2 else names[0]
-    return TODO_LINE[language()].format(part=name)
+    return TODO_LINE[language()].format(part=names[-1] if language() == "en" else names[0])
 
 
-# ---------------------------------------------------------------- the server
-
+# ---------------------------------------------------------------- for server.py
 
 class InvalidRequest(Exception):
-    """Valid JSON, but not a JSON-RPC request or notification: answer -32600 with this id.
+    """JSON, but not a JSON-RPC request: answer -32600 with this id (None without a good one).
 
-    Not a ValueError: the two answers differ, and the order of the two `except` must not matter."""
+    Not a ValueError (which means "not JSON", -32700), so the two answers never mix up."""
 
     def __init__(self, request_id: Any = None) -> None:
         super().__init__("invalid request")
         self.id = request_id
 
 
-MAX_DEPTH = 500  # deeper than this, a message could not even be written back
-
-
-def not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not JSON")  # Python reads NaN and Infinity; JSON has no such thing
+def refuse(text: str) -> Any:
+    # Python reads NaN, Infinity and 1e400 (as infinity). JSON has no such numbers, and a
+    # reply that gave one back (as the -32602 error gives the version back) would not be JSON.
+    raise ValueError(f"{text} is not a JSON number")
 
 
 def finite(text: str) -> float:
-    number = float(text)
-    if math.isinf(number):  # 1e400: no float can carry it, and Infinity is not JSON
-        raise ValueError(f"{text} is too big")
-    return number
+    return refuse(text) if math.isinf(float(text)) else float(text)
 
 
-DECODER = json.JSONDecoder(parse_constant=not_json, parse_float=finite)
-SCAN = DECODER.scan_once  # (text, index) -> (value, end); StopIteration when nothing JSON is there
+# Made once: json.loads and json.dumps with options make a new decoder or encoder at each call.
+DECODER = json.JSONDecoder(parse_constant=refuse, parse_float=finite)
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+MAX_DEPTH = 500  # Python reads about 990 levels, and writes fewer back: a reply may echo a value
 
 
 def depth(value: Any) -> int:
-    deepest, level = 0, [(value, 1)]
-    while level:
-        item, at = level.pop()
-        deepest = max(deepest, at)
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        level.extend((child, at + 1) for child in children)
-    return deepest
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    return 0 if children is None else 1 + max(map(depth, children), default=0)
 
 
-def is_valid_id(value: Any) -> bool:
-    # MCP ids are strings or integers; 0 and "" are ids like any other.
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+def read_message(line: str) -> dict | None:
+    """One line of input as a JSON-RPC request or notification.
 
-
-def read_message(line: str) -> Optional[dict]:
-    """One line of input as a JSON-RPC request or notification: JavaScript's strict JSON.parse.
-
-    Raises ValueError when the line is not JSON (answer -32700), InvalidRequest when it
-    is JSON but no request (answer -32600); returns None when nothing is owed (a blank
-    line, or a reply: this server sends no request, so nothing answers a reply).
-    """
-    if not line.isascii():
-        line.encode("utf-8")  # UnicodeEncodeError (a ValueError): bytes that were not UTF-8
+    Raises ValueError when the line is not JSON (answer -32700), InvalidRequest when it is
+    JSON but no request (answer -32600). Returns None when nothing is owed: a blank line, or
+    a reply (this server sends no request, so nothing answers a reply)."""
+    if not line.strip():
+        return None
     try:
-        if line[:1] == "{":  # the usual line: the C scanner at once, without decode()'s two regexes
-            message, end = SCAN(line, 0)
-            if line[end:].strip(" \t\n\r"):
-                raise ValueError("more after the JSON value")
-        elif not line.strip(" \t\n\r"):
-            return None
-        else:
-            message = DECODER.decode(line)
-    except StopIteration:
-        raise ValueError("not JSON") from None
-    except RecursionError:
-        raise ValueError("nested too deep") from None
-    if len(line) > 2 * MAX_DEPTH and line.count("[") + line.count("{") > MAX_DEPTH and depth(message) > MAX_DEPTH:
+        message = DECODER.decode(line)
+        too_deep = line.count("[") + line.count("{") > MAX_DEPTH and depth(message) > MAX_DEPTH
+    except RecursionError:  # so deep that Python cannot even read it
+        too_deep = True
+    if too_deep:
         raise ValueError("nested too deep")
-    if type(message) is not dict:  # a number, a string, or a batch (an array)
+    if not isinstance(message, dict):  # a number, a string, or a batch (an array)
         raise InvalidRequest()
     if "method" not in message and ("result" in message or "error" in message):
         return None
     request_id = message.get("id")
-    id_ok = type(request_id) is str or type(request_id) is int  # not bool, not float
+    # MCP ids are strings or integers (not true, not 1.0); 0 and "" are ids like any other.
+    id_ok = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
     if ("id" in message and not id_ok) or message.get("jsonrpc") != "2.0" \
-            or type(message.get("method")) is not str or type(message.get("params", {})) is not dict:
+            or not isinstance(message.get("method"), str) or not isinstance(message.get("params", {}), dict):
         raise InvalidRequest(request_id if id_ok else None)
     return message
 
 
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-try:  # the C encoder, built once: json.dumps builds a new one (and more) at every call
-    from json.encoder import c_make_encoder, encode_basestring
-
-    _ENCODE = c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", False, False, False) \
-        if c_make_encoder else None
-except ImportError:  # another Python than CPython
-    _ENCODE = None
-
-
 def to_json(value: Any) -> str:
-    """JSON text as JavaScript's JSON.stringify writes it: on one line, compact, accents as they are.
-
-    json.dumps(value, ensure_ascii=False, separators=(",", ":")) gives the same text, slower.
-    """
-    if _ENCODE is None or type(value) is not dict:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return "".join(_ENCODE(value, 0))
+    """JSON on one line, compact, accents as they are: what JavaScript's JSON.stringify writes."""
+    return ENCODER.encode(value)
 
 
 def use_utf8_stdio() -> None:
-    """UTF-8 on stdin and stdout on every system; one line ends at "\\n" only.
+    """UTF-8 on stdin and stdout, whatever the system's default; a line ends at "\\n" only.
 
-    A byte that is not UTF-8 reaches read_message, which refuses it, instead of crashing
-    the loop; a lone surrogate a client sent as "\\udc80" goes back as the same escape.
-    """
-    sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape", newline="\n")  # type: ignore[union-attr]
+    A byte that is not UTF-8 reads as "�", as in Node's readline: the line is still read.
+    A lone surrogate a client sent as "\\udc80" goes back as that same escape."""
+    sys.stdin.reconfigure(encoding="utf-8", errors="replace", newline="\n")  # type: ignore[union-attr]
     sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[union-attr]
 
 
-# ---------------------------------------------------------------- the client
+# ---------------------------------------------------------------- for client.py
 
 SILENCE_LIMIT = 5.0  # seconds a server may stay silent while a reply is owed
 EXIT_LIMIT = 5.0  # seconds a server may take to exit once its input is closed
-MAX_LINE = 1 << 20  # bytes; a longer line is a broken server, not a reply
+MAX_LINE = 1 << 20  # characters; a longer line is a broken server, not a reply
 
 CLIENT_TEXTS = {
     "fr": {
@@ -181,7 +129,7 @@ CLIENT_TEXTS = {
         "closed": "le serveur a fermé sa sortie après {count} réponse(s) sur 6, sans s’arrêter",
         "silent": "le serveur n’a rien répondu en {seconds:g} s (réponse {number} sur 6 attendue)",
         "not_json": "le serveur a écrit une ligne qui n’est pas un objet JSON : {line}",
-        "too_long": "le serveur a écrit une ligne de plus de {limit} octets",
+        "too_long": "le serveur a écrit une ligne de plus de {limit} caractères",
         "wrong_id": "réponse {number} : id {expected} attendu, id {actual} reçu",
         "no_id": "réponse {number} : id {expected} attendu, une réponse sans id reçue",
         "no_capabilities": "la réponse {number} n’a pas de result.capabilities : {reply}",
@@ -194,7 +142,7 @@ CLIENT_TEXTS = {
         "closed": "the server closed its output after {count} of 6 replies, and did not stop",
         "silent": "the server sent nothing for {seconds:g} s (reply {number} of 6 expected)",
         "not_json": "the server wrote a line that is not a JSON object: {line}",
-        "too_long": "the server wrote a line longer than {limit} bytes",
+        "too_long": "the server wrote a line longer than {limit} characters",
         "wrong_id": "reply {number}: expected id {expected}, got id {actual}",
         "no_id": "reply {number}: expected id {expected}, got a reply without an id",
         "no_capabilities": "reply {number} has no result.capabilities: {reply}",
@@ -205,86 +153,61 @@ CLIENT_TEXTS = {
 
 
 class ServerProblem(Exception):
-    """Something the server did wrong: a key of CLIENT_TEXTS and its fields."""
+    """Something the server did wrong: a key of CLIENT_TEXTS, and its fields."""
 
     def __init__(self, key: str, **fields: Any) -> None:
         super().__init__(key)
-        self.key = key
-        self.fields = fields
+        self.key, self.fields = key, fields
 
 
-class Server(subprocess.Popen):
-    """The server's process (a subprocess.Popen), with its lines read by a thread."""
-
-    lines: "queue.Queue[bytes]"
-    count = 0  # the lines handed out by next_line
+watched: list[subprocess.Popen] = []  # the servers run_client stops at the end
 
 
-started: list[Server] = []
+def watch(server: subprocess.Popen) -> None:
+    """Read the server's lines in a thread, so that next_line can wait for one with a time limit.
+
+    At most 64 lines ahead: a server that floods its output is read no faster than used."""
+    server.lines, server.count = queue.Queue(maxsize=64), 0  # type: ignore[attr-defined]
+    watched.append(server)
+
+    def read_lines() -> None:
+        while line := server.stdout.readline(MAX_LINE + 1):  # type: ignore[union-attr]
+            server.lines.put(line)  # type: ignore[attr-defined]
+        server.lines.put("")  # type: ignore[attr-defined]  # the end of its output
+
+    threading.Thread(target=read_lines, daemon=True).start()
 
 
-def start_server(server_file: Optional[str] = None) -> Server:
-    """`python server.py` from the client's folder (or the file named on the command line).
-
-    In its own process group, so that a stuck server is stopped with its children;
-    stdin takes text (UTF-8); its lines are read by a thread, at most 64 ahead.
-    """
-    name = server_file or (sys.argv[1] if len(sys.argv) > 1 else "server.py")
-    folder = Path(sys.argv[0]).resolve().parent if sys.argv and sys.argv[0] else Path.cwd()
-    server = Server([sys.executable, str(folder / name)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    start_new_session=(os.name == "posix"))
-    server.stdin = io.TextIOWrapper(server.stdin, encoding="utf-8")  # type: ignore[arg-type,assignment]
-    server.lines = queue.Queue(maxsize=64)
-    threading.Thread(target=read_lines, args=(server,), daemon=True).start()
-    started.append(server)
-    return server
-
-
-def read_lines(server: Server) -> None:
-    while True:
-        line = server.stdout.readline(MAX_LINE + 1)  # type: ignore[union-attr]
-        server.lines.put(line)
-        if not line:
-            return
-
-
-def next_line(server: Server) -> str:
+def next_line(server: Any) -> str:
     """The server's next reply line, without its newline; waits at most SILENCE_LIMIT seconds.
 
-    A server may send notifications at any time (JSON-RPC and MCP allow it: a real server
-    may say first that its list of tools changed). They are no reply: printed as `<- `
-    lines, so that the transcript shows everything the server said, and skipped."""
+    A server may send a notification (a method, no id) at any time. It is no reply: it is
+    printed as a `<- ` line (the transcript shows all the server said), and skipped."""
     while True:
         try:
-            raw = server.lines.get(timeout=SILENCE_LIMIT)
+            line = server.lines.get(timeout=SILENCE_LIMIT)
         except queue.Empty:
             raise ServerProblem("silent", seconds=SILENCE_LIMIT, number=server.count + 1) from None
-        if not raw:  # the end of its output: it stopped, or it closed its stdout and lives on
+        if not line:  # it stopped, or it closed its output and lives on
             raise ended(server)
-        if len(raw) > MAX_LINE:
+        if len(line) > MAX_LINE:
             raise ServerProblem("too_long", limit=MAX_LINE)
-        line = raw.decode(errors="replace").rstrip("\r\n")
-        if not is_notification(line):
+        line = line.rstrip("\r\n")
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if not (isinstance(message, dict) and "method" in message and "id" not in message):
             server.count += 1
             return line
         print("<- " + line, flush=True)
 
 
-def is_notification(line: str) -> bool:
-    """A message from the server with a method and no id: it expects no answer."""
+def ended(server: Any) -> ServerProblem:
     try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(message, dict) and "method" in message and "id" not in message
-
-
-def ended(server: Server) -> ServerProblem:
-    try:
-        code = server.wait(timeout=EXIT_LIMIT)
+        return ServerProblem("exited", code=server.wait(timeout=EXIT_LIMIT), count=server.count)
     except subprocess.TimeoutExpired:
         return ServerProblem("closed", count=server.count)
-    return ServerProblem("exited", code=code, count=server.count)
 
 
 def read_reply(line: str, number: int) -> dict:
@@ -293,31 +216,29 @@ def read_reply(line: str, number: int) -> dict:
         reply = json.loads(line)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         reply = None
-    if not isinstance(reply, dict):
-        # In quotes, with its control characters escaped: what the server really wrote.
+    if not isinstance(reply, dict):  # quoted, control characters escaped: what it really wrote
         raise ServerProblem("not_json", line=json.dumps(line[:200], ensure_ascii=False))
     if "id" not in reply:
-        raise ServerProblem("no_id", number=number, expected=json.dumps(number))
-    if reply.get("id") != number or isinstance(reply.get("id"), bool):
-        # As JSON, so that the string "1" does not read as the number 1.
-        actual = json.dumps(reply.get("id"), ensure_ascii=False)[:100]
-        raise ServerProblem("wrong_id", number=number, expected=json.dumps(number), actual=actual)
+        raise ServerProblem("no_id", number=number, expected=number)
+    if reply["id"] != number or isinstance(reply["id"], bool):  # as JSON: "1" is not 1
+        raise ServerProblem("wrong_id", number=number, expected=number,
+                            actual=json.dumps(reply["id"], ensure_ascii=False)[:100])
     return reply
 
 
 def announced_capabilities(replies: list[dict]) -> dict:
-    """The capabilities of the first initialize that succeeded (reply 3 for the lesson's
-    server; reply 2 for a server that negotiates as the spec says)."""
+    """The capabilities of the first initialize that succeeded (reply 3 from the lesson's
+    server; reply 2 from a server that negotiates as the spec says)."""
     accepted = [reply for reply in replies if "protocolVersion" in (reply.get("result") or {})]
     explained = accepted[0] if accepted else replies[2]
     capabilities = (explained.get("result") or {}).get("capabilities")
     if not isinstance(capabilities, dict):
-        reply = json.dumps(explained, ensure_ascii=False)
-        raise ServerProblem("no_capabilities", number=replies.index(explained) + 1, reply=reply)
+        raise ServerProblem("no_capabilities", number=replies.index(explained) + 1,
+                            reply=json.dumps(explained, ensure_ascii=False))
     return capabilities
 
 
-def wait_for_exit(server: Server) -> None:
+def wait_for_exit(server: subprocess.Popen) -> None:
     """After its input is closed, the server must stop by itself, with code 0."""
     try:
         code = server.wait(timeout=EXIT_LIMIT)
@@ -327,42 +248,40 @@ def wait_for_exit(server: Server) -> None:
         raise ServerProblem("exit_code", code=code)
 
 
-def stop(server: Server) -> None:
-    """Kill the server's whole group and reap the server: no zombie, nothing left.
-
-    The group even when the server itself has exited: a child it left behind may
-    still run, and hold its pipes open."""
+def stop(server: subprocess.Popen) -> None:
+    """Kill the server's whole process group (start_new_session=True made it its own), and
+    reap it. The group even when the server has exited: a child may still hold its pipes."""
     try:
-        os.killpg(server.pid, signal.SIGKILL)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):  # no process groups here, or nobody left in it
+        os.killpg(server.pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no process groups (Windows), or nobody left in it
         if server.poll() is None:
             server.kill()
     server.wait()
 
 
 def run_client(main: Callable[[], None]) -> int:
-    """Run the client's main(): whatever goes wrong is one line on stderr and code 1."""
+    """Run the client's main(): whatever goes wrong is one line on stderr, and code 1."""
     texts = CLIENT_TEXTS[language()]
     try:
         main()
         return 0
     except (ServerProblem, BrokenPipeError) as problem:
-        for server in started:  # first, so that nothing it still writes comes after the line
+        for server in watched:  # first, so that nothing it still writes comes after the line
             stop(server)
         if isinstance(problem, BrokenPipeError):  # it stopped while the client was writing
-            problem = ended(started[-1]) if started else ServerProblem("exited", code="?", count=0)
+            problem = ended(watched[-1]) if watched else ServerProblem("exited", code="?", count=0)
         what = texts[problem.key].format(**problem.fields)
         print(texts["problem"].format(what=what), file=sys.stderr, flush=True)
         return 1
-    except NotImplementedError as todo:  # an exercise part not written yet: one line
+    except NotImplementedError as todo:  # a part not written yet: one line
         print(todo_line(todo), file=sys.stderr, flush=True)
         return 1
     finally:
-        for server in started:
+        for server in watched:
             stop(server)
 
 
-# ---------------------------------------------------------------- the model helper
+# ---------------------------------------------------------------- for model.py
 
 REASONS = {
     "fr": {
@@ -400,93 +319,76 @@ class Answer(NamedTuple):
 
 
 class NoModel(Exception):
-    """No model answered: a key of REASONS and its fields."""
+    """No model answered: a key of REASONS, and its fields."""
 
     def __init__(self, reason: str, **fields: object) -> None:
         super().__init__(reason)
-        self.reason = reason
-        self.fields = fields
+        self.reason, self.fields = reason, fields
 
 
 class Settings(NamedTuple):
-    url: str  # AI_URL with /v1 added (the SDK's base_url)
+    url: str  # AI_URL with /v1 added: the base_url of the openai SDK
     key: str
     model: str
     timeout: float  # seconds
     lang: str
-    raw_url: str
+    raw_url: str  # AI_URL and AI_TIMEOUT as written, for check_model_address
     raw_timeout: str
 
 
-def find_env_file() -> Optional[str]:
-    """The nearest .env from the current directory up (as python-dotenv's find_dotenv)."""
-    folder = os.getcwd()
-    while not os.path.isfile(os.path.join(folder, ".env")):
-        if os.path.dirname(folder) == folder:
-            return None
-        folder = os.path.dirname(folder)
-    return os.path.join(folder, ".env")
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds, else NaN."""
+    try:
+        number = float(text)
+    except ValueError:
+        return math.nan
+    return number if 0 < number < math.inf else math.nan
 
 
 def model_settings() -> Settings:
     """AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr).
 
-    The environment wins over a .env file (python-dotenv only fills in what is missing).
-    An AI_TIMEOUT that is not a number counts as 30 here; check_model_address says so.
-    """
-    env_file = find_env_file()
-    if env_file:  # python-dotenv is slow to import (it loads logging): only when there is a .env
-        from dotenv import load_dotenv
-
-        load_dotenv(env_file)
-    raw_url = os.environ.get("AI_URL", "http://ai:4000")
-    raw_timeout = os.environ.get("AI_TIMEOUT", "30")
+    From the environment, then the nearest .env file (python-dotenv only fills in what the
+    environment lacks). A wrong AI_TIMEOUT counts as 30; check_model_address says it is wrong."""
     try:
-        timeout = float(raw_timeout)
-    except ValueError:
-        timeout = math.nan
-    base = raw_url.strip().rstrip("/")
-    return Settings(base if base.endswith("/v1") else base + "/v1", os.environ.get("AI_KEY", "lab"),
-                    os.environ.get("AI_MODEL", "lab"), timeout if 0 < timeout < math.inf else 30.0,
-                    language(), raw_url, raw_timeout)
-
-
-def address_of(settings: Settings) -> tuple[str, int]:
-    try:
-        parts = urlsplit(settings.raw_url.strip())
-        port = parts.port
-    except ValueError:  # a port that is not a number, or an unclosed "[" (IPv6)
-        raise NoModel("bad_url", value=settings.raw_url) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise NoModel("bad_url", value=settings.raw_url)
-    if port is None:  # not `or`: port 0 is a port (a wrong one), not a missing one
-        port = 443 if parts.scheme == "https" else 80
-    return parts.hostname, port
+        from dotenv import find_dotenv, load_dotenv
+    except ImportError:  # no python-dotenv here: the environment alone
+        pass
+    else:
+        load_dotenv(find_dotenv(usecwd=True))
+    get = os.environ.get
+    raw_url, raw_timeout = get("AI_URL", "http://ai:4000"), get("AI_TIMEOUT", "30")
+    base, timeout = raw_url.strip().rstrip("/"), seconds(raw_timeout)
+    return Settings(base if base.endswith("/v1") else base + "/v1", get("AI_KEY", "lab"), get("AI_MODEL", "lab"),
+                    30.0 if math.isnan(timeout) else timeout, language(), raw_url, raw_timeout)
 
 
 def check_model_address(settings: Settings) -> None:
     """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL.
 
-    A plain TCP connect: with no model around (the classroom's usual case) it fails in a
-    millisecond, before the openai SDK (slow to import) is even loaded."""
-    try:
-        timeout = float(settings.raw_timeout)
-    except ValueError:
-        timeout = math.nan
-    if not 0 < timeout < math.inf:
+    A plain TCP connection: with no model around (a classroom's usual case) it fails in a
+    millisecond, before the openai SDK (half a second to import) is even loaded."""
+    timeout = seconds(settings.raw_timeout)
+    if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
-    host, port = address_of(settings)
-    address = f"{host}:{port}"
+    try:
+        parts = urlsplit(settings.raw_url.strip())
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number, or an unclosed "[" (IPv6)
+        raise NoModel("bad_url", value=settings.raw_url) from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise NoModel("bad_url", value=settings.raw_url)
+    port = (443 if parts.scheme == "https" else 80) if port is None else port  # port 0 is a port
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except ConnectionRefusedError:
-        raise NoModel("refused", address=address) from None
+        raise NoModel("refused", address=f"{host}:{port}") from None
     except (socket.gaierror, UnicodeError):  # UnicodeError: a name no DNS can carry
         raise NoModel("unknown_host", host=host) from None
     except socket.timeout:
         raise NoModel("timeout", seconds=timeout) from None
     except OSError:
-        raise NoModel("unreachable", address=address) from None
+        raise NoModel("unreachable", address=f"{host}:{port}") from None
 
 
 def why_no_model(error: BaseException, settings: Settings) -> str:
@@ -495,42 +397,29 @@ def why_no_model(error: BaseException, settings: Settings) -> str:
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
-def failed_address(error: BaseException, settings: Settings) -> tuple:
-    """The host and port the failed request went to (a helper may not use AI_URL's), else AI_URL's."""
-    url = getattr(getattr(error, "request", None), "url", None)
-    if getattr(url, "host", None):
-        return url.host, url.port or (443 if url.scheme == "https" else 80)
-    return address_of(settings)
-
-
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
+    openai = sys.modules.get("openai")  # its errors can only come from it once it is imported
     if isinstance(error, NoModel):
         return error
-    openai = sys.modules.get("openai")
-    if openai is not None:
-        if isinstance(error, openai.APITimeoutError):
-            return NoModel("timeout", seconds=settings.timeout)
-        if isinstance(error, openai.APIStatusError):
-            return NoModel("status", status=error.status_code)
-        if isinstance(error, openai.APIConnectionError):
-            try:
-                host, port = failed_address(error, settings)
-            except NoModel as bad:
-                return bad
-            causes = []
-            cause: Optional[BaseException] = error
-            while cause is not None and len(causes) < 10:
-                causes.append(cause)
-                cause = cause.__cause__ or cause.__context__
-            if any(isinstance(each, ConnectionRefusedError) for each in causes):
-                return NoModel("refused", address=f"{host}:{port}")
-            if any(isinstance(each, socket.gaierror) for each in causes):
-                return NoModel("unknown_host", host=host)
-            return NoModel("closed", address=f"{host}:{port}")
-        if isinstance(error, openai.OpenAIError):
-            return NoModel("unreadable")
+    if openai and isinstance(error, openai.APITimeoutError):
+        return NoModel("timeout", seconds=settings.timeout)
+    if openai and isinstance(error, openai.APIStatusError):
+        return NoModel("status", status=error.status_code)
+    if openai and isinstance(error, openai.APIConnectionError):
+        url = error.request.url  # where the request went: AI_URL, unless model.py ignored it
+        host, address = url.host, f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+        causes = [error]  # what the SDK wraps: the socket's own error is down this chain
+        while len(causes) < 10 and (causes[-1].__cause__ or causes[-1].__context__):
+            causes.append(causes[-1].__cause__ or causes[-1].__context__)  # type: ignore[arg-type]
+        if any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+            return NoModel("refused", address=address)
+        if any(isinstance(cause, socket.gaierror) for cause in causes):
+            return NoModel("unknown_host", host=host)
+        return NoModel("closed", address=address)
+    if openai and isinstance(error, openai.OpenAIError):
+        return NoModel("unreadable")
     if isinstance(error, (IndexError, TypeError)):  # no choices, or no message in them
         return NoModel("no_text")
-    if isinstance(error, (AttributeError, KeyError, ValueError)):  # a body that is not the JSON we expect
+    if isinstance(error, (AttributeError, KeyError, ValueError)):  # a body that is not the JSON expected
         return NoModel("unreadable")
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])

@@ -10,21 +10,31 @@ JSON as JavaScript does (read_message, to_json), and what the lesson does not te
 
 import sys
 
-from plumbing import InvalidRequest, in_language, read_message, to_json, todo_line, use_utf8_stdio
+from plumbing import InvalidRequest, language, read_message, to_json, todo_line, use_utf8_stdio
 
 VERSIONS = ["2025-03-26", "2024-11-05"]  # the versions this server speaks, newest first
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
 
-# The texts on the wire: (French, English); LAB_LANG=en chooses English.
+# The texts on the wire, in the run's language (LAB_LANG=en chooses English).
 TEXTS = {
-    "parse_error": ("Erreur d’analyse", "Parse error"),
-    "invalid_request": ("Requête invalide", "Invalid request"),
-    "not_initialized": ("Pas initialisé", "Not initialized"),
-    "already_initialized": ("Déjà initialisé", "Already initialized"),
-    "unsupported_version": ("Version non prise en charge", "Unsupported protocol version"),
-    "unknown_method": ("Méthode inconnue : ", "Unknown method: "),
+    "fr": {
+        "parse_error": "Erreur d’analyse",
+        "invalid_request": "Requête invalide",
+        "not_initialized": "Pas initialisé",
+        "already_initialized": "Déjà initialisé",
+        "unsupported_version": "Version non prise en charge",
+        "unknown_method": "Méthode inconnue : ",
+    },
+    "en": {
+        "parse_error": "Parse error",
+        "invalid_request": "Invalid request",
+        "not_initialized": "Not initialized",
+        "already_initialized": "Already initialized",
+        "unsupported_version": "Unsupported protocol version",
+        "unknown_method": "Unknown method: ",
+    },
 }
-TEXT = in_language(TEXTS)
+TEXT = TEXTS[language()]
 
 state = "nouveau"
 

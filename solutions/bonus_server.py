@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional
 # The files beside this one, whichever folder it sits in (solutions/ or exercises/).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from plumbing import DECODER, in_language, is_valid_id, language, todo_line  # noqa: E402
+from plumbing import language, todo_line  # noqa: E402
 from server import SERVER_INFO, TEXTS  # noqa: E402  the lesson's texts and name, not its code
 
 # The handshake-era revisions of MCP, newest first. Revision 2026-07-28 replaced the
@@ -43,7 +43,19 @@ NEW, WAITING, READY = "nouveau", "attente", "pret"
 GATE = {"ping": {NEW, WAITING, READY}, "initialize": {NEW}}
 TRANSITIONS = {(NEW, "initialize"): WAITING, (WAITING, "notifications/initialized"): READY}
 # The spec's words for a call to a tool the server does not have (its example: "Unknown tool: …").
-BONUS_TEXTS = {"unknown_tool": ("Outil inconnu : ", "Unknown tool: ")}
+BONUS_TEXTS = {"fr": {"unknown_tool": "Outil inconnu : "}, "en": {"unknown_tool": "Unknown tool: "}}
+
+
+def not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")  # Python reads NaN and Infinity; JSON has no such thing
+
+
+DECODER = json.JSONDecoder(parse_constant=not_json)
+
+
+def is_valid_id(value: Any) -> bool:
+    # MCP ids are strings or integers; 0 and "" are ids like any other.
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 # ---------------------------------------------------------------- bonus
@@ -92,7 +104,7 @@ class Session:
         self.state = NEW
         self.versions = versions
         self.negotiate = negotiate
-        self.texts = in_language({**TEXTS, **BONUS_TEXTS}, lang)
+        self.texts = {**TEXTS[lang], **BONUS_TEXTS[lang]}
         self.handlers: dict[str, Callable[[dict], dict]] = {
             "ping": lambda params: {},
             "initialize": self.initialize,

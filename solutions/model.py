@@ -9,9 +9,9 @@ in a few words, why no model answered.
 
 from plumbing import Answer, check_model_address, model_settings, why_no_model
 
-FALLBACK_LINE = {
-    "fr": "Échantillon enregistré : aucun modèle n’a répondu ({reason}).",
-    "en": "Recorded sample: no model answered ({reason}).",
+TEXTS = {
+    "fr": {"fallback": "Échantillon enregistré : aucun modèle n’a répondu ({reason})."},
+    "en": {"fallback": "Recorded sample: no model answered ({reason})."},
 }
 
 
@@ -23,13 +23,13 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
     # fr: comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
     # fr: jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
-    # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après une ligne FALLBACK_LINE
+    # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     # fr: qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
     # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model
     # en: name: the settings), through the openai SDK, and return its text, marked as coming
     # en: from the model. A request has its own deadline (the timeout setting) and is never
     # en: retried: the client waits for an answer, not a queue of attempts. If anything fails,
-    # en: return the sample, marked as recorded, after one FALLBACK_LINE saying why
+    # en: return the sample, marked as recorded, after the "fallback" line saying why
     # en: (why_no_model, given, finds the reason): ask never raises.
     try:
         check_model_address(settings)  # nothing listens: say so now, without importing openai
@@ -45,6 +45,6 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
         return Answer(text.strip(), recorded=False)
     except Exception as error:
         reason = why_no_model(error, settings)
-        print(FALLBACK_LINE[settings.lang].format(reason=reason), flush=True)
+        print(TEXTS[settings.lang]["fallback"].format(reason=reason), flush=True)
         return Answer(sample, recorded=True)
     # END SOLUTION

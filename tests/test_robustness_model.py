@@ -90,7 +90,7 @@ def ask_timed() -> tuple[Any, float]:
 
 
 def fallback_line(reason: str, lang: str = "fr") -> str:
-    return model.FALLBACK_LINE[lang].format(reason=reason) + "\n"
+    return model.TEXTS[lang]["fallback"].format(reason=reason) + "\n"
 
 
 def test_a_gateway_that_accepts_and_never_answers_times_out(

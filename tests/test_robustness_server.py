@@ -146,12 +146,20 @@ TABLE: list[tuple[str, str, bytes, list[Any]]] = [
      [error(1, -32602, "Unsupported protocol version",
             {"requested": json.loads("[" * 400 + "]" * 400), "supported": VERSIONS})]),
     ("deeper-than-500", "new", dumps(initialize(1, json.loads("[" * 600 + "]" * 600))), [PARSE]),
+    # Python reads it, but a reply could not write it back: refused as well, never a crash.
+    ("just-under-what-python-reads", "new", b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":'
+     b'{"protocolVersion":' + b"[" * 985 + b"]" * 985 + b"}}", [PARSE]),
     ("version-number", "new", dumps(initialize(1, 20241105)),
      [error(1, -32602, "Unsupported protocol version", {"requested": 20241105, "supported": VERSIONS})]),
     ("version-huge-number", "new", b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1e400}}',
      [PARSE]),
-    ("invalid-utf8", "new", b'{"jsonrpc":"2.0","id":1,"method":"\xff"}', [PARSE]),
-    ("utf8-encoded-surrogate", "new", b'{"jsonrpc":"2.0","id":"\xed\xa0\x80","method":"ping"}', [PARSE]),
+    # Bytes that are not UTF-8 read as U+FFFD, as Node's readline reads them: the line goes on.
+    ("invalid-utf8", "new", b'{"jsonrpc":"2.0","id":1,"method":"\xff"}', [error(1, -32600, "Not initialized")]),
+    ("invalid-utf8-once-ready", "ready", b'{"jsonrpc":"2.0","id":1,"method":"a\xff"}',
+     [error(1, -32601, "Unknown method: a\ufffd")]),
+    ("utf8-encoded-surrogate", "new", b'{"jsonrpc":"2.0","id":"\xed\xa0\x80","method":"ping"}',
+     [result("\ufffd\ufffd\ufffd", {})]),
+    ("invalid-utf8-outside-a-string", "new", b'\xff{"jsonrpc":"2.0","id":1,"method":"ping"}', [PARSE]),
     ("utf8-bom", "new", b"\xef\xbb\xbf" + PING_1, [PARSE]),
     ("nul-byte", "new", b"\x00", [PARSE]),
     ("nul-in-a-string", "new", b'{"jsonrpc":"2.0","id":"a\x00b","method":"ping"}', [PARSE]),

@@ -93,7 +93,7 @@ class ReferenceSession:
             module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
         self.module = module
         self.collected: list[dict] = []
-        module.TEXT = module.in_language(module.TEXTS, lang)
+        module.TEXT = module.TEXTS[lang]
         module.send = lambda message: self.collected.append({"jsonrpc": "2.0", **message})
 
     @property
@@ -102,7 +102,7 @@ class ReferenceSession:
 
     def handle_line(self, line: bytes | str) -> Optional[dict]:
         """One line in (as the server's stdin gives it), the reply out (None when nothing is owed)."""
-        text = line.decode("utf-8", "surrogateescape") if isinstance(line, bytes) else line
+        text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
         self.collected = []
         self.module.on_line(text)
         # What crosses the pipe: JSON text, read back (a tuple would come back a list).
@@ -174,8 +174,7 @@ def states() -> list[str]:
 
 def server_texts(lang: str) -> dict[str, str]:
     """The server's wire texts in this language (unknown_method is the prefix of the method's name)."""
-    server = load("server")
-    return server.in_language(server.TEXTS, lang)
+    return dict(load("server").TEXTS[lang])
 
 
 def server_info() -> dict:
@@ -184,17 +183,17 @@ def server_info() -> dict:
 
 def client_sample(lang: str) -> str:
     """The recorded sample the client hands to ask()."""
-    return load("client").SAMPLE[lang]
+    return load("client").TEXTS[lang]["sample"]
 
 
 def client_question(lang: str) -> str:
     """The question the client asks, before the capabilities' JSON."""
-    return load("client").QUESTION[lang]
+    return load("client").TEXTS[lang]["question"]
 
 
 def model_says(lang: str) -> str:
     """The prefix of the client's last line: "le modèle dit : " / "the model says: "."""
-    return load("client").MODEL_SAYS[lang]
+    return load("client").TEXTS[lang]["model_says"]
 
 
 def client_problem_texts(lang: str) -> dict[str, str]:
@@ -204,7 +203,7 @@ def client_problem_texts(lang: str) -> dict[str, str]:
 
 def model_fallback_line(lang: str) -> str:
     """The model helper's fallback line, with "{reason}" to fill in."""
-    return load("model").FALLBACK_LINE[lang]
+    return load("model").TEXTS[lang]["fallback"]
 
 
 def model_reasons(lang: str) -> dict[str, str]:
