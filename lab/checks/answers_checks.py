@@ -91,18 +91,19 @@ def table(context: Context, name: str) -> dict:
     return cells
 
 
-# The cells keep the lesson's French names (the file's keys); in English each is shown with
-# its lesson label translated, so that the name says what the cell is about.
-ENGLISH_LABELS = {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state",
-                  "negocier": "negotiate", "trois_clients": "three clients ask", "six_reponses": "the six replies"}
+# The cells keep the lesson's French names (the file's keys); in another language each is shown
+# with its lesson label translated, so that the name says what the cell is about.
+LABELS = {"en": {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state", "negocier": "negotiate",
+                 "trois_clients": "three clients ask", "six_reponses": "the six replies"}}
 
 
 def cell_name(cell: str, lang: str) -> str:
     """`mots_cles.etat` as the student reads it: in English, `mots_cles.etat (keywords: state)`."""
-    if lang != "en":
+    labels = LABELS.get(lang)
+    if not labels:
         return cell
     table, _, key = cell.partition(".")
-    return f"{cell} ({ENGLISH_LABELS.get(table, table)}: {ENGLISH_LABELS.get(key, key)})"
+    return f"{cell} ({labels.get(table, table)}: {labels.get(key, key)})"
 
 
 Asks = tuple[str, dict]  # what a cell asks: a reason of lab/checks/texts.py and its fields
