@@ -60,3 +60,12 @@ def test_the_answers_table_counts_each_cell_from_the_keys_or_the_sentences(tmp_p
         ("six_reponses.6", "", 2, [("—", 1)], 1),
         ("six_reponses.5", "", 1, [("—", 1)], 0),
     ]
+
+
+def test_a_forged_cell_reason_is_read_without_trusting_its_fields(tmp_path: Path) -> None:
+    submissions = graded(tmp_path, "fr")[:1]
+    six = next(c for c in submissions[0].checks if c.id == "answers.six-replies")
+    six.fields = {"cell": 3, "empty_cells": "six_reponses.5", "wrong_cells": [None, "six_reponses.2"]}
+    figures = class_stats.answer_cells(ClassRecord(tmp_path, submissions, {}, True))
+    assert [(f.cell, f.wrong, f.values, f.unseen) for f in figures] == [
+        ("la réponse 1 de `lab run`", 1, [("-32601", 1)], 0), ("six_reponses.2", 1, [], 1)]

@@ -178,7 +178,11 @@ def answers_reason(check: CheckResult) -> tuple[str, dict]:
     """An answers check's reason key and fields: kept in the result, or, in a record written
     before they were (an older --out folder), its sentence read back from the same table."""
     if check.reason:
-        return check.reason, check.fields
+        key, fields = check.reason, check.fields if isinstance(check.fields, dict) else {}
+        if key == CELL:  # a results file is the student's to write: only names are taken from it
+            fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
+                      **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
+        return key, fields
     found = recognise(check.message, (*UNREADABLE, CELL))
     if found is None:
         return "", {}
@@ -187,6 +191,10 @@ def answers_reason(check: CheckResult) -> tuple[str, dict]:
         fields = {"cell": plain_cell(fields["cell"]), "empty_cells": named_cells(check.message, "answers.still_empty"),
                   "wrong_cells": named_cells(check.message, "answers.also_wrong")}
     return key, fields
+
+
+def names(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str) and item] if isinstance(value, list) else []
 
 
 def plain_cell(name: str) -> str:
@@ -253,10 +261,13 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
             key, fields = answers_reason(check)
             if not (check.expected or check.actual) or key in UNREADABLE:
                 continue  # skipped, never ran, or no file to read: no cell to speak of
-            wrong(fields["cell"] if key == CELL else check.expected, check.expected, check.id, check.actual)
-            for other in fields.get("empty_cells", []) if key == CELL else []:
+            if key != CELL:  # a missing table, or a message of other words: what the check expected
+                wrong(check.expected, check.expected, check.id, check.actual)
+                continue
+            wrong(fields["cell"], check.expected, check.id, check.actual)
+            for other in fields["empty_cells"]:
                 wrong(other, "", check.id, EMPTY_VALUE)
-            for other in fields.get("wrong_cells", []) if key == CELL else []:
+            for other in fields["wrong_cells"]:
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
