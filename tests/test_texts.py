@@ -15,8 +15,9 @@ from lab.checks.texts import TEXTS, field_names, recognise, say
 from lab.checks.titles import TITLES
 
 # Modules whose texts all live in the tables. Not moved yet: answers_checks.py's cell and TOML
-# sentences and tracebacks.py's load hints ({"fr", "en"} pairs).
+# sentences ({"fr", "en"} pairs).
 MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
+         "lab/checks/tracebacks.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
          "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/real_clients.py")
 SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
