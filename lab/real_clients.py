@@ -3,7 +3,7 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late. Their output is read as it comes, capped (lab/process/trusted.py::read_capped): a
+late. Their output is read as it comes, capped (lab/process/capped.py::read_capped): a
 flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
@@ -40,7 +40,8 @@ from typing import Any, Optional
 from lab.process.groups import TOKEN_VARIABLE, kill_group
 from lab.process.launch import HERE, Launch
 from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
-from lab.process.trusted import read_capped, start_trusted, trusted_python
+from lab.process.capped import read_capped
+from lab.process.trusted import start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
@@ -92,11 +93,9 @@ def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tu
     try:
         out, err, timed_out = read_capped(process, time.monotonic() + timeout, OUTPUT_CAP, OUTPUT_CAP)
     finally:
-        kill_group(process)
-        for stream in (process.stdout, process.stderr):
-            stream.close()
+        kill_group(process)  # its pipes are closed by their readers, at their end
     code = None if timed_out else process.returncode
-    return code, out.data.decode(errors="replace"), err.data.decode(errors="replace")
+    return code, out.kept().decode(errors="replace"), err.kept().decode(errors="replace")
 
 
 def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):

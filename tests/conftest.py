@@ -63,3 +63,12 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory):
     from hostile import stub_catalogue
 
     return stub_catalogue(tmp_path_factory.mktemp("ref"))
+
+
+# The slowest module first (one run of the docker classroom: a few minutes cold): with one
+# worker per core (pyproject's addopts), the rest of the suite runs beside it, not after it.
+SLOWEST_FIRST = ("test_docker_classroom.py",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in SLOWEST_FIRST)  # stable: the rest keeps its order

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -151,6 +152,28 @@ def test_a_kit_error_report_is_tried_again_but_the_last_one_stands() -> None:
     report = classroom.grade_with_retries(lambda: calls.append(1) or broken, one_check(), Path("s"), "en",
                                           pauses=(0, 0))
     assert (len(calls), report.kit_error) == (3, True)
+
+
+def test_a_stopping_run_tries_nothing_again() -> None:
+    """Once the run is stopping (Ctrl-C, SIGTERM: its check runs were killed), a kit error
+    stands at once, and so does a resource failure: no new check run is started and waited for."""
+    broken = Report(target="s", lang="en", kit_error=True, error="a: the check run was killed",
+                    results=[CheckResult(id="a", task="t", points=2, status="error", title="A")])
+    stop = threading.Event()
+    stop.set()
+    calls: list[int] = []
+    report = classroom.grade_with_retries(lambda: calls.append(1) or broken, one_check(), Path("s"), "en",
+                                          pauses=(0, 0), stop=stop)
+    assert (len(calls), report.kit_error) == (1, True)
+
+    def refused() -> Report:
+        calls.append(1)
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    report = classroom.grade_with_retries(refused, one_check(), Path("s"), "fr", pauses=(0, 0), stop=stop)
+    assert len(calls) == 2
+    assert report.error == text("fr", "grade.resource_failure",
+                                error="BlockingIOError: [Errno 11] Resource temporarily unavailable", attempts=1)
 
 
 def test_what_a_student_printed_never_decides_a_retry() -> None:

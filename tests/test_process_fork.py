@@ -102,3 +102,20 @@ def test_past_the_time_limit_the_script_and_its_group_are_killed(tmp_path: Path)
 def test_no_fork_when_stdout_is_an_in_memory_capture(capsys: pytest.CaptureFixture[str]) -> None:
     # A child writing into a copy of an in-memory buffer would be lost: use a new interpreter.
     assert can_fork() is False
+
+
+def test_the_forked_script_reads_tmpdir_afresh(tmp_path: Path) -> None:
+    """The parent found its temporary folder first (tempfile caches it); the fork, given
+    another TMPDIR, uses that one, as a new interpreter would (a preloader's forked check run
+    makes its folders beside the private copy, not in the grader's TMPDIR)."""
+    script = tmp_path / "where.py"
+    script.write_text("import tempfile\nprint(tempfile.gettempdir())\n")
+    given = tmp_path / "given"
+    given.mkdir()
+    driver = ("import sys, tempfile\nfrom pathlib import Path\n"
+              "from lab.process.fork import run_python_with_limit\n"
+              "print('parent', tempfile.gettempdir(), flush=True)\n"
+              f"run_python_with_limit(Path(sys.argv[1]), [], 10.0, {{'TMPDIR': {str(given)!r}}})\n")
+    done = subprocess.run([sys.executable, "-c", driver, str(script)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)})
+    assert done.stdout.splitlines() == [f"parent {tmp_path}", str(given)], done.stderr

@@ -180,9 +180,26 @@ def test_a_sandboxed_student_process_looks_certificates_up_in_the_systems_folder
     out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert json.loads(out) == sorted(name for name in os.listdir(spec.certificates) if HASHED.fullmatch(name))
-    # Outside the sandbox a student process keeps the environment it was given.
-    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    assert "SSL_CERT_DIR" not in child_env(HERE, "en")
+    # Outside the sandbox (`lab check` on a student's machine) the same folder, in place of a
+    # bundle SSL_CERT_FILE names: each OpenAI(...) then loads no certificate at all.
+    monkeypatch.setenv("SSL_CERT_FILE", ssl.get_default_verify_paths().cafile or "/etc/ssl/certs/ca-certificates.crt")
+    monkeypatch.setenv("LAB_TEST_KEPT", "yes")
+    env = child_env(HERE, "en")
+    assert "SSL_CERT_FILE" not in env
+    assert env["SSL_CERT_DIR"] == spec.certificates and env["LAB_TEST_KEPT"] == "yes"
+    spy = ("import ssl, openai\n"
+           "loaded = []\n"
+           "real = ssl.SSLContext.load_verify_locations\n"
+           "def spied(context, *args, **named):\n"
+           "    loaded.append([*args, *named.values()])\n"
+           "    return real(context, *args, **named)\n"
+           "ssl.SSLContext.load_verify_locations = spied\n"
+           "openai.OpenAI(base_url='http://127.0.0.1:9/v1', api_key='lab', max_retries=0).close()\n"
+           "print(loaded)\n")
+    process, _ = start_new(HERE, [sys.executable, "-c", spy], folder, env)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert out.decode().strip() == f"[[None, {spec.certificates!r}, None]]"
 
 
 def test_only_a_folder_of_hashed_certificates_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -195,31 +195,34 @@ def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, re
 
 
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
-                       pauses: tuple[float, ...] = RETRY_PAUSES) -> Report:
+                       pauses: tuple[float, ...] = RETRY_PAUSES, stop: threading.Event | None = None) -> Report:
     """`grade()`, tried again after a pause when the grader ran out of a resource.
 
     An exception from the grader is a kit error: a resource failure after the last try, or
     any other failure at once. A report the grader itself marked a kit error is tried again
     too, and the last one stands. What decides is only ever the grader's own error, never
     text in a report: a student's program can print "Resource temporarily unavailable".
+    Once `stop` is set (the run is stopping: its check runs were killed), no try follows.
     """
     attempts = len(pauses) + 1
     for attempt in range(attempts):
         try:
             report = grade()
         except Exception as error:
+            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
             reason = f"{type(error).__name__}: {error}"
             if not is_resource_failure(error):
                 return kit_failure(checks, submission, lang, reason)
-            if attempt == attempts - 1:
+            if last:
                 return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=reason, attempts=attempts))
+                    lang, "grade.resource_failure", error=reason, attempts=attempt + 1))
         else:
+            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
             inside = kit_errors_inside(report)
-            if inside and attempt == attempts - 1:
+            if inside and last:
                 return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=inside[0], attempts=attempts))
-            if not inside and (attempt == attempts - 1 or not report.kit_error):
+                    lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
+            if not inside and (last or not report.kit_error):
                 return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
@@ -453,12 +456,18 @@ def stopped_cleanly() -> Iterator[threading.Event]:
     """SIGTERM stops the run as Ctrl-C does; either way the check runs going on are killed and
     the workers are let finish their clean-up (private copies, control groups) before it ends."""
     stop = threading.Event()
-    previous = None
+    previous = {}
     if threading.current_thread() is threading.main_thread():
         def interrupted(number: int, _frame: object) -> None:
+            # Set at once, before the contexts inside this one unwind: stopping the preloaders
+            # ends the check runs they forked, and a worker that saw one end before `stop` was
+            # set would try it again (grade_with_retries), on a new interpreter, and be waited for.
+            stop.set()
             raise KeyboardInterrupt(f"signal {number}")
 
-        previous = signal.signal(signal.SIGTERM, interrupted)
+        # A run started with a signal ignored (Ctrl-C under `&`) keeps it ignored.
+        previous = {number: signal.signal(number, interrupted) for number in (signal.SIGINT, signal.SIGTERM)
+                    if signal.getsignal(number) is not signal.SIG_IGN}
     try:
         yield stop
     except BaseException:
@@ -469,8 +478,8 @@ def stopped_cleanly() -> Iterator[threading.Event]:
                 worker.join(timeout=10)
         raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
@@ -510,7 +519,7 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
             report = grade_with_retries(
                 lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch,
                                          helpers=helpers),
-                checks, folder, lang)
+                checks, folder, lang, stop=stop)
             report.warnings[:0] = notes
             return report
 

@@ -46,12 +46,13 @@ from lab.checks.reference import give_helper_bytecode
 from lab.grading import catalogue, private_copy, sweep
 from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
+from lab.process.capped import read_capped
 from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
-from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, read_capped, start_trusted,
+from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, start_trusted,
                                  trusted_python)
 from lab.results import ERROR, Report
 
@@ -154,7 +155,7 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         end_everything(process, token)
         if group is not None:
             group.close()
-    return Run(bytes(out.data), bytes(err.data), None if timed_out else process.returncode,
+    return Run(out.kept(), err.kept(), None if timed_out else process.returncode,
                round(time.monotonic() - started, 3), stdout_truncated=out.dropped > 0)
 
 

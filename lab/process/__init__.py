@@ -5,8 +5,9 @@ read, timed and killed. Student code runs only in processes started here.
   grading nonce), decided once by `lab grade` or `lab check` and passed down
 - student.py: the one start for student processes (`start_student`; `student_command` for
   the server a real MCP client starts), and their environment and listeners
-- trusted.py: the one start for trusted processes (`python -I`, working folder `/`), the
-  capped reader of their output
+- trusted.py: the one start for trusted processes (`python -I`, working folder `/`)
+- capped.py: the one reader of a child's output, student or trusted (a thread per pipe,
+  the first bytes kept, the rest counted)
 - result.py: the one result type of a run (Run: what it wrote, how it ended, how long)
 - talk.py: talking to a student process within limits (one run, or a line-by-line conversation)
 - groups.py: process groups and CPU budgets; killing a process with everything it started

@@ -7,6 +7,7 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,9 @@ def run_script_here(script: Path | str, args: list[str], env: dict[str, str], ne
         os.setsid()  # its own group, as start_new_session gives a new interpreter
     os.environ.clear()
     os.environ.update(env)
+    # A new interpreter reads TMPDIR afresh; the forked one must not keep the folder its parent
+    # found first (tempfile caches it): a check run's temporary folders go where it is told.
+    tempfile.tempdir = None
     is_module = not str(script).endswith(".py")
     path = "" if is_module else os.path.abspath(script)  # as Python gives __file__
     sys.argv = [str(script), *args]

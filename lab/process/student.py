@@ -12,6 +12,7 @@ less isolated path taken instead."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import select
@@ -255,6 +256,11 @@ def student_command(launch: Launch, argv: list[str], cwd: Path) -> list[str]:
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
 
+@functools.lru_cache(maxsize=1)
+def system_certificates() -> str:
+    return sandbox.certificate_folder()
+
+
 # What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
 SANDBOX_BASE = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 # The kit's own variables, never a student process's. (Unsandboxed, it keeps the grading
@@ -267,8 +273,14 @@ def child_env(launch: Launch, lang: str, **extra: str) -> dict[str, str]:
     the student's own; never the kit's own variables."""
     spec = launch.sandbox
     base = dict(SANDBOX_BASE) if spec else dict(os.environ)
-    if spec and spec.certificates:  # looked up, not loaded by each OpenAI(...) (see sandbox.certificate_folder)
-        base["SSL_CERT_DIR"] = spec.certificates
+    # Certificates looked up, not loaded by each OpenAI(...) (see sandbox.certificate_folder).
+    # Outside a sandbox too: the checks' student processes reach only the checks' own
+    # endpoints (plain HTTP on loopback, pipes), so no certificate ever serves them, and a
+    # bundle named by SSL_CERT_FILE would still be loaded whole by each client.
+    certificates = spec.certificates if spec else system_certificates()
+    if certificates:
+        base.pop("SSL_CERT_FILE", None)
+        base["SSL_CERT_DIR"] = certificates
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
     for name in KIT_VARIABLES:
         env.pop(name, None)

@@ -3,9 +3,9 @@ limit on every wait, and always killed with what it started at the end.
 
 A CPU budget (lab.process.groups) ends an endless loop after a second or two of CPU rather
 than at the wall-clock limit, which would let it burn a core the rest of a class needs.
-Output is read by threads while the process runs, so a chatty process never blocks on a
-full pipe; past MAX_OUTPUT bytes on either pipe it is stopped (a flood is a broken program,
-not an answer).
+Output is read while the process runs by the kit's one capped reader (lab.process.capped),
+so a chatty process never blocks on a full pipe; once MAX_OUTPUT bytes fill either pipe's
+buffer it is stopped (a flood is a broken program, not an answer).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import IO, Callable
 
+from lab.process.capped import CappedReader
 from lab.process.groups import ProcessTree, kill_group, sweep_group
 from lab.process.launch import Launch
 from lab.process.result import CPU_SIGNAL, Run
@@ -25,17 +26,6 @@ from lab.process.student import start_student
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
 CPU_LOOK = 0.1  # seconds between two looks at a conversation's CPU (see Conversation.watch_cpu)
-
-
-def drain(stream: IO[bytes], kept: bytearray, on_overflow: Callable[[], None]) -> None:
-    # Keep the beginning; past MAX_OUTPUT the process is broken (a flood): stop it at once
-    # rather than burn CPU on both sides until the time limit.
-    while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
-        kept.extend(chunk[: MAX_OUTPUT - len(kept)])
-        if len(kept) >= MAX_OUTPUT:
-            on_overflow()
-            stream.read()  # what the pipe still holds, until the killed process's end closes it
-            return
 
 
 def feed(stream: IO[bytes], data: bytes) -> None:
@@ -58,15 +48,10 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
                                        cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
-    out, err = bytearray(), bytearray()
     flood = lambda: sweep_group(process.pid)  # noqa: E731
-    threads = [
-        threading.Thread(target=feed, args=(process.stdin, data), daemon=True),
-        threading.Thread(target=drain, args=(process.stdout, out, flood), daemon=True),
-        threading.Thread(target=drain, args=(process.stderr, err, flood), daemon=True),
-    ]
-    for thread in threads:
-        thread.start()
+    out = CappedReader(process.stdout, MAX_OUTPUT, on_full=flood)
+    err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
+    threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
     try:
         code: int | None = process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -74,9 +59,9 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
     finally:
         kill_group(process)
         sweep_group(process.pid)
-    for thread in threads:
-        thread.join(timeout=1.0)  # a grandchild in another group may hold a pipe: don't wait for it
-    return Run(bytes(out), bytes(err), exit_code(code, launch), round(time.monotonic() - started, 3))
+    for reader in (out, err):
+        reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
+    return Run(out.kept(), err.kept(), exit_code(code, launch), round(time.monotonic() - started, 3))
 
 
 class Conversation:
@@ -92,19 +77,20 @@ class Conversation:
         self.launch = launch or Launch()
         self.started = time.monotonic()
         self.over_budget = False  # stopped by the watchdog below: its CPU budget ran out
-        self.out, self.err = bytearray(), bytearray()
         self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.pending = b""  # the start of a line not ended yet
         self.ended = False  # its stdout reached its end (it exited, or closed it)
         self.closed_at: float | None = None  # when its input was closed
         self.lines_before_close = 0  # lines it wrote while its input was open
-        flood = lambda: sweep_group(process.pid)  # noqa: E731
-        self.threads = [threading.Thread(target=self.read_lines, args=(flood,), daemon=True),
-                        threading.Thread(target=drain, args=(process.stderr, self.err, flood), daemon=True)]
         self.done = threading.Event()
+        flood = lambda: sweep_group(process.pid)  # noqa: E731
+        self.out = CappedReader(process.stdout, MAX_OUTPUT, on_chunk=self.split_lines, on_full=flood,
+                                on_end=self.no_more_lines)
+        self.err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
+        self.watchdog: threading.Thread | None = None
         if cpu_budget is not None:
-            self.threads.append(threading.Thread(target=self.watch_cpu, args=(cpu_budget,), daemon=True))
-        for thread in self.threads:
-            thread.start()
+            self.watchdog = threading.Thread(target=self.watch_cpu, args=(cpu_budget,), daemon=True)
+            self.watchdog.start()
 
     def watch_cpu(self, budget: float) -> None:
         """Stop the process once it and what it started have used `budget` s of CPU: a loop is
@@ -123,24 +109,17 @@ class Conversation:
                 return
             wait = CPU_LOOK
 
-    def read_lines(self, on_overflow: Callable[[], None]) -> None:
-        pending = b""
-        try:
-            while chunk := self.process.stdout.read1(1 << 16):
-                self.out.extend(chunk[: MAX_OUTPUT - len(self.out)])
-                if len(self.out) >= MAX_OUTPUT:
-                    on_overflow()
-                    self.process.stdout.read()
-                    break
-                *complete, pending = (pending + chunk).split(b"\n")
-                for line in complete:
-                    if self.closed_at is None:
-                        self.lines_before_close += 1
-                    self.lines.put(line)
-        except (OSError, ValueError):
-            pass  # the pipe was closed under us: the process is gone
-        if pending:
-            self.lines.put(pending)
+    def split_lines(self, chunk: bytes) -> None:
+        # Called by the stdout reader, in its thread, for each chunk read below the cap.
+        *complete, self.pending = (self.pending + chunk).split(b"\n")
+        for line in complete:
+            if self.closed_at is None:
+                self.lines_before_close += 1
+            self.lines.put(line)
+
+    def no_more_lines(self) -> None:
+        if self.pending:
+            self.lines.put(self.pending)
         self.lines.put(None)
 
     def send(self, data: bytes) -> bool:
@@ -177,10 +156,12 @@ class Conversation:
             self.done.set()
             kill_group(self.process)
             sweep_group(self.process.pid)
-        for thread in self.threads:
-            thread.join(timeout=1.0)
+        for reader in (self.out, self.err):
+            reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
+        if self.watchdog is not None:
+            self.watchdog.join(timeout=1.0)
         code = -CPU_SIGNAL if self.over_budget else exit_code(code, self.launch)
-        return Run(bytes(self.out), bytes(self.err), code, round(time.monotonic() - self.started, 3))
+        return Run(self.out.kept(), self.err.kept(), code, round(time.monotonic() - self.started, 3))
 
     def close(self) -> Run:
         """Kill it now with what it started (it may be waiting for more input); safe to repeat."""

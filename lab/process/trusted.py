@@ -14,10 +14,8 @@ check run, the preloaders, the SDK client). Student code shares its machine, not
 from __future__ import annotations
 
 import os
-import selectors
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import IO, Protocol
 
@@ -79,57 +77,9 @@ def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.
                             stdin=stdin, stdout=stdout, stderr=stderr)
 
 
-class Capped:
-    """A byte buffer that keeps the first `cap` bytes and counts the rest."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap, self.data, self.dropped = cap, bytearray(), 0
-
-    def add(self, chunk: bytes) -> None:
-        room = self.cap - len(self.data)
-        self.data += chunk[:room]
-        self.dropped += max(0, len(chunk) - room)
-
-
-def read_capped(process: Started, deadline: float, out_cap: int, err_cap: int) -> tuple[Capped, Capped, bool]:
-    """Read stdout and stderr together until both close or the deadline, keeping at most
-    `out_cap` and `err_cap` bytes (the rest is read and counted, so no pipe ever fills);
-    True if the deadline passed."""
-    out, err = Capped(out_cap), Capped(err_cap)
-    timed_out = False
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ, out)
-    selector.register(process.stderr, selectors.EVENT_READ, err)
-    exited_at: float | None = None
-    while selector.get_map():
-        now = time.monotonic()
-        if now >= deadline:
-            timed_out = True
-            break
-        if exited_at is None and process.poll() is not None:
-            exited_at = now
-        if exited_at is not None and now - exited_at > 0.5:
-            break  # a process that escaped the group still holds the pipe: stop waiting
-        for key, _ in selector.select(timeout=min(0.1, deadline - now)):
-            chunk = os.read(key.fileobj.fileno(), 65536)
-            if chunk:
-                key.data.add(chunk)
-            else:
-                selector.unregister(key.fileobj)
-    selector.close()
-    if not timed_out:
-        try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-    return out, err, timed_out
-
-
 def end_everything(process: Started, token: str) -> None:
-    """Kill the process with its group, close its pipes, then kill any process still carrying
-    the grading token `token` in its environment (one that left the group: setsid)."""
+    """Kill the process with its group, then kill any process still carrying the grading token
+    `token` in its environment (one that left the group: setsid). Its pipes are closed by
+    their readers (lab/process/capped.py) at their end."""
     kill_group(process)
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            stream.close()
     kill_marked(token)

@@ -1,0 +1,88 @@
+"""The one reader of a child's output, student or trusted: each pipe is read to its end by a
+thread of its own, keeping the first `cap` bytes and counting the rest.
+
+A thread per pipe, rather than a loop over both, because the kit writes to a student's
+input while it reads (a conversation): a pipe nobody reads would fill, block the child, and
+block the kit's next write with it. Past the cap the pipe is still read to its end (only
+counted), so a child never blocks on a full pipe; `on_full` is told once, when the cap is
+reached (the checks stop a flooding student process then: a flood is a broken program, not
+an answer).
+
+The reader owns its stream and closes it at the end of the pipe: a stream closed by another
+thread while this one waits in read() would free its file descriptor for the next file the
+kit opens, which this thread would then read.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from typing import IO, Callable
+
+EXIT_GRACE = 0.5  # seconds to read what is left once a process has ended (see read_capped)
+
+
+class CappedReader:
+    """Read `stream` to its end in a thread: `data` holds its first `cap` bytes, `dropped`
+    counts the bytes past them. `on_chunk(chunk)` gets each chunk read before the cap was
+    reached; `on_full()` is called once, when it is; `on_end()` when the pipe has closed."""
+
+    def __init__(self, stream: IO[bytes], cap: int, *, on_chunk: Callable[[bytes], None] | None = None,
+                 on_full: Callable[[], None] | None = None, on_end: Callable[[], None] | None = None) -> None:
+        self.stream, self.cap = stream, cap
+        self.data, self.dropped = bytearray(), 0
+        self.on_chunk, self.on_full, self.on_end = on_chunk, on_full, on_end
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    @property
+    def full(self) -> bool:
+        return len(self.data) >= self.cap
+
+    def read(self) -> None:
+        try:
+            fd = self.stream.fileno()
+            while chunk := os.read(fd, 1 << 16):
+                if self.full:
+                    self.dropped += len(chunk)
+                    continue
+                room = self.cap - len(self.data)
+                self.data += chunk[:room]
+                self.dropped += max(0, len(chunk) - room)
+                if not self.full:
+                    if self.on_chunk is not None:
+                        self.on_chunk(chunk)
+                elif self.on_full is not None:
+                    self.on_full()
+        except (OSError, ValueError):
+            pass  # the pipe broke under us: the process is gone
+        finally:
+            self.stream.close()
+            if self.on_end is not None:
+                self.on_end()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait at most `timeout` s for the end of the pipe; True if it came. A process that left
+        its group (setsid) may hold the pipe open long after its parent ended: never wait for it."""
+        self.thread.join(timeout=max(0.0, timeout))
+        return not self.thread.is_alive()
+
+    def kept(self) -> bytes:
+        return bytes(self.data)
+
+
+def read_capped(process, deadline: float, out_cap: int, err_cap: int) -> tuple[CappedReader, CappedReader, bool]:
+    """Read a started process's stdout and stderr until it ends or `deadline` (a monotonic time)
+    passes, keeping at most `out_cap` and `err_cap` bytes; True as the third value if the
+    deadline passed. `process`: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
+    out, err = CappedReader(process.stdout, out_cap), CappedReader(process.stderr, err_cap)
+    try:
+        process.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return out, err, True
+    grace = time.monotonic() + EXIT_GRACE
+    out.wait(grace - time.monotonic())
+    err.wait(grace - time.monotonic())
+    return out, err, False

@@ -1,0 +1,92 @@
+"""The one capped reader (lab/process/capped.py), on real processes and real pipes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from lab.process.capped import CappedReader, read_capped
+from lab.process.groups import kill_group
+
+MIB = 1 << 20
+
+
+def python(code: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_keeps_the_first_bytes_counts_the_rest_and_never_blocks_the_writer():
+    # 3 MiB of a known pattern on stdout and 5 bytes on stderr: the writer ends on its own
+    # (its pipe never fills), the first MiB is kept byte for byte, the rest only counted.
+    process = python("import sys\n"
+                     "sys.stdout.buffer.write(bytes(i % 251 for i in range(3 << 20)))\n"
+                     "sys.stderr.buffer.write(b'done\\n')")
+    full = []
+    out = CappedReader(process.stdout, MIB, on_full=lambda: full.append(len(full)))
+    err = CappedReader(process.stderr, MIB)
+    assert process.wait(timeout=30) == 0
+    assert out.wait(5) and err.wait(5)
+    assert out.kept() == bytes(i % 251 for i in range(MIB))
+    assert out.dropped == 2 * MIB
+    assert full == [0]  # told once, when the cap was reached
+    assert err.kept() == b"done\n" and err.dropped == 0
+    assert process.stdout.closed and process.stderr.closed  # the reader closes what it read
+
+
+def test_chunks_below_the_cap_reach_on_chunk_and_the_end_reaches_on_end():
+    process = python("import sys, time\n"
+                     "for n in range(3):\n"
+                     "    print('line', n, flush=True); time.sleep(0.05)\n"
+                     "sys.stdout.write('no newline')")
+    seen, ended = [], []
+    reader = CappedReader(process.stdout, 1000, on_chunk=seen.append, on_end=lambda: ended.append(True))
+    assert reader.wait(30)
+    process.wait(timeout=5)
+    assert b"".join(seen) == b"line 0\nline 1\nline 2\nno newline" == reader.kept()
+    assert ended == [True]
+
+
+def test_a_chunk_that_reaches_the_cap_goes_to_on_full_not_on_chunk():
+    process = python("import sys; sys.stdout.write('x' * 10)")
+    seen, full = [], []
+    reader = CappedReader(process.stdout, 4, on_chunk=seen.append, on_full=lambda: full.append(True))
+    assert reader.wait(30)
+    process.wait(timeout=5)
+    assert (seen, full, reader.kept(), reader.dropped) == ([], [True], b"xxxx", 6)
+
+
+def test_read_capped_stops_at_the_deadline():
+    process = python("import time; print('started', flush=True); time.sleep(60)")
+    started = time.monotonic()
+    try:
+        out, err, timed_out = read_capped(process, started + 1.0, 100, 100)
+        waited = time.monotonic() - started
+    finally:
+        kill_group(process)
+    assert timed_out is True
+    assert 1.0 <= waited < 3.0
+    assert out.wait(5) and out.kept() == b"started\n" and err.kept() == b""
+
+
+def test_read_capped_does_not_wait_for_a_grandchild_that_holds_the_pipe():
+    # The child starts a grandchild in a session of its own that keeps stdout open for 30 s,
+    # then ends: the reader returns what came once the grace after the child's end is over.
+    process = python("import subprocess, sys\n"
+                     "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'],"
+                     " start_new_session=True)\n"
+                     "print(child.pid, flush=True)")
+    started = time.monotonic()
+    out, err, timed_out = read_capped(process, started + 20.0, 100, 100)
+    waited = time.monotonic() - started
+    grandchild = int(out.kept())
+    try:
+        assert timed_out is False and process.returncode == 0
+        assert waited < 10.0 and not out.wait(0)  # the grandchild still holds the pipe
+    finally:
+        os.kill(grandchild, signal.SIGKILL)
+    assert out.wait(5)  # its end closes the pipe: the reader ends and closes its stream
+    assert process.stdout.closed
