@@ -12,6 +12,8 @@ Every run ends as one `RealClientRun`:
 - failed: anything else the server did wrong (no answer in time, a broken reply);
 - unavailable: the client itself could not run here (no npx, no registry, no SDK),
   so a check skips with the reason instead of failing.
+Its `reason` is a key of lab/checks/texts.py with plain `fields`, never a sentence: the bonus
+checks write it in the student's language (the client's or the server's own words, a field).
 
 The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
 each runs `python -I` or node with its working folder in a fresh temporary folder of the kit's (never the submission's, where student
@@ -33,7 +35,7 @@ import stat
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -70,7 +72,8 @@ class RealClientRun:
     tools: Optional[list] = None
     capabilities: Optional[dict] = None
     error: Optional[dict] = None  # the server's JSON-RPC error: code, message, data
-    reason: str = ""  # in plain words, when it did not connect
+    reason: str = ""  # why it did not connect: a key of lab/checks/texts.py ("real.…")
+    fields: dict = field(default_factory=dict)  # the reason's fields
 
     @classmethod
     def from_dict(cls, data: dict) -> "RealClientRun":
@@ -121,18 +124,22 @@ def server_path(server: Path) -> Path:
     return Path(os.path.abspath(server))
 
 
-def not_a_server_file(server: Path) -> str:
-    """"" when `server` is a regular file, reached without following a link at its name; else
-    why it will not be started (student code made it a link or a folder, or removed it)."""
+def not_a_server_file(server: Path) -> bool:
+    """False when `server` is a regular file, reached without following a link at its name; True
+    when it will not be started (student code made it a link or a folder, or removed it)."""
     try:
         fd = os.open(server, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        return f"{server.name} is not a regular file (a link or a folder): not started"
+        return True
     try:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
     finally:
         os.close(fd)
-    return "" if regular else f"{server.name} is not a regular file (a link or a folder): not started"
+    return not regular
+
+
+def not_started(client: str, server: Path) -> RealClientRun:
+    return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
 
 
 def graded() -> bool:
@@ -175,10 +182,12 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
             continue
         runs[run.client] = run
     if code is None:
-        why = f"the SDK client did not finish within {limit:g} s"
+        why, fields = "real.sdk_late", {"seconds": limit}
+    elif last_line(err):
+        why, fields = "real.said", {"said": last_line(err)}
     else:
-        why = last_line(err) or f"the SDK client stopped with code {code}"
-    return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why) for mode in modes]
+        why, fields = "real.sdk_stopped", {"code": code}
+    return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why, fields=fields) for mode in modes]
 
 
 def sdk_child(argv: list[str]) -> None:
@@ -188,13 +197,12 @@ def sdk_child(argv: list[str]) -> None:
         import anyio
         import mcp  # noqa: F401
     except ImportError as missing:
-        reason = f"the mcp SDK is not installed ({missing}): pip install -e '.[test]'"
         for mode in modes:
-            print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason=reason))), flush=True)
+            print(json.dumps(asdict(RealClientRun(f"sdk-{mode}", UNAVAILABLE, reason="real.sdk_missing",
+                                                  fields={"missing": str(missing)}))), flush=True)
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
-        problem = not_a_server_file(Path(server))
-        run = RealClientRun(f"sdk-{mode}", FAILED, reason=problem) if problem else anyio.run(
+        run = not_started(f"sdk-{mode}", Path(server)) if not_a_server_file(Path(server)) else anyio.run(
             sdk_once, server, mode, float(step_limit), Launch.from_json(launch))
         print(json.dumps(asdict(run)), flush=True)
 
@@ -227,11 +235,12 @@ async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = H
             refusal = find_exception(problem, MCPError)
             if refusal is not None:
                 error = {"code": refusal.error.code, "message": refusal.error.message, "data": refusal.error.data}
-                return RealClientRun(name, REFUSED, error=error, reason=f"MCP error {refusal.error.code}: {refusal.error.message}")
+                return RealClientRun(name, REFUSED, error=error, reason="real.mcp_error",
+                                     fields={"code": refusal.error.code, "message": refusal.error.message})
             if find_exception(problem, TimeoutError) is not None:
-                return RealClientRun(name, FAILED, reason=f"no answer within {step_limit:g} s")
+                return RealClientRun(name, FAILED, reason="real.no_answer", fields={"seconds": step_limit})
             cause = find_exception(problem, Exception) or problem
-            return RealClientRun(name, FAILED, reason=f"{type(cause).__name__}: {cause}"[:500])
+            return RealClientRun(name, FAILED, reason="real.said", fields={"said": f"{type(cause).__name__}: {cause}"[:500]})
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -262,9 +271,8 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
     server = server_path(server)
-    problem = not_a_server_file(server)
-    if problem:
-        return RealClientRun("inspector", FAILED, reason=problem)
+    if not_a_server_file(server):
+        return not_started("inspector", server)
     entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
     if graded() and not (entry and node and os.path.isfile(entry)):
         # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_helpers):
@@ -279,14 +287,13 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
             return inspector_outcome(code, out, err, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
-            return RealClientRun("inspector", UNAVAILABLE, reason="npx is not on PATH (Node.js is not installed)")
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
         command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
         env = {**os.environ, **QUIET_NPM}
         code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in err
         if fetched and not fetch:
-            return RealClientRun("inspector", UNAVAILABLE,
-                                 reason=f"{INSPECTOR_PACKAGE} is not in npx's cache, and this run does not fetch it")
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.not_cached", fields={"package": INSPECTOR_PACKAGE})
         if fetched:
             code, out, err = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
         return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
@@ -326,24 +333,25 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
 def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:
     if code is None:
         if fetched:
-            return RealClientRun("inspector", UNAVAILABLE, reason=f"npx did not fetch and run {INSPECTOR_PACKAGE} within {limit:g} s")
-        return RealClientRun("inspector", FAILED, reason=f"the Inspector got no answer within {limit:g} s")
+            return RealClientRun("inspector", UNAVAILABLE, reason="real.fetch_late",
+                                 fields={"package": INSPECTOR_PACKAGE, "seconds": limit})
+        return RealClientRun("inspector", FAILED, reason="real.inspector_no_answer", fields={"seconds": limit})
     if code == 0:
         try:
             listed = json.loads(out)
         except ValueError:
-            return RealClientRun("inspector", FAILED, reason="the Inspector printed no JSON: " + out[:200])
+            return RealClientRun("inspector", FAILED, reason="real.no_json", fields={"output": out[:200]})
         tools = listed.get("tools") if isinstance(listed, dict) else None
         return RealClientRun("inspector", CONNECTED, tools=tools)
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
     if failure is not None:  # the Inspector ran and says what the server did
         if failure.group(1) is None:
-            return RealClientRun("inspector", FAILED, reason=failure.group(0))
+            return RealClientRun("inspector", FAILED, reason="real.said", fields={"said": failure.group(0)})
         error = {"code": int(failure.group(1)), "message": failure.group(2)}
-        return RealClientRun("inspector", REFUSED, error=error, reason=failure.group(0))
+        return RealClientRun("inspector", REFUSED, error=error, reason="real.said", fields={"said": failure.group(0)})
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
-    return RealClientRun("inspector", UNAVAILABLE, reason=f"npx could not run {INSPECTOR_PACKAGE}: {why}")
+    return RealClientRun("inspector", UNAVAILABLE, reason="real.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})
 
 
 def last_line(text: str) -> str:

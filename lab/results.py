@@ -24,6 +24,10 @@ class CheckResult:
     expected: str = ""
     actual: str = ""
     message: str = ""  # why it failed, was skipped, or errored
+    # The same reason as a key of lab/checks/texts.py and its fields ("" when the check said it
+    # in its own words): what lab/grading/causes.py reads, whatever the report's language.
+    reason: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
     output: str = ""  # an excerpt of what the student's code printed (truncated)
     focus: list[str] = field(default_factory=list)  # key paths the check judged in expected/actual
     duration: float = 0.0  # seconds
@@ -39,6 +43,10 @@ class Report:
     lang: str
     results: list[CheckResult] = field(default_factory=list)
     error: str = ""  # set when the run itself could not finish (crash, time limit)
+    # The same as a key of lab/i18n.py's grader messages ("grade.timeout") and its fields:
+    # what lab/grading/causes.py reads ("" for an error said in other words, a kit bug's).
+    reason: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
     duration: float = 0.0
     kit_error: bool = False  # `error` is the kit's own failure, not the submission's doing
     warnings: list[str] = field(default_factory=list)  # e.g. graded without a sandbox
@@ -62,6 +70,11 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["score"], data["max_score"] = self.score, self.max_score
+        # A reason's key and fields only where there is one: a class's records stay their size.
+        for item in (data, *data["results"]):
+            for name in ("reason", "fields"):
+                if not item[name]:
+                    del item[name]
         return data
 
     @classmethod
@@ -72,6 +85,8 @@ class Report:
             lang=data.get("lang", "fr"),
             results=results,
             error=data.get("error", ""),
+            reason=str(data.get("reason") or ""),
+            fields=dict(data.get("fields") or {}),
             duration=data.get("duration", 0.0),
             kit_error=bool(data.get("kit_error", False)),
             warnings=[str(w) for w in data.get("warnings", [])],

@@ -267,19 +267,29 @@ def test_the_lessons_strict_server_refuses_the_sdk_client_with_a_clear_32602(mod
 # (run_sdk on the bonus server: tests/test_checks_bonus.py, through the graded checks.)
 
 
+def said(run: real_clients.RealClientRun, lang: str) -> str:
+    """A real client's reason key, written as the bonus checks write it."""
+    from lab.checks.texts import say
+
+    return say(lang, run.reason, **run.fields)
+
+
 def test_run_sdk_reports_the_lessons_refusal_with_its_data() -> None:
     [run] = real_clients.run_sdk(LESSON, modes=("auto",))
     assert (run.client, run.outcome) == ("sdk-auto", "refused")
     assert run.error == {"code": -32602, "message": "Version non prise en charge",
                          "data": {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}}
-    assert run.reason == "MCP error -32602: Version non prise en charge"
+    assert (run.reason, run.fields) == ("real.mcp_error", {"code": -32602, "message": "Version non prise en charge"})
+    assert said(run, "en") == "MCP error -32602: Version non prise en charge"
+    assert said(run, "fr") == "erreur MCP -32602 : Version non prise en charge"
 
 
 def test_run_sdk_stops_a_silent_server_at_its_limit(tmp_path: Path) -> None:
     silent = tmp_path / "silent.py"
     silent.write_text("import sys\nsys.stdin.read()\n")  # reads everything, answers nothing
     [run] = real_clients.run_sdk(silent, modes=("legacy",), step_limit=0.5)
-    assert (run.outcome, run.reason) == ("failed", "no answer within 0.5 s")
+    assert (run.outcome, run.reason, run.fields) == ("failed", "real.no_answer", {"seconds": 0.5})
+    assert (said(run, "en"), said(run, "fr")) == ("no answer within 0.5 s", "aucune réponse en 0.5 s")
 
 
 def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
@@ -291,21 +301,22 @@ def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
     venv.create(tmp_path / "bare", with_pip=False)
     monkeypatch.setattr(sys, "executable", str(tmp_path / "bare" / "bin" / "python"))
     runs = real_clients.run_sdk(BONUS)
-    reason = "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
-    assert [(run.client, run.outcome, run.reason) for run in runs] == [
-        ("sdk-legacy", "unavailable", reason), ("sdk-auto", "unavailable", reason)]
+    fields = {"missing": "No module named 'anyio'"}
+    assert [(run.client, run.outcome, run.reason, run.fields) for run in runs] == [
+        ("sdk-legacy", "unavailable", "real.sdk_missing", fields), ("sdk-auto", "unavailable", "real.sdk_missing", fields)]
+    assert said(runs[0], "en") == "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
 
 
 def inspector(server: Path) -> real_clients.RealClientRun:
     run = real_clients.run_inspector(server)
     if run.outcome == real_clients.UNAVAILABLE:
-        pytest.skip(f"the MCP Inspector cannot run here: {run.reason}")
+        pytest.skip(f"the MCP Inspector cannot run here: {said(run, 'en')}")
     return run
 
 
 def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
     run = inspector(BONUS)
-    assert (run.outcome, run.tools, run.reason) == ("connected", [], "")
+    assert (run.outcome, run.tools, run.reason, run.fields) == ("connected", [], "", {})
 
 
 @pytest.mark.parametrize("code, out, err, fetched, expected", [
@@ -324,13 +335,14 @@ def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
 def test_the_inspectors_outcome_is_read_from_what_it_printed(code, out, err, fetched, expected) -> None:
     limit = real_clients.FETCH_LIMIT if fetched else real_clients.INSPECTOR_LIMIT
     run = real_clients.inspector_outcome(code, out, err, limit, fetched)
-    assert (run.outcome, run.error, run.reason) == expected
+    assert (run.outcome, run.error, said(run, "en") if run.reason else "") == expected
 
 
 def test_without_npx_the_inspector_is_unavailable_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     run = real_clients.run_inspector(BONUS)
-    assert (run.outcome, run.reason) == ("unavailable", "npx is not on PATH (Node.js is not installed)")
+    assert (run.outcome, run.reason, said(run, "fr")) == \
+        ("unavailable", "real.no_npx", "npx n’est pas dans le PATH (Node.js n’est pas installé)")
 
 
 # ---------------------------------------------------------------- the same clients, as `lab grade --bonus` runs them
@@ -377,7 +389,7 @@ def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch
         assert address is not None
         [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))
     assert len(forks) == 1 and isinstance(forks[0], preloaded.Forked)  # no new interpreter
-    assert (run.client, run.outcome, run.reason) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
+    assert (run.client, run.outcome, said(run, "en")) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 
 
 # ---------------------------------------------------------------- the lesson's client and `lab run --server bonus`

@@ -17,6 +17,7 @@ import pytest
 from conftest import ROOT
 from hostile import STUB_ENGINE, make_submission
 from lab.checks import registry, task_title
+from lab.checks.texts import say
 from lab.grading import causes, class_report, class_stats, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names
@@ -52,7 +53,7 @@ def small_class(lang: str = "fr") -> list[tuple[str, Report]]:
             result(answers, FAILED, expected=asks, actual="-32601",
                    message=cell + " Autres cellules fausses : six_reponses.4.")], duration=3.0)),
         ("cy", Report("cy", lang, [
-            result(one, FAILED, expected="x", actual="y"), result(two, SKIPPED, message=f"ignoré : « {one.title['fr']} » n’a pas réussi"),
+            result(one, FAILED, expected="x", actual="y"), result(two, SKIPPED, message=say("fr", "part.waits_for", title=one.title["fr"])),
             result(answers, FAILED, expected=asks, actual="-32601", message=cell)], duration=4.0)),
     ]
     hung = text(lang, "grade.timeout", seconds=90)

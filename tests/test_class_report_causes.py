@@ -88,32 +88,73 @@ def test_the_page_shows_the_cause_the_part_missing_and_who_to_look_at(graded: tu
 
 
 def check(status: str, message: str = "", output: str = "", check_id: str = "server.id-zero",
-          task: str = "server-3") -> CheckResult:
-    return CheckResult(id=check_id, task=task, points=1, status=status, title="t", message=message, output=output)
+          task: str = "server-3", reason: str = "", **fields: object) -> CheckResult:
+    return CheckResult(id=check_id, task=task, points=1, status=status, title="t", message=message, output=output,
+                       reason=reason, fields=dict(fields))
 
 
-def test_each_cause_in_either_language() -> None:
-    assert check_cause(check(FAILED, "There is no client.py file.")) == "missing:client.py"
-    assert check_cause(check(FAILED, "The server wrote nothing in 5 s.")) == "hang:server.py"
-    assert check_cause(check(FAILED, "Le serveur a utilisé tout son temps de calcul (2 s de CPU) sans rien écrire.")) \
-        == "cpu:server.py"
-    assert check_cause(check(FAILED, "The server stopped (code 1) without writing.", "  File \"server.py\"\n"
-                             "IndentationError: unexpected indent")) == "syntax:server.py"
-    assert check_cause(check(FAILED, "The server stopped (code 1) without writing.", "KeyError: 'x'")) == "crash:server.py"
-    assert check_cause(check(FAILED, "This part is still to write (“client, part 2”).")) == "unwritten:client-2"
-    assert check_cause(check(FAILED, "Cette partie est encore à écrire (« serveur, partie 1 »).")) == "unwritten:server-1"
-    assert check_cause(check(FAILED, "ask is still to be written.", check_id="model.answers", task="model")) \
-        == "unwritten:model"
+def test_each_cause_is_read_from_the_reason_key_whatever_the_message_says() -> None:
+    # The message is left empty: only the key and its fields decide.
+    assert check_cause(check(FAILED, reason="file.missing", file="client.py")) == "missing:client.py"
+    assert check_cause(check(FAILED, reason="grade.bonus_not_attempted", file="bonus_server.py")) \
+        == "missing:bonus_server.py"
+    assert check_cause(check(FAILED, reason="run.silent", who="server", seconds=5.0)) == "hang:server.py"
+    assert check_cause(check(FAILED, reason="run.spun", who="server", cpu=2.0)) == "cpu:server.py"
+    assert check_cause(check(FAILED, "", "  File \"server.py\"\nIndentationError: unexpected indent",
+                             reason="run.stopped_silent", who="server", code=1)) == "syntax:server.py"
+    assert check_cause(check(FAILED, "", "KeyError: 'x'", reason="run.stopped_silent", code=1)) == "crash:server.py"
+    assert check_cause(check(FAILED, reason="part.unwritten", task="client-2")) == "unwritten:client-2"
+    assert check_cause(check(FAILED, reason="bonus.client_failed")) == "rule:server.id-zero"
+    assert check_cause(check(FAILED, "id 0 is a valid id")) == "rule:server.id-zero"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_older_record_without_keys_gets_the_same_causes_from_its_sentences(lang: str) -> None:
+    """Results written before reasons were kept: their message, the table's own sentence, is read back."""
+    from lab.checks.texts import say
+    from lab.i18n import text
+
+    def old(reason: str, output: str = "", **fields: object) -> CheckResult:
+        return check(FAILED, say(lang, reason, **fields), output)
+
+    assert check_cause(old("file.missing", file="client.py")) == "missing:client.py"
+    assert check_cause(check(FAILED, text(lang, "grade.bonus_not_attempted", file="bonus_server.py"))) \
+        == "missing:bonus_server.py"
+    assert check_cause(old("run.silent", who="server", seconds=5.0)) == "hang:server.py"
+    assert check_cause(old("run.spun", who="bonus", cpu=2.5)) == "cpu:server.py"
+    assert check_cause(old("run.stopped_silent", "IndentationError: unexpected indent", who="server", code=1)) \
+        == "syntax:server.py"
+    assert check_cause(old("run.stopped_silent", "KeyError: 'x'", who="server", code=-6)) == "crash:server.py"
+    assert check_cause(old("part.unwritten", task="client-2")) == "unwritten:client-2"
+    assert check_cause(old("part.not_yet", task="server-1")) == "unwritten:server-1"
     assert check_cause(check(FAILED, "id 0 is a valid id")) == "rule:server.id-zero"
 
 
 def test_the_first_cause_is_the_first_check_that_failed_on_its_own() -> None:
     first = registry()[0][0]
-    skipped_as_failed = check(FAILED, f"skipped: “{first.title['en']}” did not pass", check_id="server.reply-ids")
-    assert not could_run(skipped_as_failed) and not could_run(check(SKIPPED, "x"))
-    assert first_cause([check(PASSED), skipped_as_failed, check(FAILED, "no", check_id="server.b")]) == "rule:server.b"
+    waiting = check(FAILED, reason="part.waits_for", title=first.title["en"], check_id="server.reply-ids")
+    # A format without a skipped status wrote the wait as a failure, its sentence only.
+    from lab.checks.texts import say
+    waiting_as_failed = check(FAILED, say("fr", "part.waits_for", title=first.title["fr"]), check_id="server.reply-ids")
+    assert not could_run(waiting) and not could_run(waiting_as_failed) and not could_run(check(SKIPPED, "x"))
+    assert first_cause([check(PASSED), waiting, waiting_as_failed, check(FAILED, "no", check_id="server.b")]) \
+        == "rule:server.b"
     assert first_cause([check(PASSED)]) == ""
     assert first_cause([check(FAILED, "no")], error="boom") == "kit-error"
+
+
+def test_the_graded_record_keeps_each_reason_key_and_its_fields(graded: tuple[Path, list[dict[str, str]]]) -> None:
+    import json
+
+    out, _ = graded
+    first = {name: json.loads((out / name / ".lab-report.json").read_text(encoding="utf-8"))["report"]["results"][0]
+             for name in ("ben", "dee", "eve")}
+    assert (first["ben"]["reason"], first["ben"]["fields"]) == ("file.missing", {"file": "server.py"})
+    from lab.checks.server_session import SERVER_LIMIT
+
+    assert (first["dee"]["reason"], first["dee"]["fields"]) == ("run.silent", {"who": "server", "seconds": SERVER_LIMIT})
+    assert first["dee"]["message"] == f"Le serveur n’a rien écrit en {SERVER_LIMIT:g} s."
+    assert first["eve"]["reason"] in ("part.unwritten", "part.not_yet") and first["eve"]["fields"] == {"task": "server-1"}
 
 
 def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple[Path, list[dict[str, str]]]) -> None:

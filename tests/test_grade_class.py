@@ -66,6 +66,9 @@ def test_a_hostile_class_is_graded_whole_and_nobody_harms_anybody(tmp_path: Path
     hangs = json.loads((out / "hangs" / "results.json").read_text())
     assert hangs["output"].startswith("The checks did not finish within 2 s (stuck or looping code?)")
     assert hangs["extra_data"] == {"status": "graded"}
+    # The kit's record keeps that reason as the grader's message key: causes.py reads it.
+    record = json.loads((out / "hangs" / ".lab-report.json").read_text())["report"]
+    assert (record["reason"], record["fields"]) == ("grade.timeout", {"seconds": TIMEOUT})
     rows = read_summary(result.summary)
     assert [(row["submission"], row["score"], row["max"]) for row in rows] == [
         (name, "" if report.kit_error else str(scores[name]), "10") for name, report in result.rows]

@@ -33,15 +33,19 @@ def normalize(value: Any) -> str:
     return text.lower().strip()
 
 
-def read_answers(context: Context) -> dict | str:
+NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py and its fields
+
+
+def read_answers(context: Context) -> dict | str | tuple[str, dict]:
+    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its fields
+    (NO_FILE, not UTF-8), or tomllib's reason in the run's language."""
     data = read_student_file(context.folder / FILE)
     if data is None:
-        return {"fr": f"Il n’y a pas de fichier {FILE}.", "en": f"There is no {FILE} file."}[context.lang]
+        return NO_FILE
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return {"fr": f"{FILE} n’est pas enregistré en UTF-8 (octet {error.start}).",
-                "en": f"{FILE} is not saved as UTF-8 (byte {error.start})."}[context.lang]
+        return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except tomllib.TOMLDecodeError as error:
         # tomllib speaks English only: the place, and what to look at, in the student's language too.
         where = AT.search(str(error))
@@ -79,12 +83,13 @@ def initialize_outcome(version: str) -> tuple[str, Any]:
 
 def table(context: Context, name: str) -> dict:
     answers = context.probe("answers.file")
+    if isinstance(answers, tuple):
+        raise Failed(FILE, "—", reason=answers[0], fields=answers[1])
     if isinstance(answers, str):
         raise Failed(FILE, "—", fr=answers, en=answers)
     cells = answers.get(name)
     if not isinstance(cells, dict):
-        raise Failed(f"[{name}]", "—", fr=f"La table [{name}] manque dans {FILE}.",
-                     en=f"The [{name}] table is missing from {FILE}.")
+        raise Failed(f"[{name}]", "—", reason="answers.no_table", fields={"table": name, "file": FILE})
     return cells
 
 
@@ -194,18 +199,7 @@ def six_replies(context: Context) -> None:
 FILE_PROBE = ("answers.file",)
 
 CHECKS = [
-    Check(id="answers.keywords", task="answers", probes=FILE_PROBE, run=keywords,
-          title={"fr": "Mots clés : les exemples", "en": "Keywords: the examples"},
-          hint={"fr": "Un exemple par mot : la requête qui ouvre la session, un état du serveur, une version négociable.",
-                "en": "One example per word: the request that opens the session, a state of the server, a version to agree on."}),
-    Check(id="answers.three-clients", task="answers", probes=FILE_PROBE, run=three_clients,
-          title={"fr": "Trois clients demandent : ce que répond le serveur", "en": "Three clients ask: what the server answers"},
-          hint={"fr": "La version est-elle dans la liste du serveur ? Alors « résultat en <version> », sinon le code d’erreur.",
-                "en": "Is the version in the server's list? Then \"result in <version>\", otherwise the error code."}),
-    Check(id="answers.six-replies", task="answers", probes=FILE_PROBE, run=six_replies,
-          title={"fr": "Les six réponses : le code ou « résultat »", "en": "The six replies: the code or \"result\""},
-          hint={"fr": "Lancez votre client contre votre serveur (`lab run exercises`) et lisez chaque ligne `<- ` : "
-                      "error.code, ou result. Relisez le tableau des codes de la leçon.",
-                "en": "Run your client against your server (`lab run exercises`) and read each `<- ` line: "
-                      "error.code, or result. Read the lesson's table of codes again."}),
+    Check(id="answers.keywords", task="answers", probes=FILE_PROBE, run=keywords),
+    Check(id="answers.three-clients", task="answers", probes=FILE_PROBE, run=three_clients),
+    Check(id="answers.six-replies", task="answers", probes=FILE_PROBE, run=six_replies),
 ]

@@ -23,11 +23,12 @@ from lab import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped
 from lab.checks.server_checks import require_json_rpc_lines
+from lab.checks.texts import in_each_language, say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
-TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
+TASKS = {"bonus": in_each_language("task.bonus")}
 SESSION_LIMIT = PROBE_LIMIT  # seconds for one stdio session (and its timing confirmation), as for the lesson's server
 # The versions a client may ask for in the handshake era, the reference bonus server's own
 # list; the replies expected come from the reference server too.
@@ -132,7 +133,7 @@ PROBES = {
 
 
 def json_rpc_replies(context: Context) -> None:
-    require_json_rpc_lines(context.probe("bonus.session"), ("Le serveur bonus", "The bonus server"))
+    require_json_rpc_lines(context.probe("bonus.session"), "bonus")
 
 
 def versions_echoed(context: Context) -> None:
@@ -163,8 +164,7 @@ def discover_answered(context: Context) -> None:
             actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
             what = transcript.request(request_id)
             raise Failed(expected, actual,
-                         fr=f"Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
-                         en=f"No error reply to {what}: a client that probes would wait for nothing.")
+                         reason="bonus.discover_silent", fields={"what": what})
 
 
 def sdk_connects(mode: str, context: Context) -> None:
@@ -179,32 +179,6 @@ def inspector_lists_tools(context: Context) -> None:
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
-# lab/real_clients.py says why a client failed in English; these are the French of its sentences.
-FRENCH_REASONS = [
-    (r"no answer within (\S+) s", "aucune réponse en {0} s"),
-    (r"the Inspector got no answer within (\S+) s", "l’Inspector n’a reçu aucune réponse en {0} s"),
-    (r"the mcp SDK is not installed \((.*)\): (.*)", "le SDK mcp n’est pas installé ({0}) : {1}"),
-    (r"npx is not on PATH \(Node\.js is not installed\)", "npx n’est pas dans le PATH (Node.js n’est pas installé)"),
-    (r"(\S+) is not in npx's cache, and this run does not fetch it",
-     "{0} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas"),
-    (r"npx did not fetch and run (\S+) within (\S+) s", "npx n’a pas téléchargé et lancé {0} en {1} s"),
-    (r"the Inspector printed no JSON: (.*)", "l’Inspector n’a affiché aucun JSON : {0}"),
-    (r"npx could not run (\S+): (.*)", "npx n’a pas pu lancer {0} : {1}"),
-    (r"MCP error (-?\d+): (.*)", "erreur MCP {0} : {1}"),
-    (r"(\S+) is not a regular file \(a link or a folder\): not started",
-     "{0} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé"),
-]
-
-
-def reason_in(lang: str, reason: str) -> str:
-    """A real client's reason for failing, in `lang` (what the student's server said stays as it is)."""
-    if lang == "fr":
-        for pattern, french in FRENCH_REASONS:
-            if match := re.fullmatch(pattern, reason, flags=re.S):
-                return french.format(*match.groups())
-    return reason
-
-
 def client_connects(run: real_clients.RealClientRun, context: Context, with_version: bool) -> None:
     # What the client should see: the tools of the reference's tools/list, and the version
     # the reference answers to a version it does not know (the SDK offers the newest).
@@ -214,15 +188,14 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     if with_version:
         want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
         actual["version"] = run.version
+    # The client's reason is a key (lab/real_clients.py): written here, in the run's language.
+    why = {"reason": run.reason, "fields": run.fields}
     if run.outcome == real_clients.UNAVAILABLE:
-        raise Skipped(fr=f"ignoré : ce client ne peut pas tourner ici ({reason_in('fr', run.reason)})",
-                      en=f"skipped: this client cannot run here ({run.reason})")
+        raise Skipped("bonus.client_unavailable", why=why)
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, reason_in(context.lang, run.reason), fr="Le client n’a pas pu se connecter et lister les outils.",
-                     en="The client could not connect and list the tools.")
+        raise Failed(want, say(context.lang, run.reason, **run.fields), reason="bonus.client_failed", fields={"why": why})
     if not same(actual, want):
-        raise Failed(want, actual, fr="Le client s’est connecté, mais ne voit pas ce qu’il faut.",
-                     en="The client connected, but does not see what it should.")
+        raise Failed(want, actual, reason="bonus.client_sees_wrong")
 
 
 START = "bonus.json-rpc-replies"
@@ -234,57 +207,20 @@ SDK = ("bonus.session", "bonus.sdk")
 
 
 CHECKS = [
-    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True,
-          title={"fr": "Le serveur bonus démarre et répond en JSON-RPC 2.0",
-                 "en": "The bonus server starts and answers in JSON-RPC 2.0"},
-          hint={"fr": "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer "
-                      "les vérifications du serveur.",
-                "en": "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first."}),
+    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
-          run=versions_echoed,
-          title={"fr": f"Une version prise en charge est renvoyée telle quelle ({ASKED_VERSIONS[-1]} à {ASKED_VERSIONS[0]})",
-                 "en": f"A supported version is echoed as it is ({ASKED_VERSIONS[-1]} to {ASKED_VERSIONS[0]})"},
-          hint={"fr": "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même).",
-                "en": "When the requested version is in supported, return it (the spec: the server MUST answer the same one)."}),
+          run=versions_echoed, words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]}),
     Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),
-          run=unknown_version_answered,
-          title={"fr": "Une version inconnue reçoit un résultat avec la dernière version prise en charge",
-                 "en": "An unknown version gets a result with the latest supported version"},
-          hint={"fr": "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première).",
-                "en": "The spec's rule: do not refuse any more; answer the latest version in supported (the first one)."}),
+          run=unknown_version_answered),
     Check(id="bonus.gate-still-holds", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
-          run=gate_holds,
-          title={"fr": "La porte d’état tient toujours (attente, prêt, second initialize)",
-                 "en": "The state gate still holds (waiting, ready, second initialize)"},
-          hint={"fr": "Seule la négociation change : la porte d’état de la leçon et ses transitions restent les mêmes.",
-                "en": "Only the negotiation changes: the lesson's state gate and its transitions stay the same."}),
+          run=gate_holds),
     Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
-          run=capabilities_honest,
-          title={"fr": "Les capacités restent honnêtes : tools seulement, listChanged false",
-                 "en": "Capabilities stay honest: tools only, listChanged false"},
-          hint={"fr": "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire.",
-                "en": "An announcement is a promise, whatever the version: nothing more than what the server does."}),
-    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered,
-          title={"fr": "server/discover reçoit une réponse d’erreur, jamais le silence",
-                 "en": "server/discover gets an error reply, never silence"},
-          hint={"fr": "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite).",
-                "en": "An unknown method always gets an error (-32600 before initialize, -32601 after)."}),
+          run=capabilities_honest),
+    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered),
     Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN,), probes=SDK,
-          run=lambda context: sdk_connects("legacy", context),
-          title={"fr": "Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
-                 "en": "The mcp SDK client (legacy mode) connects and sees no tools"},
-          hint={"fr": "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt.",
-                "en": "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready."}),
+          run=lambda context: sdk_connects("legacy", context)),
     Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN, DISCOVER), probes=SDK,
-          run=lambda context: sdk_connects("auto", context),
-          title={"fr": "Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
-                 "en": "The mcp SDK client (auto mode: server/discover first) connects and sees no tools"},
-          hint={"fr": "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize.",
-                "en": "In auto mode the SDK probes server/discover; on an error it falls back to initialize."}),
+          run=lambda context: sdk_connects("auto", context)),
     Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(UNKNOWN,),
-          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
-          title={"fr": "L’Inspector MCP (CLI, par npx) obtient {\"tools\": []}",
-                 "en": "The MCP Inspector (CLI, through npx) gets {\"tools\": []}"},
-          hint={"fr": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list",
-                "en": "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"}),
+          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools),
 ]

@@ -24,6 +24,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.texts import say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
@@ -233,10 +234,9 @@ PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + 2.0, ignores=("
 def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
-        raise Failed("client.py", "—", fr="Il n’y a pas de fichier client.py.", en="There is no client.py file.")
+        raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
-        raise Failed(scenario_messages()[0], "—", fr="Le serveur n’a rien reçu du client.",
-                     en="The server received nothing from the client.", output=client_trace(outcome, context.lang))
+        raise Failed(scenario_messages()[0], "—", reason="client.sent_nothing", output=client_trace(outcome, context.lang))
     return outcome
 
 
@@ -253,13 +253,11 @@ def part_one(judge):
         client = found.result.get("client", {})
         problem = client.get("import", client)
         if "error" in problem:
-            raise Failed("scenario()", problem["error"], fr="scenario() lève une exception au lieu de rendre la liste.",
-                         en="scenario() raises an exception instead of returning the list.",
+            raise Failed("scenario()", problem["error"], reason="client.scenario_raises",
                          output=parts.student_trace(found, problem))
         listed = client.get("scenario")
         if not isinstance(listed, list):
-            raise Failed("[{…}, …]", listed, fr="scenario() doit rendre une liste de messages.",
-                         en="scenario() must return a list of messages.")
+            raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
         judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged
@@ -273,11 +271,9 @@ def seven_messages(context: Context) -> None:
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
                 raise Failed(want, got if got is not MISSING else "—",
-                             fr=f"Le message {number} n’est pas celui de la leçon ({path}).",
-                             en=f"Message {number} is not the lesson's ({path}).")
+                             reason="client.message_differs", fields={"number": number, "path": path})
     if len(outcome.received) > len(expected):
-        raise Failed(len(expected), len(outcome.received), fr="Le client envoie plus de sept messages.",
-                     en="The client sends more than seven messages.")
+        raise Failed(len(expected), len(outcome.received), reason="client.too_many_messages")
 
 
 def initialize_params(context: Context) -> None:
@@ -290,34 +286,29 @@ def initialize_params(context: Context) -> None:
                     and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
                 raise Failed({"protocolVersion": "…", "capabilities": {}, "clientInfo": {"name": "demo", "version": "0.1"}},
                              params if params is not None else "—",
-                             fr="params d’initialize : protocolVersion, capabilities {} et clientInfo {name, version}.",
-                             en="initialize's params: protocolVersion, capabilities {} and clientInfo {name, version}.")
+                             reason="client.initialize_params")
 
 
 def jsonrpc_everywhere(context: Context) -> None:
     outcome = client_run(context)
     for number, message in enumerate(outcome.received, start=1):
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-            raise Failed('{"jsonrpc": "2.0", …}', message, fr=f"Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
-                         en=f"Message {number} has no \"jsonrpc\": \"2.0\".")
+            raise Failed('{"jsonrpc": "2.0", …}', message, reason="client.no_jsonrpc", fields={"number": number})
 
 
 def prints_exchange(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    for prefix, seen, who in (("-> ", outcome.received, ("envoyé", "sent")), ("<- ", outcome.replies, ("reçu", "received"))):
+    for prefix, seen, what in (("-> ", outcome.received, "sent"), ("<- ", outcome.replies, "received")):
         printed = outcome.printed(prefix)
         if same(printed, seen):
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
         if bare and not printed:
-            raise Failed(expected[0], bare[0],
-                         fr=f"Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été {who[0]}.",
-                         en=f"The lines are printed without the \"{prefix}\" prefix: one cannot tell what was {who[1]}.")
+            raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
-                     fr=f"Les lignes « {prefix}» ne montrent pas exactement ce qui a été {who[0]}.",
-                     en=f"The \"{prefix}\" lines do not show exactly what was {who[1]}.")
+                     reason=f"client.wrong_lines_{what}", fields={"prefix": prefix})
 
 
 def closes_input(context: Context) -> None:
@@ -325,23 +316,15 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     if not outcome.eof:
-        raise Failed({"fr": "la fin de l’entrée du serveur", "en": "the end of the server's input"}[context.lang], "—",
-                     fr="Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client attend "
-                        f"le serveur, et tout s’arrête au bout de {CLIENT_LIMIT:g} s.",
-                     en="The client did not close the server's input: the server waits for more, the client waits "
-                        f"for the server, and everything stops after {CLIENT_LIMIT:g} s.",
-                     output=client_trace(outcome, context.lang))
+        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.input_open",
+                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome, context.lang))
     if outcome.closed_after < LAST_REPLY:
-        raise Failed({"fr": "fermer après la réponse 6", "en": "close after reply 6"}[context.lang],
-                     {"fr": f"fermée après la réponse {outcome.closed_after}",
-                      "en": f"closed after reply {outcome.closed_after}"}[context.lang],
-                     fr=f"Le client a fermé l’entrée du serveur après {outcome.closed_after} réponse(s), avant la "
-                        "sixième : la dernière réponse peut se perdre.",
-                     en=f"The client closed the server's input after {outcome.closed_after} reply(ies), before the "
-                        "sixth: the last reply may be lost.")
+        raise Failed(say(context.lang, "client.close_after_six"),
+                     say(context.lang, "client.closed_after", replies=outcome.closed_after),
+                     reason="client.closed_early", fields={"replies": outcome.closed_after})
     if run.timed_out:
-        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", fr="Le client ne s’est pas terminé.",
-                     en="The client did not end.", output=client_trace(outcome, context.lang))
+        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", reason="client.did_not_end",
+                     output=client_trace(outcome, context.lang))
 
 
 def client_trace(outcome: StudentClientRun, lang: str) -> str:
@@ -364,65 +347,34 @@ def asks_model(context: Context) -> None:
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
-        raise Failed(question, f"{len(outcome.asks)} × ask(…)", fr="Le client doit appeler ask une fois.",
-                     en="The client must call ask once.", output=client_trace(outcome, context.lang))
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once",
+                     output=client_trace(outcome, context.lang))
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
-        raise Failed(question, outcome.asks[0], fr="La question ne contient pas les capacités annoncées, en JSON.",
-                     en="The question does not hold the announced capabilities, as JSON.")
+        raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
 
 
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]
+    wanted = [reference.model_says(lang) + MODEL_TEXT for lang in ("fr", "en")]  # either language will do
     stderr = client_trace(outcome, context.lang)
     if not any(line.replace("'", "’").strip() in wanted for line in lines):
-        raise Failed(wanted[0 if context.lang == "fr" else 1], lines[-1] if lines else "—",
-                     fr="Le client n’affiche pas la réponse du modèle.", en="The client does not print the model's answer.",
-                     output=stderr)
+        raise Failed(reference.model_says(context.lang) + MODEL_TEXT, lines[-1] if lines else "—",
+                     reason="client.answer_not_printed", output=stderr)
     if outcome.run and outcome.run.code != 0:
-        raise Failed("code 0", f"code {outcome.run.code}", fr="Le client ne finit pas avec le code 0.",
-                     en="The client does not end with code 0.", output=stderr)
+        raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
 
 
 RUN = ("client.run",)
 PART_ONE = ("server.parts",)  # read only when the client sent nothing (see part_one)
 
 CHECKS = [
-    Check(id="client.seven-messages", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(seven_messages),
-          title={"fr": "Le client envoie les sept messages de la leçon, dans l’ordre",
-                 "en": "The client sends the lesson's seven messages, in order"},
-          hint={"fr": "Le scénario de la leçon : sept messages, dont une notification sans id, dans l’ordre du tableau.",
-                "en": "The lesson's scenario: seven messages, one of them a notification with no id, in the table's order."}),
-    Check(id="client.initialize-params", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(initialize_params),
-          title={"fr": "Les initialize portent protocolVersion, capabilities et clientInfo",
-                 "en": "The initialize requests carry protocolVersion, capabilities and clientInfo"},
-          hint={"fr": "Les params d’initialize : la version demandée, les capacités du client (aucune) et qui il est.",
-                "en": "initialize's params: the version asked for, the client's capabilities (none) and who it is."}),
-    Check(id="client.jsonrpc-on-every-message", task="client-2", probes=RUN, run=jsonrpc_everywhere,
-          title={"fr": "Chaque message envoyé porte \"jsonrpc\": \"2.0\"",
-                 "en": "Every message sent carries \"jsonrpc\": \"2.0\""},
-          hint={"fr": "Ajoutez \"jsonrpc\": \"2.0\" à chaque message au moment de l’envoyer.",
-                "en": "Add \"jsonrpc\": \"2.0\" to each message when you send it."}),
-    Check(id="client.prints-exchange", task="client-2", probes=RUN, run=prints_exchange,
-          title={"fr": "Le client affiche « -> » chaque message et « <- » chaque réponse",
-                 "en": "The client prints \"-> \" each message and \"<- \" each reply"},
-          hint={"fr": "Affichez \"-> \" + le JSON envoyé, puis \"<- \" + chaque ligne reçue, telle quelle.",
-                "en": "Print \"-> \" + the JSON sent, then \"<- \" + each line received, as it is."}),
-    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input, cause=True,
-          title={"fr": "Après six réponses, le client ferme l’entrée du serveur",
-                 "en": "After six replies the client closes the server's input"},
-          hint={"fr": "Fermez l’entrée du serveur après la sixième réponse : il voit la fin de son entrée et s’arrête.",
-                "en": "Close the server's input after the sixth reply: it sees the end of its input and stops."}),
-    Check(id="client.asks-model", task="client-3", probes=RUN, run=asks_model,
-          title={"fr": "Le client demande au modèle d’expliquer les capacités annoncées",
-                 "en": "The client asks the model to explain the announced capabilities"},
-          hint={"fr": "Une seule question au modèle, avec les capacités de la réponse 3 en JSON, par ask.",
-                "en": "One question to the model, with the capabilities of reply 3 as JSON, through ask."}),
-    Check(id="client.prints-model-answer", task="client-3", probes=RUN, run=prints_model_answer,
-          title={"fr": "Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
-                 "en": "The client prints \"the model says:\" and the answer, and ends (code 0)"},
-          hint={"fr": "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask.",
-                "en": "Print the lesson's \"the model says:\" line followed by the text ask returned."}),
+    Check(id="client.seven-messages", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(seven_messages)),
+    Check(id="client.initialize-params", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(initialize_params)),
+    Check(id="client.jsonrpc-on-every-message", task="client-2", probes=RUN, run=jsonrpc_everywhere),
+    Check(id="client.prints-exchange", task="client-2", probes=RUN, run=prints_exchange),
+    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input, cause=True),
+    Check(id="client.asks-model", task="client-3", probes=RUN, run=asks_model),
+    Check(id="client.prints-model-answer", task="client-3", probes=RUN, run=prints_model_answer),
 ]

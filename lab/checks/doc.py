@@ -23,7 +23,9 @@ How a failure reads. Each part shows one failure: a root cause if one failed (ma
 nothing was flushed, the client never closed the server's input), else the part's first
 failure; the other failing checks of the part are named on one line. JSON values show only
 the key paths that differ (`--json` keeps them whole); a traceback shows only the student's
-own file and line, and the error. A check whose prerequisites (*needs*) did not pass is
+own files and lines (in the run's language: `server.py, ligne 12, dans handle`), a sentence
+that says what Python's error means (`PYTHON_ERRORS` in `lab/checks/tracebacks.py`), then
+Python's own error line, with a student file's path cut to its name. A check whose prerequisites (*needs*) did not pass is
 not checkable yet (–), and so is a check of a written part that needs a part still to write.
 
 Each part is judged as soon as it is written. Until server part 3 (the loop) exists, parts 1

@@ -18,6 +18,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
+from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -27,14 +28,18 @@ MAX_SHOWN = 2000  # characters of expected/actual/output kept in a result
 
 
 class Failed(Exception):
-    """A check's verdict: what was expected, what happened, and why it matters (fr and en)."""
+    """A check's verdict: what was expected, what happened, and why it matters: a `reason` key
+    of lab/checks/texts.py with its `fields` (or, in checks not moved to the table yet, fr and en)."""
 
     def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "",
-                 focus: tuple[str, ...] = (), hint: dict[str, str] | None = None) -> None:
-        super().__init__(en or fr)
+                 focus: tuple[str, ...] = (), hint: dict[str, str] | None = None, reason: str = "",
+                 fields: dict[str, Any] | None = None) -> None:
+        super().__init__(reason or en or fr)
         self.expected = expected
         self.actual = actual
-        self.message = {"fr": fr, "en": en or fr}
+        self.reason, self.fields = reason, dict(fields or {})
+        self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")} if reason \
+            else {"fr": fr, "en": en or fr}
         self.output = output
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
         # What to do next when the check's own hint would point elsewhere (a file that does not load).
@@ -52,11 +57,11 @@ class Waiting(Exception):
 
 
 class Skipped(Exception):
-    """A check that cannot be judged here (a tool is missing): skipped with the reason, fr and en."""
+    """A check that cannot be judged here (a tool is missing): skipped with a reason key and its fields."""
 
-    def __init__(self, fr: str, en: str = "") -> None:
-        super().__init__(en or fr)
-        self.message = {"fr": fr, "en": en or fr}
+    def __init__(self, reason: str, **fields: Any) -> None:
+        super().__init__(reason)
+        self.reason, self.fields = reason, fields
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,14 +69,17 @@ class Check:
     """One graded check, declared whole in one place (see docs/checks.md for the list).
 
     Every checks module declares its checks as `Check(...)` literals with these keywords,
-    in the order of the report; nothing else describes a check.
-    """
+    in the order of the report; only their words are elsewhere, in the student texts' table
+    (lab/checks/titles.py, by check id)."""
 
     id: str  # stable, e.g. "server.ping-every-state"
     task: str  # the lesson part, e.g. "server-3"
     points: int = 1
-    title: dict[str, str]  # {"fr": ..., "en": ...}
-    hint: dict[str, str]  # {"fr": ..., "en": ...}: what to do next, never the answer itself
+    # Its title and hint (what to do next, never the answer itself) live in lab/checks/titles.py
+    # as "<id>.title" and "<id>.hint", with `words` as their fields; here, written in each language.
+    title: dict[str, str] = field(default_factory=dict)
+    hint: dict[str, str] = field(default_factory=dict)
+    words: dict[str, Any] = field(default_factory=dict)
     needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
     lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
@@ -81,6 +89,11 @@ class Check:
     # answered, nothing was flushed): when it fails, the report shows it before the
     # other failures of its part, which it most likely explains.
     cause: bool = False
+
+    def __post_init__(self) -> None:
+        for part in ("title", "hint"):
+            if not getattr(self, part):
+                object.__setattr__(self, part, in_each_language(f"{self.id}.{part}", **self.words))
 
 
 @dataclass(frozen=True)
@@ -144,8 +157,7 @@ class ProbeTimeout(Exception):
 
     def __init__(self, name: str, limit: float) -> None:
         super().__init__(f"the probe {name!r} did not finish within {limit:g} s")
-        self.message = {"fr": f"la sonde {name!r} n’a pas fini en {limit:g} s",
-                        "en": f"the probe {name!r} did not finish within {limit:g} s"}
+        self.fields = {"name": name, "limit": limit}
 
 
 def shown(value: Any) -> str:
@@ -174,20 +186,10 @@ class ProbeCrash:
 
 # When a program stops because a part is still to write, that is what the student needs to
 # hear first: the part it names, not the symptom the check saw (no reply, nothing sent).
-# The check's own part: a failure (there is something to write). Another part: this check
-# is not checkable yet, and waits for it (it costs the written part nothing).
-UNWRITTEN = {
-    "fr": "Cette partie est encore à écrire (« {part} »).",
-    "en": "This part is still to write (“{part}”).",
-}
-NOT_YET = {
-    "fr": "pas encore vérifiable : il faut d’abord écrire « {part} »",
-    "en": "not checkable yet: “{part}” must be written first",
-}
-WAITS_FOR = {  # a prerequisite that did not pass
-    "fr": "pas encore vérifiable : il faut d’abord que « {title} » réussisse",
-    "en": "not checkable yet: “{title}” must pass first",
-}
+# The check's own part: a failure (there is something to write), UNWRITTEN. Another part:
+# this check is not checkable yet, and waits for it (it costs the written part nothing).
+# WAITS_FOR: a prerequisite that did not pass. Keys of lab/checks/texts.py.
+UNWRITTEN, NOT_YET, WAITS_FOR = "part.unwritten", "part.not_yet", "part.waits_for"
 NOT_WRITTEN_ERROR = "NotImplementedError: "  # how a part still to write stops, caught by a runner
 
 
@@ -224,6 +226,12 @@ def said_unwritten(reply: Any) -> str:
     return unwritten_task(message) if isinstance(message, str) else ""
 
 
+def said(result: CheckResult, lang: str, reason: str, **fields: Any) -> None:
+    """A result's reason, kept as its key and fields and written in the run's language."""
+    result.reason, result.fields = reason, fields
+    result.message = say(lang, reason, **fields)
+
+
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
           unwritten: dict[str, str] | None = None) -> CheckResult:
     """One check's result. `unwritten` (check id -> task) gathers the checks that stopped on a
@@ -236,15 +244,14 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     if missing:
         result.status = SKIPPED
         if missing[0] in unwritten:
-            from lab.checks import task_title
-
             waits = unwritten[missing[0]]
             if waits == check.task:  # its own part, still to write: a failure, said as such
                 result.status = FAILED
                 unwritten[check.id] = waits
-            result.message = (UNWRITTEN if waits == check.task else NOT_YET)[lang].format(part=task_title(waits, lang))
+            said(result, lang, UNWRITTEN if waits == check.task else NOT_YET, task=waits)
         else:
-            result.message = WAITS_FOR[lang].format(title=titles.get(missing[0], {}).get(lang, missing[0]))
+            # The title as a field (not the check's id): the reason reads the same in any reread.
+            said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
     try:
@@ -254,7 +261,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         check.run(context)
     except Skipped as skip:
         result.status = SKIPPED
-        result.message = skip.message[lang]
+        said(result, lang, skip.reason, **skip.fields)
     except (Waiting, Failed) as stop:
         # A part still to write, named by the program's todo line or by a runner that met
         # its NotImplementedError: that is what to say, not the symptom the check saw.
@@ -262,22 +269,23 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         own = task == check.task
         result.status = FAILED if own or not task else SKIPPED
         if task:
-            from lab.checks import task_title
-
             unwritten[check.id] = task
-            result.message = (UNWRITTEN if own else NOT_YET)[lang].format(part=task_title(task, lang))
+            said(result, lang, UNWRITTEN if own else NOT_YET, task=task)
             result.output = shown(printed_besides(stop.output))
         elif isinstance(stop, Failed):
             result.expected, result.actual = shown(stop.expected), shown(stop.actual)
             result.message = stop.message[lang]
+            result.reason, result.fields = stop.reason, stop.fields
             result.output = shown(stop.output)
             result.focus = list(stop.focus)
             if stop.hint:
                 result.hint = stop.hint[lang]
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
-        what = error.message[lang] if isinstance(error, ProbeTimeout) else f"{type(error).__name__}: {error}"
-        result.message = {"fr": "Erreur du kit, pas de votre code : ", "en": "Kit error, not your code's: "}[lang] + what
+        if isinstance(error, ProbeTimeout):
+            said(result, lang, "kit.probe_late", **error.fields)
+        else:
+            said(result, lang, "kit.error", what=f"{type(error).__name__}: {error}")
     result.duration = round(time.monotonic() - started, 3)
     return result
 

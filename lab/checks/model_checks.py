@@ -20,8 +20,8 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
+from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
-from lab.i18n import decimal
 from lab.process.student import child_env, copy_student_file, start_student
 from lab.process.talk import Conversation, Run
 
@@ -30,11 +30,10 @@ RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
 IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
 # The cases' data, in the run's language: everything a student sees is in one language.
-MODEL_TEXTS = {"fr": "Il peut lister des outils.", "en": "It can list tools."}
-SAMPLES = {"fr": "ÉCHANTILLON", "en": "SAMPLE"}
-NOT_LOADED = {"fr": "model.py ne s’est pas chargé en {seconds} s", "en": "model.py did not load within {seconds} s"}
-QUESTIONS = {"fr": [{"role": "user", "content": "Que peut faire ce serveur ?"}],
-             "en": [{"role": "user", "content": "What can this server do?"}]}
+# The cases' data, in the run's language (one language per run, test data included).
+MODEL_TEXTS = in_each_language("model.data.answer")
+SAMPLES = in_each_language("model.data.sample")
+QUESTIONS = {lang: [{"role": "user", "content": question}] for lang, question in in_each_language("model.data.question").items()}
 MAX_TOKENS = 42
 SLOW_TIMEOUT = 0.1  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
 
@@ -100,7 +99,7 @@ def run_model(context: Context) -> ModelRun:
             session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode() + b"\n")
             first = parse_line(session.read_line(IMPORT_LIMIT))
             if "import" in first or first.get("ready") != ready:
-                not_loaded = NOT_LOADED[context.lang].format(seconds=decimal(IMPORT_LIMIT, context.lang))
+                not_loaded = say(context.lang, "model.not_loaded", load_seconds=IMPORT_LIMIT)
                 results["import"] = str(first.get("import", not_loaded))[:300]
                 results["import_trace"] = str(first.get("trace", ""))
             else:
@@ -160,29 +159,25 @@ PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_serve
 def outcome_of(context: Context, name: str) -> dict:
     model: ModelRun = context.probe("model.run")
     if model.run is None:
-        raise Failed("model.py", "—", fr="Il n’y a pas de fichier model.py.", en="There is no model.py file.")
+        raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
     if "import" in model.results:
-        raise Failed("import model", model.results["import"], fr="model.py ne se charge pas.",
-                     en="model.py does not load.", output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
+        raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
+                     output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
     if name not in model.results:
         output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",), context.lang)
-        raise Failed(name, "—", fr="Le processus de test s’est arrêté avant ce cas.",
-                     en="The test process stopped before this case.", output=output)
+        raise Failed(name, "—", reason="model.stopped_before", output=output)
     outcome = model.results[name]
     if outcome.get("hung") == "slow":
         raise Failed(f"≤ {SLOW_TIMEOUT + 1.0:g} s", f"> {outcome['seconds']:g} s",
-                     fr=f"Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
-                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Rien dans ask ne borne l’attente.",
-                     en=f"The model accepts the connection but never answers: ask was still waiting after "
-                        f"{outcome['seconds']:g} s (AI_TIMEOUT = {SLOW_TIMEOUT:g}). Nothing in ask limits the wait.")
+                     reason="model.never_answers", fields={"seconds": outcome["seconds"], "timeout": SLOW_TIMEOUT})
     if outcome.get("hung"):
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
-                     fr="ask ne rend pas la main.", en="ask does not return.")
+                     reason="model.ask_hangs")
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
-        raise Failed("ask(…) → Answer", outcome["error"], fr="ask a levé une exception au lieu de répondre.",
-                     en="ask raised an exception instead of answering.", output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
+        raise Failed("ask(…) → Answer", outcome["error"], reason="model.ask_raises",
+                     output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
 
 
@@ -191,8 +186,8 @@ def answers(context: Context) -> None:
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     model: ModelRun = context.probe("model.run")
     if got != {"text": model.text, "recorded": False}:
-        raise Failed({"text": model.text, "recorded": False}, got, fr="ask ne renvoie pas le texte du modèle.",
-                     en="ask does not return the model's text.", output=outcome.get("printed", ""))
+        raise Failed({"text": model.text, "recorded": False}, got, reason="model.not_its_text",
+                     output=outcome.get("printed", ""))
 
 
 def request_shape(context: Context) -> None:
@@ -202,12 +197,12 @@ def request_shape(context: Context) -> None:
     expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
                 "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:
-        raise Failed(expected, "—", fr="Aucune requête n’est arrivée au modèle.", en="No request reached the model.")
+        raise Failed(expected, "—", reason="model.no_request")
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}
     if got != expected:
-        raise Failed(expected, got, fr="La requête n’est pas celle de la leçon.", en="The request is not the lesson's.")
+        raise Failed(expected, got, reason="model.request_differs")
 
 
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
@@ -216,28 +211,23 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLES[context.lang], "recorded": True}:
-        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, fr="ask ne renvoie pas l’échantillon enregistré.",
-                     en="ask does not return the recorded sample.", output=outcome.get("printed", ""))
+        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason="model.not_the_sample",
+                     output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
     if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
         raise Failed(f"POST /{endpoint}/v1/chat/completions", "—",
-                     fr="Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de se replier.",
-                     en="No request reached the model: ask must try the model before falling back.")
+                     reason="model.fell_back_untried")
     # The reference's fallback line, up to its reason, in either language (’ and ' alike).
     prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
     if len(said) != 1:
-        expected = model_fallback_line(context.lang).replace("{reason}", {"fr": "<raison>", "en": "<reason>"}[context.lang])
-        raise Failed(expected, "\n".join(lines) or "—",
-                     fr="ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
-                     en="ask must print one line “Recorded sample: … (<reason>).”")
+        expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
+        raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_line")
     if must_say and must_say not in said[0]:
-        raise Failed(f"… ({must_say} …).", said[0], fr=f"La raison ne dit pas {must_say}.",
-                     en=f"The reason does not say {must_say}.")
+        raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     if within and outcome["seconds"] > within:
-        raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", fr="ask a attendu trop longtemps.",
-                     en="ask waited too long.")
+        raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
 
 
 RUN = ("model.run",)
@@ -245,31 +235,11 @@ RUN = ("model.run",)
 # The request first: a helper that does not reach the model (AI_URL ignored) is told that,
 # not only that the model's text did not come back.
 CHECKS = [
-    Check(id="model.request", task="model", probes=RUN, run=request_shape,
-          title={"fr": "La requête : POST /v1/chat/completions, Bearer lab, model, max_tokens",
-                 "en": "The request: POST /v1/chat/completions, Bearer lab, model, max_tokens"},
-          hint={"fr": "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask.",
-                "en": "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given."}),
-    Check(id="model.answers", task="model", probes=RUN, run=answers,
-          title={"fr": "Quand le modèle répond, ask renvoie son texte",
-                 "en": "When the model answers, ask returns its text"},
-          hint={"fr": "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle.",
-                "en": "Return the text of the reply's first choice, marked as coming from the model."}),
-    Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused"),
-          title={"fr": "Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
-                 "en": "Connection refused: the sample and one line saying why"},
-          hint={"fr": "Toute erreur de la requête mène au repli : une ligne qui dit pourquoi, puis l’échantillon.",
-                "en": "Every failure of the request leads to the fallback: one line saying why, then the sample."}),
+    Check(id="model.request", task="model", probes=RUN, run=request_shape),
+    Check(id="model.answers", task="model", probes=RUN, run=answers),
+    Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused")),
     Check(id="model.http-error", task="model", probes=RUN,
-          run=lambda context: fallback(context, "error", must_say="503", endpoint="error"),
-          title={"fr": "Erreur HTTP 503 : l’échantillon, et la raison donne le statut",
-                 "en": "HTTP error 503: the sample, and the reason gives the status"},
-          hint={"fr": "Une erreur HTTP porte son statut : mettez-le dans la raison du repli.",
-                "en": "An HTTP error carries its status: put it in the fallback's reason."}),
+          run=lambda context: fallback(context, "error", must_say="503", endpoint="error")),
     Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0,
-                                                                                     endpoint="slow"),
-          title={"fr": "Modèle muet : ask abandonne seul au bout de AI_TIMEOUT (+ 1 s au plus)",
-                 "en": "Silent model: ask gives up on its own after AI_TIMEOUT (+ 1 s at most)"},
-          hint={"fr": "Donnez à la requête son propre délai, AI_TIMEOUT, sans nouvel essai : sinon ask attend sans fin.",
-                "en": "Give the request its own time limit, AI_TIMEOUT, with no retry: otherwise ask waits forever."}),
+                                                                                     endpoint="slow")),
 ]

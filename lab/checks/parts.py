@@ -94,8 +94,8 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
     server = parts.result.get("server", {})
     if "import" in server:
         problem = server["import"]
-        raise Failed("import server", problem["error"], fr="server.py ne se charge pas.",
-                     en="server.py does not load.", output=student_trace(parts, problem))
+        raise Failed("import server", problem["error"], reason="file.does_not_load", fields={"file": "server.py"},
+                     output=student_trace(parts, problem))
     calls = server.get("part1" if part == "server-1" else "part2", {}).get(probe, [])
     if part == "server-1":
         names = [described(*call_of(reply)) for reply in parts.cases["replies"][probe]]
@@ -107,8 +107,7 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
                                   calls=calls, described=names, lang=parts.lang)
     for name, call in zip(names, calls):
         if "error" in call:
-            raise Failed(name, call["error"], fr=f"{name} lève une exception au lieu d’écrire sa réponse.",
-                         en=f"{name} raises an exception instead of writing its reply.",
+            raise Failed(name, call["error"], reason="part.raises", fields={"call": name},
                          output=student_trace(parts, call))
     return transcript
 

@@ -18,6 +18,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_be
 from lab.checks.server_session import (
     MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
 from lab.checks.server_session import PROBES as SESSIONS
+from lab.checks.texts import say
 from lab.i18n import decimal
 
 # The two stdio sessions, and the direct calls of the written parts (see parts.py).
@@ -32,39 +33,32 @@ PARTS = ("server.parts",)  # read by a check judged by_part only when the whole 
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     if transcript.run is None:
-        raise Failed("server.py", "—", fr="Il n’y a pas de fichier server.py.", en="There is no server.py file.")
-    require_json_rpc_lines(transcript, ("Le serveur", "The server"))
+        raise Failed("server.py", "—", reason="file.missing", fields={"file": "server.py"})
+    require_json_rpc_lines(transcript, "server")
 
 
-def require_json_rpc_lines(transcript: Transcript, who: tuple[str, str]) -> None:
-    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it (fr, en)."""
+def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it ("server", "bonus":
+    a word of lab/checks/texts.py)."""
     run = transcript.run
     assert run is not None
     if not transcript.lines:
         if run.timed_out:
-            why_fr, why_en = f"n’a rien écrit en {SERVER_LIMIT:g} s", f"wrote nothing in {SERVER_LIMIT:g} s"
+            reason, fields = "run.silent", {"seconds": SERVER_LIMIT}
         elif run.cpu_exhausted:
-            why_fr, why_en = (f"a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) sans rien "
-                              "écrire, une boucle sans fin sans doute",
-                              f"used up its CPU time ({decimal(SERVER_CPU, 'en')} s) without writing, an endless loop "
-                              "most likely")
+            reason, fields = "run.spun", {"cpu": SERVER_CPU}
         else:
-            why_fr, why_en = (f"s’est arrêté (code {run.code}) sans rien écrire",
-                              f"stopped (code {run.code}) without writing")
-        raise Failed(transcript.reference[0], "—", fr=f"{who[0]} {why_fr}.", en=f"{who[1]} {why_en}.",
+            reason, fields = "run.stopped_silent", {"code": run.code}
+        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
-                         fr=f"La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : "
-                            "les messages de suivi vont sur stderr, print(..., file=sys.stderr).",
-                         en=f"Line {number} of the output is not JSON. On stdout, nothing but the replies: "
-                            "log messages go to stderr, print(..., file=sys.stderr).",
-                         output=transcript.traceback())
+                         reason="server.not_json", fields={"number": number}, output=transcript.traceback())
         problem = shape_problem(reply)
         if problem:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
-                         line, fr=f"Ligne mal formée : {problem[0]}.", en=f"Malformed line: {problem[1]}.",
+                         line, reason="server.malformed", fields={"problem": {"reason": problem}},
                          output=transcript.traceback())
 
 
@@ -74,11 +68,8 @@ def keeps_running(context: Context) -> None:
         if transcript.stopped_at is not None and transcript.run is not None:
             line = transcript.message_text(transcript.stopped_at)
             code = "?" if transcript.run.code is None else transcript.run.code
-            expected = {"fr": "lire jusqu’à la fin de l’entrée", "en": "reading until the input ends"}[context.lang]
-            raise Failed(expected, line,
-                         fr=f"Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
-                         en=f"The server stopped (code {code}) after this line, before its input ended.",
-                         output=transcript.traceback())
+            raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason="server.stopped_early",
+                         fields={"code": code}, output=transcript.traceback())
 
 
 def flushes_each_reply(context: Context) -> None:
@@ -92,25 +83,23 @@ def flushes_each_reply(context: Context) -> None:
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
-                         fr=f"Pas de réponse à cette ligne en {REPLY_LIMIT:g} s : les réponses ne sont arrivées qu’à "
-                            "la fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
-                         en=f"No reply to this line within {REPLY_LIMIT:g} s: the replies came only when the input "
-                            "closed. A real client waits for each reply before it sends the next line.")
+                         reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
 
-def shape_problem(reply: Any) -> tuple[str, str] | None:
+def shape_problem(reply: Any) -> str | None:
+    """What makes a line no JSON-RPC reply: a key of lab/checks/texts.py ("shape.…"), or None."""
     if not isinstance(reply, dict):
-        return "ce n’est pas un objet JSON", "it is not a JSON object"
+        return "shape.not_an_object"
     if reply.get("jsonrpc") != "2.0":
-        return "\"jsonrpc\": \"2.0\" manque", "\"jsonrpc\": \"2.0\" is missing"
+        return "shape.no_jsonrpc"
     if "id" not in reply:
-        return "pas d’id", "no id"
+        return "shape.no_id"
     if ("result" in reply) == ("error" in reply):
-        return "il faut soit result, soit error", "it needs either result or error"
+        return "shape.result_or_error"
     error = reply.get("error", {})
     if "error" in reply and not (isinstance(error, dict) and type(error.get("code")) is int
                                  and isinstance(error.get("message"), str)):
-        return "error doit avoir code (entier) et message (texte)", "error needs code (an integer) and message (a string)"
+        return "shape.error_fields"
     return None
 
 
@@ -135,17 +124,13 @@ def reply_ids(context: Context) -> None:
                 continue
             changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
             if changed:
-                raise Failed(request_id, changed[0],
-                             fr=f"La réponse à {transcript.request(request_id)} porte l’id {json.dumps(changed[0])} : "
-                                "recopiez l’id tel quel.",
-                             en=f"The reply to {transcript.request(request_id)} carries the id "
-                                f"{json.dumps(changed[0])}: copy the id as it is.")
+                raise Failed(request_id, changed[0], reason="server.id_changed",
+                             fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
             order = [w for w in want if any(same(w, one) for one in kept)]
             if not same(kept[:len(order)], order):
-                raise Failed(want, got, fr="Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
-                             en="The replies' ids are not the requests' ids, in their order.")
+                raise Failed(want, got, reason="server.ids_out_of_order")
 
 
 def notifications_unanswered(context: Context) -> None:
@@ -161,8 +146,7 @@ def notifications_unanswered(context: Context) -> None:
                 extra.append(reply)
         if extra:
             raise Failed(len(transcript.reference), len(transcript.replies),
-                         fr=f"{len(extra)} réponse(s) de trop, par exemple : {extra[0]}",
-                         en=f"{len(extra)} reply(ies) too many, for example: {extra[0]}")
+                         reason="server.too_many_replies", fields={"count": len(extra), "example": str(extra[0])})
 
 
 def parse_error(context: Context) -> None:
@@ -176,18 +160,12 @@ def exits_at_eof(context: Context) -> None:
     assert run is not None  # needs STARTS
     if run.timed_out:
         raise Failed("code 0", f"{run.duration:g} s",
-                     fr="Le serveur tourne encore alors que son entrée est fermée.",
-                     en="The server still runs although its input is closed.")
+                     reason="server.runs_on")
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
-                     fr=f"Le serveur a utilisé tout son temps de calcul ({decimal(SERVER_CPU, 'fr')} s de CPU) au lieu "
-                        "de s’arrêter : une boucle sans fin ?",
-                     en=f"The server used up its CPU time ({decimal(SERVER_CPU, 'en')} s) instead of stopping: "
-                        "an endless loop?",
-                     output=transcript.traceback())
+                     reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
     if run.code != 0:
-        raise Failed(0, run.code, fr=f"Le serveur s’est arrêté avec le code {run.code}.",
-                     en=f"The server stopped with code {run.code}.", output=transcript.traceback())
+        raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 
 
 # One mistake, one penalty: a check of what a successful initialize says, or of a ready
@@ -236,10 +214,7 @@ def error_data(context: Context) -> None:
     if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
         raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
-                     fr="La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la "
-                        f"leçon, en sont la traduction. Écrivez {json.dumps(renamed, ensure_ascii=False)}.",
-                     en="The MCP specification names these keys requested and supported; the lesson's demandee and "
-                        f"acceptees are their French translation. Write {json.dumps(renamed, ensure_ascii=False)}.")
+                     reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     expect_reply(context, S, 2, ("error.data.requested",))
@@ -264,13 +239,11 @@ def capabilities_only_tools(context: Context) -> None:
         shown = "—" if announced is MISSING else json.dumps(
             sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
         raise Failed(expected, reply, focus=("result.capabilities",),
-                     fr=f"Les capacités annoncées sont {shown} ; la leçon n’annonce que tools.",
-                     en=f"The capabilities announced are {shown}; the lesson announces only tools.")
+                     reason="server.capabilities", fields={"announced": shown})
     info = field_of(reply, "result.serverInfo")
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
         raise Failed(expected, reply, focus=("result.serverInfo",),
-                     fr="serverInfo doit donner name et version, deux textes.",
-                     en="serverInfo must give name and version, two strings.")
+                     reason="server.server_info")
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -323,7 +296,7 @@ def direct_json_rpc_replies(context: parts.PartView) -> None:
     whole: Transcript = context.whole(S)
     if whole.lines:
         try:
-            require_json_rpc_lines(whole, ("Le serveur", "The server"))
+            require_json_rpc_lines(whole, "server")
         except Failed as failure:  # its own failure, not the later part's: that one is not the cause
             failure.output = printed_besides(failure.output)
             raise
@@ -337,133 +310,46 @@ def direct_flushes(context: Context) -> None:
         for name, call in zip(transcript.described, transcript.calls):
             if call.get("unflushed"):
                 raise Failed("flush()", call.get("out", ""),
-                             fr=f"{name} écrit sa réponse sans vider la sortie (flush) : elle reste dans le "
-                                "tampon, et un vrai client l’attend sans fin.",
-                             en=f"{name} writes its reply without flushing the output: it stays in the buffer, "
-                                "and a real client waits for it forever.")
+                             reason="server.call_unflushed", fields={"call": name})
 
 
 # Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on
 # after any line, stops at the end of input, answers no notification) are part 3's.
 CHECKS = [
     Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
-          cause=True,
-          title={"fr": "Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
-                 "en": "The server starts and answers in JSON-RPC 2.0, one object per line"},
-          hint={"fr": "Chaque réponse : {\"jsonrpc\": \"2.0\", \"id\": …} plus result, ou error {code, message} (partie 1).",
-                "en": "Each reply: {\"jsonrpc\": \"2.0\", \"id\": …} plus result, or error {code, message} (part 1)."}),
-    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", reply_ids),
-          title={"fr": "Chaque réponse porte l’id de sa requête", "en": "Each reply carries its request's id"},
-          hint={"fr": "Recopiez l’id de la requête tel quel (1 reste un nombre, \"a\" une chaîne).",
-                "en": "Copy the request's id as it is (1 stays a number, \"a\" a string)."}),
+          cause=True),
+    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", reply_ids)),
     Check(id="server.notifications-unanswered", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", notifications_unanswered), cause=True,
-          title={"fr": "Les notifications ne reçoivent aucune réponse", "en": "Notifications get no reply"},
-          hint={"fr": "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien.",
-                "en": "A message with no id is a notification: change the state if needed, but write nothing."}),
-    Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True,
-          title={"fr": "Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
-                 "en": "The server reads until its input ends, without stopping on the way"},
-          hint={"fr": "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle (ni exception qui remonte, ni "
-                      "sys.exit) : quand une erreur est montrée ci-dessus, elle donne la ligne de votre fichier.",
-                "en": "No line, whatever it holds, may stop the loop (no exception escaping, no sys.exit): when an "
-                      "error is shown above, it gives the line of your file."}),
+          run=by_part("server-3", notifications_unanswered), cause=True),
+    Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True),
     Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", flushes_each_reply, direct_flushes),
-          cause=True,
-          title={"fr": "Chaque réponse part aussitôt écrite (le client attend chacune)",
-                 "en": "Each reply leaves as soon as it is written (the client waits for each)"},
-          hint={"fr": "La sortie d’un programme vers un tube reste dans un tampon : videz-le (flush) après chaque "
-                      "réponse, sinon le client attend sans fin.",
-                "en": "A program's output to a pipe stays in a buffer: flush it after each reply, otherwise the "
-                      "client waits forever."}),
-    Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error),
-          title={"fr": "Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
-                 "en": "A line that is not JSON gets -32700 with id null, and the server goes on"},
-          hint={"fr": "Une ligne qui n’est pas du JSON : read_message lève ValueError ; répondez -32700 avec \"id\": null, "
-                      "puis lisez la ligne suivante.",
-                "en": "A line that is not JSON: read_message raises ValueError; answer -32700 with \"id\": null, "
-                      "then read the next line."}),
-    Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof),
-          title={"fr": "Le serveur s’arrête (code 0) quand son entrée se ferme",
-                 "en": "The server stops (code 0) when its input closes"},
-          hint={"fr": "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi.",
-                "en": "At the end of input, the reading loop ends and so does the program."}),
+          cause=True),
+    Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error)),
+    Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof)),
     Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", replies_agree((S, 2, ("error.code",)))),
-          title={"fr": "Réponse 2 : une version inconnue est refusée avec -32602",
-                 "en": "Reply 2: an unknown version is refused with -32602"},
-          hint={"fr": "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2).",
-                "en": "When the requested version is not in VERSIONS, answer with error -32602 (part 2)."}),
+          run=by_part("server-2", replies_agree((S, 2, ("error.code",))))),
     Check(id="server.error-data", task="server-2", needs=(STARTS, "server.refuses-unknown-version"), probes=BOTH,
           lazy_probes=PARTS,
-          run=by_part("server-2", error_data),
-          title={"fr": "Réponse 2 : error.data donne la version demandée et la liste acceptée",
-                 "en": "Reply 2: error.data gives the requested version and the supported list"},
-          hint={"fr": "L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client "
-                      "réessaie : {\"requested\": …, \"supported\": …}, les noms de la spécification MCP (la leçon "
-                      "les traduit demandee et acceptees).",
-                "en": "The -32602 error carries in data the requested version and the supported list, so the client "
-                      "can retry: {\"requested\": …, \"supported\": …}, the MCP specification's names (the French "
-                      "lesson translates them demandee and acceptees)."}),
+          run=by_part("server-2", error_data)),
     Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", accepts_known_version),
-          title={"fr": "Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
-                 "en": "Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)"},
-          hint={"fr": "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion.",
-                "en": "Answer with the requested version when it is in VERSIONS, in result.protocolVersion."}),
+          run=by_part("server-2", accepts_known_version)),
     Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", capabilities_only_tools),
-          title={"fr": "Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
-                 "en": "Reply 3: only the tools capability is announced, with serverInfo"},
-          hint={"fr": "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version.",
-                "en": "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version."}),
+          run=by_part("server-2", capabilities_only_tools)),
     Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-2", list_changed_false),
-          title={"fr": "Réponse 3 : listChanged est false", "en": "Reply 3: listChanged is false"},
-          hint={"fr": "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false.",
-                "en": "This server never says when its list changes: it says listChanged: false."}),
+          run=by_part("server-2", list_changed_false)),
     Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",)))),
-          title={"fr": "Avant initialize, tools/list comme une méthode inconnue reçoit -32600",
-                 "en": "Before initialize, tools/list as well as an unknown method gets -32600"},
-          hint={"fr": "Dans l’état nouveau, seules initialize et ping passent la porte ; le reste reçoit -32600, "
-                      "avant même de regarder si la méthode existe.",
-                "en": "In the new state only initialize and ping pass the gate; everything else gets -32600, "
-                      "before even looking at whether the method exists."}),
+          run=by_part("server-3", replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))))),
     Check(id="server.gate-while-waiting", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",)))),
-          title={"fr": "Avant notifications/initialized, tools/list reçoit encore -32600",
-                 "en": "Before notifications/initialized, tools/list still gets -32600"},
-          hint={"fr": "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, "
-                      "pas une autre notification.",
-                "en": "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready, "
-                      "not another notification."}),
+          run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))))),
     Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",))),
-          title={"fr": "Réponse 5 : tools/list une fois prêt renvoie une liste vide",
-                 "en": "Reply 5: tools/list once ready returns an empty list"},
-          hint={"fr": "Dans l’état prêt, tools/list répond avec la liste des outils : ce serveur n’en a aucun.",
-                "en": "In the ready state, tools/list answers with the list of tools: this server has none."}),
+          run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",)))),
     Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",))),
-          title={"fr": "Réponse 6 : une méthode jamais annoncée reçoit -32601",
-                 "en": "Reply 6: a method never announced gets -32601"},
-          hint={"fr": "Après la porte d’état, une méthode sans gestionnaire reçoit -32601 (méthode inconnue).",
-                "en": "After the state gate, a method with no handler gets -32601 (method not found)."}),
+          run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",)))),
     Check(id="server.ping-every-state", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-3", replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
-                            (R, "ping-ready", ("result",)))),
-          title={"fr": "ping reçoit {} dans chaque état", "en": "ping gets {} in every state"},
-          hint={"fr": "ping passe la porte dans tous les états : nouveau, attente et prêt.",
-                "en": "ping passes the gate in every state: new, waiting and ready."}),
+                            (R, "ping-ready", ("result",))))),
     Check(id="server.second-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",)))),
-          title={"fr": "Un second initialize reçoit -32600", "en": "A second initialize gets -32600"},
-          hint={"fr": "initialize n’est accepté que dans l’état nouveau ; ensuite, c’est une requête invalide.",
-                "en": "initialize is accepted only in the new state; after that it is an invalid request."}),
+          run=by_part("server-3", replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))))),
     Check(id="server.id-zero", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
-          run=by_part("server-3", replies_agree((R, 0, ("result",)))),
-          title={"fr": "Une requête d’id 0 reçoit sa réponse", "en": "A request with id 0 gets its reply"},
-          hint={"fr": "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`).",
-                "en": "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`)."}),
+          run=by_part("server-3", replies_agree((R, 0, ("result",))))),
 ]

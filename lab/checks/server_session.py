@@ -246,10 +246,9 @@ def find(replies: list[Any], request_id: Any) -> Any:
     return MISSING
 
 
-def said(value: Any, lang: str) -> str:
-    if value is MISSING:
-        return "absent" if lang == "fr" else "missing"
-    return json.dumps(value, ensure_ascii=False)
+def as_field(value: Any) -> str | None:
+    """A reply's value as a reason's field (lab/checks/texts.py): its JSON, None when absent."""
+    return None if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
 def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str, ...]) -> None:
@@ -260,11 +259,10 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
     what = transcript.request(request_id)
     if actual is MISSING:
         raise Failed(expected, "\n".join(transcript.lines) or "—",
-                     fr=f"Aucune réponse à {what}.", en=f"No reply to {what}.", output=transcript.traceback())
+                     reason="reply.none", fields={"what": what}, output=transcript.traceback())
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):
-            raise Failed(expected, actual,
-                         fr=f"Réponse à {what} : {path} vaut {said(got, 'fr')} au lieu de {said(want, 'fr')}.",
-                         en=f"Reply to {what}: {path} is {said(got, 'en')} instead of {said(want, 'en')}.",
+            raise Failed(expected, actual, reason="reply.differs",
+                         fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want)},
                          focus=(path.partition("#")[0],))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from lab.i18n import text
 from lab.results import ERROR, FAILED, PASSED, CheckResult, Report
@@ -55,10 +56,15 @@ class Catalogue:
     def max_score(self) -> int:
         return sum(check.points for check in self.checks)
 
-    def failed(self, target: str, lang: str, reason: str) -> Report:
-        """Every check scored 0 with `reason`: a run that could not finish."""
+    def failed(self, target: str, lang: str, reason: str, key: str = "", **fields: Any) -> Report:
+        """Every check scored 0 with `reason`: a run that could not finish. `key` and `fields`:
+        the grader's message it was written from (lab/i18n.py), kept for causes.py."""
         results = [replace(check, status=ERROR, message=reason) for check in self.checks]
-        return Report(target=target, lang=lang, results=results, error=reason)
+        return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields)
+
+    def stopped(self, target: str, lang: str, key: str, **fields: Any) -> Report:
+        """failed() with the grader's message `key` (lab/i18n.py), written in `lang`."""
+        return self.failed(target, lang, text(lang, key, **fields), key, **fields)
 
     def reconcile(self, report: Report, lang: str) -> Report:
         if not self.checks:
@@ -68,8 +74,9 @@ class Catalogue:
         for check in self.checks:
             result = reported.get(check.id)
             if result is None and check.id in self.absent and not report.error:
-                results.append(replace(check, status=FAILED, message=text(
-                    lang, "grade.bonus_not_attempted", file=self.conditions[check.id])))
+                fields = {"file": self.conditions[check.id]}  # the reason lab/grading/causes.py reads
+                results.append(replace(check, status=FAILED, reason="grade.bonus_not_attempted", fields=fields,
+                                       message=text(lang, "grade.bonus_not_attempted", **fields)))
             elif result is None:
                 missing = text(lang, "grade.not_reported")
                 results.append(replace(check, status=ERROR, message=missing))
@@ -78,7 +85,7 @@ class Catalogue:
                 results.append(replace(result, points=check.points, task=check.task, status=status))
         return Report(target=report.target, lang=report.lang or lang, results=results,
                       error=report.error, duration=report.duration, kit_error=report.kit_error,
-                      warnings=list(report.warnings))
+                      warnings=list(report.warnings), reason=report.reason, fields=dict(report.fields))
 
 
 def blank(result: CheckResult) -> CheckResult:

@@ -12,16 +12,18 @@ the class report:
   `rule:CHECK-ID` (the first rule broken);
 - "" when every check passed.
 
-The texts matched are the grader's own (lab/i18n.py) and the checks' own (lab/checks), in
-both languages, so a cause is found whatever language the class was graded in.
+A check's cause is read from its reason key (`CheckResult.reason`, lab/checks/texts.py), the
+same whatever language the class was graded in. How the run ended is read from the grader's
+own messages (lab/i18n.py, both languages). A result written before reasons were kept has
+its message read back into a key of the same tables (reason_of), so an older --out folder
+gets the same causes.
 """
 
 from __future__ import annotations
 
 import re
 
-from lab.checks.engine import NOT_YET as NOT_YET_TEXT
-from lab.checks.engine import UNWRITTEN as UNWRITTEN_TEXT
+from lab.checks.texts import recognise
 from lab.i18n import MESSAGES
 from lab.results import ERROR, FAILED, PASSED, CheckResult
 
@@ -63,12 +65,21 @@ def kit_error_prefix() -> re.Pattern[str] | None:
 KIT_ERROR_PREFIX = kit_error_prefix()
 
 
-def run_kind(error: str, kit_error: bool) -> str | None:
+RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE}
+
+
+def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None = None) -> str | None:
     """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
 
-    The error's text decides, whatever status came with it (a grader may call every run it
-    could not finish a kit error); an error the grader has no message for is its own failure.
+    The grader's message key (`reason`, Report.reason) decides, whatever status came with it
+    (a grader may call every run it could not finish a kit error); without one (a results
+    file read back, an older record) the error's first line is read back into one of the same
+    messages; an error the grader has no message for is its own failure.
     """
+    if reason in RUN_REASONS:
+        return RUN_REASONS[reason]
+    if reason == "grade.crashed":
+        return crash_kind(str((fields or {}).get("code", "")))
     first = error.split("\n")[0].strip()
     if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
         first = first[prefix.end():]
@@ -80,32 +91,25 @@ def run_kind(error: str, kit_error: bool) -> str | None:
         return UNREADABLE
     crashed = PATTERNS["crashed"].fullmatch(first)
     if crashed:
-        code = next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), "")
-        try:
-            number = int(code)
-        except ValueError:
-            return CRASHED
-        if number in (-SIGXCPU, 128 + SIGXCPU):
-            return CPU
-        return STOPPED if number < 0 else CRASHED
+        return crash_kind(next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), ""))
     return KIT_ERROR if error or kit_error else None
 
 
-# The checks' own first sentences (server_checks.require_json_rpc_lines, the *_checks "no file"
-# texts, engine.UNWRITTEN, model_checks' unwritten ask), in French and English.
-NO_FILE = re.compile(r"^(?:Bonus non tenté : il n’y a pas de fichier (?P<bfr>\S+?)\.(?:\s|$)"
-                     r"|Bonus not attempted: there is no (?P<ben>\S+?) file\."
-                     r"|Il n’y a pas de fichier (?P<fr>\S+?)\.(?:\s|$)|There is no (?P<en>\S+?) file\.)")
-SILENT = re.compile(r"(?:n’a rien écrit en |wrote nothing in )")
-SPUN = re.compile(r"(?:a utilisé tout son temps de calcul|used up its CPU time)")
-STOPPED_SILENT = re.compile(r"(?:s’est arrêté \(code -?\d+\) sans rien écrire|stopped \(code -?\d+\) without writing)")
-# The engine's own sentences that name a part still to write (engine.UNWRITTEN, engine.NOT_YET),
-# in both languages, the part's name captured: a new wording there is read here with no copy.
-PART_NAMED = [re.compile(f"^{re.escape(template[lang]).replace(re.escape('{part}'), '(?P<part>.+?)', 1)}$")
-              for template in (UNWRITTEN_TEXT, NOT_YET_TEXT) for lang in ("fr", "en")]
-ASK_UNWRITTEN = re.compile(r"^(?:ask est encore à écrire|ask is still to be written)\.")
-COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)
-SKIPPED_TEXT = re.compile(r"^(?:ignoré : «|skipped: “)")  # engine.judge(): an earlier check failed
+def crash_kind(code: str) -> str:
+    """A check run that ended with exit code `code` and no report: out of CPU, killed, or crashed."""
+    try:
+        number = int(code)
+    except ValueError:
+        return CRASHED
+    if number in (-SIGXCPU, 128 + SIGXCPU):
+        return CPU
+    return STOPPED if number < 0 else CRASHED
+
+
+# A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
+REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
+                 "part.not_yet": UNWRITTEN, "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH}
+COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
 
 
 def task_of_part(name: str) -> str:
@@ -123,36 +127,62 @@ def file_of(check: CheckResult) -> str:
     return FILES.get(check.id.split(".")[0], check.id.split(".")[0])
 
 
+def reason_of(check: CheckResult) -> tuple[str, dict]:
+    """The check's reason key and fields. A result without one (an --out folder written before
+    results kept their reasons, or a results file read back without the kit's record) has its
+    message read back into a key of the same table, in either language (texts.recognise)."""
+    if check.reason:
+        return check.reason, check.fields
+    found = recognise(check.message, READ_BACK)
+    if found is None:
+        return "", {}
+    key, fields = found
+    if "task" in fields:  # written as the part's title: its task id
+        fields = {**fields, "task": task_of_part(fields["task"])}
+    return key, fields
+
+
+READ_BACK = ("file.missing", "part.unwritten", "part.not_yet", "part.waits_for", "run.silent", "run.spun",
+             "run.stopped_silent")
+
+
 def check_cause(check: CheckResult) -> str:
-    """The cause a failed check names, as a code (module docstring)."""
-    message = check.message.strip()
-    if match := NO_FILE.match(message):
-        return f"{MISSING}:{next(name for name in match.groups() if name)}"
-    if match := next(filter(None, (pattern.match(message) for pattern in PART_NAMED)), None):
-        return f"{UNWRITTEN}:{task_of_part(match.group('part'))}"
-    if ASK_UNWRITTEN.match(message):
-        return f"{UNWRITTEN}:{check.task}"
-    if SILENT.search(message):
-        return f"{HANG}:{file_of(check)}"
-    if SPUN.search(message):
-        return f"{SPIN}:{file_of(check)}"
-    if STOPPED_SILENT.search(message):
+    """The cause a failed check names, as a code (module docstring), read from its reason key."""
+    reason, fields = reason_of(check)
+    kind = REASON_CAUSES.get(reason)
+    if kind is None and reason == "" and (bonus := recognise_bonus(check.message)):
+        return f"{MISSING}:{bonus}"
+    if kind == MISSING:
+        return f"{MISSING}:{fields.get('file', file_of(check))}"
+    if kind == UNWRITTEN:
+        return f"{UNWRITTEN}:{fields.get('task') or check.task}"
+    if kind == CRASH:
         compiled = COMPILE_ERRORS.search(check.output) or COMPILE_ERRORS.search(check.actual)
         return f"{SYNTAX if compiled else CRASH}:{file_of(check)}"
+    if kind is not None:
+        return f"{kind}:{file_of(check)}"
     return f"{RULE}:{check.id}"
+
+
+def recognise_bonus(message: str) -> str:
+    """The file an older record's "bonus not attempted" names (the grader's sentence, lab/i18n.py), or ""."""
+    pattern = message_pattern("grade.bonus_not_attempted")
+    found = pattern.fullmatch(message.strip().split("\n")[0])
+    return next((value for value in found.groupdict().values() if value), "") if found else ""
 
 
 def could_run(check: CheckResult) -> bool:
     """Did this check judge the student's work (passed or failed on its own), rather than
-    being skipped after an earlier failure or stopped by the kit? Formats without a skipped
-    status write a skip as a failure with the engine's "skipped" sentence: read that too."""
+    waiting for an earlier check or stopped by the kit? Formats without a skipped status
+    write a skip as a failure with the engine's reason: read that too."""
     if check.status == PASSED:
         return True
-    return check.status == FAILED and not SKIPPED_TEXT.match(check.message.strip())
+    return check.status == FAILED and reason_of(check)[0] not in ("part.not_yet", "part.waits_for")
 
 
-def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False) -> str:
-    kind = run_kind(error, kit_error)
+def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False, reason: str = "",
+                fields: dict | None = None) -> str:
+    kind = run_kind(error, kit_error, reason, fields)
     if kind is not None:
         return kind.replace("_", "-")
     for check in checks:

@@ -33,13 +33,13 @@ ANSWERS_UNREADABLE = re.compile(r"(?:n’est pas du TOML valide|is not valid TOM
 
 def run_kind(submission: Submission) -> str | None:
     """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished."""
-    return causes.run_kind(submission.error, submission.kit_error)
+    return causes.run_kind(submission.error, submission.kit_error, submission.reason, submission.fields)
 
 
 def cause(submission: Submission) -> str:
     """The first cause code (causes.py): summary.csv's when it has one, else read from the checks."""
     return submission.cause if submission.cause is not None else \
-        first_cause(submission.checks, submission.error, submission.kit_error)
+        first_cause(submission.checks, submission.error, submission.kit_error, submission.reason, submission.fields)
 
 
 def look_at_kind(submission: Submission) -> str | None:

@@ -33,7 +33,7 @@ def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
 
     return {"kit": sum(1 for report in reports if report.kit_error),
             "empty": sum(1 for folder in submissions if empty(folder)),
-            "timeouts": sum(1 for report in reports if run_kind(report.error, report.kit_error) == HUNG)}
+            "timeouts": sum(1 for report in reports if run_kind(report.error, report.kit_error, report.reason) == HUNG)}
 
 
 def writable(out: Path, lang: str) -> None:

@@ -235,7 +235,7 @@ def summary_row(name: str, report: Report, path: str = "") -> list[str]:
     report = clean_report(report)
     cells = [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
              report.error.splitlines()[0] if report.error else "", run_status(report), path,
-             first_cause(report.results, report.error, report.kit_error)]
+             first_cause(report.results, report.error, report.kit_error, report.reason, report.fields)]
     return [csv_cell(cell) for cell in cells]
 
 

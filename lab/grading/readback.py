@@ -40,6 +40,8 @@ class Submission:
     max_score: int = 0
     checks: list[CheckResult] = field(default_factory=list)
     error: str = ""  # why the run could not finish ("" when it did)
+    reason: str = ""  # the same as the grader's message key, when the kit's record keeps it (Report.reason)
+    fields: dict = field(default_factory=dict)
     duration: float | None = None  # seconds, when a source records it
     feedback: str = ""  # the student's results file, relative to OUT ("" when there is none)
     kit_error: bool = False  # a status says the kit, not the submission, failed
@@ -251,6 +253,8 @@ def read_full_record(folder: Path, submission: Submission) -> bool:
     submission.score = sum(check.points for check in checks if check.status == PASSED)
     submission.max_score = sum(check.points for check in checks)
     submission.error = str(report.get("error") or "")
+    submission.reason = str(report.get("reason") or "")
+    submission.fields = dict(report.get("fields") or {}) if isinstance(report.get("fields"), dict) else {}
     submission.duration = as_float(report.get("duration"))
     submission.kit_error = report.get("kit_error") is True
     return True

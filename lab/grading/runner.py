@@ -214,7 +214,7 @@ def grade_submission(
     deadline = started + limits.timeout
     with private_copy.private_copy(submission, limits.copy, deadline) as copy:
         if copy is None:
-            return checks.failed(str(submission), lang, text(lang, "grade.not_a_folder", path=submission))
+            return checks.stopped(str(submission), lang, "grade.not_a_folder", path=str(submission))
         if isinstance(copy, private_copy.CopyFailed):  # the grader's disk, not the submission
             report = checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason))
             report.kit_error = True
@@ -260,18 +260,15 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     without a report is the kit's failure (a kit error), not the submission's.
     """
     if outcome.code is None:
-        return checks.failed("", lang, text(lang, "grade.timeout", seconds=limits.timeout))
+        return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
     parsed = parse_report(outcome.stdout)
     if parsed is None:
         if outcome.stdout_truncated:
-            why = text(lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
+            report = checks.stopped("", lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
         else:
-            why = text(lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
-        if trusted:
-            report = checks.failed("", lang, why)
-            report.kit_error = True
-            return report
-        return checks.failed("", lang, why)
+            report = checks.stopped("", lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
+        report.kit_error = trusted
+        return report
     report = checks.reconcile(parsed, lang)
     errored = [result for result in report.results if result.status == ERROR]
     if trusted and errored:

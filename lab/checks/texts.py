@@ -1,0 +1,323 @@
+"""The checks' student-facing reasons, one table: a key and its fields, rendered once, at the edge.
+
+A check (or a probe, or a real MCP client) says why it failed as a key of `TEXTS` and plain
+fields (numbers, file names, task ids): that is what a result carries (`CheckResult.reason`,
+`CheckResult.fields`, kept in --json and report.json) and what lab/grading/causes.py reads.
+`say(lang, key, **fields)` writes the sentence in the run's language; nothing else translates.
+
+A field named in `WORDS` is itself rendered in the language: `task` (a lesson part's id) as
+its title, `who` as a key of this table ("who.server" → "Le serveur"), `cpu` and `load_seconds`
+(seconds) as the language writes a decimal number, `got` and `want` (JSON, None when absent). A field whose value is itself a reason, {"reason": key,
+"fields": {...}} (a real client's, inside a check's), is written as that sentence. Every key
+exists in French and English with the same fields (tests/test_texts.py walks the table).
+Each check's title and hint are in lab/checks/titles.py, the same shape, by check id; `say`
+reads both. To add a reason: a key here in both languages, then
+`Failed(expected, actual, reason="the.key", fields={...})` in the check.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Callable
+
+from lab.checks.titles import TITLES
+
+TEXTS: dict[str, dict[str, str]] = {
+    "fr": {
+        # The engine's own (lab/checks/engine.py).
+        "part.unwritten": "Cette partie est encore à écrire (« {task} »).",
+        "part.not_yet": "pas encore vérifiable : il faut d’abord écrire « {task} »",
+        "part.waits_for": "pas encore vérifiable : il faut d’abord que « {title} » réussisse",
+        "kit.error": "Erreur du kit, pas de votre code : {what}",
+        "kit.probe_late": "Erreur du kit, pas de votre code : la sonde {name!r} n’a pas fini en {limit:g} s",
+        # A student file, or its program, that gives nothing to judge.
+        "file.missing": "Il n’y a pas de fichier {file}.",
+        "file.does_not_load": "{file} ne se charge pas.",
+        "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
+        "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
+        "answers.no_table": "La table [{table}] manque dans {file}.",
+        # A reply compared with the reference's (lab/checks/server_session.py): `got` and `want`
+        # are JSON, or None for a value the reply lacks.
+        "reply.none": "Aucune réponse à {what}.",
+        "reply.differs": "Réponse à {what} : {path} vaut {got} au lieu de {want}.",
+        "value.missing": "absent",
+        "who.server": "Le serveur",
+        "who.bonus": "Le serveur bonus",
+        "run.silent": "{who} n’a rien écrit en {seconds:g} s.",
+        "run.spun": "{who} a utilisé tout son temps de calcul ({cpu} s de CPU) sans rien écrire, une boucle sans fin "
+                    "sans doute.",
+        "run.stopped_silent": "{who} s’est arrêté (code {code}) sans rien écrire.",
+        # The lesson's server (lab/checks/server_checks.py).
+        "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
+                           "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+        "server.malformed": "Ligne mal formée : {problem}.",
+        "shape.not_an_object": "ce n’est pas un objet JSON",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
+        "shape.no_id": "pas d’id",
+        "shape.result_or_error": "il faut soit result, soit error",
+        "shape.error_fields": "error doit avoir code (entier) et message (texte)",
+        "server.reads_to_the_end": "lire jusqu’à la fin de l’entrée",
+        "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
+        "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
+                              "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+        "server.id_changed": "La réponse à {what} porte l’id {id} : recopiez l’id tel quel.",
+        "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
+        "server.too_many_replies": "{count} réponse(s) de trop, par exemple : {example}",
+        "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
+        "server.spins_at_eof": "Le serveur a utilisé tout son temps de calcul ({cpu} s de CPU) au lieu de s’arrêter : "
+                               "une boucle sans fin ?",
+        "server.exit_code": "Le serveur s’est arrêté avec le code {code}.",
+        "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
+                              "dans la leçon, en sont la traduction. Écrivez {renamed}.",
+        "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
+        "server.server_info": "serverInfo doit donner name et version, deux textes.",
+        "server.call_unflushed": "{call} écrit sa réponse sans vider la sortie (flush) : elle reste dans le tampon, "
+                                 "et un vrai client l’attend sans fin.",
+        # The lesson's client (lab/checks/client_checks.py).
+        "client.sent_nothing": "Le serveur n’a rien reçu du client.",
+        "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
+        "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
+        "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
+        "client.too_many_messages": "Le client envoie plus de sept messages.",
+        "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
+                                    "version}}.",
+        "client.no_jsonrpc": "Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
+        "client.no_prefix_sent": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été "
+                                 "envoyé.",
+        "client.no_prefix_received": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a "
+                                     "été reçu.",
+        "client.wrong_lines_sent": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été envoyé.",
+        "client.wrong_lines_received": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été reçu.",
+        "client.input_end": "la fin de l’entrée du serveur",
+        "client.input_open": "Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client "
+                             "attend le serveur, et tout s’arrête au bout de {seconds:g} s.",
+        "client.close_after_six": "fermer après la réponse 6",
+        "client.closed_after": "fermée après la réponse {replies}",
+        "client.closed_early": "Le client a fermé l’entrée du serveur après {replies} réponse(s), avant la sixième : "
+                               "la dernière réponse peut se perdre.",
+        "client.did_not_end": "Le client ne s’est pas terminé.",
+        "client.ask_once": "Le client doit appeler ask une fois.",
+        "client.question_lacks_capabilities": "La question ne contient pas les capacités annoncées, en JSON.",
+        "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
+        "client.exit_code": "Le client ne finit pas avec le code 0.",
+        # The model helper (lab/checks/model_checks.py).
+        "model.data.answer": "Il peut lister des outils.",
+        "model.data.sample": "ÉCHANTILLON",
+        "model.data.question": "Que peut faire ce serveur ?",
+        "model.not_loaded": "model.py ne s’est pas chargé en {load_seconds} s",
+        "model.stopped_before": "Le processus de test s’est arrêté avant ce cas.",
+        "model.never_answers": "Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Rien dans ask ne borne l’attente.",
+        "model.ask_hangs": "ask ne rend pas la main.",
+        "model.ask_raises": "ask a levé une exception au lieu de répondre.",
+        "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
+        "model.no_request": "Aucune requête n’est arrivée au modèle.",
+        "model.request_differs": "La requête n’est pas celle de la leçon.",
+        "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
+        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de se "
+                                   "replier.",
+        "model.reason_placeholder": "<raison>",
+        "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
+        "model.reason_lacks": "La raison ne dit pas {words}.",
+        "model.waited_too_long": "ask a attendu trop longtemps.",
+        # Why a real MCP client (lab/real_clients.py) did not connect; `said` is the client's or
+        # the server's own words, shown as they are.
+        "real.said": "{said}",
+        "real.no_answer": "aucune réponse en {seconds:g} s",
+        "real.inspector_no_answer": "l’Inspector n’a reçu aucune réponse en {seconds:g} s",
+        "real.sdk_missing": "le SDK mcp n’est pas installé ({missing}) : pip install -e '.[test]'",
+        "real.sdk_late": "le client du SDK n’a pas fini en {seconds:g} s",
+        "real.sdk_stopped": "le client du SDK s’est arrêté avec le code {code}",
+        "real.no_npx": "npx n’est pas dans le PATH (Node.js n’est pas installé)",
+        "real.not_cached": "{package} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas",
+        "real.fetch_late": "npx n’a pas téléchargé et lancé {package} en {seconds:g} s",
+        "real.no_json": "l’Inspector n’a affiché aucun JSON : {output}",
+        "real.npx_failed": "npx n’a pas pu lancer {package} : {said}",
+        "real.mcp_error": "erreur MCP {code} : {message}",
+        "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
+        # The bonus checks that read a real client's run (lab/checks/bonus.py).
+        "bonus.discover_silent": "Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
+        "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
+        "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
+        "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
+    },
+    "en": {
+        "part.unwritten": "This part is still to write (“{task}”).",
+        "part.not_yet": "not checkable yet: “{task}” must be written first",
+        "part.waits_for": "not checkable yet: “{title}” must pass first",
+        "kit.error": "Kit error, not your code's: {what}",
+        "kit.probe_late": "Kit error, not your code's: the probe {name!r} did not finish within {limit:g} s",
+        "file.missing": "There is no {file} file.",
+        "file.does_not_load": "{file} does not load.",
+        "part.raises": "{call} raises an exception instead of writing its reply.",
+        "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
+        "answers.no_table": "The [{table}] table is missing from {file}.",
+        "reply.none": "No reply to {what}.",
+        "reply.differs": "Reply to {what}: {path} is {got} instead of {want}.",
+        "value.missing": "missing",
+        "who.server": "The server",
+        "who.bonus": "The bonus server",
+        "run.silent": "{who} wrote nothing in {seconds:g} s.",
+        "run.spun": "{who} used up its CPU time ({cpu} s) without writing, an endless loop most likely.",
+        "run.stopped_silent": "{who} stopped (code {code}) without writing.",
+        "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
+                           "go to stderr, print(..., file=sys.stderr).",
+        "server.malformed": "Malformed line: {problem}.",
+        "shape.not_an_object": "it is not a JSON object",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
+        "shape.no_id": "no id",
+        "shape.result_or_error": "it needs either result or error",
+        "shape.error_fields": "error needs code (an integer) and message (a string)",
+        "server.reads_to_the_end": "reading until the input ends",
+        "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
+        "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "
+                              "A real client waits for each reply before it sends the next line.",
+        "server.id_changed": "The reply to {what} carries the id {id}: copy the id as it is.",
+        "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
+        "server.too_many_replies": "{count} reply(ies) too many, for example: {example}",
+        "server.runs_on": "The server still runs although its input is closed.",
+        "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
+        "server.exit_code": "The server stopped with code {code}.",
+        "server.lesson_keys": "The MCP specification names these keys requested and supported; the lesson's "
+                              "demandee and acceptees are their French translation. Write {renamed}.",
+        "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
+        "server.server_info": "serverInfo must give name and version, two strings.",
+        "server.call_unflushed": "{call} writes its reply without flushing the output: it stays in the buffer, and "
+                                 "a real client waits for it forever.",
+        "client.sent_nothing": "The server received nothing from the client.",
+        "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
+        "client.scenario_not_a_list": "scenario() must return a list of messages.",
+        "client.message_differs": "Message {number} is not the lesson's ({path}).",
+        "client.too_many_messages": "The client sends more than seven messages.",
+        "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
+                                    "version}}.",
+        "client.no_jsonrpc": "Message {number} has no \"jsonrpc\": \"2.0\".",
+        "client.no_prefix_sent": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was sent.",
+        "client.no_prefix_received": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was "
+                                     "received.",
+        "client.wrong_lines_sent": "The \"{prefix}\" lines do not show exactly what was sent.",
+        "client.wrong_lines_received": "The \"{prefix}\" lines do not show exactly what was received.",
+        "client.input_end": "the end of the server's input",
+        "client.input_open": "The client did not close the server's input: the server waits for more, the client "
+                             "waits for the server, and everything stops after {seconds:g} s.",
+        "client.close_after_six": "close after reply 6",
+        "client.closed_after": "closed after reply {replies}",
+        "client.closed_early": "The client closed the server's input after {replies} reply(ies), before the sixth: the "
+                               "last reply may be lost.",
+        "client.did_not_end": "The client did not end.",
+        "client.ask_once": "The client must call ask once.",
+        "client.question_lacks_capabilities": "The question does not hold the announced capabilities, as JSON.",
+        "client.answer_not_printed": "The client does not print the model's answer.",
+        "client.exit_code": "The client does not end with code 0.",
+        "model.data.answer": "It can list tools.",
+        "model.data.sample": "SAMPLE",
+        "model.data.question": "What can this server do?",
+        "model.not_loaded": "model.py did not load within {load_seconds} s",
+        "model.stopped_before": "The test process stopped before this case.",
+        "model.never_answers": "The model accepts the connection but never answers: ask was still waiting after "
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Nothing in ask limits the wait.",
+        "model.ask_hangs": "ask does not return.",
+        "model.ask_raises": "ask raised an exception instead of answering.",
+        "model.not_its_text": "ask does not return the model's text.",
+        "model.no_request": "No request reached the model.",
+        "model.request_differs": "The request is not the lesson's.",
+        "model.not_the_sample": "ask does not return the recorded sample.",
+        "model.fell_back_untried": "No request reached the model: ask must try the model before falling back.",
+        "model.reason_placeholder": "<reason>",
+        "model.fallback_line": "ask must print one line “Recorded sample: … (<reason>).”",
+        "model.reason_lacks": "The reason does not say {words}.",
+        "model.waited_too_long": "ask waited too long.",
+        "real.said": "{said}",
+        "real.no_answer": "no answer within {seconds:g} s",
+        "real.inspector_no_answer": "the Inspector got no answer within {seconds:g} s",
+        "real.sdk_missing": "the mcp SDK is not installed ({missing}): pip install -e '.[test]'",
+        "real.sdk_late": "the SDK client did not finish within {seconds:g} s",
+        "real.sdk_stopped": "the SDK client stopped with code {code}",
+        "real.no_npx": "npx is not on PATH (Node.js is not installed)",
+        "real.not_cached": "{package} is not in npx's cache, and this run does not fetch it",
+        "real.fetch_late": "npx did not fetch and run {package} within {seconds:g} s",
+        "real.no_json": "the Inspector printed no JSON: {output}",
+        "real.npx_failed": "npx could not run {package}: {said}",
+        "real.mcp_error": "MCP error {code}: {message}",
+        "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
+        "bonus.discover_silent": "No error reply to {what}: a client that probes would wait for nothing.",
+        "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
+        "bonus.client_failed": "The client could not connect and list the tools.",
+        "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
+    },
+}
+
+
+def task_word(lang: str, task: str) -> str:
+    from lab.checks import task_title  # the registry imports the checks, which import this table
+
+    return task_title(task, lang)
+
+
+def decimal_word(lang: str, value: Any) -> str:
+    from lab.i18n import decimal
+
+    return decimal(float(value), lang)
+
+
+def json_word(lang: str, value: Any) -> str:
+    return TEXTS[lang]["value.missing"] if value is None else value
+
+
+WORDS: dict[str, Callable[[str, Any], str]] = {
+    "task": task_word,
+    "got": json_word,
+    "want": json_word,
+    "who": lambda lang, value: TEXTS[lang][f"who.{value}"],
+    "cpu": decimal_word,
+    "load_seconds": decimal_word,
+}
+
+
+def say(lang: str, key: str, **fields: Any) -> str:
+    """The sentence for `key` in `lang` (fr when the language is unknown), its fields filled in."""
+    lang = lang if lang in TEXTS else "fr"
+    template = TEXTS[lang][key] if key in TEXTS[lang] else TITLES[lang][key]
+    return template.format(**{name: word(lang, name, value) for name, value in fields.items()})
+
+
+def word(lang: str, name: str, value: Any) -> Any:
+    """A field's value as the sentence shows it (see WORDS, and reasons inside reasons)."""
+    if name in WORDS:
+        return WORDS[name](lang, value)
+    if isinstance(value, dict) and set(value) <= {"reason", "fields"} and value.get("reason") in TEXTS[lang]:
+        return say(lang, value["reason"], **value.get("fields", {}))
+    return value
+
+
+def in_each_language(key: str, **fields: Any) -> dict[str, str]:
+    """{"fr": …, "en": …}: a key written in both languages, for what is shown in either (a
+    check's title, a lesson part's name)."""
+    return {lang: say(lang, key, **fields) for lang in TEXTS}
+
+
+def field_names(template: str) -> set[str]:
+    """The {name} placeholders of a template."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# ---------------------------------------------------------------- reading a sentence back
+
+def pattern(template: str) -> str:
+    """A template's first line as a regex, each field a named group (`{name:g}` → (?P<name>.*?))."""
+    pieces = re.split(r"\{(\w+)(?:[^}]*)\}", template.split("\n")[0])
+    return "".join(re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>.*?)" for index, piece in enumerate(pieces))
+
+
+def recognise(message: str, keys: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
+    """(key, fields as written) when `message`'s first line is one of `keys`' sentences, in
+    either language: for results written before reasons were kept (an older --out folder, a
+    results file read back without the kit's record). Built from this table: no second copy."""
+    first = message.strip().split("\n")[0]
+    for key in keys:
+        for lang in ("fr", "en"):
+            found = re.fullmatch(pattern(TEXTS[lang][key]), first)
+            if found:
+                return key, found.groupdict()
+    return None

@@ -1,0 +1,150 @@
+"""One shape for the checks' reasons: a key of lab/checks/texts.py and its fields, in French and
+English with the same fields; the real clients report keys, never sentences; the modules moved to
+the table keep no text of their own in the older shapes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from lab.checks.texts import TEXTS, field_names, recognise, say
+from lab.checks.titles import TITLES
+
+# Modules whose texts all live in the tables. Not moved yet: answers_checks.py's cell and TOML
+# sentences and tracebacks.py's load hints ({"fr", "en"} pairs).
+MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
+         "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
+         "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/real_clients.py")
+SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
+
+
+@pytest.mark.parametrize("table", [TEXTS, TITLES], ids=["texts", "titles"])
+def test_every_key_is_in_french_and_english_with_the_same_fields(table: dict[str, dict[str, str]]) -> None:
+    assert set(table) == {"fr", "en"}
+    assert sorted(table["fr"]) == sorted(table["en"])
+    for key in table["fr"]:
+        assert field_names(table["fr"][key]) == field_names(table["en"][key]), key
+        assert table["fr"][key] != table["en"][key] or key in SAME_IN_BOTH, key
+    assert not set(TEXTS["fr"]) & set(TITLES["fr"])  # `say` reads both: one home per key
+
+
+def test_every_check_and_part_has_its_words_in_the_table_and_no_literal_of_its_own() -> None:
+    from lab.checks import registry
+
+    checks, _, tasks = registry()
+    for check in checks:
+        assert f"{check.id}.title" in TITLES["en"] and f"{check.id}.hint" in TITLES["en"], check.id
+    assert all(f"task.{task}" in TITLES["fr"] for task in tasks)
+    for path in sorted((ROOT / "lab" / "checks").glob("*.py")):
+        calls = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Check"]
+        assert [k.arg for call in calls for k in call.keywords if k.arg in ("title", "hint")] == [], path.name
+
+
+def reason_keys_in(path: Path) -> set[str]:
+    """Every literal `reason="..."` a module passes, and every ("key", ...) pair it assigns."""
+    keys = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.keyword) and node.arg == "reason" and isinstance(node.value, ast.Constant):
+            keys.add(node.value.value)
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) \
+                and isinstance(node.elts[0].value, str) and re.fullmatch(r"[a-z_]+\.[a-z_]+", node.elts[0].value) \
+                and isinstance(node.elts[1], ast.Dict):
+            keys.add(node.elts[0].value)
+    return keys - {""}
+
+
+def test_the_shapes_test_finds_each_older_shape() -> None:
+    older = 'who = ("Le serveur", "The server")\nmessage = {"fr": "Bonjour", "en": "Hello"}\nraise Failed(fr="a", en="b")\n'
+    assert len(sentence_pairs(older)) == 1 and sentence_pairs('x = ("legacy", "auto")\n') == []
+    assert [line for line in older.splitlines() for shape in INLINE if shape.search(line)] == older.splitlines()[1:]
+
+
+def test_the_real_clients_report_only_keys_of_the_table() -> None:
+    keys = reason_keys_in(ROOT / "lab" / "real_clients.py")
+    assert {"real.no_answer", "real.mcp_error", "real.no_npx", "real.not_a_file"} <= keys
+    assert keys <= set(TEXTS["en"])
+
+
+def test_every_reason_a_check_passes_is_a_key_of_a_table() -> None:
+    from lab.i18n import MESSAGES
+
+    for path in sorted((ROOT / "lab").rglob("*.py")):
+        for key in reason_keys_in(path):
+            if "." in key and not key.startswith("grade.limit"):
+                assert key in TEXTS["fr"] or key in MESSAGES["fr"], (path.name, key)
+
+
+# A French or English literal in one of the older shapes: {"fr": "…"}, fr="…" / en="…".
+INLINE = [re.compile(r'\{\s*"(?:fr|en)"\s*:\s*f?["\']'), re.compile(r"\b(?:fr|en)\s*=\s*f?[\"']")]
+
+
+def sentence_pairs(source: str) -> list[str]:
+    """("Le serveur", "The server")-style pairs: a tuple of two different literal sentences."""
+    def sentence(node: ast.expr) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(part.value for part in node.values if isinstance(part, ast.Constant))
+        return ""
+    pairs = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            first, second = map(sentence, node.elts)
+            if first != second and all(re.search(r"[A-Za-zÀ-ÿ]{2,} [A-Za-zÀ-ÿ]{2,}", t) for t in (first, second)):
+                pairs.append(f"{first!r}, {second!r}")
+    return pairs
+
+
+@pytest.mark.parametrize("module", MOVED)
+def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None:
+    source = (ROOT / module).read_text(encoding="utf-8")
+    if module.endswith("texts.py"):
+        source = source[source.index("def task_word"):]  # the table itself is the one home
+    if module.endswith("titles.py"):
+        source = ""
+    found = [line for line in source.splitlines() for shape in INLINE if shape.search(line)]
+    assert found == [] and sentence_pairs(source) == []
+    assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")
+
+
+def test_fields_that_are_words_are_written_in_the_runs_language() -> None:
+    assert say("fr", "run.spun", who="bonus", cpu=2.5) == ("Le serveur bonus a utilisé tout son temps de calcul "
+                                                           "(2,5 s de CPU) sans rien écrire, une boucle sans fin sans doute.")
+    assert say("en", "run.spun", who="server", cpu=2.5) == \
+        "The server used up its CPU time (2.5 s) without writing, an endless loop most likely."
+    assert say("fr", "part.not_yet", task="server-3") == "pas encore vérifiable : il faut d’abord écrire « serveur, partie 3 »"
+    assert say("en", "part.unwritten", task="client-1") == "This part is still to write (“client, part 1”)."
+    inner = {"reason": "real.not_cached", "fields": {"package": "@x/y"}}
+    assert say("fr", "bonus.client_unavailable", why=inner) == \
+        "ignoré : ce client ne peut pas tourner ici (@x/y n’est pas dans le cache de npx, et cette exécution ne le télécharge pas)"
+    assert say("en", "bonus.client_unavailable", why=inner) == \
+        "skipped: this client cannot run here (@x/y is not in npx's cache, and this run does not fetch it)"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> None:
+    assert recognise(say(lang, "file.missing", file="model.py"), ("run.silent", "file.missing")) == \
+        ("file.missing", {"file": "model.py"})
+    assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
+        ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
+    assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "real.said")) is None
+
+
+def test_a_result_keeps_its_reason_through_json_and_only_where_there_is_one() -> None:
+    from lab.results import FAILED, PASSED, CheckResult, Report
+
+    report = Report("x", "fr", [CheckResult("server.a", "server-1", 1, PASSED, "A"),
+                                CheckResult("server.b", "server-1", 1, FAILED, "B", message=say("fr", "run.silent",
+                                            who="server", seconds=5.0), reason="run.silent",
+                                            fields={"who": "server", "seconds": 5.0})],
+                    error="", reason="", fields={})
+    data = report.to_dict()
+    assert "reason" not in data and "reason" not in data["results"][0] and "fields" not in data["results"][0]
+    assert (data["results"][1]["reason"], data["results"][1]["fields"]) == ("run.silent", {"who": "server", "seconds": 5.0})
+    again = Report.from_dict(data)
+    assert again == report
