@@ -1,12 +1,9 @@
 """Given: the plumbing the lesson does not teach. Use it; do not edit it.
-
 Fourni : la plomberie que la leçon n’enseigne pas. Servez-vous-en ; ne le modifiez pas.
 
-- server.py: a line read as a JSON-RPC message (read_message), JSON written as JavaScript
-  writes it (to_json), UTF-8 on stdin and stdout (use_utf8_stdio);
-- client.py: the server's lines read with a time limit (watch, next_line, read_reply), and
-  the server stopped with all it started, whatever goes wrong (run_client);
-- model.py: the settings (model_settings) and, in a few words, why no model answered.
+Three parts, one per file that imports it: server.py (read and write JSON-RPC lines), client.py
+(the server's lines with a time limit, and a clean stop), model.py (the settings, and why no
+model answered).
 """
 
 from __future__ import annotations
@@ -33,8 +30,7 @@ TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 
 
 def todo_line(part: object) -> str:
-    """"To write: <part>". A part names itself in both languages ("serveur, partie 1 / server,
-    part 1"): the line keeps this run's language only."""
+    # A part names itself in both languages ("serveur, partie 1 / server, part 1"): keep one.
     names = str(part).split(" / ")
     return TODO_LINE[language()].format(part=names[-1] if language() == "en" else names[0])
 
@@ -42,30 +38,26 @@ def todo_line(part: object) -> str:
 # ---------------------------------------------------------------- for server.py
 
 class InvalidRequest(Exception):
-    """JSON, but not a JSON-RPC request: answer -32600 with this id (None without a good one).
-
-    Not a ValueError (which means "not JSON", -32700), so the two answers never mix up."""
+    """JSON, but no JSON-RPC request: answer -32600 with this id (None without a good one).
+    Not a ValueError, which means "not JSON" (-32700): the two answers never mix up."""
 
     def __init__(self, request_id: Any = None) -> None:
         super().__init__("invalid request")
         self.id = request_id
 
 
-def refuse(text: str) -> Any:
-    # Python reads NaN, Infinity and 1e400 (as infinity). JSON has no such numbers, and a
-    # reply that gave one back (as the -32602 error gives the version back) would not be JSON.
-    raise ValueError(f"{text} is not a JSON number")
-
-
-def finite(text: str) -> float:
-    return refuse(text) if math.isinf(float(text)) else float(text)
+def json_number(text: str) -> float:
+    # Python reads NaN, Infinity and 1e400 (as infinity). JSON has no such numbers, and a reply
+    # that gave one back (as the -32602 error gives the version back) would not be JSON.
+    number = float(text)
+    if math.isinf(number) or math.isnan(number):
+        raise ValueError(f"{text} is not a JSON number")
+    return number
 
 
 # Made once: json.loads and json.dumps with options make a new decoder or encoder at each call.
-DECODER = json.JSONDecoder(parse_constant=refuse, parse_float=finite)
+DECODER = json.JSONDecoder(parse_constant=json_number, parse_float=json_number)
 ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
 MAX_DEPTH = 500  # Python reads about 990 levels, and writes fewer back: a reply may echo a value
 
 
@@ -75,11 +67,8 @@ def depth(value: Any) -> int:
 
 
 def read_message(line: str) -> dict | None:
-    """One line of input as a JSON-RPC request or notification.
-
-    Raises ValueError when the line is not JSON (answer -32700), InvalidRequest when it is
-    JSON but no request (answer -32600). Returns None when nothing is owed: a blank line, or
-    a reply (this server sends no request, so nothing answers a reply)."""
+    """One input line as a request or a notification; None when nothing is owed (a blank line,
+    or a reply: this server sends no request). ValueError: not JSON. InvalidRequest: no request."""
     if not line.strip():
         return None
     try:
@@ -108,10 +97,9 @@ def to_json(value: Any) -> str:
 
 
 def use_utf8_stdio() -> None:
-    """UTF-8 on stdin and stdout, whatever the system's default; a line ends at "\\n" only.
-
-    A byte that is not UTF-8 reads as "�", as in Node's readline: the line is still read.
-    A lone surrogate a client sent as "\\udc80" goes back as that same escape."""
+    # Whatever the system's default. A byte that is not UTF-8 reads as "�" (as in Node's
+    # readline: the line is still answered), a line ends at "\n" only, and a lone surrogate a
+    # client sent as "\udc80" goes back as that same escape.
     sys.stdin.reconfigure(encoding="utf-8", errors="replace", newline="\n")  # type: ignore[union-attr]
     sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[union-attr]
 
@@ -164,9 +152,8 @@ watched: list[subprocess.Popen] = []  # the servers run_client stops at the end
 
 
 def watch(server: subprocess.Popen) -> None:
-    """Read the server's lines in a thread, so that next_line can wait for one with a time limit.
-
-    At most 64 lines ahead: a server that floods its output is read no faster than used."""
+    """Read the server's lines in a thread, so that next_line can wait for one with a time limit."""
+    # At most 64 lines ahead: a server that floods its output is read no faster than used.
     server.lines, server.count = queue.Queue(maxsize=64), 0  # type: ignore[attr-defined]
     watched.append(server)
 
@@ -179,10 +166,7 @@ def watch(server: subprocess.Popen) -> None:
 
 
 def next_line(server: Any) -> str:
-    """The server's next reply line, without its newline; waits at most SILENCE_LIMIT seconds.
-
-    A server may send a notification (a method, no id) at any time. It is no reply: it is
-    printed as a `<- ` line (the transcript shows all the server said), and skipped."""
+    """The server's next reply line, without its newline, within SILENCE_LIMIT seconds."""
     while True:
         try:
             line = server.lines.get(timeout=SILENCE_LIMIT)
@@ -200,6 +184,8 @@ def next_line(server: Any) -> str:
         if not (isinstance(message, dict) and "method" in message and "id" not in message):
             server.count += 1
             return line
+        # A notification (a method, no id) may come at any time. It is no reply: the transcript
+        # shows it as a "<- " line, and the client waits on.
         print("<- " + line, flush=True)
 
 
@@ -249,8 +235,8 @@ def wait_for_exit(server: subprocess.Popen) -> None:
 
 
 def stop(server: subprocess.Popen) -> None:
-    """Kill the server's whole process group (start_new_session=True made it its own), and
-    reap it. The group even when the server has exited: a child may still hold its pipes."""
+    # The whole process group (start_new_session=True made it the server's own), even when the
+    # server has exited: a child it started may still hold its pipes.
     try:
         os.killpg(server.pid, signal.SIGKILL)
     except (AttributeError, OSError):  # no process groups (Windows), or nobody left in it
@@ -346,10 +332,8 @@ def seconds(text: str) -> float:
 
 
 def model_settings() -> Settings:
-    """AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr).
-
-    From the environment, then the nearest .env file (python-dotenv only fills in what the
-    environment lacks). A wrong AI_TIMEOUT counts as 30; check_model_address says it is wrong."""
+    """AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr):
+    from the environment, then the nearest .env file for what the environment lacks."""
     try:
         from dotenv import find_dotenv, load_dotenv
     except ImportError:  # no python-dotenv here: the environment alone
@@ -359,15 +343,15 @@ def model_settings() -> Settings:
     get = os.environ.get
     raw_url, raw_timeout = get("AI_URL", "http://ai:4000"), get("AI_TIMEOUT", "30")
     base, timeout = raw_url.strip().rstrip("/"), seconds(raw_timeout)
+    # A wrong AI_TIMEOUT counts as 30 here; check_model_address says it is wrong.
     return Settings(base if base.endswith("/v1") else base + "/v1", get("AI_KEY", "lab"), get("AI_MODEL", "lab"),
                     30.0 if math.isnan(timeout) else timeout, language(), raw_url, raw_timeout)
 
 
 def check_model_address(settings: Settings) -> None:
-    """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL.
-
-    A plain TCP connection: with no model around (a classroom's usual case) it fails in a
-    millisecond, before the openai SDK (half a second to import) is even loaded."""
+    """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL."""
+    # A plain TCP connection: with no model around (a classroom's usual case) it fails in a
+    # millisecond, before the openai SDK (half a second to import) is even loaded.
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
@@ -408,7 +392,7 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if openai and isinstance(error, openai.APIConnectionError):
         url = error.request.url  # where the request went: AI_URL, unless model.py ignored it
         host, address = url.host, f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
-        causes = [error]  # what the SDK wraps: the socket's own error is down this chain
+        causes = [error]  # the SDK wraps the socket's own error: it is down this chain
         while len(causes) < 10 and (causes[-1].__cause__ or causes[-1].__context__):
             causes.append(causes[-1].__cause__ or causes[-1].__context__)  # type: ignore[arg-type]
         if any(isinstance(cause, ConnectionRefusedError) for cause in causes):

@@ -10,6 +10,7 @@ texts are `{"fr": {key: text}, "en": {key: text}}`, with the same keys in both l
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +81,17 @@ def test_a_byte_that_is_not_utf8_reads_as_a_replacement_character_and_the_line_i
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.decode("utf-8").splitlines()[1] == (
         '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Méthode inconnue : caf\ufffd"}}')
+
+
+def test_numbers_json_has_not_are_not_read_and_a_tiny_one_reads_as_zero() -> None:
+    # One reader (json_number) for NaN, ±Infinity and ±1e400: none can be written back as JSON.
+    # 1e-400 is a JSON number Python reads as 0.0: the -32602 error echoes it as 0.0.
+    lines = b"".join(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%s}}\n' % number
+                     for number in (b"NaN", b"-Infinity", b"-1e400", b"1e-400"))
+    done = subprocess.run([sys.executable, str(SOLUTIONS / "server.py")], input=lines, capture_output=True,
+                          timeout=10, env={"LAB_LANG": "en"})
+    assert (done.returncode, done.stderr) == (0, b"")
+    replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert [reply["error"]["code"] for reply in replies] == [-32700, -32700, -32700, -32602]
+    assert [reply["id"] for reply in replies] == [None, None, None, 1]
+    assert replies[3]["error"]["data"]["requested"] == 0.0

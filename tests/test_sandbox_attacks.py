@@ -345,10 +345,15 @@ def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tm
     names = ("first", "second", "third")
     for name in names:
         shutil.copytree(SOLUTIONS, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # Room for one submission's files (results.json and its completion record), as a first grading
+    # measures them in 4 KiB pages, and a page more for summary.csv: not for a second submission's.
+    probe = tmp_path / "probe"
+    subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", str(tmp_path / "class" / "first"), "--out",
+                    str(probe), "--format", "gradescope", "--jobs", "1"], capture_output=True, timeout=120, check=True)
+    pages = sum(-(-path.stat().st_size // 4096) for path in (probe / "first").rglob("*") if path.is_file())
     out = tmp_path / "out"
     out.mkdir()
-    # Room for one submission's two files (results.json and its completion record, about 10 KB each).
-    script = (f"mount -t tmpfs -o size=40k tmpfs {out} && {sys.executable} -m lab --lang en grade "
+    script = (f"mount -t tmpfs -o size={4 * (pages + 1)}k tmpfs {out} && {sys.executable} -m lab --lang en grade "
               + " ".join(str(tmp_path / "class" / name) for name in names)
               + f" --out {out} --format gradescope --jobs 1 --timeout 30; echo exit=$?; cat {out}/summary.csv")
     done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})

@@ -15,8 +15,8 @@ from lab.checks.texts import TEXTS, field_names, recognise, say
 from lab.checks.titles import TITLES
 
 # Modules whose texts all live in the tables, and the class report's figures that read them.
-# Not moved yet: tracebacks.py's load hints ({"fr", "en"} pairs).
 MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
+         "lab/checks/tracebacks.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
          "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/checks/answers_checks.py",
          "lab/real_clients.py", "lab/grading/class_stats.py")

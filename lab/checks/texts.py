@@ -164,6 +164,46 @@ TEXTS: dict[str, dict[str, str]] = {
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
+        # Python's own errors (lab/checks/tracebacks.py): a frame, what an error means (python.<its type>),
+        # and the hint for a file that does not load.
+        "trace.frame": "{file}, ligne {line}",
+        "trace.frame_in": "{file}, ligne {line}, dans {where}",
+        "python.NameError": "Python ne connaît pas le nom « {name} » : une faute de frappe, ou un nom défini plus bas "
+                            "ou dans une autre fonction ?",
+        "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
+                                    "changer une variable du module (comme state), écrivez global {name} au début de "
+                                    "la fonction.",
+        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez "
+                           "d’abord qu’elle y est (une notification n’a pas d’id).",
+        "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
+        "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
+                            "d’arguments.",
+        "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
+        "python.ValueError": "Une fonction a reçu une valeur qu’elle ne sait pas traiter.",
+        "python.JSONDecodeError": "Ce texte n’est pas du JSON : json.loads l’a refusé.",
+        "python.ZeroDivisionError": "Une division par zéro.",
+        "python.RecursionError": "Une fonction s’appelle elle-même sans fin : Python s’est arrêté à sa limite de "
+                                 "profondeur.",
+        "python.AssertionError": "Un assert de votre code a échoué.",
+        "python.FileNotFoundError": "Un fichier ou un programme introuvable : vérifiez son nom et le dossier où il "
+                                    "est cherché.",
+        "python.BrokenPipeError": "L’autre programme a fermé le tube pendant que celui-ci y écrivait.",
+        "python.UnicodeDecodeError": "Des octets qui ne sont pas du texte UTF-8.",
+        "python.UnicodeEncodeError": "Un caractère que cette sortie ne sait pas écrire.",
+        "python.SyntaxError": "Python ne peut pas lire ce fichier : cette ligne est mal écrite.",
+        "python.NotUtf8": "Python ne peut pas lire ce fichier : il n’est pas enregistré en UTF-8.",
+        "python.IndentationError": "Python ne peut pas lire ce fichier : l’indentation de cette ligne ne va pas.",
+        "python.TabError": "Python ne peut pas lire ce fichier : il mélange tabulations et espaces.",
+        "python.ModuleNotFoundError": "Un module introuvable : vérifiez son nom, et que son fichier est à côté.",
+        "python.ImportError": "Un nom introuvable dans le module importé : vérifiez son orthographe.",
+        "python.other": "Votre code a levé l’exception {type}.",
+        "load.syntax": "Python ne peut pas lire {file} : la ligne {line} (ou celle juste avant) est mal écrite — "
+                       "parenthèse, deux-points, guillemet ou indentation. Rien d’autre ne peut être vérifié avant.",
+        "load.encoding": "Python ne peut pas lire {file} : sa ligne {line} a un caractère qui n’est pas en UTF-8 (un "
+                         "fichier enregistré en Latin-1 ou Windows-1252 ?). Enregistrez-le en UTF-8 ; rien d’autre ne "
+                         "peut être vérifié avant.",
+        "load.import": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier est "
+                       "bien à côté (plumbing.py, model.py).",
     },
     "en": {
         "part.unwritten": "This part is still to write (“{task}”).",
@@ -284,6 +324,41 @@ TEXTS: dict[str, dict[str, str]] = {
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
+        "trace.frame": "{file}, line {line}",
+        "trace.frame_in": "{file}, line {line}, in {where}",
+        "python.NameError": "Python does not know the name “{name}”: a typo, or a name defined further down or in "
+                            "another function?",
+        "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
+                                    "variable of the module (such as state), write global {name} at the start of the "
+                                    "function.",
+        "python.KeyError": "The key “{name}” is not in this dictionary: read it with .get(), or check first that it "
+                           "is there (a notification has no id).",
+        "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
+        "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
+        "python.IndexError": "An index goes past the end of the list (the first one is 0).",
+        "python.ValueError": "A function got a value it cannot handle.",
+        "python.JSONDecodeError": "This text is not JSON: json.loads refused it.",
+        "python.ZeroDivisionError": "A division by zero.",
+        "python.RecursionError": "A function calls itself without end: Python stopped at its depth limit.",
+        "python.AssertionError": "An assert in your code failed.",
+        "python.FileNotFoundError": "A file or a program that cannot be found: check its name and the folder it is "
+                                    "looked for in.",
+        "python.BrokenPipeError": "The other program closed the pipe while this one was writing to it.",
+        "python.UnicodeDecodeError": "Bytes that are not UTF-8 text.",
+        "python.UnicodeEncodeError": "A character this output cannot write.",
+        "python.SyntaxError": "Python cannot read this file: this line is malformed.",
+        "python.NotUtf8": "Python cannot read this file: it is not saved as UTF-8.",
+        "python.IndentationError": "Python cannot read this file: this line's indentation is wrong.",
+        "python.TabError": "Python cannot read this file: it mixes tabs and spaces.",
+        "python.ModuleNotFoundError": "A module that cannot be found: check its name, and that its file is beside it.",
+        "python.ImportError": "A name that cannot be found in the imported module: check its spelling.",
+        "python.other": "Your code raised the exception {type}.",
+        "load.syntax": "Python cannot read {file}: line {line} (or the one just before) is malformed — a bracket, a "
+                       "colon, a quote or the indentation. Nothing else can be checked before that.",
+        "load.encoding": "Python cannot read {file}: its line {line} has a character that is not UTF-8 (a file saved "
+                         "as Latin-1 or Windows-1252?). Save it as UTF-8; nothing else can be checked before that.",
+        "load.import": "{file}, line {line}, imports a module that cannot be found: check its name, and that the file "
+                       "is beside it (plumbing.py, model.py).",
     },
 }
 
@@ -362,15 +437,14 @@ def pattern(template: str) -> str:
     """A template's first line as a regex, each field a named group (`{name:g}` → (?P<name>.*?)),
     a field met again the same text as the first time."""
     pieces = re.split(r"\{(\w+)(?:[^}]*)\}", template.split("\n")[0])
-    seen: set[str] = set()
-    regex = []
+    regex, named = "", set()
     for index, piece in enumerate(pieces):
         if index % 2 == 0:
-            regex.append(re.escape(piece))
-        else:
-            regex.append(f"(?P={piece})" if piece in seen else f"(?P<{piece}>.*?)")
-            seen.add(piece)
-    return "".join(regex)
+            regex += re.escape(piece)
+        else:  # a field written twice is the same text twice
+            regex += f"(?P={piece})" if piece in named else f"(?P<{piece}>.*?)"
+            named.add(piece)
+    return regex
 
 
 def recognise(message: str, keys: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
