@@ -14,12 +14,12 @@ from conftest import ROOT
 from lab.checks.texts import TEXTS, field_names, recognise, say
 from lab.checks.titles import TITLES
 
-# Modules whose texts all live in the tables. Not moved yet: answers_checks.py's cell and TOML
-# sentences ({"fr", "en"} pairs).
+# Modules whose texts all live in the tables, and the class report's figures that read them.
 MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
          "lab/checks/tracebacks.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
-         "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/real_clients.py")
+         "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/checks/answers_checks.py",
+         "lab/real_clients.py", "lab/grading/class_stats.py")
 SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
 
 
@@ -63,6 +63,9 @@ def test_the_shapes_test_finds_each_older_shape() -> None:
     older = 'who = ("Le serveur", "The server")\nmessage = {"fr": "Bonjour", "en": "Hello"}\nraise Failed(fr="a", en="b")\n'
     assert len(sentence_pairs(older)) == 1 and sentence_pairs('x = ("legacy", "auto")\n') == []
     assert [line for line in older.splitlines() for shape in INLINE if shape.search(line)] == older.splitlines()[1:]
+    branches = 'asks = pair[0 if context.lang == "fr" else 1]\nif lang != "en":\nif lang in TEXTS:\n'
+    assert [line for line in branches.splitlines() for shape in LANG_BRANCHES if shape.search(line)] == \
+        branches.splitlines()[:2]
 
 
 def test_the_real_clients_report_only_keys_of_the_table() -> None:
@@ -82,6 +85,8 @@ def test_every_reason_a_check_passes_is_a_key_of_a_table() -> None:
 
 # A French or English literal in one of the older shapes: {"fr": "…"}, fr="…" / en="…".
 INLINE = [re.compile(r'\{\s*"(?:fr|en)"\s*:\s*f?["\']'), re.compile(r"\b(?:fr|en)\s*=\s*f?[\"']")]
+# A sentence chosen by the run's language in the code: `if lang == "fr"`, `pair[0 if lang == "fr" else 1]`.
+LANG_BRANCHES = [re.compile(r"""lang\s*[!=]=\s*["'](?:fr|en)["']""")]
 
 
 def sentence_pairs(source: str) -> list[str]:
@@ -108,7 +113,7 @@ def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None
         source = source[source.index("def task_word"):]  # the table itself is the one home
     if module.endswith("titles.py"):
         source = ""
-    found = [line for line in source.splitlines() for shape in INLINE if shape.search(line)]
+    found = [line for line in source.splitlines() for shape in INLINE + LANG_BRANCHES if shape.search(line)]
     assert found == [] and sentence_pairs(source) == []
     assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")
 
@@ -133,6 +138,13 @@ def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> 
         ("file.missing", {"file": "model.py"})
     assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
         ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
+    said, line, column = "Expected ']' at the end of a table declaration", 1, 11
+    assert recognise(say(lang, "answers.not_toml_at", file="answers.toml", said=said, line=line, column=column),
+                     ("answers.not_toml_at", "answers.not_toml")) == \
+        ("answers.not_toml_at", {"file": "answers.toml", "said": said, "line": "1", "column": "11"})
+    assert say("en", "answers.cell", cell="mots_cles.etat", why={"reason": "answers.why_empty"}, empty_cells=[],
+               wrong_cells=["mots_cles.negocier"]) == \
+        "Cell mots_cles.etat (keywords: state): it is empty. Other wrong cells: mots_cles.negocier (keywords: negotiate)."
     assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "real.said")) is None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
+from lab.checks.texts import say
 from lab.process.student import read_student_file
 
 if sys.version_info >= (3, 11):
@@ -36,9 +37,9 @@ def normalize(value: Any) -> str:
 NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py and its fields
 
 
-def read_answers(context: Context) -> dict | str | tuple[str, dict]:
-    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its fields
-    (NO_FILE, not UTF-8), or tomllib's reason in the run's language."""
+def read_answers(context: Context) -> dict | tuple[str, dict]:
+    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its
+    fields (NO_FILE, not UTF-8, not TOML with tomllib's own words)."""
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
@@ -47,14 +48,13 @@ def read_answers(context: Context) -> dict | str | tuple[str, dict]:
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except tomllib.TOMLDecodeError as error:
-        # tomllib speaks English only: the place, and what to look at, in the student's language too.
-        where = AT.search(str(error))
-        if context.lang == "fr" and where:
-            return (f"{FILE} n’est pas du TOML valide ligne {where[1]}, colonne {where[2]} : regardez les crochets, "
-                    f"les guillemets et le signe = de cette ligne (tomllib dit, en anglais : « {error} »).")
-        if context.lang == "fr":
-            return f"{FILE} n’est pas du TOML valide (tomllib dit, en anglais : « {error} »)."
-        return f"{FILE} is not valid TOML: {error}"
+        # tomllib speaks English only: its place is cut out of its words, for the sentence to say it.
+        said = str(error)
+        where = AT.search(said)
+        if where and said.endswith(where[0]):
+            return "answers.not_toml_at", {"file": FILE, "said": said[:where.start()].rstrip(),
+                                           "line": int(where[1]), "column": int(where[2])}
+        return "answers.not_toml", {"file": FILE, "said": said}
 
 
 PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
@@ -85,46 +85,42 @@ def table(context: Context, name: str) -> dict:
     answers = context.probe("answers.file")
     if isinstance(answers, tuple):
         raise Failed(FILE, "—", reason=answers[0], fields=answers[1])
-    if isinstance(answers, str):
-        raise Failed(FILE, "—", fr=answers, en=answers)
     cells = answers.get(name)
     if not isinstance(cells, dict):
         raise Failed(f"[{name}]", "—", reason="answers.no_table", fields={"table": name, "file": FILE})
     return cells
 
 
-# The cells keep the lesson's French names (the file's keys); in English each is shown with
-# its lesson label translated, so that the name says what the cell is about.
-ENGLISH_LABELS = {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state",
-                  "negocier": "negotiate", "trois_clients": "three clients ask", "six_reponses": "the six replies"}
+# The cells keep the lesson's French names (the file's keys); in another language each is shown
+# with its lesson label translated, so that the name says what the cell is about.
+LABELS = {"en": {"mots_cles": "keywords", "poignee_de_main": "handshake", "etat": "state", "negocier": "negotiate",
+                 "trois_clients": "three clients ask", "six_reponses": "the six replies"}}
 
 
 def cell_name(cell: str, lang: str) -> str:
     """`mots_cles.etat` as the student reads it: in English, `mots_cles.etat (keywords: state)`."""
-    if lang != "en":
+    labels = LABELS.get(lang)
+    if not labels:
         return cell
     table, _, key = cell.partition(".")
-    return f"{cell} ({ENGLISH_LABELS.get(table, table)}: {ENGLISH_LABELS.get(key, key)})"
+    return f"{cell} ({labels.get(table, table)}: {labels.get(key, key)})"
 
 
-def grade(wrong: list[tuple[str, tuple[str, str], Any, dict[str, str]]], lang: str) -> None:
-    """wrong: (cell, what it asks in fr/en, what the student wrote, why in fr/en). Fails on the first."""
+Asks = tuple[str, dict]  # what a cell asks: a reason of lab/checks/texts.py and its fields
+Wrong = tuple[str, Asks, Any, str]  # a wrong cell: its name, what it asks, what was written, why (a key)
+EMPTY = "answers.why_empty"
+
+
+def grade(wrong: list[Wrong], lang: str) -> None:
+    """Fails on the first wrong cell, naming the others; the result keeps the cells as fields
+    (lab/grading/class_stats.py counts them)."""
     if wrong:
-        wrong = [(cell_name(cell, lang), *rest) for cell, *rest in wrong]
-        cell, asks_in, written, why = wrong[0]
-        asks = asks_in[0 if lang == "fr" else 1]
+        cell, (asks, asked), written, why = wrong[0]
         # An empty cell is still to fill in, not wrong: the two are named apart.
-        empty = ", ".join(w[0] for w in wrong[1:] if w[3] is EMPTY)
-        others = ", ".join(w[0] for w in wrong[1:] if w[3] is not EMPTY)
-        more = {"fr": (f" Cellules encore vides : {empty}." if empty else "")
-                + (f" Autres cellules fausses : {others}." if others else ""),
-                "en": (f" Cells still empty: {empty}." if empty else "")
-                + (f" Other wrong cells: {others}." if others else "")}
-        raise Failed(asks, written if written != "" else "—",
-                     fr=f"Cellule {cell} : {why['fr']}{more['fr']}", en=f"Cell {cell}: {why['en']}{more['en']}")
-
-
-EMPTY = {"fr": "elle est vide.", "en": "it is empty."}
+        fields = {"cell": cell, "why": {"reason": why},
+                  "empty_cells": [w[0] for w in wrong[1:] if w[3] == EMPTY],
+                  "wrong_cells": [w[0] for w in wrong[1:] if w[3] != EMPTY]}
+        raise Failed(say(lang, asks, **asked), written if written != "" else "—", reason="answers.cell", fields=fields)
 
 
 def keywords(context: Context) -> None:
@@ -132,22 +128,18 @@ def keywords(context: Context) -> None:
     wrong = []
     handshake = cells.get("poignee_de_main", "")
     if not any(opens_session(word) for word in re.findall(r"[a-z/_]+", normalize(handshake))):
-        wrong.append(("mots_cles.poignee_de_main", ("la méthode qui ouvre la session", "the method that opens the session"),
-                      handshake, EMPTY if handshake == "" else
-                      {"fr": "ce n’est pas la requête qui fait quitter au serveur l’état nouveau.",
-                       "en": "that is not the request that moves the server out of the new state."}))
+        wrong.append(("mots_cles.poignee_de_main", ("answers.asks_handshake", {}), handshake,
+                      EMPTY if handshake == "" else "answers.why_not_the_opening"))
     state = cells.get("etat", "")
     states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
     if normalize(state) not in states:
-        wrong.append(("mots_cles.etat", ("un état du serveur", "one of the server's states"), state, EMPTY if state == "" else
-                      {"fr": "ce n’est pas un des états du serveur.", "en": "that is not one of the server's states."}))
+        wrong.append(("mots_cles.etat", ("answers.asks_state", {}), state,
+                      EMPTY if state == "" else "answers.why_not_a_state"))
     negotiate = cells.get("negocier", "")
     version = VERSION.search(normalize(negotiate))
     if not version or initialize_outcome(version.group()) != ("result", version.group()):
-        wrong.append(("mots_cles.negocier", ("une version que les deux côtés parlent", "a version both sides speak"),
-                      negotiate, EMPTY if negotiate == "" else
-                      {"fr": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
-                       "en": "the server does not accept this version (write a date YYYY-MM-DD)."}))
+        wrong.append(("mots_cles.negocier", ("answers.asks_version", {}), negotiate,
+                      EMPTY if negotiate == "" else "answers.why_version_refused"))
     grade(wrong, context.lang)
 
 
@@ -161,15 +153,15 @@ def opens_session(method: str) -> bool:
     return isinstance(reply, dict) and "result" in reply and session.state != before
 
 
-def compare(cell: str, written: Any, expected: tuple[str, Any], asks: tuple[str, str]) -> tuple | None:
+def compare(cell: str, written: Any, expected: tuple[str, Any], asks: Asks) -> Wrong | None:
     if written == "":
         return cell, asks, written, EMPTY
     said = reading(written)
     if said == expected:
         return None
     if expected[0] == "result" and said == ("result", None):
-        return cell, asks, written, {"fr": "dites aussi en quelle version.", "en": "also say in which version."}
-    return cell, asks, written, {"fr": "ce n’est pas ce que répond le serveur.", "en": "that is not what the server answers."}
+        return cell, asks, written, "answers.why_say_version"
+    return cell, asks, written, "answers.why_not_the_reply"
 
 
 THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's questions (the answers are the server's)
@@ -178,7 +170,7 @@ THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's quest
 def three_clients(context: Context) -> None:
     cells = table(context, "trois_clients")
     wrong = [compare(f"trois_clients.\"{version}\"", cells.get(version, ""), initialize_outcome(version),
-                     (f"ce que répond le serveur à initialize {version}", f"what the server answers to initialize {version}"))
+                     ("answers.asks_initialize", {"version": version}))
              for version in THREE_CLIENTS]
     grade([w for w in wrong if w], context.lang)
 
@@ -192,7 +184,7 @@ def six_replies(context: Context) -> None:
         if expected[0] == "result" and reading(written)[0] == "result":
             continue  # "résultat" is enough here; the details are in the reply
         wrong.append(compare(f"six_reponses.{reply['id']}", written, expected,
-                             (f"la réponse {reply['id']} de `lab run`", f"reply {reply['id']} of `lab run`")))
+                             ("answers.asks_reply", {"id": reply["id"]})))
     grade([w for w in wrong if w], context.lang)
 
 

@@ -29,17 +29,16 @@ MAX_SHOWN = 2000  # characters of expected/actual/output kept in a result
 
 class Failed(Exception):
     """A check's verdict: what was expected, what happened, and why it matters: a `reason` key
-    of lab/checks/texts.py with its `fields` (or, in checks not moved to the table yet, fr and en)."""
+    of lab/checks/texts.py with its `fields`, written in each language by `say` (there is no
+    other way to give a reason: a sentence of a check's own has no key to be read back by)."""
 
-    def __init__(self, expected: Any = "", actual: Any = "", fr: str = "", en: str = "", output: str = "",
-                 focus: tuple[str, ...] = (), hint: dict[str, str] | None = None, reason: str = "",
-                 fields: dict[str, Any] | None = None) -> None:
-        super().__init__(reason or en or fr)
+    def __init__(self, expected: Any = "", actual: Any = "", *, reason: str, fields: dict[str, Any] | None = None,
+                 output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None) -> None:
+        super().__init__(reason)
         self.expected = expected
         self.actual = actual
         self.reason, self.fields = reason, dict(fields or {})
-        self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")} if reason \
-            else {"fr": fr, "en": en or fr}
+        self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")}
         self.output = output
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
         # What to do next when the check's own hint would point elsewhere (a file that does not load).

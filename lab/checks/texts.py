@@ -37,6 +37,29 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
         "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
         "answers.no_table": "La table [{table}] manque dans {file}.",
+        # tomllib speaks English only: its words ({said}, without its place) are quoted, the place
+        # and what to look at are said in the student's language.
+        "answers.not_toml_at": "{file} n’est pas du TOML valide ligne {line}, colonne {column} : regardez les "
+                               "crochets, les guillemets et le signe = de cette ligne (tomllib dit, en anglais : "
+                               "« {said} (at line {line}, column {column}) »).",
+        "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
+        # A wrong cell (lab/checks/answers_checks.py): `cell` is its name in the file, `why` one of
+        # the answers.why_… reasons, `empty_cells` and `wrong_cells` the other cells (lists, maybe empty).
+        "answers.cell": "Cellule {cell} : {why}{empty_cells}{wrong_cells}",
+        "answers.still_empty": " Cellules encore vides : {cells}.",
+        "answers.also_wrong": " Autres cellules fausses : {cells}.",
+        "answers.why_empty": "elle est vide.",
+        "answers.why_not_the_opening": "ce n’est pas la requête qui fait quitter au serveur l’état nouveau.",
+        "answers.why_not_a_state": "ce n’est pas un des états du serveur.",
+        "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
+        "answers.why_say_version": "dites aussi en quelle version.",
+        "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
+        # What a cell asks (the check's "expected").
+        "answers.asks_handshake": "la méthode qui ouvre la session",
+        "answers.asks_state": "un état du serveur",
+        "answers.asks_version": "une version que les deux côtés parlent",
+        "answers.asks_initialize": "ce que répond le serveur à initialize {version}",
+        "answers.asks_reply": "la réponse {id} de `lab run`",
         # A reply compared with the reference's (lab/checks/server_session.py): `got` and `want`
         # are JSON, or None for a value the reply lacks.
         "reply.none": "Aucune réponse à {what}.",
@@ -193,6 +216,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} raises an exception instead of writing its reply.",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
+        "answers.not_toml_at": "{file} is not valid TOML: {said} (at line {line}, column {column})",
+        "answers.not_toml": "{file} is not valid TOML: {said}",
+        "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
+        "answers.still_empty": " Cells still empty: {cells}.",
+        "answers.also_wrong": " Other wrong cells: {cells}.",
+        "answers.why_empty": "it is empty.",
+        "answers.why_not_the_opening": "that is not the request that moves the server out of the new state.",
+        "answers.why_not_a_state": "that is not one of the server's states.",
+        "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
+        "answers.why_say_version": "also say in which version.",
+        "answers.why_not_the_reply": "that is not what the server answers.",
+        "answers.asks_handshake": "the method that opens the session",
+        "answers.asks_state": "one of the server's states",
+        "answers.asks_version": "a version both sides speak",
+        "answers.asks_initialize": "what the server answers to initialize {version}",
+        "answers.asks_reply": "reply {id} of `lab run`",
         "reply.none": "No reply to {what}.",
         "reply.differs": "Reply to {what}: {path} is {got} instead of {want}.",
         "value.missing": "missing",
@@ -336,6 +375,17 @@ def decimal_word(lang: str, value: Any) -> str:
     return decimal(float(value), lang)
 
 
+def cell_word(lang: str, cell: str) -> str:
+    from lab.checks.answers_checks import cell_name  # the cells' English labels live with the cells
+
+    return cell_name(cell, lang)
+
+
+def cells_sentence(key: str) -> Callable[[str, list[str]], str]:
+    """The other cells, as the sentence `key` naming them, or nothing when there are none."""
+    return lambda lang, cells: say(lang, key, cells=cells) if cells else ""
+
+
 def json_word(lang: str, value: Any) -> str:
     return TEXTS[lang]["value.missing"] if value is None else value
 
@@ -347,6 +397,10 @@ WORDS: dict[str, Callable[[str, Any], str]] = {
     "who": lambda lang, value: TEXTS[lang][f"who.{value}"],
     "cpu": decimal_word,
     "load_seconds": decimal_word,
+    "cell": cell_word,
+    "cells": lambda lang, cells: ", ".join(cell_word(lang, cell) for cell in cells),
+    "empty_cells": cells_sentence("answers.still_empty"),
+    "wrong_cells": cells_sentence("answers.also_wrong"),
 }
 
 
@@ -380,7 +434,8 @@ def field_names(template: str) -> set[str]:
 # ---------------------------------------------------------------- reading a sentence back
 
 def pattern(template: str) -> str:
-    """A template's first line as a regex, each field a named group (`{name:g}` → (?P<name>.*?))."""
+    """A template's first line as a regex, each field a named group (`{name:g}` → (?P<name>.*?)),
+    a field met again the same text as the first time."""
     pieces = re.split(r"\{(\w+)(?:[^}]*)\}", template.split("\n")[0])
     regex, named = "", set()
     for index, piece in enumerate(pieces):

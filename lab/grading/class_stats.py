@@ -1,13 +1,13 @@
 """The class report's figures, from a ClassRecord: pure functions, no HTML.
 
-What went wrong with a run is read from its error text, matched against the grader's own
-messages (lab/i18n.py, both languages), so a message reworded there is still recognised.
+What went wrong with a run, and which answers.toml cells a student got wrong, is read from
+the reason keys and fields the results keep (lab/grading/causes.py, lab/checks/texts.py); a
+record written before they were kept has its sentences read back into the same keys.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from lab.grading import causes
 from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
                                 could_run, first_cause, split)
+from lab.checks.texts import TEXTS, recognise
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
@@ -26,9 +27,10 @@ LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])  # the kinds "Travaux à rega
 NEVER_RAN = {"hang": HUNG, "cpu": CPU, "crash": CRASHED, "syntax": SYNTAX}
 MAX_BARS = 40  # above this many points, a histogram bar holds several scores
 TOP_VALUES = 3  # wrong values shown per answers.toml cell
-# answers.toml could not be read at all: no cell to speak of (answers_checks.read_answers).
-ANSWERS_UNREADABLE = re.compile(r"(?:n’est pas du TOML valide|is not valid TOML|Il n’y a pas de fichier answers\.toml"
-                                r"|There is no answers\.toml file)")
+EMPTY_VALUE = "—"  # what an answers check writes as the "actual" of an empty cell
+# answers.toml could not be read at all: no cell to speak of (answers_checks.read_answers's reasons).
+UNREADABLE = ("file.missing", "answers.not_utf8", "answers.not_toml_at", "answers.not_toml")
+CELL = "answers.cell"  # a wrong cell, with the others named (answers_checks.grade)
 
 
 def run_kind(submission: Submission) -> str | None:
@@ -172,15 +174,56 @@ def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str,
     return sorted(figures.values(), key=lambda figure: (-figure.rate, order.get(figure.id, len(order))))
 
 
-CELL = re.compile(r"^(?:Cellule|Cell)\s+(\S+)\s*:")
-OTHER_CELLS = re.compile(r"(?:Autres cellules fausses|Other wrong cells)\s*:\s*([^\n]*?)\.?\s*$", re.M)
+def answers_reason(check: CheckResult) -> tuple[str, dict]:
+    """An answers check's reason key and fields: kept in the result, or, in a record written
+    before they were (an older --out folder), its sentence read back from the same table."""
+    if check.reason:
+        key, fields = check.reason, check.fields if isinstance(check.fields, dict) else {}
+        if key == CELL:  # a results file is the student's to write: only names are taken from it
+            fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
+                      **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
+        return key, fields
+    found = recognise(check.message, (*UNREADABLE, CELL))
+    if found is None:
+        return "", {}
+    key, fields = found
+    if key == CELL:  # the sentence as written: the first cell's name, then the cells named after it
+        fields = {"cell": plain_cell(fields["cell"]), "empty_cells": named_cells(check.message, "answers.still_empty"),
+                  "wrong_cells": named_cells(check.message, "answers.also_wrong")}
+    return key, fields
+
+
+def names(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str) and item] if isinstance(value, list) else []
+
+
+def plain_cell(name: str) -> str:
+    """A cell's name in the file, without the English label it is shown with (answers_checks.cell_name)."""
+    return name.split(" (")[0].strip()
+
+
+def named_cells(message: str, key: str) -> list[str]:
+    """The cells a written sentence names after `key`'s words (" Autres cellules fausses : a, b."),
+    in either language; the cells sentences come last, `wrong_cells` the very last."""
+    for lang in TEXTS:
+        before, _, after = TEXTS[lang][key].partition("{cells}")
+        if before in message:
+            listed = message.split(before, 1)[1]
+            for other in ("answers.still_empty", "answers.also_wrong"):
+                listed = listed.split(TEXTS[lang][other].partition("{cells}")[0])[0]
+            listed = listed.strip().removesuffix(after.strip())
+            return [plain_cell(cell) for cell in listed.split(", ") if cell.strip()]
+    return []
+
+
+def unreadable(check: CheckResult) -> bool:
+    return answers_reason(check)[0] in UNREADABLE
 
 
 def answers_unreadable(record: ClassRecord, answers_task: str = "answers") -> int:
-    """Students whose answers.toml is missing or not TOML: no cell of theirs is counted."""
+    """Students whose answers.toml is missing, not UTF-8 or not TOML: no cell of theirs is counted."""
     return sum(1 for submission in record.submissions
-               if any(is_answers(check, answers_task) and ANSWERS_UNREADABLE.search(check.message)
-                      for check in submission.checks))
+               if any(is_answers(check, answers_task) and unreadable(check) for check in submission.checks))
 
 
 def is_answers(check: CheckResult, answers_task: str) -> bool:
@@ -192,8 +235,8 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
     most often (a student counts once per cell, whatever checks name it).
 
     An answers check reports its first wrong cell with the value written (its "actual"), and
-    only names the others: those count as wrong, with their value unseen. A file that could
-    not be read names no cell (answers_unreadable counts those students).
+    only names the others: a wrong one counts with its value unseen, an empty one as empty. A
+    file that could not be read names no cell (answers_unreadable counts those students).
     """
     cells: dict[str, CellFigure] = {}
     values: dict[str, Counter[str]] = {}
@@ -215,14 +258,17 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
         for check in submission.checks:
             if check.status == PASSED or not is_answers(check, answers_task):
                 continue
-            if not (check.expected or check.actual) or ANSWERS_UNREADABLE.search(check.message):
+            key, fields = answers_reason(check)
+            if not (check.expected or check.actual) or key in UNREADABLE:
                 continue  # skipped, never ran, or no file to read: no cell to speak of
-            named = CELL.match(check.message)
-            wrong(named.group(1) if named else check.expected, check.expected, check.id, check.actual)
-            others = OTHER_CELLS.search(check.message)
-            for other in (others.group(1).split(", ") if others else []):
-                if other.strip():
-                    wrong(other.strip(), "", check.id, None)
+            if key != CELL:  # a missing table, or a message of other words: what the check expected
+                wrong(check.expected, check.expected, check.id, check.actual)
+                continue
+            wrong(fields["cell"], check.expected, check.id, check.actual)
+            for other in fields["empty_cells"]:
+                wrong(other, "", check.id, EMPTY_VALUE)
+            for other in fields["wrong_cells"]:
+                wrong(other, "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
     return sorted(cells.values(), key=lambda figure: (-figure.wrong, figure.cell))
