@@ -205,6 +205,7 @@ MESSAGES = {
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
         "report.done": "Rapport de classe écrit : {path}",
         "report.not_written": "summary.csv est écrit, mais pas le rapport de classe ({reason}) : libérez de la place, puis lab report.",
+        "summary.not_written": "summary.csv n’a pas pu être écrit ({reason}) : libérez de la place, puis relancez la même commande lab grade (les travaux déjà notés sont gardés).",
         "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
         "report.empty": (
             "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
@@ -328,6 +329,7 @@ MESSAGES = {
         "gradescope_bundle.done": "Autograder zip written: {path}",
         "report.done": "Class report written: {path}",
         "report.not_written": "summary.csv is written, but not the class report ({reason}): free some room, then lab report.",
+        "summary.not_written": "summary.csv could not be written ({reason}): free some room, then run the same lab grade command again (the submissions already graded are kept).",
         "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
         "report.empty": (
             "No grading results in {path} (no summary.csv, no results file). "

@@ -262,6 +262,6 @@ def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out
     statuses = statuses_of(results)
     assert len(statuses) > 20 and "server.json-rpc-replies" in statuses  # the kit's own checks, graded
     assert "REACHED" not in raw  # no kit process of lab-student's opened to it: not its pipe, not its memory
-    assert "ATTACK RAN" in raw  # what the server printed, in the feedback: the attack did run
+    assert "ATTACK RAN" in raw, results["output"]  # what the server printed, in the feedback: the attack did run
     # The untouched exercises pass nothing but what they do without the attack: the forged 999 is gone.
     assert results["score"] < 5 and results["extra_data"] == {"status": "graded"}, results["output"]

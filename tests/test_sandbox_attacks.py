@@ -337,6 +337,34 @@ def test_the_helpers_bytecode_on_a_full_disk_is_whole_or_absent(tmp_path: Path) 
 
 
 @needs_host
+def test_summary_csv_is_written_in_the_room_held_for_it_when_the_results_fill_the_disk(tmp_path: Path) -> None:
+    """A disk that the first results fill: the room lab grade held from the start takes
+    summary.csv, whatever the sizes; the class page may go missing, and that is said."""
+    import shutil
+
+    for name in ("a", "b", "c"):
+        shutil.copytree(SOLUTIONS, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    out.mkdir()
+    for size in (20, 24, 28):  # KiB: about where the results and the summary compete for the last pages
+        script = (f"mount -t tmpfs -o size={size}k tmpfs {out} && {sys.executable} -m lab --lang en grade "
+                  + " ".join(str(tmp_path / "class" / name) for name in ("a", "b", "c"))
+                  + f" --out {out} --format gradescope --jobs 1 --timeout 30; echo exit=$?; cat {out}/summary.csv")
+        done = run_as_host(tmp_path / f"host{size}", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+        lines = done.stdout.splitlines()
+        assert "Traceback" not in done.stderr, done.stderr
+        assert lines[2:] and [row.split(",")[0] for row in lines[2:]] == ["a", "b", "c"], (size, done.stdout)
+    # A disk full before the run: no room to hold, and the summary's own write fails, said so.
+    script = (f"mount -t tmpfs -o size=4k tmpfs {out} && head -c 4096 /dev/zero > {out}/filler; "
+              f"{sys.executable} -m lab --lang en grade {tmp_path / 'class' / 'a'} --out {out} --jobs 1; echo exit=$?")
+    done = run_as_host(tmp_path / "host-full", script, {**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.splitlines()[-1] == "exit=1" and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: summary.csv could not be written (No space left on device): free some room, then run the same lab "
+        "grade command again (the submissions already graded are kept).")
+
+
+@needs_host
 def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tmp_path: Path) -> None:
     """--out on a disk with room for one submission's files: the next ones are kit errors (never
     a zero, never the end of `lab grade`), and summary.csv says so for each."""
@@ -346,14 +374,18 @@ def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tm
     for name in names:
         shutil.copytree(SOLUTIONS, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
     # Room for one submission's files (results.json and its completion record), as a first grading
-    # measures them in 4 KiB pages, and a page more for summary.csv: not for a second submission's.
+    # measures them in 4 KiB pages, a page more, and the room lab grade holds for summary.csv:
+    # not for a second submission's.
     probe = tmp_path / "probe"
     subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", str(tmp_path / "class" / "first"), "--out",
                     str(probe), "--format", "gradescope", "--jobs", "1"], capture_output=True, timeout=120, check=True)
     pages = sum(-(-path.stat().st_size // 4096) for path in (probe / "first").rglob("*") if path.is_file())
     out = tmp_path / "out"
     out.mkdir()
-    script = (f"mount -t tmpfs -o size={4 * (pages + 1)}k tmpfs {out} && {sys.executable} -m lab --lang en grade "
+    from lab.grading.classroom import RESERVE_PER_ROW
+
+    room = 4096 * (pages + 1) + RESERVE_PER_ROW * (len(names) + 1)
+    script = (f"mount -t tmpfs -o size={room // 1024}k tmpfs {out} && {sys.executable} -m lab --lang en grade "
               + " ".join(str(tmp_path / "class" / name) for name in names)
               + f" --out {out} --format gradescope --jobs 1 --timeout 30; echo exit=$?; cat {out}/summary.csv")
     done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})

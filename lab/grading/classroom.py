@@ -44,6 +44,9 @@ from lab.process.student import joins_here
 from lab.results import ERROR, Report
 
 SUMMARY_NAME = "summary.csv"
+# Room held for summary.csv while the class is graded (a generous bound for one row), so that a
+# disk the results fill up still takes the summary: released just before it is written.
+RESERVE_NAME, RESERVE_PER_ROW = ".lab-summary-room", 4096
 DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
 # Files `lab grade` writes beside the submissions' folders: no folder may take their names.
 CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
@@ -482,6 +485,27 @@ def stopped_cleanly() -> Iterator[threading.Event]:
             signal.signal(number, handler)
 
 
+class SummaryNotWritten(Exception):
+    """summary.csv could not be written, even in the room held for it: the reason (strerror)."""
+
+
+def hold_room(path: Path, size: int) -> Path:
+    """Take `size` bytes of the output disk now, as a file (given back before summary.csv is
+    written). Without room even for that, nothing is held: the summary's own write says so."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return path
+    try:
+        os.posix_fallocate(fd, 0, size)
+    except OSError:
+        with contextlib.suppress(OSError):
+            path.unlink()
+    finally:
+        os.close(fd)
+    return path
+
+
 def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
                    target: str, on_done: Callable[[int, int], None] | None, catalogue: Catalogue | None,
                    bonus: bool, preload: bool, jail: Spec | None, force: bool,
@@ -498,6 +522,7 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
         if reports and on_resume:
             on_resume(len(reports))
     todo = [index for index in range(len(submissions)) if index not in reports]
+    reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
     fit = fit_jobs(read_host(), jobs)
     environment = student_environment(dict(os.environ), lang)
@@ -539,7 +564,12 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     paths = [original_path(submission) for submission in submissions]
-    summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
+    with contextlib.suppress(OSError):
+        reserve.unlink()
+    try:
+        summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
+    except OSError as error:
+        raise SummaryNotWritten(error.strerror or str(error)) from None
     problem = ""
     try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
         class_report.record_grading(out, rows, {

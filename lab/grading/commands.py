@@ -90,7 +90,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
         from lab.grading.capacity import fit_jobs, read_host
-        from lab.grading.classroom import SandboxUnavailable, grade_class, path_problems, record_kit_error
+        from lab.grading.classroom import (SandboxUnavailable, SummaryNotWritten, grade_class, path_problems,
+                                           record_kit_error)
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
@@ -120,6 +121,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         except SandboxUnavailable as problem:
             record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
             raise click.ClickException(str(problem)) from None
+        except SummaryNotWritten as problem:  # each graded submission's file is kept: a rerun resumes
+            raise click.ClickException(text(lang, "summary.not_written", reason=problem)) from None
         except Exception as error:  # a kit bug: the platform still gets a file that says so
             record_kit_error(list(submissions), out, fmt, lang, f"{type(error).__name__}: {error}", bonus)
             raise
