@@ -102,3 +102,31 @@ def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert settled(lambda: [pid for pid in mentioning(str(tmp_path / "class"))] == [])
     assert sorted(path.name for path in temporary.iterdir()) == [live.folder.name]
+
+
+def record(root: Path, name: str, owner: str) -> Path:
+    folder = root / (sweep.RUN_PREFIX + name)
+    folder.mkdir()
+    (folder / sweep.OWNER).write_text(owner + "\n")
+    return folder
+
+
+def test_a_sweep_judges_only_the_records_of_its_own_pid_namespace(tmp_path: Path) -> None:
+    """A grader in a container or a sandbox that shares this temporary folder sees other pids:
+    its sweep must not take a live grader of the host for dead (nor the host's, one of its own)."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs unshare and root, for a pid namespace of its own")
+    live = record(tmp_path, "live", f"{os.getpid()} {sweep.start_time(os.getpid())} {sweep.pid_namespace()}")
+    dead_here = record(tmp_path, "dead", f"999999999 1 {sweep.pid_namespace()}")
+    elsewhere = record(tmp_path, "elsewhere", "999999999 1 pid:[1]")
+    older = record(tmp_path, "older", "999999999 1")  # a record of a kit that did not write the namespace
+    inside = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c",
+                             f"from lab.grading import sweep; from pathlib import Path; print(sweep.sweep(Path({str(tmp_path)!r})))"],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert inside.returncode == 0, inside.stderr
+    # From inside: the namespaced records are another namespace's, left alone; the older record
+    # is judged by its pid, as that kit's own sweep did.
+    assert inside.stdout.split() == ["1"] and not older.exists()
+    assert live.is_dir() and dead_here.is_dir() and elsewhere.is_dir()
+    assert sweep.sweep(tmp_path) == 1  # from here: the dead one of this namespace only
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([live.name, elsewhere.name])

@@ -1,8 +1,9 @@
 """What a class run leaves behind if it is killed (kill -9, a power cut): swept by the next run.
 
 Each `lab grade` run has a record folder, `$TMPDIR/lab-run-XXXX/`, that holds:
-- `owner`: the grader's pid and its start time (from /proc), so a pid reused by another
-  process is not taken for the owner;
+- `owner`: the grader's pid, its start time (from /proc), so a pid reused by another
+  process is not taken for the owner, and its pid namespace: a grader in another namespace
+  (a container, a sandbox) that shares this folder has pids this one cannot judge;
 - `notes`: one line per thing it made outside that folder, written before it is used: a
   check run's token (every process it starts carries it: groups.kill_marked) and each
   submission's control group;
@@ -41,9 +42,19 @@ def start_time(pid: int) -> str | None:
     return stat.rsplit(")", 1)[-1].split()[19]
 
 
+def pid_namespace() -> str:
+    """This process's pid namespace ("pid:[4026531836]"), or "" where /proc does not say."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return ""
+
+
 def alive(owner: str) -> bool:
     try:
-        pid, started = owner.split()
+        pid, started, *namespace = owner.split()
+        if namespace and namespace != [pid_namespace()]:
+            return True  # its pid means another process here: never judged dead from this side
         return start_time(int(pid)) == started
     except ValueError:
         return True  # not a record this kit wrote: leave it alone
@@ -52,7 +63,7 @@ def alive(owner: str) -> bool:
 class RunRecord:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX, dir=tempfile.gettempdir()))
-        (self.folder / OWNER).write_text(f"{os.getpid()} {start_time(os.getpid()) or 0}\n")
+        (self.folder / OWNER).write_text(f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}\n")
 
     def note(self, kind: str, value: str) -> None:
         with _lock, (self.folder / NOTES).open("a", encoding="utf-8") as notes:
