@@ -56,6 +56,11 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
     from lab.process.launch import HERE, Launch
     from lab.report import render
 
+    from lab.layout import STUDENT_FILES
+
+    if not as_json and not launch_json and not any((folder / name).is_file() for name in STUDENT_FILES):
+        # A mistyped folder would read as nine parts of missing files: say first what is likely.
+        click.echo(text(lang, "check.no_student_files", target=folder, files=", ".join(STUDENT_FILES)), err=True)
     memo = ProbeMemo() if watch else None  # a save runs again only the probes it concerns
     launch = [Launch.from_json(launch_json) if launch_json else HERE]
 

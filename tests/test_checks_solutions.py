@@ -75,6 +75,19 @@ def test_a_missing_folder_is_a_usage_error_but_json_still_reports(tmp_path):
     assert Report.from_dict(json.loads(result.stdout)).score == 0
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("fr", "{folder} n’a aucun des fichiers de l’exercice (server.py, client.py, model.py) : est-ce le bon dossier ? "
+           "`lab exercises` les écrit dans exercises/."),
+    ("en", "{folder} has none of the exercise's files (server.py, client.py, model.py): is it the right folder? "
+           "`lab exercises` writes them into exercises/."),
+])
+def test_a_folder_without_exercise_files_is_named_as_the_likely_mistake_first(tmp_path, lang, said):
+    """A mistyped folder would read as nine parts of missing files: the first line says what is likely."""
+    result = lab_check(str(tmp_path), "--lang", lang)
+    assert result.returncode == 1 and result.stderr.splitlines()[0] == said.format(folder=tmp_path)
+    assert lab_check(str(ROOT / "solutions"), "--lang", lang).stderr == ""  # a real folder: nothing said
+
+
 @pytest.mark.parametrize(("lang", "server_line", "client_line"), [
     ("fr", "Cette partie est encore à écrire (« serveur, partie 1 »).",
      "Cette partie est encore à écrire (« client, partie 1 »)."),
