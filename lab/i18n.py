@@ -170,6 +170,7 @@ MESSAGES = {
         "grade.kit_error": "Erreur du kit, pas une note : {reason}",
         "grade.classroom_kit_error": "Erreur du kit : pas de note cette fois, le travail n’est pas en cause",
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
+        "grade.too_few_pids": "Cette machine ne permet plus que {have} processus et threads ; noter un travail en demande jusqu’à {need}. Sous cette limite, un fork refusé chez un étudiant passerait pour son erreur : rien n’est noté. Relevez la limite (pids.max du groupe de contrôle, ulimit -u) ou notez ailleurs.",
         "grade.limit.memory": "la mémoire disponible",
         "grade.limit.cpu": "les processeurs disponibles",
         "grade.resource_failure": (
@@ -295,6 +296,7 @@ MESSAGES = {
         "grade.kit_error": "Kit error, not a mark: {reason}",
         "grade.classroom_kit_error": "Kit error: no mark this time, the work is not to blame",
         "grade.limit.pids": "this host's limit on processes and threads",
+        "grade.too_few_pids": "This host allows only {have} more processes and threads; grading one submission takes up to {need}. Under that limit, a fork refused in a student's process would read as their mistake: nothing is graded. Raise the limit (the control group's pids.max, ulimit -u) or grade elsewhere.",
         "grade.limit.memory": "the memory available",
         "grade.limit.cpu": "the CPUs available",
         "grade.resource_failure": (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,7 +81,9 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     (Host(cpus=2, pids=256), 6, Fit(4, "cpu")),  # and held to two per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
     (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
-    (Host(cpus=8, pids=46), None, Fit(1, "pids")),  # never below one
+    (Host(cpus=8, pids=46), None, Fit(1, "pids", short=True)),  # never below one, but one does not fit
+    (Host(cpus=8, pids=59), None, Fit(1, "pids", short=True)),
+    (Host(cpus=8, pids=60), None, Fit(1, "pids")),  # one job's budget: graded
     (Host(cpus=8, pids=64), None, Fit(1, "pids")),
     (Host(cpus=8, pids=128), None, Fit(2, "pids")),
 ])
@@ -270,6 +273,39 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
     assert [row["failed"] for row in rows] == [""] * 6
     if peak is not None:
         assert peak <= 100
+
+
+def test_under_a_process_limit_one_job_cannot_hold_nothing_is_graded_and_that_is_said(tmp_path: Path) -> None:
+    """pids.max 46: one job peaks at 46–49 processes and threads, and a fork refused in a student's
+    process would read as that student's mistake (measured: correct work at 27/34). lab grade
+    refuses, in the run's language, and the platform still gets a file per submission."""
+    group = writable_pids_cgroup()
+    if group is None:
+        reason = "no writable pids cgroup here (cgroup v1 pids hierarchy or a delegated v2 subtree)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    folder = tmp_path / "class" / "s0"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    try:
+        (group / "pids.max").write_text("46\n")
+        script = f'echo $$ > "{group}/cgroup.procs" && exec "$@"'
+        done = subprocess.run(["sh", "-c", script, "sh", sys.executable, "-m", "lab", "grade", str(folder), "--out",
+                               str(out), "--lang", "en", "--format", "csv"],
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    finally:
+        for pid in (group / "cgroup.procs").read_text().split():
+            subprocess.run(["kill", "-9", pid], check=False)
+        group.rmdir()
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"Error: This host allows only \d+ more processes and threads; grading one submission takes "
+                        r"up to 60\. Under that limit, a fork refused in a student's process would read as their "
+                        r"mistake: nothing is graded\. Raise the limit \(the control group's pids\.max, ulimit -u\) "
+                        r"or grade elsewhere\.", last), last
+    rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
+    assert [(row["submission"], row["score"], row["status"]) for row in rows] == [("s0", "", "kit-error")]
 
 
 def test_workers_the_host_will_not_start_are_done_without(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,10 +45,16 @@ class Host:
     memory: int | None = None  # bytes it may still use
 
 
+# Below this many processes and threads, even one job may be refused a fork by the host, in a
+# student's process where it would read as the student's failure: the class is not graded.
+ONE_JOB_PIDS = PIDS_RESERVE + PIDS_PER_JOB
+
+
 @dataclass(frozen=True)
 class Fit:
     jobs: int
     reason: str  # which limit chose the number: "cpu", "pids" or "memory"
+    short: bool = False  # the host's process limit cannot hold one job (see ONE_JOB_PIDS)
 
 
 def read_int(path: Path) -> int | None:
@@ -219,4 +225,4 @@ def fit_jobs(host: Host, asked: int | None = None) -> Fit:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (max(1, math.floor(2 * host.cpus)), "cpu")
     jobs, reason = min([wanted, *bounds], key=lambda bound: bound[0])
-    return Fit(jobs=max(1, jobs), reason=reason)
+    return Fit(jobs=max(1, jobs), reason=reason, short=host.pids is not None and host.pids < ONE_JOB_PIDS)

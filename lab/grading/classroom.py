@@ -31,7 +31,7 @@ from typing import Callable, Iterator
 from lab import real_clients
 from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats, sweep
-from lab.grading.capacity import Fit, fit_jobs, read_host
+from lab.grading.capacity import ONE_JOB_PIDS, Fit, Host, fit_jobs, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
@@ -242,6 +242,12 @@ def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool =
 
 class SandboxUnavailable(Exception):
     """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
+
+
+def refuse_too_few_pids(host: Host, lang: str) -> None:
+    """Fail closed where one job could be refused a fork (a student's, read as their failure)."""
+    if fit_jobs(host).short:
+        raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=host.pids, need=ONE_JOB_PIDS))
 
 
 # The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
@@ -522,9 +528,12 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
         if reports and on_resume:
             on_resume(len(reports))
     todo = [index for index in range(len(submissions)) if index not in reports]
+    host = read_host()
+    if todo:
+        refuse_too_few_pids(host, lang)
     reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
-    fit = fit_jobs(read_host(), jobs)
+    fit = fit_jobs(host, jobs)
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
     kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
