@@ -1,9 +1,7 @@
 """The lesson's MCP server (serveur2.js), in Python: run it as `python server.py`.
 
-It speaks JSON-RPC 2.0 over stdin and stdout, one JSON object per line. Its state
-goes from "nouveau" (new) to "attente" (waiting) to "pret" (ready). It runs once its
-three parts are written (its loop is part 3). plumbing.py (given) reads and writes
-JSON as JavaScript does (read_message, to_json), and what the lesson does not teach.
+JSON-RPC 2.0 over stdin and stdout, one object per line; its state goes from "nouveau" to
+"attente" to "pret". It runs once its three parts are written (the loop is part 3).
 """
 
 import sys
@@ -15,22 +13,12 @@ SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
 
 # The texts on the wire, in the run's language (LAB_LANG=en chooses English).
 TEXTS = {
-    "fr": {
-        "parse_error": "Erreur d’analyse",
-        "invalid_request": "Requête invalide",
-        "not_initialized": "Pas initialisé",
-        "already_initialized": "Déjà initialisé",
-        "unsupported_version": "Version non prise en charge",
-        "unknown_method": "Méthode inconnue : ",
-    },
-    "en": {
-        "parse_error": "Parse error",
-        "invalid_request": "Invalid request",
-        "not_initialized": "Not initialized",
-        "already_initialized": "Already initialized",
-        "unsupported_version": "Unsupported protocol version",
-        "unknown_method": "Unknown method: ",
-    },
+    "fr": {"parse_error": "Erreur d’analyse", "invalid_request": "Requête invalide",
+           "not_initialized": "Pas initialisé", "already_initialized": "Déjà initialisé",
+           "unsupported_version": "Version non prise en charge", "unknown_method": "Méthode inconnue : "},
+    "en": {"parse_error": "Parse error", "invalid_request": "Invalid request", "not_initialized": "Not initialized",
+           "already_initialized": "Already initialized", "unsupported_version": "Unsupported protocol version",
+           "unknown_method": "Unknown method: "},
 }
 TEXT = TEXTS[language()]
 

@@ -81,9 +81,7 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     (Host(cpus=2, pids=256), 6, Fit(4, "cpu")),  # and held to two per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
     (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
-    (Host(cpus=8, pids=46), None, Fit(1, "pids", short=True)),  # never below one, but one does not fit
-    (Host(cpus=8, pids=59), None, Fit(1, "pids", short=True)),
-    (Host(cpus=8, pids=60), None, Fit(1, "pids")),  # one job's budget: graded
+    (Host(cpus=8, pids=46), None, Fit(1, "pids")),  # never below one (but lab grade refuses: below)
     (Host(cpus=8, pids=64), None, Fit(1, "pids")),
     (Host(cpus=8, pids=128), None, Fit(2, "pids")),
 ])
@@ -93,6 +91,11 @@ def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     # The budget holds the sandboxed peaks measured (docs/platforms.md) with headroom.
     for jobs, peak in ((1, 51), (3, 116), (4, 143)):
         assert capacity.PIDS_RESERVE + jobs * capacity.PIDS_PER_JOB >= peak * 1.1
+
+
+def test_one_job_needs_its_whole_budget_of_processes_and_threads() -> None:
+    assert [capacity.holds_one_job(Host(cpus=2, pids=pids)) for pids in (None, 46, 59, 60, 64)] == \
+        [True, False, False, True, True]
 
 
 # --- resource failures ------------------------------------------------------------------
@@ -236,7 +239,10 @@ def writable_pids_cgroup() -> Path | None:
     return None
 
 
-def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp_path: Path) -> None:
+def grade_under_pids_limit(limit: int, submissions: list[str], out: Path, cwd: Path,
+                           *options: str) -> tuple[subprocess.CompletedProcess, int | None]:
+    """`lab grade` (English, csv) run in a fresh pids cgroup of `limit`: its result and pids peak.
+    Skipped where no such cgroup can be made, except in CI, where that is a failure."""
     group = writable_pids_cgroup()
     if group is None:
         reason = "no writable pids cgroup here (cgroup v1 pids hierarchy or a delegated v2 subtree)"
@@ -244,23 +250,27 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
             pytest.fail(reason)
         pytest.skip(reason)
     try:
-        (group / "pids.max").write_text("100\n")
-        submissions = []
-        for number in range(6):
-            folder = tmp_path / "class" / f"s{number}"
-            shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
-            submissions.append(str(folder))
-        out = tmp_path / "out"
+        (group / "pids.max").write_text(f"{limit}\n")
         script = f'echo $$ > "{group}/cgroup.procs" && exec "$@"'
-        done = subprocess.run(
-            ["sh", "-c", script, "sh", sys.executable, "-m", "lab", "grade", *submissions, "--jobs", "8",
-             "--out", str(out), "--lang", "en", "--format", "csv"],
-            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        done = subprocess.run(["sh", "-c", script, "sh", sys.executable, "-m", "lab", "grade", *submissions, *options,
+                               "--out", str(out), "--lang", "en", "--format", "csv"],
+                              capture_output=True, text=True, timeout=300, cwd=cwd)
         peak = int((group / "pids.peak").read_text()) if (group / "pids.peak").exists() else None
     finally:
         for pid in (group / "cgroup.procs").read_text().split():
             subprocess.run(["kill", "-9", pid], check=False)
         group.rmdir()
+    return done, peak
+
+
+def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp_path: Path) -> None:
+    submissions = []
+    for number in range(6):
+        folder = tmp_path / "class" / f"s{number}"
+        shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+        submissions.append(str(folder))
+    out = tmp_path / "out"
+    done, peak = grade_under_pids_limit(100, submissions, out, tmp_path, "--jobs", "8")
     assert done.returncode == 0, done.stderr
     # 100 pids, less the reserve, leave room for (100 - 24) // 36 = 2 jobs at most: --jobs 8 is lowered
     # (by the CPUs first on a host with fewer than 2).
@@ -279,25 +289,10 @@ def test_under_a_process_limit_one_job_cannot_hold_nothing_is_graded_and_that_is
     """pids.max 46: one job peaks at 46–49 processes and threads, and a fork refused in a student's
     process would read as that student's mistake (measured: correct work at 27/34). lab grade
     refuses, in the run's language, and the platform still gets a file per submission."""
-    group = writable_pids_cgroup()
-    if group is None:
-        reason = "no writable pids cgroup here (cgroup v1 pids hierarchy or a delegated v2 subtree)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(reason)
-        pytest.skip(reason)
     folder = tmp_path / "class" / "s0"
     shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path / "out"
-    try:
-        (group / "pids.max").write_text("46\n")
-        script = f'echo $$ > "{group}/cgroup.procs" && exec "$@"'
-        done = subprocess.run(["sh", "-c", script, "sh", sys.executable, "-m", "lab", "grade", str(folder), "--out",
-                               str(out), "--lang", "en", "--format", "csv"],
-                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    finally:
-        for pid in (group / "cgroup.procs").read_text().split():
-            subprocess.run(["kill", "-9", pid], check=False)
-        group.rmdir()
+    done, _ = grade_under_pids_limit(46, [str(folder)], out, tmp_path)
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
     assert re.fullmatch(r"Error: This host allows only \d+ more processes and threads; grading one submission takes "

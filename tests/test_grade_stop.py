@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from lab.grading import sweep
+from lab.grading import classroom, sweep
 
 
 def hanging_class(root: Path, count: int = 3) -> list[str]:
@@ -82,6 +82,7 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: i
     assert time.monotonic() - signalled < 5.0
     assert settled(lambda: mentioning(str(tmp_path)) == []), mentioning(str(tmp_path))
     assert list(temporary.iterdir()) == []
+    assert not (tmp_path / "out" / classroom.RESERVE_NAME).exists()  # nor room held in --out
 
 
 def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path) -> None:

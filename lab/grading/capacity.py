@@ -54,7 +54,6 @@ ONE_JOB_PIDS = PIDS_RESERVE + PIDS_PER_JOB
 class Fit:
     jobs: int
     reason: str  # which limit chose the number: "cpu", "pids" or "memory"
-    short: bool = False  # the host's process limit cannot hold one job (see ONE_JOB_PIDS)
 
 
 def read_int(path: Path) -> int | None:
@@ -225,4 +224,9 @@ def fit_jobs(host: Host, asked: int | None = None) -> Fit:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (max(1, math.floor(2 * host.cpus)), "cpu")
     jobs, reason = min([wanted, *bounds], key=lambda bound: bound[0])
-    return Fit(jobs=max(1, jobs), reason=reason, short=host.pids is not None and host.pids < ONE_JOB_PIDS)
+    return Fit(jobs=max(1, jobs), reason=reason)
+
+
+def holds_one_job(host: Host) -> bool:
+    """Whether the processes and threads left hold one job's budget (see ONE_JOB_PIDS)."""
+    return host.pids is None or host.pids >= ONE_JOB_PIDS

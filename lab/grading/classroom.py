@@ -31,7 +31,7 @@ from typing import Callable, Iterator
 from lab import real_clients
 from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats, sweep
-from lab.grading.capacity import ONE_JOB_PIDS, Fit, Host, fit_jobs, read_host
+from lab.grading.capacity import ONE_JOB_PIDS, Fit, Host, fit_jobs, holds_one_job, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
@@ -246,7 +246,7 @@ class SandboxUnavailable(Exception):
 
 def refuse_too_few_pids(host: Host, lang: str) -> None:
     """Fail closed where one job could be refused a fork (a student's, read as their failure)."""
-    if fit_jobs(host).short:
+    if not holds_one_job(host):
         raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=host.pids, need=ONE_JOB_PIDS))
 
 
@@ -455,9 +455,13 @@ def grade_class(
     jail = find_sandbox(lang) if sandboxed else None
     out.mkdir(parents=True, exist_ok=True)
     sweep.sweep()  # what an earlier run that was killed left behind (only a dead run's)
-    with sweep.recorded_run(), stopped_cleanly() as stop:
-        return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
-                              preload, jail, force, on_resume, on_start, started, stop)
+    try:
+        with sweep.recorded_run(), stopped_cleanly() as stop:
+            return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
+                                  preload, jail, force, on_resume, on_start, started, stop)
+    finally:  # a run stopped half-way leaves no room held in --out (given back before the summary otherwise)
+        with contextlib.suppress(OSError):
+            (out / RESERVE_NAME).unlink()
 
 
 @contextlib.contextmanager
