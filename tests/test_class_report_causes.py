@@ -164,5 +164,7 @@ def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple
     record = json.loads((out / "cy" / ".lab-report.json").read_text(encoding="utf-8"))["report"]
     first = record["results"][0]
     assert first["message"] == "Le serveur s’est arrêté (code 1) sans rien écrire."  # French first
-    assert first["output"].startswith("server.py, ligne 10\n")  # the file and line, as the student knows them
+    # The file and line, as the student knows them: the line after `import sys`, where `def (` went.
+    line = 2 + (ROOT / "solutions" / "server.py").read_text(encoding="utf-8").splitlines().index("import sys")
+    assert first["output"].startswith(f"server.py, ligne {line}\n")
     assert "SyntaxError" in first["output"] and "lab-grade-" not in json.dumps(record)
