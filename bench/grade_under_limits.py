@@ -1,6 +1,6 @@
 """Grade identical correct submissions under a pids limit, and show the jobs chosen and the scores.
 
-    python bench/grade_under_limits.py [--count 32] [--pids 256] [--cpus 8] [--jobs N] [--no-fit]
+    python bench/grade_under_limits.py [--count 32] [--pids 256] [--cpus 8] [--jobs N] [--no-fit] [--bonus]
 
 Linux only, as root or with a writable pids cgroup (cgroup v1's pids hierarchy, or a
 delegated v2 subtree): the grading runs in a fresh cgroup whose `pids.max` is --pids.
@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--cpus", type=int, default=None, help="pretend the host has this many CPUs")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--no-fit", action="store_true", help="use --jobs as given, whatever the limits")
+    parser.add_argument("--bonus", action="store_true", help="grade the bonus step too (the real MCP clients)")
     options = parser.parse_args()
     if options.cpus:
         capacity.affinity_cpus = lambda: options.cpus
@@ -64,7 +65,8 @@ def main() -> None:
             shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
             folders.append(folder)
         started = time.monotonic()
-        result = classroom.grade_class(folders, Path(work) / "out", fmt="csv", lang="en", jobs=options.jobs)
+        result = classroom.grade_class(folders, Path(work) / "out", fmt="csv", lang="en", jobs=options.jobs,
+                                     bonus=options.bonus)
         elapsed = time.monotonic() - started
         rows = list(csv.DictReader((Path(work) / "out" / "summary.csv").open(encoding="utf-8")))
     peak = (group / "pids.peak").read_text().strip() if (group / "pids.peak").exists() else "?"
@@ -73,7 +75,8 @@ def main() -> None:
     group.rmdir()
     scores = collections.Counter((row["score"] or row["status"]) + "/" + row["max"] for row in rows)
     print(f"cpus seen {capacity.read_host().cpus:g}, pids.max {options.pids}, asked --jobs {options.jobs}: "
-          f"{result.jobs.jobs} jobs ({result.jobs.reason}), peak {peak} pids, {elapsed:.1f} s")
+          f"{result.jobs.jobs} jobs ({result.jobs.reason}), {'probes in turn' if result.jobs.probes_in_turn else 'probes at once'}, "
+          f"peak {peak} pids, {elapsed:.1f} s")
     print("scores: " + ", ".join(f"{count} × {score}" for score, count in sorted(scores.items())))
 
 

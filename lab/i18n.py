@@ -182,6 +182,7 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
         "grade.bad_path_class": "  {path} : le dossier de la classe (ses sous-dossiers sont les travaux) : donnez-les un par un, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} abaissé à {jobs} : {reason}.",
+        "grade.probes_in_turn": "La limite de processus et threads de cette machine ({have}) ne permet pas d’essayer les fichiers d’un travail tous à la fois : ils sont essayés l’un après l’autre, un travail à la fois (plus lent, mêmes vérifications, mêmes notes).",
         "grade.counts": "Erreurs du kit : {kit} · travaux vides : {empty} · temps dépassé : {timeouts}.",
         "gradescope_bundle.no_folder": "Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out.",
         "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
@@ -308,6 +309,7 @@ MESSAGES = {
         "grade.bad_path_not_folder": "  {path}: not a folder",
         "grade.bad_path_class": "  {path}: the class folder (its subfolders are the submissions): give them one by one, {pattern}",
         "grade.jobs_lowered": "--jobs {asked} lowered to {jobs}: {reason}.",
+        "grade.probes_in_turn": "This host's limit on processes and threads ({have}) does not hold a submission's files tried all at once: they are tried one after the other, one submission at a time (slower, the same checks, the same grades).",
         "grade.counts": "Kit errors: {kit} · empty submissions: {empty} · timeouts: {timeouts}.",
         "gradescope_bundle.no_folder": "The folder {path} does not exist: create it first, or choose another --out.",
         "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "

@@ -81,21 +81,40 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     (Host(cpus=2, pids=256), 6, Fit(4, "cpu")),  # and held to two per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
     (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
-    (Host(cpus=8, pids=46), None, Fit(1, "pids")),  # never below one (but lab grade refuses: below)
+    (Host(cpus=8, pids=46), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
     (Host(cpus=8, pids=64), None, Fit(1, "pids")),
     (Host(cpus=8, pids=128), None, Fit(2, "pids")),
 ])
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected
-    assert (capacity.PIDS_PER_JOB, capacity.PIDS_RESERVE, capacity.MEMORY_PER_JOB) == (36, 24, 256 * 1024**2)
-    # The budget holds the sandboxed peaks measured (docs/platforms.md) with headroom.
-    for jobs, peak in ((1, 51), (3, 116), (4, 143)):
-        assert capacity.PIDS_RESERVE + jobs * capacity.PIDS_PER_JOB >= peak * 1.1
+    assert (capacity.PIDS_PER_JOB, capacity.PIDS_IN_TURN, capacity.PIDS_RESERVE, capacity.MEMORY_PER_JOB) == \
+        ({False: 38, True: 70}, {False: 12, True: 26}, 24, 256 * 1024**2)
 
 
-def test_one_job_needs_its_whole_budget_of_processes_and_threads() -> None:
-    assert [capacity.holds_one_job(Host(cpus=2, pids=pids)) for pids in (None, 46, 59, 60, 64)] == \
+@pytest.mark.parametrize(("host", "expected"), [
+    (Host(cpus=2, pids=256), Fit(3, "pids")),  # the docker grader: the real clients hold more threads
+    (Host(cpus=8, pids=128), Fit(1, "pids")),
+    (Host(cpus=8, pids=64), Fit(1, "pids", probes_in_turn=True)),
+])
+def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:
+    assert fit_jobs(host, bonus=True) == expected
+
+
+def test_the_budgets_hold_the_measured_peaks_with_headroom() -> None:
+    """Peaks of processes and threads measured under a pids cgroup (docs/platforms.md), by jobs."""
+    at_once = {False: ((1, 50), (2, 88), (3, 120), (4, 146)), True: ((1, 82), (2, 146), (3, 205))}
+    in_turn = {False: 29, True: 44}
+    for bonus in (False, True):
+        for jobs, peak in at_once[bonus]:
+            assert capacity.PIDS_RESERVE + jobs * capacity.PIDS_PER_JOB[bonus] >= peak * 1.1
+        assert capacity.one_job_pids(bonus) >= in_turn[bonus] * 1.1
+
+
+def test_one_job_needs_its_budget_with_its_probes_in_turn() -> None:
+    assert [capacity.holds_one_job(Host(cpus=2, pids=pids)) for pids in (None, 30, 35, 36, 46)] == \
         [True, False, False, True, True]
+    assert [capacity.holds_one_job(Host(cpus=2, pids=pids), bonus=True) for pids in (46, 49, 50)] == \
+        [False, False, True]
 
 
 # --- resource failures ------------------------------------------------------------------
@@ -272,7 +291,7 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
     out = tmp_path / "out"
     done, peak = grade_under_pids_limit(100, submissions, out, tmp_path, "--jobs", "8")
     assert done.returncode == 0, done.stderr
-    # 100 pids, less the reserve, leave room for (100 - 24) // 36 = 2 jobs at most: --jobs 8 is lowered
+    # 100 pids, less the reserve, leave room for (100 - 24) // 38 = 2 jobs at most: --jobs 8 is lowered
     # (by the CPUs first on a host with fewer than 2).
     lowered = [line for line in done.stderr.splitlines() if line.startswith("--jobs 8 lowered to ")]
     assert lowered in (["--jobs 8 lowered to 1: this host's limit on processes and threads."],
@@ -285,18 +304,59 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
         assert peak <= 100
 
 
+# What a server that reads every line and never answers gets, on any host (one rule of part 1
+# failing takes the part's other checks with it: test_checks_penalty.py).
+SILENT_SERVER = "import sys, time\nfor line in sys.stdin:\n    pass\ntime.sleep(600)\n"
+SILENT_SERVER_SCORE = 15
+
+
+def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(tmp_path: Path) -> None:
+    """pids.max 46: one job with its probes all at once peaks near 50 processes and threads, and
+    a fork refused in a student's process would read as that student's mistake (measured before:
+    correct work at 27/34). The probes run one after the other instead, said in the header; a
+    correct submission keeps full marks, and a server that never answers gets what it gets on a
+    free host, its probes' waits now end to end."""
+    submissions = []
+    for name in ("correct", "silent"):
+        folder = tmp_path / "class" / name
+        shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+        submissions.append(str(folder))
+    (tmp_path / "class" / "silent" / "server.py").write_text(SILENT_SERVER, encoding="utf-8")
+    out = tmp_path / "out"
+    done, peak = grade_under_pids_limit(46, submissions, out, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^This host's limit on processes and threads \(\d+\) does not hold a submission's files tried "
+                     r"all at once: they are tried one after the other, one submission at a time \(slower, the same "
+                     r"checks, the same grades\)\.$", done.stderr, re.M), done.stderr
+    rows = {row["submission"]: row for row in csv.DictReader((out / "summary.csv").open(encoding="utf-8"))}
+    assert [(row["score"], row["max"], row["status"]) for row in rows.values()] == \
+        [("34", "34", "graded"), (str(SILENT_SERVER_SCORE), "34", "graded")]
+    assert rows["silent"]["failed"].split()[0] == "server.json-rpc-replies"
+    assert not [f for f in rows["silent"]["failed"].split() if not f.startswith("server.")], rows["silent"]
+    if peak is not None:
+        assert peak <= 46
+
+
+def test_in_turn_a_submission_has_the_time_its_probes_take_end_to_end() -> None:
+    from lab.checks import probes_time
+    from lab.grading.classroom import in_turn_limits
+
+    assert (probes_time(), probes_time(in_turn=True)) == (50.0, 154.0)  # the model's cases; all six probes
+    assert in_turn_limits(Limits(timeout=90), bonus=False).timeout == 90 + 154 - 50
+    assert in_turn_limits(Limits(timeout=90), bonus=True).timeout == 90 + probes_time(True, True) - probes_time(True)
+
+
 def test_under_a_process_limit_one_job_cannot_hold_nothing_is_graded_and_that_is_said(tmp_path: Path) -> None:
-    """pids.max 46: one job peaks at 46–49 processes and threads, and a fork refused in a student's
-    process would read as that student's mistake (measured: correct work at 27/34). lab grade
-    refuses, in the run's language, and the platform still gets a file per submission."""
+    """Below one job with its probes in turn (36 processes and threads), lab grade refuses, in the
+    run's language, and the platform still gets a file per submission."""
     folder = tmp_path / "class" / "s0"
     shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path / "out"
-    done, _ = grade_under_pids_limit(46, [str(folder)], out, tmp_path)
+    done, _ = grade_under_pids_limit(30, [str(folder)], out, tmp_path)
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
     assert re.fullmatch(r"Error: This host allows only \d+ more processes and threads; grading one submission takes "
-                        r"up to 60\. Under that limit, a fork refused in a student's process would read as their "
+                        r"up to 36\. Under that limit, a fork refused in a student's process would read as their "
                         r"mistake: nothing is graded\. Raise the limit \(the control group's pids\.max, ulimit -u\) "
                         r"or grade elsewhere\.", last), last
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
@@ -362,7 +422,7 @@ def test_rlimit_nproc_counts_the_users_tasks_and_does_not_hold_root(
     monkeypatch.setattr(os, "getuid", lambda: 1000)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert capacity.nproc_room(proc) == 96
-    assert fit_jobs(Host(cpus=8, pids=capacity.nproc_room(proc))) == Fit(2, "pids")
+    assert fit_jobs(Host(cpus=8, pids=capacity.nproc_room(proc))) == Fit(1, "pids")  # (96 - 24) // 38
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     assert capacity.nproc_room(proc) is None  # root is not held to it
     monkeypatch.setattr(os, "geteuid", lambda: 1000)

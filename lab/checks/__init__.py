@@ -69,6 +69,15 @@ def selected_checks(bonus: bool = False) -> list[Check]:
     return [check for check in registry()[0] if bonus or check.task not in OPT_IN_TASKS]
 
 
+def probes_time(bonus: bool = False, in_turn: bool = False) -> float:
+    """The longest a run's probes may take, each held to its limit: the longest of them when
+    they run all at once, their sum when they run in turn (Launch.probes_in_turn)."""
+    probes = registry()[1]
+    limits = [probes[name].limit for name in {n for check in selected_checks(bonus)
+                                             for n in (*check.probes, *check.lazy_probes)}]
+    return sum(limits) if in_turn else max(limits)
+
+
 def run_checks(folder: Path, lang: str, bonus: bool = False, memo: ProbeMemo | None = None,
                launch: Launch = HERE) -> Report:
     """Check a folder. Never raises because of the student's code: problems become results.

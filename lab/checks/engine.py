@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -140,10 +141,16 @@ class Context:
     futures: dict[str, Future] = field(default_factory=dict)
     launch: Launch = HERE  # how student processes start (lab/process/launch.py)
     start: Callable[[str], Future] | None = None  # starts a lazy probe the first time it is read
+    begun: dict[str, threading.Event] = field(default_factory=dict)  # set when a probe starts running
 
     def probe(self, name: str) -> Any:
         if name not in self.futures and self.start is not None:
             self.futures[name] = self.start(name)
+        # A probe's limit counts from when it runs: with probes in turn (Launch.probes_in_turn)
+        # it may first wait for the ones before it, each held to its own limit.
+        queued = sum(probe.limit + PROBE_GRACE for probe in self.probes.values())
+        if name in self.begun and not self.begun[name].wait(queued):
+            raise ProbeTimeout(name, queued)
         limit = self.probes[name].limit + PROBE_GRACE
         try:
             return self.futures[name].result(timeout=limit)
@@ -172,6 +179,8 @@ def shown(value: Any) -> str:
 
 
 def run_probe(context: Context, name: str) -> Any:
+    if name in context.begun:
+        context.begun[name].set()
     try:
         return context.probes[name].run(context)
     except Exception as error:  # a kit bug must not stop the other checks
@@ -299,13 +308,15 @@ def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe],
     report = Report(target=str(folder), lang=lang)
     prints = {name: memo.fingerprint(folder, probes[name].ignores) + (lang,) for name in wanted + lazy} if memo else {}
     # Probes mostly wait on child processes and sockets: threads overlap them well.
-    with ThreadPoolExecutor(max_workers=max(1, len(wanted) + len(lazy))) as pool:
+    width = 1 if launch.probes_in_turn else max(1, len(wanted) + len(lazy))
+    with ThreadPoolExecutor(max_workers=width) as pool:
         def start(name: str) -> Future:
             kept = memo.kept.get(name) if memo else None
             if kept is not None and kept[0] == prints[name]:
                 done: Future = Future()
                 done.set_result(kept[1])
                 return done
+            context.begun[name] = threading.Event()
             return pool.submit(run_probe, context, name)
 
         context = Context(folder=folder, lang=lang, probes=probes, launch=launch, start=start)

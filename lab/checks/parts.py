@@ -130,7 +130,7 @@ class PartView(Context):
 
     def __init__(self, context: Context, replaced: dict[str, Callable[[], Any]]) -> None:
         super().__init__(folder=context.folder, lang=context.lang, probes=context.probes, futures=context.futures,
-                         start=context.start)
+                         start=context.start, begun=context.begun)
         self.replaced = replaced  # name -> how to build it, when a check first reads it
         self.built: dict[str, Any] = {}
 

@@ -25,11 +25,13 @@ import resource
 from dataclasses import dataclass
 from pathlib import Path
 
-# Processes and threads one job may hold at once, and the grader's own (itself, its preloaders
-# and their threads): fitted to sandboxed peaks measured under a pids cgroup
-# (bench/grade_under_limits.py; figures in docs/platforms.md), with about 15 % headroom.
-PIDS_PER_JOB = 36
+# Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
+# and their threads), without and with --bonus (the real MCP clients are node and a second
+# Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
+# figures in docs/platforms.md), with 15 % headroom or more.
 PIDS_RESERVE = 24
+PIDS_PER_JOB = {False: 38, True: 70}  # its probes all at once
+PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC = Path("/proc")
@@ -45,15 +47,11 @@ class Host:
     memory: int | None = None  # bytes it may still use
 
 
-# Below this many processes and threads, even one job may be refused a fork by the host, in a
-# student's process where it would read as the student's failure: the class is not graded.
-ONE_JOB_PIDS = PIDS_RESERVE + PIDS_PER_JOB
-
-
 @dataclass(frozen=True)
 class Fit:
     jobs: int
     reason: str  # which limit chose the number: "cpu", "pids" or "memory"
+    probes_in_turn: bool = False  # in each job, one probe at a time (lab/process/launch.py)
 
 
 def read_int(path: Path) -> int | None:
@@ -211,22 +209,31 @@ def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
                 memory=None if memory is None else int(memory))
 
 
-def fit_jobs(host: Host, asked: int | None = None) -> Fit:
+def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
     """The jobs to run: `asked` if the CPUs, processes and memory allow it, else as many as
     they do (a job given a sliver of a CPU times out: correct work would lose points).
 
-    Without `asked`: two per usable CPU, within the same limits. Never below one.
+    Without `asked`: two per usable CPU, within the same limits. Never below one: where the
+    processes left do not hold one job with its probes all at once, its probes run in turn
+    (the grader refuses to start below that: `one_job_pids`).
     """
     bounds: list[tuple[int, str]] = [(max(1, math.floor(2 * host.cpus)), "cpu")] if asked else []
     if host.pids is not None:
-        bounds.append(((host.pids - PIDS_RESERVE) // PIDS_PER_JOB, "pids"))
+        bounds.append(((host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus], "pids"))
     if host.memory is not None:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (max(1, math.floor(2 * host.cpus)), "cpu")
     jobs, reason = min([wanted, *bounds], key=lambda bound: bound[0])
-    return Fit(jobs=max(1, jobs), reason=reason)
+    in_turn = host.pids is not None and host.pids < PIDS_RESERVE + PIDS_PER_JOB[bonus]
+    return Fit(jobs=max(1, jobs), reason=reason, probes_in_turn=in_turn)
 
 
-def holds_one_job(host: Host) -> bool:
-    """Whether the processes and threads left hold one job's budget (see ONE_JOB_PIDS)."""
-    return host.pids is None or host.pids >= ONE_JOB_PIDS
+def one_job_pids(bonus: bool = False) -> int:
+    """Below this many processes and threads left, even one job with its probes in turn may be
+    refused a fork by the host, in a student's process where it would read as the student's
+    failure: the class is not graded."""
+    return PIDS_RESERVE + PIDS_IN_TURN[bonus]
+
+
+def holds_one_job(host: Host, bonus: bool = False) -> bool:
+    return host.pids is None or host.pids >= one_job_pids(bonus)

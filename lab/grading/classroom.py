@@ -31,7 +31,7 @@ from typing import Callable, Iterator
 from lab import real_clients
 from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats, sweep
-from lab.grading.capacity import ONE_JOB_PIDS, Fit, Host, fit_jobs, holds_one_job, read_host
+from lab.grading.capacity import Fit, Host, fit_jobs, holds_one_job, one_job_pids, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
@@ -147,13 +147,6 @@ def is_class_folder(folder: Path) -> bool:
         return False
 
 
-def default_jobs() -> int:
-    """Two submissions per core, within the host's process, thread and memory limits: each job
-    waits on student processes much of the time (a hanging server holds its job for seconds doing
-    nothing), and the other one keeps the core busy meanwhile."""
-    return fit_jobs(read_host()).jobs
-
-
 def is_resource_failure(error: BaseException) -> bool:
     """The grader could not get a process, a thread, a file or memory: not the student's doing."""
     if isinstance(error, MemoryError):
@@ -244,10 +237,19 @@ class SandboxUnavailable(Exception):
     """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
 
 
-def refuse_too_few_pids(host: Host, lang: str) -> None:
+def refuse_too_few_pids(host: Host, lang: str, bonus: bool) -> None:
     """Fail closed where one job could be refused a fork (a student's, read as their failure)."""
-    if not holds_one_job(host):
-        raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=host.pids, need=ONE_JOB_PIDS))
+    if not holds_one_job(host, bonus):
+        raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=host.pids, need=one_job_pids(bonus)))
+
+
+def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
+    """A submission's time limit when its probes run in turn: their limits add up where they
+    overlapped, and a slow part must not cost a later one its points by timing the run out."""
+    from lab.checks import probes_time
+
+    extra = probes_time(bonus, in_turn=True) - probes_time(bonus)
+    return Limits(**{**limits.__dict__, "timeout": limits.timeout + extra})
 
 
 # The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
@@ -534,10 +536,12 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
     todo = [index for index in range(len(submissions)) if index not in reports]
     host = read_host()
     if todo:
-        refuse_too_few_pids(host, lang)
+        refuse_too_few_pids(host, lang, bonus)
     reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
     checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
-    fit = fit_jobs(host, jobs)
+    fit = fit_jobs(host, jobs, bonus)
+    if fit.probes_in_turn:
+        limits = in_turn_limits(limits, bonus)
     environment = student_environment(dict(os.environ), lang)
     class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
     kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
@@ -549,7 +553,8 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
         path = start_path(jail, preload, address, zygote, joins)
         if on_start:
             on_start(path)
-        launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "")
+        launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "",
+                        probes_in_turn=fit.probes_in_turn)
         helpers = class_helpers(bonus and bool(todo), lang)
 
         def grade_one(submission: Path) -> Report:

@@ -89,7 +89,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
-        from lab.grading.capacity import fit_jobs, read_host
+        from lab.grading.capacity import fit_jobs, holds_one_job, read_host
         from lab.grading.classroom import (SandboxUnavailable, SummaryNotWritten, grade_class, path_problems,
                                            record_kit_error)
         from lab.grading.hygiene import clean_report, clean_text
@@ -102,10 +102,13 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         problems = path_problems(list(submissions), lang)
         if problems:
             raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
-        fit = fit_jobs(read_host(), jobs)
+        host = read_host()
+        fit = fit_jobs(host, jobs, bonus)
         if jobs and fit.jobs < jobs:
             click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=fit.jobs,
                             reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
+        if fit.probes_in_turn and holds_one_job(host, bonus):
+            click.echo(text(lang, "grade.probes_in_turn", have=host.pids), err=True)
         if no_sandbox:
             click.echo(text(lang, "grade.unsandboxed"), err=True)
         writable(out, lang)

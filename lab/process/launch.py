@@ -24,12 +24,16 @@ class Launch:
     loaded and joins it into its sandbox ("": a new interpreter in the sandbox, same isolation).
     preloader: the address of a preloader that forks the unsandboxed model runner
     (`lab check --watch`, `lab grade --no-sandbox`) and the SDK client ("": new interpreters).
-    nonce: the grading nonce of this check run ("" outside `lab grade`)."""
+    nonce: the grading nonce of this check run ("" outside `lab grade`).
+    probes_in_turn: the probes (each a student process and its readers) run one after the
+    other, not all at once: `lab grade` asks it where the host's process limit would not hold
+    them all (lab/grading/capacity.py): fewer processes at a time, the same checks."""
 
     sandbox: Spec | None = None
     zygote: str = ""
     preloader: str = ""
     nonce: str = ""
+    probes_in_turn: bool = False
 
     @property
     def grading(self) -> bool:
@@ -37,13 +41,15 @@ class Launch:
 
     def to_json(self) -> str:
         return json.dumps({"sandbox": json.loads(self.sandbox.to_json()) if self.sandbox else None,
-                           "zygote": self.zygote, "preloader": self.preloader, "nonce": self.nonce})
+                           "zygote": self.zygote, "preloader": self.preloader, "nonce": self.nonce,
+                           "probes_in_turn": self.probes_in_turn})
 
     @classmethod
     def from_json(cls, text: str) -> "Launch":
         data = json.loads(text)
         spec = Spec.from_json(json.dumps(data["sandbox"])) if data.get("sandbox") else None
-        return cls(spec, str(data.get("zygote", "")), str(data.get("preloader", "")), str(data.get("nonce", "")))
+        return cls(spec, str(data.get("zygote", "")), str(data.get("preloader", "")), str(data.get("nonce", "")),
+                   data.get("probes_in_turn") is True)
 
 
 HERE = Launch()  # a student's own machine: no sandbox, no preloaded helper
