@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from hostile import make_submission  # noqa: E402
-from lab.grading.classroom import default_jobs, grade_class  # noqa: E402
+from lab.grading.capacity import fit_jobs, read_host  # noqa: E402
+from lab.grading.classroom import grade_class  # noqa: E402
 from lab.grading.runner import Limits  # noqa: E402
 
 # Out of every 20 submissions: the class a real instructor sees, with a few bad days in it.
@@ -112,7 +113,7 @@ def main() -> None:
 
     holder = options.keep or Path(tempfile.mkdtemp(prefix="lab-bench-"))
     submissions = build_class(holder / "class", options.count)
-    jobs = options.jobs or default_jobs()
+    jobs = options.jobs or fit_jobs(read_host(), bonus=options.bonus).jobs
     engine_wall, engine_cpu = time_engine_alone(ROOT / "solutions", options.bonus)
 
     group = cpu_group()

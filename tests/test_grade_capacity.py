@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -304,37 +305,73 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
         assert peak <= 100
 
 
-# What a server that reads every line and never answers gets, on any host (one rule of part 1
-# failing takes the part's other checks with it: test_checks_penalty.py).
-SILENT_SERVER = "import sys, time\nfor line in sys.stdin:\n    pass\ntime.sleep(600)\n"
-SILENT_SERVER_SCORE = 15
-
-
 def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(tmp_path: Path) -> None:
     """pids.max 46: one job with its probes all at once peaks near 50 processes and threads, and
     a fork refused in a student's process would read as that student's mistake (measured before:
-    correct work at 27/34). The probes run one after the other instead, said in the header; a
-    correct submission keeps full marks, and a server that never answers gets what it gets on a
-    free host, its probes' waits now end to end."""
+    correct work at 27/34). The probes run one after the other instead, said in the header: the
+    solutions and the untouched exercises get, check by check, what they get on a free host."""
     submissions = []
-    for name in ("correct", "silent"):
-        folder = tmp_path / "class" / name
-        shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
-        submissions.append(str(folder))
-    (tmp_path / "class" / "silent" / "server.py").write_text(SILENT_SERVER, encoding="utf-8")
-    out = tmp_path / "out"
-    done, peak = grade_under_pids_limit(46, submissions, out, tmp_path)
+    for name, source in (("correct", "solutions"), ("untouched", "exercises")):
+        shutil.copytree(ROOT / source, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
+        submissions.append(str(tmp_path / "class" / name))
+    done, peak = grade_under_pids_limit(46, submissions, tmp_path / "tight", tmp_path)
     assert done.returncode == 0, done.stderr
     assert re.search(r"^This host's limit on processes and threads \(\d+\) does not hold a submission's files tried "
                      r"all at once: they are tried one after the other, one submission at a time \(slower, the same "
                      r"checks, the same grades\)\.$", done.stderr, re.M), done.stderr
-    rows = {row["submission"]: row for row in csv.DictReader((out / "summary.csv").open(encoding="utf-8"))}
-    assert [(row["score"], row["max"], row["status"]) for row in rows.values()] == \
-        [("34", "34", "graded"), (str(SILENT_SERVER_SCORE), "34", "graded")]
-    assert rows["silent"]["failed"].split()[0] == "server.json-rpc-replies"
-    assert not [f for f in rows["silent"]["failed"].split() if not f.startswith("server.")], rows["silent"]
+    free = subprocess.run([sys.executable, "-m", "lab", "grade", *submissions, "--out", str(tmp_path / "free"),
+                           "--lang", "en", "--format", "csv"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert free.returncode == 0, free.stderr
+    assert "one after the other" not in free.stderr
+
+    def graded(out: Path) -> list[tuple[str, ...]]:
+        rows = csv.DictReader((out / "summary.csv").open(encoding="utf-8"))
+        return [(row["submission"], row["score"], row["max"], row["status"], row["failed"], row["cause"]) for row in rows]
+
+    assert graded(tmp_path / "tight") == graded(tmp_path / "free")
+    assert [row[1:4] for row in graded(tmp_path / "tight")][0] == ("34", "34", "graded")
+    assert graded(tmp_path / "tight")[1][4].split()  # the untouched exercises fail checks: there is a difference to keep
     if peak is not None:
         assert peak <= 46
+
+
+@pytest.mark.parametrize("in_turn", [True, False])
+def test_a_probe_waiting_for_its_turn_is_not_timed_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       in_turn: bool) -> None:
+    """A lazy probe is queued behind the probes started before it (the server's parts behind the
+    client and the model helper): its limit counts from when it starts, not from when a check
+    asked for it. Each probe but the first takes 0.25 s of a 0.3 s limit; in turn, the lazy one
+    waits 0.5 s first."""
+    from lab.checks import engine
+    from lab.process.launch import Launch
+
+    monkeypatch.setattr(engine, "PROBE_GRACE", 0.1)
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def probe(context: engine.Context, seconds: float = 0.25) -> str:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(seconds)
+        with lock:
+            running[0] -= 1
+        return "seen"
+
+    def reads(name: str):
+        def run(context: engine.Context) -> None:
+            assert context.probe(name) == "seen"
+        return run
+
+    words = {"title": {"fr": "t", "en": "t"}, "hint": {"fr": "h", "en": "h"}}
+    checks = [engine.Check(id="c0", task="t", probes=("p0",), lazy_probes=("lazy",), run=reads("lazy"), **words),
+              engine.Check(id="c1", task="t", probes=("p1",), run=reads("p1"), **words),
+              engine.Check(id="c2", task="t", probes=("p2",), run=reads("p2"), **words)]
+    probes = {name: engine.Probe(probe, 0.3) for name in ("p1", "p2", "lazy")}
+    probes["p0"] = engine.Probe(lambda context: probe(context, 0.0), 0.3)
+    report = engine.run(tmp_path, "en", checks, probes, launch=Launch(probes_in_turn=in_turn))
+    assert [(result.id, result.status, result.message) for result in report.results] == \
+        [("c0", "passed", ""), ("c1", "passed", ""), ("c2", "passed", "")]
+    assert most[0] == (1 if in_turn else 3)  # all at once: p1, p2 and the lazy one
 
 
 def test_in_turn_a_submission_has_the_time_its_probes_take_end_to_end() -> None:
