@@ -330,8 +330,9 @@ def test_the_helpers_bytecode_on_a_full_disk_is_whole_or_absent(tmp_path: Path) 
     folder.mkdir()
     room = 4096 * max(1, min(sizes) // 4096 // 2)  # half the smallest bytecode's pages, at most
     assert room < min(sizes)
-    script = (f"mount -t tmpfs -o size={size + 65536} tmpfs {folder} && "
-              f"dd if=/dev/zero of={folder}/filler bs=4096 count={(size + 65536 - room) // 4096} 2>/dev/null && "
+    pages = -(-(size + 65536) // 4096)  # whole pages: tmpfs rounds its size up to one
+    script = (f"mount -t tmpfs -o size={pages * 4096} tmpfs {folder} && "
+              f"dd if=/dev/zero of={folder}/filler bs=4096 count={pages - room // 4096} 2>/dev/null && "
               f"{sys.executable} -c 'from pathlib import Path; from lab.checks.reference import give_helper_bytecode; "
               f"give_helper_bytecode(Path(\"{folder}\"))' && find {folder} -name '*.pyc*' | wc -l")
     done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})
