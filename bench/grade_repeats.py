@@ -110,9 +110,10 @@ def grade(group: Group, submissions: list[str], out: Path, jobs: int | None, bur
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     scores = collections.Counter((row["score"] or row["status"]) + "/" + row["max"] for row in rows)
     lowered = [line for line in done.stderr.splitlines() if line.startswith("--jobs")]
+    in_turn = "; probes in turn" if "tried one after the other" in done.stderr else ""
     failed = sorted({check for row in rows for check in row["failed"].split()})
     return (", ".join(f"{n} × {score}" for score, n in sorted(scores.items()))
-            + f"; failed: {' '.join(failed) or 'none'}; {lowered[0] if lowered else 'jobs as asked'}; "
+            + f"; failed: {' '.join(failed) or 'none'}; {lowered[0] if lowered else 'jobs as asked'}{in_turn}; "
             f"peak {group.peak()} pids; {elapsed:.1f} s")
 
 
