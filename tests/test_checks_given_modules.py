@@ -10,6 +10,7 @@ import pytest
 
 from checks_helpers import ROOT
 from lab.checks import reference, run_checks
+from lab.checks.tracebacks import load_hint
 
 SOLUTIONS = ROOT / "solutions"
 
@@ -66,3 +67,17 @@ def test_an_edited_model_setup_is_the_one_the_model_checks_run(tmp_path):
     report = run_checks(folder, "en")
     assert failing_tasks(report) == {"model"}
     assert [result.id for result in report.results if result.status == "failed"][0] == "model.request"
+
+
+@pytest.mark.parametrize("file, beside", [
+    ("server.py", "jsonrpc_lines.py"), ("bonus_server.py", "jsonrpc_lines.py, server.py"),
+    ("client.py", "jsonrpc_lines.py, server_replies.py, model.py"), ("model.py", "model_setup.py"),
+    ("mine.py", "jsonrpc_lines.py, server_replies.py, model_setup.py, model.py"),
+])
+def test_an_import_error_names_the_files_that_student_file_imports_from_beside_it(file, beside):
+    output = f"{file}, line 4\n    from x import y\nModuleNotFoundError: No module named 'x'\n"
+    assert load_hint(output) == {
+        "fr": f"{file}, ligne 4, importe un module introuvable : vérifiez son nom, et que le fichier est bien à "
+              f"côté ({beside}).",
+        "en": f"{file}, line 4, imports a module that cannot be found: check its name, and that the file is beside "
+              f"it ({beside})."}

@@ -22,12 +22,9 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any, Optional
 
-from lab.layout import solutions_dir
+from lab.layout import HELPERS, solutions_dir
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
-# The given modules beside the student's files (identical in exercises/): for server.py (and
-# client.py, bonus_server.py), for client.py, for model.py. Each imports only those before it.
-HELPERS = ("jsonrpc_lines.py", "server_replies.py", "model_setup.py")
 HELPER_NAMES = tuple(helper.removesuffix(".py") for helper in HELPERS)
 _loading = threading.Lock()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from lab.checks.texts import TEXTS, in_each_language, say
+from lab.layout import HELPERS
 
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<where>.+))?$')
 HEADER = "Traceback (most recent call last):"
@@ -120,5 +121,5 @@ def load_hint(output: str) -> dict[str, str] | None:
     if problem is None:
         return None
     kind, file, line = problem
-    beside = BESIDE.get(file, "jsonrpc_lines.py, server_replies.py, model_setup.py, model.py")
+    beside = BESIDE.get(file, ", ".join((*HELPERS, "model.py")))
     return in_each_language(f"load.{kind}", file=file, line=line, beside=beside)
