@@ -108,7 +108,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as folder, \
             preloader(60, 2 << 30, 64 << 20, dict(SANDBOX_BASE), ZYGOTE) as zygote:
         work = Path(folder)
-        for name in ("server.py", "plumbing.py"):
+        for name in ("server.py", "jsonrpc_lines.py"):
             (work / name).write_bytes((ROOT / "solutions" / name).read_bytes())
         (work / "uses_openai.py").write_text("import openai\nprint('ok')\n", encoding="utf-8")
         give_helper_bytecode(work)

@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional
 # The files beside this one, whichever folder it sits in (solutions/ or exercises/).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from plumbing import language, todo_line  # noqa: E402
+from jsonrpc_lines import language, todo_line  # noqa: E402
 from server import SERVER_INFO, TEXTS  # noqa: E402  the lesson's texts and name, not its code
 
 # The handshake-era revisions of MCP, newest first. Revision 2026-07-28 replaced the

@@ -7,6 +7,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # what a submission holds
+# The given modules beside them (identical in exercises/): for server.py (and client.py,
+# bonus_server.py), for client.py, for model.py. Each imports only those before it.
+HELPERS = ("jsonrpc_lines.py", "server_replies.py", "model_setup.py")
 
 
 def solutions_dir() -> Path:

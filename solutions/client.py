@@ -3,18 +3,18 @@
 It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
 sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
 closes the server's input after six replies, then asks a model what the server announced.
-plumbing.py (given) waits for the server's lines with a time limit (a notification the
-server sends on its own is printed and skipped: it is no reply), and turns whatever goes
-wrong into one clear line.
+server_replies.py (given) waits for the server's lines with a time limit (a notification
+the server sends on its own is printed and skipped: it is no reply), and turns whatever goes
+wrong into one clear line; jsonrpc_lines.py (given) writes a message as one JSON line.
 """
 
 import subprocess
 import sys
 from pathlib import Path
 
+from jsonrpc_lines import language, to_json
 from model import ask
-from plumbing import announced_capabilities, language, next_line, read_reply
-from plumbing import run_client, to_json, wait_for_exit, watch
+from server_replies import announced_capabilities, next_line, read_reply, run_client, wait_for_exit, watch
 
 TEXTS = {
     "fr": {

@@ -3,11 +3,11 @@
 `ask(messages, sample)` asks an OpenAI-compatible endpoint (AI_URL) for a short answer.
 When no model answers, for whatever reason, it prints one line saying why and returns
 the recorded sample instead: it never raises.
-plumbing.py (given) reads the settings (the environment, then a .env file) and says,
+model_setup.py (given) reads the settings (the environment, then a .env file) and says,
 in a few words, why no model answered.
 """
 
-from plumbing import Answer, check_model_address, model_settings, why_no_model
+from model_setup import Answer, check_model_address, model_settings, why_no_model
 
 TEXTS = {
     "fr": {"fallback": "Échantillon enregistré : aucun modèle n’a répondu ({reason})."},

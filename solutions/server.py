@@ -6,7 +6,7 @@ JSON-RPC 2.0 over stdin and stdout, one object per line; its state goes from "no
 
 import sys
 
-from plumbing import InvalidRequest, language, read_message, to_json, todo_line, use_utf8_stdio
+from jsonrpc_lines import InvalidRequest, language, read_message, to_json, todo_line, use_utf8_stdio
 
 VERSIONS = ["2025-03-26", "2024-11-05"]  # the versions this server speaks, newest first
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}

@@ -35,14 +35,14 @@ CLIENT_LIMIT = 20.0  # seconds for one SDK connection (it needs a fraction of on
 
 
 def load_bonus() -> Any:
-    """solutions/bonus_server.py in this process, leaving no `server` or `plumbing` on sys.path/sys.modules."""
+    """solutions/bonus_server.py in this process, leaving no `server` or `jsonrpc_lines` on sys.path/sys.modules."""
     saved_path = list(sys.path)
-    saved = {name: sys.modules.pop(name) for name in ("server", "plumbing") if name in sys.modules}
+    saved = {name: sys.modules.pop(name) for name in ("server", "jsonrpc_lines") if name in sys.modules}
     try:
         return load_module(BONUS, "solution_bonus_server")
     finally:
         sys.path[:] = saved_path
-        for name in ("server", "plumbing"):
+        for name in ("server", "jsonrpc_lines"):
             sys.modules.pop(name, None)
         sys.modules.update(saved)
 
@@ -396,15 +396,15 @@ def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch
 
 
 def test_the_client_explains_the_first_initialize_that_succeeded() -> None:
-    plumbing = load("plumbing")
+    replies = load("server_replies")
     lesson = [{"id": 1, "error": {}}, {"id": 2, "error": {}},
               {"id": 3, "result": {"protocolVersion": "2024-11-05", "capabilities": {"a": 1}}}]
     spec = [{"id": 1, "error": {}}, {"id": 2, "result": {"protocolVersion": LATEST, "capabilities": {"b": 2}}},
             {"id": 3, "error": {}}]
-    assert plumbing.announced_capabilities(lesson) == {"a": 1}
-    assert plumbing.announced_capabilities(spec) == {"b": 2}
-    with pytest.raises(plumbing.ServerProblem) as problem:
-        plumbing.announced_capabilities([{"id": 1}, {"id": 2, "result": {"protocolVersion": "x"}}, {"id": 3}])
+    assert replies.announced_capabilities(lesson) == {"a": 1}
+    assert replies.announced_capabilities(spec) == {"b": 2}
+    with pytest.raises(replies.ServerProblem) as problem:
+        replies.announced_capabilities([{"id": 1}, {"id": 2, "result": {"protocolVersion": "x"}}, {"id": 3}])
     assert problem.value.fields == {"number": 2, "reply": '{"id": 2, "result": {"protocolVersion": "x"}}'}
 
 

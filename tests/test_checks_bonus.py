@@ -41,9 +41,9 @@ def statuses(report: Report) -> dict[str, str]:
 
 
 def bonus_folder(tmp_path: Path, old: str = "", new: str = "") -> Path:
-    """server.py and plumbing.py from solutions/, and bonus_server.py with one change."""
+    """server.py and jsonrpc_lines.py from solutions/, and bonus_server.py with one change."""
     shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
-    shutil.copy(SOLUTIONS / "plumbing.py", tmp_path / "plumbing.py")
+    shutil.copy(SOLUTIONS / "jsonrpc_lines.py", tmp_path / "jsonrpc_lines.py")
     source = (SOLUTIONS / "bonus_server.py").read_text(encoding="utf-8")
     (tmp_path / "bonus_server.py").write_text(mutate(source, old, new) if old else source, encoding="utf-8")
     return tmp_path
@@ -159,7 +159,7 @@ def test_a_bonus_server_that_answers_only_at_the_end_of_its_input_fails_with_rea
 
 def test_the_untouched_bonus_exercise_fails_without_starting_a_real_client(tmp_path: Path) -> None:
     shutil.copy(SOLUTIONS / "server.py", tmp_path / "server.py")
-    shutil.copy(SOLUTIONS / "plumbing.py", tmp_path / "plumbing.py")
+    shutil.copy(SOLUTIONS / "jsonrpc_lines.py", tmp_path / "jsonrpc_lines.py")
     shutil.copy(ROOT / "exercises" / "bonus_server.py", tmp_path / "bonus_server.py")
     report = check_bonus(tmp_path)
     assert statuses(report) == {

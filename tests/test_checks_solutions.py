@@ -102,25 +102,29 @@ def test_a_part_still_to_write_is_named_before_its_symptom(lang, server_line, cl
     assert messages["client.seven-messages"] == client_line
 
 
-def test_the_given_helpers_bytecode_serves_an_unedited_copy_and_never_an_edited_one(tmp_path):
-    from lab.checks.reference import give_helper_bytecode
+@pytest.mark.parametrize("module, function", [("jsonrpc_lines", "to_json"), ("server_replies", "next_line"),
+                                              ("model_setup", "seconds")])
+def test_the_given_helpers_bytecode_serves_an_unedited_copy_and_never_an_edited_one(tmp_path, module, function):
+    from lab.checks.reference import HELPERS, give_helper_bytecode
 
-    shutil.copyfile(ROOT / "solutions" / "plumbing.py", tmp_path / "plumbing.py")
+    for helper in HELPERS:  # all three: server_replies imports jsonrpc_lines
+        shutil.copyfile(ROOT / "solutions" / helper, tmp_path / helper)
     give_helper_bytecode(tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}  # as student processes run
+    source = tmp_path / f"{module}.py"
 
     def imported(code: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-I", "-v", "-c", f"import sys; sys.path.insert(0, '.'); {code}"],
                               capture_output=True, text=True, cwd=tmp_path, env=env, timeout=30)
 
-    unedited = imported("import plumbing; print(plumbing.to_json.__code__.co_filename)")
-    cached = tmp_path / "__pycache__" / f"plumbing.{sys.implementation.cache_tag}.pyc"
-    assert f"# {cached} matches {tmp_path / 'plumbing.py'}" in unedited.stderr
-    assert unedited.stdout == f"{tmp_path / 'plumbing.py'}\n"  # tracebacks name the student's copy
+    unedited = imported(f"import {module}; print({module}.{function}.__code__.co_filename)")
+    cached = tmp_path / "__pycache__" / f"{module}.{sys.implementation.cache_tag}.pyc"
+    assert f"# {cached} matches {source}" in unedited.stderr
+    assert unedited.stdout == f"{source}\n"  # tracebacks name the student's copy
 
-    with open(tmp_path / "plumbing.py", "a", encoding="utf-8") as helper:
+    with open(source, "a", encoding="utf-8") as helper:
         helper.write("EDITED = 'yes'\n")
-    edited = imported("import plumbing; print(plumbing.EDITED)")
+    edited = imported(f"import {module}; print({module}.EDITED)")
     assert edited.stdout == "yes\n"
     assert f"# {cached} matches" not in edited.stderr
-    assert f"# code object from {tmp_path / 'plumbing.py'}" in edited.stderr  # compiled from its source
+    assert f"# code object from {source}" in edited.stderr  # compiled from its source

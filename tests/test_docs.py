@@ -119,7 +119,7 @@ def test_the_settings_table_matches_the_model_helpers_defaults(tmp_path: Path, m
     for name in documented:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no .env to be found here
-    settings = reference.load("plumbing").model_settings()
+    settings = reference.load("model_setup").model_settings()
     assert {"AI_URL": settings.raw_url, "AI_KEY": settings.key, "AI_MODEL": settings.model,
             "AI_TIMEOUT": settings.raw_timeout, "LAB_LANG": settings.lang} == documented
 

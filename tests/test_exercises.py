@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from checks_helpers import ROOT
+from lab.checks import reference
 from lab.exercises import MarkerError, differences, exercise_text, expected_files, generate
 
 SOLUTION = '''"""A module."""
@@ -133,15 +134,16 @@ def test_a_server_with_parts_3_only_names_part_1(tmp_path):
     start, end = solution.index("def handle("), solution.index('if __name__ == "__main__":')
     mixed = server[:server.index("def handle(")] + solution[start:end] + server[server.index('if __name__'):]
     (tmp_path / "server.py").write_text(mixed, encoding="utf-8")
-    shutil.copy(ROOT / "exercises" / "plumbing.py", tmp_path)
+    shutil.copy(ROOT / "exercises" / "jsonrpc_lines.py", tmp_path)
     result = subprocess.run([sys.executable, str(tmp_path / "server.py")], input=b"{}\n", capture_output=True,
                             timeout=30, env={"LAB_LANG": "en"})
     assert (result.returncode, result.stderr) == (1, b"To write: server, part 1\n")
 
 
-def test_the_given_helper_module_is_copied_as_it_is():
-    assert (ROOT / "exercises" / "plumbing.py").read_bytes() == (ROOT / "solutions" / "plumbing.py").read_bytes()
-    assert "plumbing.py" in expected_files(ROOT / "solutions")
+@pytest.mark.parametrize("helper", reference.HELPERS)
+def test_the_given_helper_modules_are_copied_as_they_are(helper):
+    assert (ROOT / "exercises" / helper).read_bytes() == (ROOT / "solutions" / helper).read_bytes()
+    assert helper in expected_files(ROOT / "solutions")
 
 
 def test_no_todo_line_runs_past_100_characters():

@@ -55,7 +55,7 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
     assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
-            "kit/lab/checks/__init__.py", "kit/lab/solutions/server.py", "kit/lab/solutions/plumbing.py"} <= set(infos)
+            "kit/lab/checks/__init__.py", "kit/lab/solutions/server.py", "kit/lab/solutions/jsonrpc_lines.py"} <= set(infos)
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in infos if name.startswith("kit/tests/")]
 

@@ -133,10 +133,10 @@ def test_the_sdks_own_error_for_an_unknown_host_reads_as_unknown_host(clean_env:
     openai SDK: the given why_no_model still names the cause."""
     import openai
 
-    plumbing = load("plumbing")
+    given = load("model_setup")
     clean_env.setenv("AI_URL", "http://no-such-host.invalid:4000")
-    settings = plumbing.model_settings()
+    settings = given.model_settings()
     client = openai.OpenAI(base_url=settings.url, api_key="lab", timeout=5, max_retries=0)
     with pytest.raises(openai.APIConnectionError) as raised:
         client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
-    assert plumbing.why_no_model(raised.value, settings) == "hôte inconnu : no-such-host.invalid"
+    assert given.why_no_model(raised.value, settings) == "hôte inconnu : no-such-host.invalid"

@@ -32,10 +32,10 @@ TAIL = 1 << 16  # bytes of each output kept: a flood must not fill the test's me
 # the client left behind (a zombie is one that was never waited for).
 WRAPPER = """\
 import os, sys
-import client, plumbing
-plumbing.SILENCE_LIMIT = plumbing.EXIT_LIMIT = float(sys.argv[1])  # seconds
+import client, server_replies
+server_replies.SILENCE_LIMIT = server_replies.EXIT_LIMIT = float(sys.argv[1])  # seconds
 sys.argv = sys.argv[:1]
-code = plumbing.run_client(client.main)
+code = server_replies.run_client(client.main)
 children = []
 for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
     try:
@@ -156,7 +156,8 @@ def lab_folder(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
         folder.mkdir()
         shutil.copy(SOLUTIONS / "client.py", folder)
         shutil.copy(SOLUTIONS / "model.py", folder)
-        shutil.copy(SOLUTIONS / "plumbing.py", folder)
+        for helper in ("jsonrpc_lines.py", "server_replies.py", "model_setup.py"):  # the given modules
+            shutil.copy(SOLUTIONS / helper, folder)
         (folder / "server.py").write_text(server_code)
         (folder / "run_client.py").write_text(WRAPPER)
         return folder

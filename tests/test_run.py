@@ -62,7 +62,7 @@ def test_lab_run_speaks_english_with_lang_en() -> None:
 
 
 def test_lab_run_takes_a_folder(tmp_path: Path) -> None:
-    for name in ("client.py", "server.py", "model.py", "plumbing.py"):
+    for name in ("client.py", "server.py", "model.py", "jsonrpc_lines.py", "server_replies.py", "model_setup.py"):
         (tmp_path / name).write_text((SOLUTIONS / name).read_text())
     done = lab("run", str(tmp_path), env={"AI_URL": refused_url()}, cwd=tmp_path)
     assert done.returncode == 0

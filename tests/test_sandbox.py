@@ -226,7 +226,7 @@ def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: 
 
     folder = tmp_path / "copy"
     folder.mkdir()
-    for name in ("server.py", "bonus_server.py", "plumbing.py"):  # plumbing.py: the given module they import
+    for name in ("server.py", "bonus_server.py", "jsonrpc_lines.py"):  # jsonrpc_lines.py: the given module they import
         (folder / name).write_text((ROOT / "solutions" / name).read_text(encoding="utf-8"), encoding="utf-8")
     bonus = folder / "bonus_server.py"
     bonus.write_text(with_prelude(bonus.read_text(encoding="utf-8"),

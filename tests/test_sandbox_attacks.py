@@ -319,16 +319,20 @@ def test_a_private_copy_is_the_graders_alone_and_drops_setuid_bits(tmp_path: Pat
 
 @needs_host
 def test_the_helpers_bytecode_on_a_full_disk_is_whole_or_absent(tmp_path: Path) -> None:
-    """A truncated plumbing .pyc would fail an honest submission's import: on a disk with less
-    room than the bytecode, the copy gets none at all (plumbing.py is then compiled as imported)."""
-    from lab.checks.reference import helper_bytecode
+    """A truncated .pyc of a given module would fail an honest submission's import: on a disk
+    with less room than any of them, the copy gets none at all (each module is then compiled
+    as imported)."""
+    from lab.checks.reference import HELPERS, helper_bytecode
 
-    size = len(helper_bytecode())
+    sizes = [len(helper_bytecode(helper)) for helper in HELPERS]
+    size = sum(sizes)
     folder = tmp_path / "copy"
     folder.mkdir()
-    room = 4096 * max(1, size // 4096 // 2)  # half the bytecode's pages, at most
-    script = (f"mount -t tmpfs -o size={size + 65536} tmpfs {folder} && "
-              f"dd if=/dev/zero of={folder}/filler bs=4096 count={(size + 65536 - room) // 4096} 2>/dev/null && "
+    room = 4096 * max(1, min(sizes) // 4096 // 2)  # half the smallest bytecode's pages, at most
+    assert room < min(sizes)
+    pages = -(-(size + 65536) // 4096)  # whole pages: tmpfs rounds its size up to one
+    script = (f"mount -t tmpfs -o size={pages * 4096} tmpfs {folder} && "
+              f"dd if=/dev/zero of={folder}/filler bs=4096 count={pages - room // 4096} 2>/dev/null && "
               f"{sys.executable} -c 'from pathlib import Path; from lab.checks.reference import give_helper_bytecode; "
               f"give_helper_bytecode(Path(\"{folder}\"))' && find {folder} -name '*.pyc*' | wc -l")
     done = run_as_host(tmp_path / "host", script, {**os.environ, "PYTHONPATH": str(ROOT)})

@@ -97,6 +97,7 @@ def test_lab_exercises_from_the_wheel_writes_the_student_files_here(installed: P
     done = lab(installed, "exercises", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert sorted(path.name for path in (tmp_path / "exercises").iterdir()) == [
-        "BONUS.md", "answers.toml", "bonus_server.py", "client.py", "model.py", "plumbing.py", "server.py"]
+        "BONUS.md", "answers.toml", "bonus_server.py", "client.py", "jsonrpc_lines.py", "model.py", "model_setup.py",
+        "server.py", "server_replies.py"]
     checked = lab(installed, "check", "exercises", "--json", cwd=tmp_path)
     assert checked.returncode == 1 and json.loads(checked.stdout)["score"] == 0

@@ -98,6 +98,7 @@ def warm_up() -> None:
     from lab.checks import reference
 
     registry()
-    for name in ("server", "client"):  # plumbing.py comes with them
+    for name in ("server", "client"):  # the given modules come with them
         reference.load(name)
-    reference.helper_bytecode()
+    for helper in reference.HELPERS:
+        reference.helper_bytecode(helper)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import HELPER, give_helper_bytecode, helper_module, model_fallback_line
+from lab.checks.reference import HELPERS, give_helper_bytecode, helper_module, model_fallback_line
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file, start_student
@@ -77,11 +77,11 @@ def run_model(context: Context) -> ModelRun:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             copy_student_file(model, work / "model.py")
-            helper = context.folder / HELPER  # the given module model.py imports, if the student has it
-            if helper.is_file():
-                copy_student_file(helper, work / HELPER)
-            else:
-                shutil.copyfile(helper_module(), work / HELPER)
+            for helper in HELPERS:  # the given modules (model.py imports model_setup.py): the student's if any
+                if (context.folder / helper).is_file():
+                    copy_student_file(context.folder / helper, work / helper)
+                else:
+                    shutil.copyfile(helper_module(helper), work / helper)
             give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,

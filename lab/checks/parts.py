@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import (HELPER, encode_lines, give_helper_bytecode, helper_module, reference_replies,
+from lab.checks.reference import (HELPERS, encode_lines, give_helper_bytecode, helper_module, reference_replies,
                                   scenario_messages)
 from lab.checks.server_session import Transcript, parse, rules_messages
 from lab.checks.tracebacks import trimmed
@@ -63,8 +63,9 @@ def run_parts(context: Context) -> PartsRun:
         work = Path(temp)
         for source in context.folder.glob("*.py"):  # the student's files, with any module of their own
             copy_student_file(source, work / source.name)
-        if not (work / HELPER).is_file():
-            shutil.copyfile(helper_module(), work / HELPER)
+        for helper in HELPERS:  # the student's own copy if they have one, else the kit's
+            if not (work / helper).is_file():
+                shutil.copyfile(helper_module(helper), work / helper)
         give_helper_bytecode(work)
         shutil.copyfile(RUNNER, work / RUNNER_COPY)
         run = run_python(context.launch, work / RUNNER_COPY, data=json.dumps(asked).encode(), limit=PARTS_LIMIT,

@@ -22,19 +22,18 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any, Optional
 
-from lab.layout import solutions_dir
+from lab.layout import HELPERS, solutions_dir
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
-HELPER = "plumbing.py"  # the given helper module, beside the student's files (identical in exercises/)
-HELPER_NAME = HELPER.removesuffix(".py")
+HELPER_NAMES = tuple(helper.removesuffix(".py") for helper in HELPERS)
 _loading = threading.Lock()
 
 
 def load(name: str) -> ModuleType:
     """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once.
 
-    Any solution file works: their `from plumbing import ...` and the client's
-    `from model import ask` find the files beside them.
+    Any solution file works: their `from jsonrpc_lines import ...` (the given modules) and
+    the client's `from model import ask` find the files beside them.
     """
     with _loading:
         return _load(name)
@@ -53,22 +52,24 @@ def _load(name: str) -> ModuleType:
 def _exec(name: str, module_name: str) -> ModuleType:
     """A fresh module from solutions/<name>.py (caller holds _loading).
 
-    Its code is compiled once, and the given helper it imports (plumbing.py: functions and
-    constants, no state) is loaded once and shared: a check run starts about ten reference
-    sessions, and each would otherwise run plumbing.py anew."""
+    Its code is compiled once, and the given modules it imports (HELPERS: functions and
+    constants, no state) are loaded once and shared: a check run starts about ten reference
+    sessions, and each would otherwise run them anew."""
     path = SOLUTIONS / f"{name}.py"
     spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec, path
     module = importlib.util.module_from_spec(spec)
     saved_path, known = list(sys.path), set(sys.modules)
     sys.path.insert(0, str(SOLUTIONS))
-    if name != HELPER_NAME:
-        sys.modules[HELPER_NAME] = _load(HELPER_NAME)
+    # A given module gets the ones before it (server_replies imports jsonrpc_lines); any other
+    # file gets them all.
+    for helper in HELPER_NAMES[:HELPER_NAMES.index(name)] if name in HELPER_NAMES else HELPER_NAMES:
+        sys.modules[helper] = _load(helper)
     try:
         exec(_compiled(path), module.__dict__)
     finally:
         # Undo the imports of the files beside it, so that no bare `model`, `server` or
-        # `plumbing` leaks into the kit (a student's file of that name could come next).
+        # `jsonrpc_lines` leaks into the kit (a student's file of that name could come next).
         sys.path[:] = saved_path
         for loaded in set(sys.modules) - known:
             if str(getattr(sys.modules[loaded], "__file__", "") or "").startswith(str(SOLUTIONS)):
@@ -197,8 +198,8 @@ def model_says(lang: str) -> str:
 
 
 def client_problem_texts(lang: str) -> dict[str, str]:
-    """The client's "Problème : …" line and its reasons (given, in plumbing.py)."""
-    return dict(load("plumbing").CLIENT_TEXTS[lang])
+    """The client's "Problème : …" line and its reasons (given, in server_replies.py)."""
+    return dict(load("server_replies").CLIENT_TEXTS[lang])
 
 
 def model_fallback_line(lang: str) -> str:
@@ -207,54 +208,57 @@ def model_fallback_line(lang: str) -> str:
 
 
 def model_reasons(lang: str) -> dict[str, str]:
-    """The reasons why no model answered (given, in plumbing.py), with their fields to fill in."""
-    return dict(load("plumbing").REASONS[lang])
+    """The reasons why no model answered (given, in model_setup.py), with their fields to fill in."""
+    return dict(load("model_setup").REASONS[lang])
 
 
 def todo_line(lang: str) -> str:
     """The line a part not written yet prints, with "{part}" to fill in."""
-    return load("plumbing").TODO_LINE[lang]
+    return load("jsonrpc_lines").TODO_LINE[lang]
 
 
-def helper_module() -> Path:
-    """The given helper module the student's files import (copy it beside them to run them)."""
-    return SOLUTIONS / HELPER
+def helper_module(helper: str) -> Path:
+    """A given module the student's files import, one of HELPERS (copy it beside them to run them)."""
+    if helper not in HELPERS:
+        raise ValueError(f"{helper!r} is not a given module: {', '.join(HELPERS)}")
+    return SOLUTIONS / helper
 
 
 def give_helper_bytecode(folder: Path) -> None:
-    """Put the given helper's bytecode in `folder`'s __pycache__, for a folder the kit made
+    """Put each given module's bytecode in `folder`'s __pycache__, for a folder the kit made
     (a check's folder, a graded submission's private copy), never the student's own.
 
     Student processes run with PYTHONDONTWRITEBYTECODE, so each of them (two server sessions,
-    the client and the server it starts, the model runner) compiled plumbing.py anew: about
-    5 ms each. The bytecode is checked against its source's hash (PEP 552): an unedited
-    plumbing.py loads it, an edited one fails the check and is compiled as before.
+    the client and the server it starts, the model runner) compiled the given modules anew:
+    a few milliseconds each. The bytecode is checked against its source's hash (PEP 552): an
+    unedited copy loads it, an edited one fails the check and is compiled as before.
 
-    Written whole or not at all (a partial file beside it, renamed once read back equal): a
-    truncated .pyc, say on a full disk, would fail the import of an honest plumbing.py."""
-    target = Path(importlib.util.cache_from_source(str(folder / HELPER)))
-    partial = target.with_name(target.name + ".partial")
-    data = helper_bytecode()
-    try:  # only a head start: without it, plumbing.py is compiled as it is imported
-        target.parent.mkdir(exist_ok=True)
-        partial.write_bytes(data)
-        if partial.read_bytes() != data:
-            raise OSError("the helper's bytecode did not read back as written")
-        os.replace(partial, target)
-    except OSError:
-        for path in (partial, target):
-            with contextlib.suppress(OSError):
-                path.unlink()
+    Each file is written whole or not at all (a partial file beside it, renamed once read back
+    equal): a truncated .pyc, say on a full disk, would fail the import of an honest copy."""
+    for helper in HELPERS:
+        target = Path(importlib.util.cache_from_source(str(folder / helper)))
+        partial = target.with_name(target.name + ".partial")
+        data = helper_bytecode(helper)
+        try:  # only a head start: without it, the module is compiled as it is imported
+            target.parent.mkdir(exist_ok=True)
+            partial.write_bytes(data)
+            if partial.read_bytes() != data:
+                raise OSError("the given module's bytecode did not read back as written")
+            os.replace(partial, target)
+        except OSError:
+            for path in (partial, target):
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
-@lru_cache(maxsize=1)
-def helper_bytecode() -> bytes:
-    """solutions/plumbing.py compiled by py_compile, hash-checked, named as a student's copy is."""
+@lru_cache(maxsize=None)
+def helper_bytecode(helper: str) -> bytes:
+    """solutions/<helper> compiled by py_compile, hash-checked, named as a student's copy is."""
     import py_compile
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="lab-bytecode-") as temp:
         compiled = Path(temp) / "helper.pyc"
-        py_compile.compile(str(helper_module()), cfile=str(compiled), dfile=HELPER, doraise=True,
+        py_compile.compile(str(helper_module(helper)), cfile=str(compiled), dfile=helper, doraise=True,
                            invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
         return compiled.read_bytes()

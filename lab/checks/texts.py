@@ -203,7 +203,7 @@ TEXTS: dict[str, dict[str, str]] = {
                          "fichier enregistré en Latin-1 ou Windows-1252 ?). Enregistrez-le en UTF-8 ; rien d’autre ne "
                          "peut être vérifié avant.",
         "load.import": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier est "
-                       "bien à côté (plumbing.py, model.py).",
+                       "bien à côté ({beside}).",
     },
     "en": {
         "part.unwritten": "This part is still to write (“{task}”).",
@@ -358,7 +358,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "load.encoding": "Python cannot read {file}: its line {line} has a character that is not UTF-8 (a file saved "
                          "as Latin-1 or Windows-1252?). Save it as UTF-8; nothing else can be checked before that.",
         "load.import": "{file}, line {line}, imports a module that cannot be found: check its name, and that the file "
-                       "is beside it (plumbing.py, model.py).",
+                       "is beside it ({beside}).",
     },
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from lab.checks.texts import TEXTS, in_each_language, say
+from lab.layout import HELPERS
 
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<where>.+))?$')
 HEADER = "Traceback (most recent call last):"
@@ -108,10 +109,17 @@ def load_problem(output: str) -> tuple[str, str, str] | None:
     return kind, places[-1]["file"], places[-1]["line"]
 
 
+# What each student file imports from beside it (the given modules first): for an import error
+# there, the files to look for. Any other file may import any of them.
+BESIDE = {"server.py": "jsonrpc_lines.py", "bonus_server.py": "jsonrpc_lines.py, server.py",
+          "client.py": "jsonrpc_lines.py, server_replies.py, model.py", "model.py": "model_setup.py"}
+
+
 def load_hint(output: str) -> dict[str, str] | None:
     """The hint for a file that does not load (a SyntaxError, an import error), or None."""
     problem = load_problem(output)
     if problem is None:
         return None
     kind, file, line = problem
-    return in_each_language(f"load.{kind}", file=file, line=line)
+    beside = BESIDE.get(file, ", ".join((*HELPERS, "model.py")))
+    return in_each_language(f"load.{kind}", file=file, line=line, beside=beside)

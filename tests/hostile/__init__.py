@@ -33,7 +33,7 @@ HOSTILE_PRELUDES = {
     "syntax": "def broken(:\n    pass\n",
     # deletes every file in its own folder (once the module it imports is loaded), then carries on
     "deletes": (
-        "import pathlib, plumbing\n"
+        "import pathlib, jsonrpc_lines\n"
         "for _path in pathlib.Path(__file__).resolve().parent.iterdir():\n"
         "    if _path.is_file():\n        _path.unlink()\n"
     ),
@@ -58,14 +58,14 @@ PARTIAL_BUG = ('"listChanged": False', '"listChanged": True')
 def make_submission(parent: Path, name: str, kind: str, server_only: bool = False) -> Path:
     """Write submission `name` of the given kind under `parent` and return its folder.
 
-    `server_only`: just server.py and the given plumbing.py it imports (the other checks then
+    `server_only`: just server.py and the given jsonrpc_lines.py it imports (the other checks then
     fail at once: quicker tests).
     """
     folder = parent / name
     if server_only:
         folder.mkdir(parents=True)
         shutil.copy2(SOLUTIONS / "server.py", folder / "server.py")
-        shutil.copy2(SOLUTIONS / "plumbing.py", folder / "plumbing.py")  # given beside it
+        shutil.copy2(SOLUTIONS / "jsonrpc_lines.py", folder / "jsonrpc_lines.py")  # given beside it
     else:
         shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     server = folder / "server.py"

@@ -385,7 +385,7 @@ def swapped_server_main(victim: Path, marker: Path) -> str:
 # reason and returns the sample, whatever the case (issue 23's "fallback line without a request").
 FALLBACK_WITHOUT_REQUEST = '''\
 import os
-from plumbing import Answer, model_settings
+from model_setup import Answer, model_settings
 
 def ask(messages, sample, max_tokens=80):
     settings = model_settings()

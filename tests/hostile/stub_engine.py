@@ -19,7 +19,7 @@ CHECKS = [("stub.one", "server-1", 2), ("stub.two", "server-2", 3), ("stub.three
 def main(argv: list[str]) -> int:
     folder = Path(argv[argv.index("check") + 1])
     lang = argv[argv.index("--lang") + 1] if "--lang" in argv else "fr"
-    sys.path.insert(0, str(folder))  # as `python server.py` would: its plumbing.py beside it
+    sys.path.insert(0, str(folder))  # as `python server.py` would: its jsonrpc_lines.py beside it
     names = runpy.run_path(str(folder / "server.py"), run_name="student")
     score = names.get("SCORE", "")
     passing = {"full": 3, "partial": 1}.get(score, 0)
