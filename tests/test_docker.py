@@ -634,14 +634,14 @@ def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
 
     grader = services["grader"]
     assert (grader["cpus"], grader["pids_limit"], grader["mem_limit"]) == (2.0, 256, "2147483648")
-    # What lab grade then picks inside it: two per CPU, and the pids and memory allow as many.
+    # What lab grade then picks inside it: three per CPU, and the pids and memory allow as many.
     host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]))
-    assert fit_jobs(host).jobs == 4 and fit_jobs(host).reason == "cpu"
-    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="650", LAB_GRADER_MEMORY="5g")
+    assert fit_jobs(host).jobs == 6 and fit_jobs(host).reason == "cpu"
+    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="950", LAB_GRADER_MEMORY="7g")
     big = bigger["services"]["grader"]
-    assert (big["cpus"], big["pids_limit"]) == (8.0, 650)
-    assert fit_jobs(Host(cpus=big["cpus"], pids=big["pids_limit"], memory=int(big["mem_limit"]))).jobs == 16
-    assert fit_jobs(Host(cpus=4, pids=340, memory=3 * 1024**3)).jobs == 8  # docs/platforms.md's table
+    assert (big["cpus"], big["pids_limit"]) == (8.0, 950)
+    assert fit_jobs(Host(cpus=big["cpus"], pids=big["pids_limit"], memory=int(big["mem_limit"]))).jobs == 24
+    assert fit_jobs(Host(cpus=4, pids=500, memory=4 * 1024**3)).jobs == 12  # docs/platforms.md's table
     assert fit_jobs(host, bonus=True).jobs == 3  # the real clients hold more threads
     # 8 CPUs under the default 256 pids: the pids decide, and no job is starved of a thread.
     assert fit_jobs(Host(cpus=8, pids=grader["pids_limit"])).jobs == 6

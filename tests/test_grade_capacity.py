@@ -74,12 +74,12 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("host", "asked", "expected"), [
-    (Host(cpus=8), None, Fit(16, "cpu")),  # two per CPU when nothing else limits
+    (Host(cpus=8), None, Fit(24, "cpu")),  # three per CPU when nothing else limits
     (Host(cpus=8, pids=256), None, Fit(6, "pids")),  # the docker grader's 256 on an 8-core host
-    (Host(cpus=2, pids=256), None, Fit(4, "cpu")),
+    (Host(cpus=2, pids=256), None, Fit(6, "cpu")),
     (Host(cpus=8, pids=256), 32, Fit(6, "pids")),  # an explicit --jobs is lowered too
     (Host(cpus=4, pids=256), 6, Fit(6, "asked")),  # but kept when the limits allow it
-    (Host(cpus=2, pids=256), 6, Fit(4, "cpu")),  # and held to two per CPU
+    (Host(cpus=2, pids=256), 8, Fit(6, "cpu")),  # and held to three per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
     (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
     (Host(cpus=8, pids=46), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
@@ -88,8 +88,8 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
 ])
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected
-    assert (capacity.PIDS_PER_JOB, capacity.PIDS_IN_TURN, capacity.PIDS_RESERVE, capacity.MEMORY_PER_JOB) == \
-        ({False: 38, True: 70}, {False: 12, True: 26}, 24, 256 * 1024**2)
+    assert (capacity.JOBS_PER_CPU, capacity.PIDS_PER_JOB, capacity.PIDS_IN_TURN, capacity.PIDS_RESERVE,
+            capacity.MEMORY_PER_JOB) == (3, {False: 38, True: 70}, {False: 12, True: 26}, 24, 256 * 1024**2)
 
 
 @pytest.mark.parametrize(("host", "expected"), [
@@ -103,7 +103,7 @@ def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:
 
 def test_the_budgets_hold_the_measured_peaks_with_headroom() -> None:
     """Peaks of processes and threads measured under a pids cgroup (docs/platforms.md), by jobs."""
-    at_once = {False: ((1, 50), (2, 88), (3, 120), (4, 146)), True: ((1, 82), (2, 146), (3, 205))}
+    at_once = {False: ((1, 50), (2, 88), (3, 120), (4, 146), (6, 204)), True: ((1, 82), (2, 146), (3, 205))}
     in_turn = {False: 29, True: 44}
     for bonus in (False, True):
         for jobs, peak in at_once[bonus]:

@@ -3,7 +3,7 @@ and the class report beside it.
 
 Worker threads are enough: each thread only waits on its own child process (runner.py), which
 does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on. How many workers: two per CPU, within the host's
+time limit and no longer; the others go on. How many workers: three per CPU, within the host's
 process, thread and memory limits (capacity.py); a worker the host will not start is done
 without (the main thread grades, if none could). A resource failure on the grader's side is
 tried again, then reported as a kit error, never a student's zero. The children are forked by
