@@ -29,6 +29,24 @@ def test_a_correct_helper_written_differently_passes(tmp_path):
     assert report.score == report.max_score == 5, [(r.id, r.message, r.actual) for r in report.results]
 
 
+def test_a_helper_importing_modules_of_its_own_passes(tmp_path):
+    """model.py runs with the .py files beside it, as `python client.py` runs it: a module of
+    the student's own, or the given module under the name an older kit gave it (plumbing.py)."""
+    from lab.layout import solutions_dir
+
+    given = (solutions_dir() / "model_setup.py").read_text(encoding="utf-8")
+    (tmp_path / "plumbing.py").write_text(given, encoding="utf-8")
+    (tmp_path / "wording.py").write_text('FALLBACK = "Recorded sample: no model answered ({reason})."\n')
+    model = (solutions_dir() / "model.py").read_text(encoding="utf-8")
+    assert "from model_setup import " in model
+    model = model.replace("from model_setup import ", "from wording import FALLBACK  # noqa: F401\nfrom plumbing import ")
+    (tmp_path / "model.py").write_text(model, encoding="utf-8")
+    report = run_some(tmp_path, "model.")
+    assert [(r.id, r.status) for r in report.results] == [(name, "passed") for name in (
+        "model.request", "model.answers", "model.refused", "model.http-error", "model.slow")], \
+        [(r.id, r.message, r.output) for r in report.results]
+
+
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_each_buggy_helper_is_caught_by_its_check(bug, tmp_path):
     old, new, caught_by = BUGS[bug]

@@ -76,11 +76,10 @@ def run_model(context: Context) -> ModelRun:
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
-            copy_student_file(model, work / "model.py")
+            for source in context.folder.glob("*.py"):  # model.py with any module of its own
+                copy_student_file(source, work / source.name)
             for helper in HELPERS:  # the given modules (model.py imports model_setup.py): the student's if any
-                if (context.folder / helper).is_file():
-                    copy_student_file(context.folder / helper, work / helper)
-                else:
+                if not (work / helper).is_file():
                     shutil.copyfile(helper_module(helper), work / helper)
             give_helper_bytecode(work)
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
