@@ -22,6 +22,10 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 # name: (file, line in the lesson-style answer, its mistaken replacement, the check the first ✗ names,
 #        words of its message in French, in English)
 MISTAKES = {
+    "the client waits for the server before sending": (
+        "client", "for m in scenario:\n    plein =", "serveur.stdout.readline()\nfor m in scenario:\n    plein =",
+        "client.seven-messages", "Le client n’a rien envoyé au serveur en 8 s, et ne s’est pas arrêté",
+        "The client sent nothing to the server in 8 s, and did not stop"),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",

@@ -93,3 +93,6 @@ def test_a_helper_too_slow_to_load_is_told_so_in_the_runs_language(tmp_path, mon
     report = run_some(tmp_path, "model.answers", lang=lang)
     (result,) = report.results
     assert result.status == "failed" and result.actual == said, (result.message, result.actual)
+    assert (result.reason, result.message) == ("model.load_hangs", {
+        "fr": "model.py ne se charge pas en 1 s : ce qui s’exécute à son import ne finit pas.",
+        "en": "model.py does not load within 1 s: what runs at its import never ends."}[lang])

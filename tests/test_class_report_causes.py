@@ -100,6 +100,12 @@ def test_each_cause_is_read_from_the_reason_key_whatever_the_message_says() -> N
         == "missing:bonus_server.py"
     assert check_cause(check(FAILED, reason="run.silent", who="server", seconds=5.0)) == "hang:server.py"
     assert check_cause(check(FAILED, reason="run.spun", who="server", cpu=2.0)) == "cpu:server.py"
+    assert check_cause(check(FAILED, reason="client.hangs_silent", check_id="client.seven-messages",
+                             seconds=8.0)) == "hang:client.py"
+    assert check_cause(check(FAILED, reason="run.spun", check_id="client.seven-messages", who="client",
+                             cpu=2)) == "cpu:client.py"
+    assert check_cause(check(FAILED, reason="model.load_hangs", check_id="model.request", seconds=15.0)) \
+        == "hang:model.py"
     assert check_cause(check(FAILED, "", "  File \"server.py\"\nIndentationError: unexpected indent",
                              reason="run.stopped_silent", who="server", code=1)) == "syntax:server.py"
     assert check_cause(check(FAILED, "", "KeyError: 'x'", reason="run.stopped_silent", code=1)) == "crash:server.py"

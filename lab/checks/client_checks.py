@@ -236,7 +236,14 @@ def client_run(context: Context) -> StudentClientRun:
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
-        raise Failed(scenario_messages()[0], "—", reason="client.sent_nothing", output=client_trace(outcome, context.lang))
+        # Stopped at its limit: a hang (or a loop) the report names as such, not a missing message.
+        if outcome.run is not None and outcome.run.cpu_exhausted:
+            reason, fields = "run.spun", {"who": "client", "cpu": CLIENT_CPU}
+        elif outcome.run is not None and outcome.run.timed_out:
+            reason, fields = "client.hangs_silent", {"seconds": CLIENT_LIMIT}
+        else:
+            reason, fields = "client.sent_nothing", {}
+        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang))
     return outcome
 
 

@@ -101,6 +101,7 @@ def run_model(context: Context) -> ModelRun:
                 not_loaded = say(context.lang, "model.not_loaded", load_seconds=IMPORT_LIMIT)
                 results["import"] = str(first.get("import", not_loaded))[:300]
                 results["import_trace"] = str(first.get("trace", ""))
+                results["import_hung"] = "import" not in first and not first.get("ready")
             else:
                 for case in pending:
                     sent = time.monotonic()
@@ -159,6 +160,9 @@ def outcome_of(context: Context, name: str) -> dict:
     model: ModelRun = context.probe("model.run")
     if model.run is None:
         raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
+    if model.results.get("import_hung"):  # what runs at its import never ended: a hang, not an error
+        raise Failed("import model", model.results["import"], reason="model.load_hangs",
+                     fields={"seconds": IMPORT_LIMIT})
     if "import" in model.results:
         raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
                      output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))

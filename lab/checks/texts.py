@@ -67,6 +67,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
+        "who.client": "Le client",
         "run.silent": "{who} n’a rien écrit en {seconds:g} s.",
         "run.spun": "{who} a utilisé tout son temps de calcul ({cpu} s de CPU) sans rien écrire, une boucle sans fin "
                     "sans doute.",
@@ -99,6 +100,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "et un vrai client l’attend sans fin.",
         # The lesson's client (lab/checks/client_checks.py).
         "client.sent_nothing": "Le serveur n’a rien reçu du client.",
+        "client.hangs_silent": "Le client n’a rien envoyé au serveur en {seconds:g} s, et ne s’est pas arrêté : il attend quelque chose, ou il boucle.",
         "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
         "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
@@ -129,6 +131,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.data.sample": "ÉCHANTILLON",
         "model.data.question": "Que peut faire ce serveur ?",
         "model.not_loaded": "model.py ne s’est pas chargé en {load_seconds} s",
+        "model.load_hangs": "model.py ne se charge pas en {seconds:g} s : ce qui s’exécute à son import ne finit pas.",
         "model.stopped_before": "Le processus de test s’est arrêté avant ce cas.",
         "model.never_answers": "Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Rien dans ask ne borne l’attente.",
@@ -237,6 +240,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
+        "who.client": "The client",
         "run.silent": "{who} wrote nothing in {seconds:g} s.",
         "run.spun": "{who} used up its CPU time ({cpu} s) without writing, an endless loop most likely.",
         "run.stopped_silent": "{who} stopped (code {code}) without writing.",
@@ -265,6 +269,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.call_unflushed": "{call} writes its reply without flushing the output: it stays in the buffer, and "
                                  "a real client waits for it forever.",
         "client.sent_nothing": "The server received nothing from the client.",
+        "client.hangs_silent": "The client sent nothing to the server in {seconds:g} s, and did not stop: it waits for something, or loops.",
         "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
         "client.scenario_not_a_list": "scenario() must return a list of messages.",
         "client.message_differs": "Message {number} is not the lesson's ({path}).",
@@ -293,6 +298,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.data.sample": "SAMPLE",
         "model.data.question": "What can this server do?",
         "model.not_loaded": "model.py did not load within {load_seconds} s",
+        "model.load_hangs": "model.py does not load within {seconds:g} s: what runs at its import never ends.",
         "model.stopped_before": "The test process stopped before this case.",
         "model.never_answers": "The model accepts the connection but never answers: ask was still waiting after "
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Nothing in ask limits the wait.",
