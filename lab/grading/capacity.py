@@ -4,9 +4,9 @@ Grading one submission starts several processes and threads at a time (the check
 the student's server and client, the model runner, reader threads), so a grader that asks
 for more than its limits allow sees `fork` or `pthread_create` fail, and a correct
 submission would lose points for it. The jobs are therefore the smallest of:
-- three per usable CPU (JOBS_PER_CPU): the CPUs this process may run on (sched_getaffinity), capped by a
-  cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`); an explicit
-  `--jobs` is held to it too;
+- three per usable CPU (JOBS_PER_CPU): the CPUs this process may run on (sched_getaffinity),
+  capped by a cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`);
+  an explicit `--jobs` is held to it too;
 - what the process budget allows: the cgroup `pids.max` less `pids.current` (v2 and v1,
   the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
   already runs (not enforced for root);
@@ -28,7 +28,7 @@ from pathlib import Path
 # Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
 # and their threads), without and with --bonus (the real MCP clients are node and a second
 # Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
-# figures in docs/platforms.md), with 15 % headroom or more.
+# figures in docs/platforms.md), with 10 % headroom or more.
 PIDS_RESERVE = 24
 PIDS_PER_JOB = {False: 38, True: 70}  # its probes all at once
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
