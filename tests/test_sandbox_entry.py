@@ -54,6 +54,8 @@ print(json.dumps({{
     'env': sorted(os.environ), 'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),
     'note': {NOTE!r} in open('/proc/self/environ', encoding='latin-1').read(),
 }}), flush=True)
+if os.environ.get('LAB_TEST_HOLD'):  # alive until its input closes, for a test that looks at it
+    sys.stdin.read()
 """
 
 
@@ -94,9 +96,9 @@ def sleepers() -> list[int]:
     return found
 
 
-def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",)) -> tuple[dict, object]:
-    process, listeners = start_joined(zygote, work / "probe.py", args, work,
-                                      {"PATH": "/usr/bin:/bin", "LAB_LANG": "en"}, sandbox.find()[0], listen)
+def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",), hold: bool = False) -> tuple[dict, object]:
+    env = {"PATH": "/usr/bin:/bin", "LAB_LANG": "en", **({"LAB_TEST_HOLD": "1"} if hold else {})}
+    process, listeners = start_joined(zygote, work / "probe.py", args, work, env, sandbox.find()[0], listen)
     for listener in listeners.values():  # the check's side of the listener: accept what comes
         listener.settimeout(5)
     line = process.stdout.readline()
@@ -212,7 +214,8 @@ def test_a_joined_fork_counts_against_its_submissions_group(zygote: str, jailed:
     group = SubmissionGroup(1 << 30)
     group.add(os.getpid())  # this test is the submission's check run: the holder is born inside
     try:
-        seen, process = probe(zygote, jailed, str(host_service))
+        # Held alive until its input closes: a probe that had already ended would have left the group.
+        seen, process = probe(zygote, jailed, str(host_service), hold=True)
         assert process.pid in group.members()  # the zygote's fork, moved in before joining
         kill_group(process)
     finally:
