@@ -96,3 +96,29 @@ def test_a_helper_too_slow_to_load_is_told_so_in_the_runs_language(tmp_path, mon
     assert (result.reason, result.message) == ("model.load_hangs", {
         "fr": "model.py ne se charge pas en 1 s : ce qui s’exécute à son import ne finit pas.",
         "en": "model.py does not load within 1 s: what runs at its import never ends."}[lang])
+
+
+def test_the_refused_port_is_never_the_endpoints_own(monkeypatch):
+    """In a sandbox the endpoints listen in the runner's own network, where the refused port was
+    never bound: drawn on the host, its number could be the endpoints' own there, and a correct
+    helper got the model's answer where the connection must be refused (seen once in CI)."""
+    from lab.checks import endpoints
+
+    drawn, closed = iter([4242, 4242, 5151]), []
+
+    class Drawn:
+        def __init__(self, *args):
+            self.port = next(drawn)
+
+        def bind(self, address):
+            pass
+
+        def getsockname(self):
+            return ("127.0.0.1", self.port)
+
+        def close(self):
+            closed.append(self.port)
+
+    monkeypatch.setattr(endpoints.socket, "socket", Drawn)
+    assert endpoints.refused_port(other_than=4242).getsockname()[1] == 5151
+    assert closed == [4242, 4242]

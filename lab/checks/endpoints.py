@@ -87,8 +87,16 @@ class Handler(BaseHTTPRequestHandler):
         pass  # quiet
 
 
-def refused_port() -> socket.socket:
-    """A bound socket that does not listen: connecting to its port is refused. Close it after."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    return sock
+def refused_port(other_than: int = 0) -> socket.socket:
+    """A bound socket that does not listen: connecting to its port is refused. Close it after.
+
+    Its port is never `other_than` (the endpoints' own): in a sandbox the endpoints listen in
+    the runner's own network, where this port was never bound, and a number drawn here may be
+    the one the endpoints drew there (a correct helper would then get the model's answer where
+    the connection must be refused)."""
+    while True:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        if sock.getsockname()[1] != other_than:
+            return sock
+        sock.close()

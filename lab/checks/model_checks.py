@@ -68,7 +68,7 @@ def run_model(context: Context) -> ModelRun:
         return ModelRun()
     from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
 
-    refused = refused_port()
+    refused = None
     endpoints: Endpoints | None = None
     session: Conversation | None = None
     started = time.monotonic()
@@ -89,6 +89,7 @@ def run_model(context: Context) -> ModelRun:
             session = Conversation(process, launch=context.launch)
             answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
+            refused = refused_port(other_than=endpoints.server_address[1])
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
             # Each message carries a fresh id that its answer must echo: a line printed ahead of
             # time (by model.py writing to the runner's stdout) answers no case.
@@ -123,7 +124,8 @@ def run_model(context: Context) -> ModelRun:
             session.close()
         if endpoints is not None:
             endpoints.close()
-        refused.close()
+        if refused is not None:
+            refused.close()
 
 
 def parse_line(line: bytes | None) -> dict:
