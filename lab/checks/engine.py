@@ -148,9 +148,11 @@ class Context:
             self.futures[name] = self.start(name)
         # A probe's limit counts from when it runs: with probes in turn (Launch.probes_in_turn)
         # it may first wait for the ones before it, each held to its own limit.
-        queued = sum(probe.limit + PROBE_GRACE for probe in self.probes.values())
-        if name in self.begun and not self.begun[name].wait(queued):
-            raise ProbeTimeout(name, queued)
+        begun = self.begun.get(name)
+        if begun is not None and not begun.is_set():
+            queued = sum(probe.limit + PROBE_GRACE for probe in self.probes.values())
+            if not begun.wait(queued):
+                raise ProbeTimeout(name, queued)
         limit = self.probes[name].limit + PROBE_GRACE
         try:
             return self.futures[name].result(timeout=limit)
@@ -179,8 +181,8 @@ def shown(value: Any) -> str:
 
 
 def run_probe(context: Context, name: str) -> Any:
-    if name in context.begun:
-        context.begun[name].set()
+    if (begun := context.begun.get(name)) is not None:
+        begun.set()
     try:
         return context.probes[name].run(context)
     except Exception as error:  # a kit bug must not stop the other checks

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import HELPERS, give_helper_bytecode, helper_module, model_fallback_line
+from lab.checks.reference import copy_with_given_modules, model_fallback_line
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, copy_student_file, start_student
+from lab.process.student import child_env, start_student
 from lab.process.talk import Conversation, Run
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
@@ -76,12 +76,7 @@ def run_model(context: Context) -> ModelRun:
     try:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
-            for source in context.folder.glob("*.py"):  # model.py with any module of its own
-                copy_student_file(source, work / source.name)
-            for helper in HELPERS:  # the given modules (model.py imports model_setup.py): the student's if any
-                if not (work / helper).is_file():
-                    shutil.copyfile(helper_module(helper), work / helper)
-            give_helper_bytecode(work)
+            copy_with_given_modules(context.folder, work)  # model.py, with what it imports
             shutil.copyfile(RUNNER, work / RUNNER_COPY)
             process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
                                                env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),

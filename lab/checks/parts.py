@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import (HELPERS, encode_lines, give_helper_bytecode, helper_module, reference_replies,
-                                  scenario_messages)
+from lab.checks.reference import copy_with_given_modules, encode_lines, reference_replies, scenario_messages
 from lab.checks.server_session import Transcript, parse, rules_messages
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, copy_student_file
+from lab.process.student import child_env
 from lab.process.talk import Run, run_python
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
@@ -61,12 +60,7 @@ def run_parts(context: Context) -> PartsRun:
     asked["initialize"][R] = asked["initialize"][R][:1]  # init-2025 alone, on a new module
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
         work = Path(temp)
-        for source in context.folder.glob("*.py"):  # the student's files, with any module of their own
-            copy_student_file(source, work / source.name)
-        for helper in HELPERS:  # the student's own copy if they have one, else the kit's
-            if not (work / helper).is_file():
-                shutil.copyfile(helper_module(helper), work / helper)
-        give_helper_bytecode(work)
+        copy_with_given_modules(context.folder, work)
         shutil.copyfile(RUNNER, work / RUNNER_COPY)
         run = run_python(context.launch, work / RUNNER_COPY, data=json.dumps(asked).encode(), limit=PARTS_LIMIT,
                          cwd=work, env=child_env(context.launch, context.lang), cpu_seconds=PARTS_CPU)

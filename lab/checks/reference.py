@@ -15,6 +15,7 @@ import enum
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import threading
 from functools import lru_cache
@@ -23,6 +24,7 @@ from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import HELPERS, solutions_dir
+from lab.process.student import copy_student_file
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 HELPER_NAMES = tuple(helper.removesuffix(".py") for helper in HELPERS)
@@ -222,6 +224,18 @@ def helper_module(helper: str) -> Path:
     if helper not in HELPERS:
         raise ValueError(f"{helper!r} is not a given module: {', '.join(HELPERS)}")
     return SOLUTIONS / helper
+
+
+def copy_with_given_modules(folder: Path, work: Path) -> None:
+    """The student's .py files copied into a check's folder `work` (any module of their own
+    comes with them), the kit's copy of each given module they lack, and the given modules'
+    bytecode: their files then run beside each other, as `python client.py` runs them."""
+    for source in folder.glob("*.py"):
+        copy_student_file(source, work / source.name)
+    for helper in HELPERS:
+        if not (work / helper).is_file():
+            shutil.copyfile(helper_module(helper), work / helper)
+    give_helper_bytecode(work)
 
 
 def give_helper_bytecode(folder: Path) -> None:

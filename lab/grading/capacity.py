@@ -222,14 +222,14 @@ def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
     """
     per_cpu = max(1, math.floor(JOBS_PER_CPU * host.cpus))
     bounds: list[tuple[int, str]] = [(per_cpu, "cpu")] if asked else []
-    if host.pids is not None:
-        bounds.append(((host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus], "pids"))
+    pid_jobs = None if host.pids is None else (host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus]
+    if pid_jobs is not None:
+        bounds.append((pid_jobs, "pids"))
     if host.memory is not None:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (per_cpu, "cpu")
     jobs, reason = min([wanted, *bounds], key=lambda bound: bound[0])
-    in_turn = host.pids is not None and host.pids < PIDS_RESERVE + PIDS_PER_JOB[bonus]
-    return Fit(jobs=max(1, jobs), reason=reason, probes_in_turn=in_turn)
+    return Fit(jobs=max(1, jobs), reason=reason, probes_in_turn=pid_jobs is not None and pid_jobs < 1)
 
 
 def one_job_pids(bonus: bool = False) -> int:

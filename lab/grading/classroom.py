@@ -24,7 +24,7 @@ import re
 import signal
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -249,7 +249,7 @@ def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
     from lab.checks import probes_time
 
     extra = probes_time(bonus, in_turn=True) - probes_time(bonus)
-    return Limits(**{**limits.__dict__, "timeout": limits.timeout + extra})
+    return replace(limits, timeout=limits.timeout + extra)
 
 
 # The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
