@@ -214,6 +214,7 @@ MESSAGES = {
             "Lancez d’abord `lab grade ... --out {path}`."
         ),
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
+        "bundle.not_graded": "Rien n’a été noté, et aucun code étudiant n’a tourné : {reason} Relancez la notation (« Regrade ») une fois l’autograder réparé.",
         "check.heading": "Vérification de {target}",
         "check.expected": "attendu : ",
         "check.actual": "obtenu  : ",
@@ -341,6 +342,7 @@ MESSAGES = {
             "Run `lab grade ... --out {path}` first."
         ),
         "bundle.failed": "The autograder could not run lab: see run_autograder's output.",
+        "bundle.not_graded": "Nothing was graded, and no student code ran: {reason} Regrade once the autograder is fixed.",
         "check.heading": "Checking {target}",
         "check.expected": "expected: ",
         "check.actual": "actual:   ",

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, make_submission
-from hostile.hosts import CAN_RUN, private_host
+from hostile import ROOT, make_submission, with_prelude
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
 
@@ -47,12 +46,11 @@ def test_the_zip_holds_executable_scripts_at_its_root_and_the_kit(tmp_path: Path
     assert 'lang="${LAB_LANG:-en}"' in run and 'timeout="${LAB_GRADE_TIMEOUT:-30}"' in run
     assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility")' in run
     assert '$lab gradescope-run "$submission" --verdict-fd 3 "${options[@]}" 3>"$verdict"' in run
-    # Sandboxed, or else as an unprivileged user on a scratch copy, with an allowlisted
-    # environment; the verdict on a descriptor root opened, results.json written by root.
-    assert '    $lab gradescope-run "$scratch/upload" --verdict-fd 3 "${options[@]}" --no-sandbox 3>"$verdict"' in run
-    assert '  runuser -u lab-student -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$scratch/home" \\' in run
+    # Always sandboxed: no second, unsandboxed run; the verdict on a descriptor root opened,
+    # results.json written by root.
+    assert run.count("$lab gradescope-run") == 1 and "--no-sandbox" not in run and "runuser" not in run
     assert 'if ! $lab gradescope-finish "$verdict" "$results"; then' in run
-    assert "python3-pip bubblewrap" in setup and "useradd --system" in setup
+    assert "python3-pip bubblewrap" in setup and "useradd" not in setup
     assert 'visibility="${LAB_GRADESCOPE_VISIBILITY:-visible}"' in run
     assert {"kit/pyproject.toml", "kit/lab/cli.py", "kit/lab/grading/runner.py",
             "kit/lab/checks/__init__.py", "kit/lab/solutions/server.py", "kit/lab/solutions/jsonrpc_lines.py"} <= set(infos)
@@ -198,70 +196,84 @@ def test_the_bundle_refuses_a_missing_parent_folder(tmp_path: Path, lang: str, s
     assert not missing.exists()
 
 
-# ---------------------------------------------------------------- the fallback without bubblewrap
-
-# Simulates a Gradescope container that refuses bubblewrap (hostile/hosts.py): a `bwrap` that
-# fails first on PATH, a user lab-student, the interpreter open to it, /proc of this run only.
-REFUSING_BWRAP = "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n"
-needs_namespaces = pytest.mark.skipif(not CAN_RUN, reason="simulating the fallback needs root, unshare and runuser")
-
-
-def run_fallback(root: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
-    host = root / "host"
-    (host / "bin").mkdir(parents=True)
-    (host / "bin" / "bwrap").write_text(REFUSING_BWRAP)
-    (host / "bin" / "bwrap").chmod(0o755)
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
-           "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PATH": f"{host / 'bin'}:{os.environ['PATH']}",
-           **env_extra}
-    env.pop("PYTHONPATH", None)  # lab-student finds the kit as installed, as on Gradescope
-    command, env = private_host(host / "accounts", [str(root / "source" / "run_autograder")], env, lab_student=True)
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=150)
+# ---------------------------------------------------------------- attacks, and a container that refuses the sandbox
 
 
 def statuses_of(results: dict) -> dict[str, str]:
     return {test["name"].rsplit("(", 1)[1].rstrip(")"): test["status"] for test in results["tests"]}
 
 
-@needs_namespaces
-def test_the_fallback_grades_an_honest_submission_in_full_as_lab_student(tmp_path: Path) -> None:
-    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
-    make_submission(tmp_path / "submission", "work", "full")
-    done = run_fallback(tmp_path, {})
-    assert done.returncode == 0, done.stderr
-    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
-    statuses = statuses_of(results)
-    assert len(statuses) > 20 and set(statuses.values()) == {"passed"}, results["output"]
-    assert results["score"] == sum(test["max_score"] for test in results["tests"])
-    assert text("en", "grade.unsandboxed").splitlines()[0] in results["output"]  # said, never silent
-    assert stat.S_IMODE((tmp_path / "results" / "results.json").stat().st_mode) == 0o644
-
-
-@needs_namespaces
-def test_the_fallback_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out(tmp_path: Path) -> None:
-    """Attacks #1, #2 and #3 of issue 23: a passing results.json planted read-only where the
-    grading writes, results.json made a link to a file of root's, and secrets whose names no
-    pattern catches; and the kit's own processes, which share lab-student's uid, opened through
-    /proc (their report pipe, their memory). The verdict still comes from the kit, and none of it reaches the feedback."""
-    from hostile.attacks import FORGED, MARK, gradescope_fallback_prelude, make_attack
+def test_run_autograder_keeps_a_planted_verdict_a_link_and_the_graders_secrets_out(tmp_path: Path) -> None:
+    """Attacks #1, #2 and #3 of issue 23 on the sandboxed run: a passing results.json planted
+    read-only in every folder it can find named, results.json made a link to a file of root's,
+    the verdict's descriptor reopened, the kit's processes opened through /proc, and secrets
+    whose names no pattern catches. The verdict still comes from the kit, and none of it
+    reaches the feedback."""
+    from hostile.attacks import FORGED, MARK, gradescope_prelude, make_attack
 
     unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
     secret = tmp_path / "root-only.txt"
     secret.write_text(f"root's own: {MARK}\n")
     secret.chmod(0o600)
     (tmp_path / "submission").mkdir()
-    make_attack(tmp_path / "submission", "work", "server.py", gradescope_fallback_prelude(secret))
+    make_attack(tmp_path / "submission", "work", "server.py", gradescope_prelude(secret))
     secrets = {"DATABASE_URL": f"postgres://grader:{MARK}@db/x", "SMTP_PASS": MARK, "GITHUB_PAT": f"ghp_{MARK}"}
-    done = run_fallback(tmp_path, secrets)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(tmp_path), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
+           "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PYTHONPATH": str(ROOT), **secrets}
+    done = subprocess.run([str(tmp_path / "source" / "run_autograder")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=150)
     assert done.returncode == 0, done.stderr
-    written = (tmp_path / "results" / "results.json")
-    assert not written.is_symlink() and written.stat().st_uid == 0
+    written = tmp_path / "results" / "results.json"
+    assert not written.is_symlink() and written.stat().st_uid == os.geteuid()
     raw = written.read_text(encoding="utf-8")
     results = json.loads(raw)
     assert MARK not in raw and FORGED not in raw and MARK not in done.stdout
     statuses = statuses_of(results)
     assert len(statuses) > 20 and "server.json-rpc-replies" in statuses  # the kit's own checks, graded
-    assert "REACHED" not in raw  # no kit process of lab-student's opened to it: not its pipe, not its memory
+    assert "REACHED" not in raw  # no kit process opened to it: not its pipe, not its memory
     assert "ATTACK RAN" in raw, results["output"]  # what the server printed, in the feedback: the attack did run
     # The untouched exercises pass nothing but what they do without the attack: the forged 999 is gone.
     assert results["score"] < 5 and results["extra_data"] == {"status": "graded"}, results["output"]
+
+
+# A container that refuses bubblewrap's namespaces, as Gradescope's may: a `bwrap` that fails
+# first on PATH. Then no student code runs at all: an unsandboxed run, as lab-student, let a
+# submission run the kit's own reference solutions (readable where the kit is installed) for
+# 24 of 34 points, and reach the grading processes' socket and folders of the same uid.
+REFUSING_BWRAP = "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n"
+RAN = "open({mark!r}, 'w').write('ran')\n"
+REUSES_THE_KIT = "import runpy\nfrom lab.layout import solutions_dir\n"
+REUSED = {"server.py": "runpy.run_path(str(solutions_dir() / 'server.py'), run_name='__main__')\n",
+          "client.py": "runpy.run_path(str(solutions_dir() / 'client.py'), run_name='__main__')\n",
+          "model.py": "ask = runpy.run_path(str(solutions_dir() / 'model.py'))['ask']\n"}
+
+
+@pytest.mark.parametrize("kind", ["honest", "reuses the kit's solutions"])
+def test_where_the_container_refuses_the_sandbox_no_student_code_runs_and_the_results_say_why(
+        tmp_path: Path, kind: str) -> None:
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    work = make_submission(tmp_path / "submission", "work", "full")
+    marks = tmp_path / "marks"
+    marks.mkdir(mode=0o777)
+    marks.chmod(0o1777)  # writable by whatever uid student code would have
+    for name, reuse in REUSED.items():
+        ran = RAN.format(mark=str(marks / name))
+        source = ran + REUSES_THE_KIT + reuse if kind != "honest" else with_prelude(
+            (work / name).read_text(encoding="utf-8"), ran)
+        (work / name).write_text(source, encoding="utf-8")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "bwrap").write_text(REFUSING_BWRAP)
+    (tmp_path / "bin" / "bwrap").chmod(0o755)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(tmp_path), "AUTOGRADER_LAB": f"{sys.executable} -m lab",
+           "LAB_LANG": "en", "LAB_GRADE_TIMEOUT": "30", "PYTHONPATH": str(ROOT),
+           "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}"}
+    done = subprocess.run([str(tmp_path / "source" / "run_autograder")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=150)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 0 and results["extra_data"] == {"status": "kit-error"}
+    said = text("en", "grade.kit_error", reason=text("en", "bundle.not_graded", reason="")).split(":  ")[0]
+    assert results["output"].splitlines()[1].startswith(said), results["output"]
+    assert "Creating new namespace failed: Operation not permitted" in results["output"]
+    assert set(statuses_of(results).values()) == {"failed"} and len(results["tests"]) > 20
+    assert list(marks.iterdir()) == []  # not one student file was run

@@ -218,7 +218,7 @@ def run_as_host(scratch: Path, script: str, env: dict[str, str]) -> subprocess.C
 
 
 needs_host = pytest.mark.skipif(not __import__("hostile.hosts").hosts.CAN_RUN,
-                                reason="needs root, unshare, runuser and setpriv")
+                                reason="needs root, unshare and setpriv")
 
 
 @needs_host

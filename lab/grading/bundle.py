@@ -67,8 +67,6 @@ SETUP_SH = """\
 # (apt-get update has already run). It installs the kit in its own virtual environment.
 set -euo pipefail
 apt-get install -y --no-install-recommends python3 python3-venv python3-pip bubblewrap
-# Where bubblewrap cannot run, lab grade runs as this user instead (run_autograder).
-id lab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin lab-student
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
 /autograder/venv/bin/pip install /autograder/source/kit
@@ -99,27 +97,12 @@ visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 # (limits, private copy, a results file even when the code crashes) and writes its verdict on
 # descriptor 3: a file in $work, a folder of root's alone (mode 0700) that no grading process
 # is told about. Student processes run in lab grade's bubblewrap sandbox, which sees neither
-# $work nor $results.
+# $work nor $results; where the container refuses the sandbox, no student code runs at all,
+# and the verdict says so (a kit error, never a mark).
 work=$(mktemp -d)
 verdict="$work/verdict.json"
 options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility"{bonus})
 $lab gradescope-run "$submission" --verdict-fd 3 "${{options[@]}}" 3>"$verdict"
-if [ ! -s "$verdict" ] && [ "$(id -u)" = 0 ] && id lab-student >/dev/null 2>&1; then
-  # The container refused the sandbox's namespaces: the grading runs unsandboxed (the results
-  # say so) as the unprivileged user lab-student, on a scratch copy that is all it owns, with
-  # only the environment listed here (the grader's secrets stay with root). Its verdict still
-  # goes to the descriptor root opened: lab-student can write through it, never reopen or
-  # replace the file. When it ends, every process lab-student still runs is killed.
-  scratch=$(mktemp -d)
-  mkdir "$scratch/home"
-  cp -R -P -- "$submission" "$scratch/upload" 2>/dev/null || mkdir -p "$scratch/upload"
-  chown -R -P lab-student "$scratch"
-  runuser -u lab-student -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$scratch/home" \\
-    TMPDIR="$scratch/home" LANG=C.UTF-8 LAB_LANG="$lang" \\
-    $lab gradescope-run "$scratch/upload" --verdict-fd 3 "${{options[@]}}" --no-sandbox 3>"$verdict"
-  runuser -u lab-student -- bash -c 'kill -KILL -1' 2>/dev/null
-  rm -rf --one-file-system "$scratch"
-fi
 # Root reads the verdict and writes results.json itself (never through a link); when lab
 # could not run at all, Gradescope still gets a valid file, and stdout has the reason.
 mkdir -p "$results"
@@ -175,20 +158,26 @@ def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
 
 
 def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = 90.0,
-                 bonus: bool = False, visibility: str = "visible", sandboxed: bool = True,
-                 verdict_fd: int | None = None) -> dict:
-    """Grade the one folder of `upload` that holds server.py; write results/results.json, or
-    the same JSON on descriptor `verdict_fd` (run_autograder's root-owned file: see there)."""
+                 bonus: bool = False, visibility: str = "visible", verdict_fd: int | None = None) -> dict:
+    """Grade the one folder of `upload` that holds server.py, always in the sandbox; write
+    results/results.json, or the same JSON on descriptor `verdict_fd` (run_autograder's
+    root-owned file: see there). Where the sandbox cannot start, nothing runs, and every check
+    is a kit error that says why: no student code ever runs here without it."""
     from lab.grading import formats
-    from lab.grading.classroom import grade_class
+    from lab.grading.classroom import SandboxUnavailable, grade_class, kit_failure, load_catalogue
     from lab.grading.runner import Limits
 
     candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
     if len(candidates) == 1:
-        with tempfile.TemporaryDirectory(prefix="lab-gradescope-") as work:
-            graded = grade_class([candidates[0]], Path(work), fmt="gradescope", lang=lang, jobs=1,
-                                 limits=Limits(timeout=timeout), bonus=bonus, sandboxed=sandboxed)
-        report = graded.rows[0][1]
+        limits = Limits(timeout=timeout)
+        try:
+            with tempfile.TemporaryDirectory(prefix="lab-gradescope-") as work:
+                graded = grade_class([candidates[0]], Path(work), fmt="gradescope", lang=lang, jobs=1,
+                                     limits=limits, bonus=bonus)
+            report = graded.rows[0][1]
+        except SandboxUnavailable as problem:  # no student code ran: a kit error, never a mark
+            checks = load_catalogue(lang, limits, bonus=bonus).for_folder(candidates[0])
+            report = kit_failure(checks, candidates[0], lang, text(lang, "bundle.not_graded", reason=problem))
         preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
     else:
         if candidates:

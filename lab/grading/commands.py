@@ -150,25 +150,17 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--results", type=click.Path(file_okay=False, path_type=Path))
     @click.option("--verdict-fd", "verdict_fd", type=click.IntRange(min=3))  # run_autograder's root-owned file
     @gradescope_options
-    @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
     def gradescope_run(upload: Path, results: Path | None, verdict_fd: int | None, timeout: float, bonus: bool,
-                       visibility: str, _lang: str | None, no_sandbox: bool) -> None:
+                       visibility: str, _lang: str | None) -> None:
         import os
 
         from lab.grading.bundle import grade_upload
-        from lab.grading.classroom import SandboxUnavailable
-        from lab.process.trusted import keep_out_same_user
 
-        keep_out_same_user()  # it holds the verdict's descriptor; in the fallback, student code has this uid
         if results is None and verdict_fd is None:
             raise click.UsageError("--results or --verdict-fd")
         if verdict_fd is not None:
             os.set_inheritable(verdict_fd, False)  # for the kit alone: no process it starts gets it
-        try:
-            data = grade_upload(upload, results, lang, timeout, bonus, visibility, sandboxed=not no_sandbox,
-                                verdict_fd=verdict_fd)
-        except SandboxUnavailable as problem:
-            raise click.ClickException(str(problem)) from None
+        data = grade_upload(upload, results, lang, timeout, bonus, visibility, verdict_fd=verdict_fd)
         click.echo(data["output"])  # run_autograder's stdout: the instructor's log on Gradescope
 
     @cli.command("gradescope-finish", hidden=True)

@@ -244,12 +244,11 @@ def make_attack(parent: Path, name: str, file_name: str, prelude: str) -> Path:
     return folder
 
 
-def gradescope_fallback_prelude(secret: Path) -> str:
-    """The attacks on run_autograder's fallback (bubblewrap refused: the grading runs as
-    lab-student, unsandboxed), all from server.py: in every folder named on a command line or
-    serving as a working folder of a process it can see, a passing results.json (and verdict)
+def gradescope_prelude(secret: Path) -> str:
+    """The attacks on run_autograder, all from server.py: in every folder named on a command
+    line or serving as a working folder of a process it can see, a passing results.json (and verdict)
     made read-only, or one made a link to `secret`, a file of root's; a passing verdict written
-    by reopening every descriptor 3 it finds; every kit process of its uid whose report pipe
+    by reopening every descriptor 3 it finds; every kit process whose report pipe
     (fd 1) or memory it can open, printed as REACHED; and every environment value holding MARK
     printed (the feedback then shows it as what the server printed)."""
     forged = {"score": 999, "output": FORGED, "tests": [{"name": FORGED, "score": 999, "max_score": 1}]}

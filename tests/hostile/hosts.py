@@ -1,9 +1,6 @@
 """Running a test's command as another host would: in a private mount and pid namespace of
-this one (`unshare`, as root), where the account files and folders can differ without
-touching the host's own.
+this one (`unshare`, as root), where folders can differ without touching the host's own.
 
-- a user lab-student, added to copies of /etc/passwd, group and shadow bound over the host's
-  (Gradescope's setup.sh makes that user);
 - the interpreter reachable by every user: pyenv keeps it in /root, which others cannot
   enter, so there /root is an empty, open tmpfs holding only the interpreter's tree;
 - /proc showing only the namespace's processes (a clean-up that kills a user's processes
@@ -21,14 +18,6 @@ from pathlib import Path
 PRIVATE_HOST = """\
 set -eu
 scratch=$1; shift
-if [ -n "$ADD_LAB_STUDENT" ]; then
-  uid=$(( $(cut -d: -f3 /etc/passwd | sort -n | tail -1) + 1000 ))
-  for file in passwd group shadow; do cp "/etc/$file" "$scratch/$file"; done
-  echo "lab-student:x:$uid:$uid::/nonexistent:/usr/sbin/nologin" >> "$scratch/passwd"
-  echo "lab-student:x:$uid:" >> "$scratch/group"
-  echo "lab-student:!:19000::::::" >> "$scratch/shadow"
-  for file in passwd group shadow; do mount --bind "$scratch/$file" "/etc/$file"; done
-fi
 if [ -n "$HIDDEN" ]; then
   mkdir "$scratch/kept" && mount --bind "$KEPT" "$scratch/kept"
   mount -t tmpfs -o mode=0755 tmpfs "$HIDDEN"
@@ -37,7 +26,7 @@ fi
 exec "$@"
 """
 
-CAN_RUN = os.geteuid() == 0 and all(shutil.which(tool) for tool in ("unshare", "runuser", "setpriv"))
+CAN_RUN = os.geteuid() == 0 and all(shutil.which(tool) for tool in ("unshare", "setpriv"))
 
 
 def interpreter_folders() -> tuple[str, str]:
@@ -50,12 +39,11 @@ def interpreter_folders() -> tuple[str, str]:
     return "", ""
 
 
-def private_host(scratch: Path, command: list[str], env: dict[str, str],
-                 lab_student: bool = False) -> tuple[list[str], dict[str, str]]:
+def private_host(scratch: Path, command: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """(command line, environment) that run `command` in such a namespace; `scratch`: an
     empty folder of root's for the copies."""
     scratch.mkdir(parents=True, exist_ok=True)
     hidden, kept = interpreter_folders()
-    env = {**env, "HIDDEN": hidden, "KEPT": kept, "ADD_LAB_STUDENT": "1" if lab_student else ""}
+    env = {**env, "HIDDEN": hidden, "KEPT": kept}
     return ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "bash", "-c", PRIVATE_HOST, "host",
             str(scratch), *command], env
