@@ -35,10 +35,15 @@ SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 
 
 def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
-    from lab.process.fork import run_python_with_limit
+    """`python client.py SERVER` in this terminal, from the current folder, as a student would
+    run it: a student process like any other (lab/process/student.py), on their own machine."""
+    from lab.process.groups import wait_or_kill
+    from lab.process.launch import HERE
+    from lab.process.student import start_student
 
     env = {**os.environ, "LAB_LANG": lang}
-    code = run_python_with_limit(client, [server_file], timeout, env)
+    process, _ = start_student(HERE, client, (server_file,), cwd=Path.cwd(), env=env, terminal=True)
+    code = wait_or_kill(process, timeout)
     if code is None:
         click.echo(text(lang, "run.timeout", seconds=timeout), err=True)
         return 124

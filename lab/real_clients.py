@@ -307,7 +307,7 @@ def npx_cache() -> Path:
 
 def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
-    cached: what `npx INSPECTOR` runs with node, after npm itself has run (about 0.6 s of CPU
+    cached: what `npx INSPECTOR` runs with node, after npm itself has run (npm's own start,
     each time). `lab grade --bonus` asks once, before grading, and gives it to every submission.
 
     npm looks for a project from its working folder up (a `node_modules/` or a `package.json`

@@ -21,7 +21,7 @@ def find_env_file() -> str | None:
 @lru_cache(maxsize=None)
 def load_dotenv_once() -> None:
     # Most runs have no .env: look for one first, and import python-dotenv (with the
-    # logging module it pulls in, a tenth of `lab --help`) only when there is one.
+    # logging module it pulls in, a good share of `lab --help`) only when there is one.
     path = find_env_file()
     if path:
         from dotenv import load_dotenv

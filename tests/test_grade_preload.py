@@ -129,6 +129,19 @@ def test_exit_codes_are_the_ones_python_would_give(address: str, tmp_path: Path,
     if "ValueError" in source:
         assert err.decode().splitlines()[-1] == "ValueError: boom"
         assert "runpy" not in err.decode()  # the traceback starts at the script, as Python's does
+    if "a message" in source:
+        assert err == b"a message\n"  # printed, as Python prints it
+
+
+def test_a_forked_script_reads_tmpdir_afresh(address: str, tmp_path: Path) -> None:
+    """The preloader found its own temporary folder first (tempfile caches it); a fork given
+    another TMPDIR uses that one, as a new interpreter would (a forked check run makes its
+    folders beside the private copy, not in the grader's TMPDIR)."""
+    given = tmp_path / "given"
+    given.mkdir()
+    script = write(tmp_path, "where.py", "import tempfile\nprint(tempfile.gettempdir())\n")
+    code, out, _ = finish(start(address, str(script), [], tmp_path, {**ENV, "TMPDIR": str(given)}))
+    assert (code, out) == (0, f"{given}\n".encode())
 
 
 def test_wait_with_a_limit_then_poll(address: str, tmp_path: Path) -> None:

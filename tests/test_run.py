@@ -82,3 +82,37 @@ def test_the_help_exists_in_both_languages() -> None:
     assert "Run the scripted client" in lab("--lang", "en", "run", "--help").stdout
     assert "Run the scripted client" in lab("run", "--help", env={"LAB_LANG": "en"}).stdout
     assert "Le labo de la poignée de main MCP" in lab("--help").stdout
+
+
+def test_lab_run_gives_the_clients_arguments_exit_code_and_traceback(tmp_path: Path) -> None:
+    """The client is a student process like any other (start_student): `python client.py
+    server.py` from the current folder, its output in this terminal, its exit code lab run's."""
+    (tmp_path / "server.py").write_text("")
+    client = tmp_path / "client.py"
+    client.write_text("import os, sys\nprint(sys.argv[1:], os.environ['LAB_LANG'], os.getcwd(), flush=True)\n"
+                      "def explain():\n    raise ValueError('no capabilities')\n\nexplain()\n")
+    done = lab("--lang", "en", "run", str(tmp_path), cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stdout == f"['server.py'] en {ROOT}\n"
+    assert done.stderr == ("Traceback (most recent call last):\n"
+                           f'  File "{client}", line 6, in <module>\n    explain()\n'
+                           f'  File "{client}", line 4, in explain\n'
+                           "    raise ValueError('no capabilities')\nValueError: no capabilities\n")
+    client.write_text("import sys\nsys.exit(3)\n")
+    assert lab("run", str(tmp_path)).returncode == 3
+
+
+def test_past_its_time_limit_lab_run_kills_the_client_and_what_it_started(tmp_path: Path) -> None:
+    from hostile import wait_until_gone
+
+    pid_file = tmp_path / "sleeper.pid"
+    (tmp_path / "server.py").write_text("")
+    (tmp_path / "client.py").write_text(
+        "import subprocess, sys, time\n"
+        "sleeper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(sleeper.pid))\n"
+        "time.sleep(60)\n")
+    done = lab("--lang", "en", "run", str(tmp_path), "--timeout", "1")
+    assert done.returncode == 124
+    assert done.stderr == "The client was still running after 1 s: stopped.\n"
+    assert wait_until_gone(int(pid_file.read_text()))  # killed with the client's group

@@ -28,7 +28,7 @@ from lab.process.talk import Run, run_python
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # the frames a traceback keeps
 RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
-PARTS_LIMIT = 10.0  # seconds: the runner needs a tenth of a second (importing openai, if model.py does, more)
+PARTS_LIMIT = 10.0  # seconds: far more than the runner needs (importing openai, if model.py does, included)
 PARTS_CPU = 3  # seconds of CPU: an endless loop in a part is stopped here
 S, R = "server.scenario", "server.rules"
 

@@ -36,15 +36,15 @@ from lab.process.student import child_env
 from lab.process.talk import Run, converse
 from lab.checks.tracebacks import trimmed
 
-# Seconds of CPU for a session: a correct one needs about 0.05 s (figures: docs/performance.md),
+# Seconds of CPU for a session: a correct one needs a small fraction of it (docs/performance.md),
 # an endless loop is stopped here rather than burn a core a class needs.
 SERVER_CPU = 0.5
 # Seconds a reply may take from when its request was sent, its input still open: a correct
 # server needs a millisecond. Generous, so that a busy machine (a class graded in parallel)
 # does not pass for a server that never flushes.
 REPLY_LIMIT = 3.5
-# The first reply's seconds: the sandbox's and the interpreter's start are in it (a tenth
-# of a second on a quiet host, seconds under load or in a small CPU share).
+# The first reply's seconds: the sandbox's and the interpreter's start are in it (quick on a
+# quiet host, seconds under load or in a small CPU share).
 STARTUP_LIMIT = 8.0
 FINISH_LIMIT = 3.5  # seconds after the input closed: the rest written, the process gone
 SERVER_LIMIT = STARTUP_LIMIT + FINISH_LIMIT  # a server that writes nothing is stopped after this

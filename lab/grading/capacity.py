@@ -32,8 +32,8 @@ from pathlib import Path
 PIDS_RESERVE = 24
 PIDS_PER_JOB = {False: 38, True: 70}  # its probes all at once
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
-# A job waits on student processes most of its time (a correct submission: 0.9 s of wall
-# time for 0.5 s of CPU): with two per CPU the cores stood idle a third of a class's time.
+# A job waits on student processes most of its time: with two per CPU the cores stood idle
+# part of a class's time, and four were no faster than three (docs/performance.md).
 JOBS_PER_CPU = 3
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
 CGROUP_ROOT = Path("/sys/fs/cgroup")

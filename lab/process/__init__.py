@@ -13,7 +13,6 @@ read, timed and killed. Student code runs only in processes started here.
 - groups.py: process groups and CPU budgets; killing a process with everything it started
 - sandbox.py, sandbox_entry.py: bubblewrap, and joining a running sandbox from the zygote's fork
 - preloader.py, preloaded.py, limits.py: the preloader and zygote that fork ready interpreters
-- fork.py: the kit's own scripts in a fork of this interpreter (`lab run`)
 
 Import from the module that does the job (`from lab.process.student import start_student`):
 this package imports nothing by itself, so `lab run` loads only what it uses.

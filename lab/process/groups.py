@@ -35,6 +35,17 @@ def kill_group(process: subprocess.Popen) -> None:
         pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
 
 
+def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
+    """Its exit code, or None when it still runs at `timeout`. Either way (Ctrl-C too), what it
+    started and left running is killed with it."""
+    try:
+        return process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        kill_group(process)
+
+
 def limit_cpu(pid: int, seconds: int) -> None:
     """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later)."""
     try:

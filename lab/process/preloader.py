@@ -52,7 +52,6 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterator
 
-from lab.process.fork import run_script_here
 from lab.process.groups import kill_pid_group
 from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
@@ -94,6 +93,51 @@ serve(address, int(cpu), int(memory), int(file_size), Preload(**json.loads(prelo
 
 def available() -> bool:
     return sys.platform == "linux" and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+
+
+def run_script_here(script: str, args: list[str], env: dict[str, str], new_session: bool = True) -> int:
+    """In a forked child: become `python script args...` (or `python -m module`), return its exit code.
+    What Python and the modules imported already cost is paid once, by the preloader."""
+    import runpy
+
+    if new_session:
+        os.setsid()  # its own group, as start_new_session gives a new interpreter
+    os.environ.clear()
+    os.environ.update(env)
+    # A new interpreter reads TMPDIR afresh; the forked one must not keep the folder its parent
+    # found first (tempfile caches it): a check run's temporary folders go where it is told.
+    tempfile.tempdir = None
+    is_module = not str(script).endswith(".py")
+    path = "" if is_module else os.path.abspath(script)  # as Python gives __file__
+    sys.argv = [str(script), *args]
+    if not is_module:
+        sys.path.insert(0, os.path.dirname(path))  # `python script` puts the script's folder first
+    try:
+        if is_module:
+            runpy.run_module(str(script), run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(path, run_name="__main__")
+        code = 0
+    except SystemExit as stop:  # what Python does with sys.exit(...)
+        if stop.code is None or isinstance(stop.code, int):
+            code = stop.code or 0
+        else:
+            print(stop.code, file=sys.stderr)
+            code = 1
+    except BaseException as error:  # the traceback Python would print, without runpy's frames
+        import traceback  # only now: it is slow to import, and most runs never need it
+
+        frames = error.__traceback__
+        while path and frames and frames.tb_frame.f_code.co_filename != path:
+            frames = frames.tb_next
+        traceback.print_exception(type(error), error, frames)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code
 
 
 # ---------------------------------------------------------------- the preloader's side

@@ -168,7 +168,7 @@ def certificate_folder() -> str:
     hashed names (`update-ca-certificates` makes them); "" otherwise.
 
     Why: the openai SDK's HTTP client loads the whole certificate bundle into every client
-    it makes (26 ms each: a model helper makes three per check run), while OpenSSL reads a
+    it makes (a model helper makes three per check run), while OpenSSL reads a
     hashed folder lazily, one certificate when a TLS handshake needs it. Student processes
     get SSL_CERT_DIR pointing here (lab.process.student.child_env): the same system
     certificates, looked up instead of loaded. In the sandbox no handshake ever happens (it

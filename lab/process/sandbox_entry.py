@@ -1,12 +1,11 @@
-"""Entering a running sandbox from a preloaded fork: the model runner without `import openai`,
-a student's server or client without a Python start-up and its standard library's imports.
+"""Entering a running sandbox from a preloaded fork: the model runner without `import openai`.
 
-`import openai` costs about half a second of CPU, and a sandboxed process cannot be forked
-from the class's preloader the way an unsandboxed one is: the fork is born outside. So under
-`lab grade` a sandboxed model runner, server or client starts in two steps:
+`import openai` costs more CPU than all the rest of a submission's checks, and a sandboxed
+process cannot be forked from the class's preloader the way an unsandboxed one is: the fork is
+born outside. So under `lab grade` a sandboxed model runner starts in two steps (servers and
+clients start as new interpreters in bubblewrap, as a real client starts them):
 1. bubblewrap builds the sandbox as for any student process (lab/process/sandbox.py), but runs only a
-   holder in it (the launcher with no program: it binds the listeners, hands them out, waits;
-   or, where no listener is needed, a shell that says ready and sleeps);
+   holder in it (the launcher with no program: it binds the listeners, hands them out, waits);
 2. the class's zygote (lab/process/preloader.py, a preloader with only openai loaded, none of
    the kit's checks) forks a child that joins the holder's namespaces with setns(2), drops every
    capability, then forks the runner: the runner is pid 2+ of the sandbox's pid namespace, sees

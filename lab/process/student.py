@@ -43,25 +43,26 @@ def loopback_listener() -> socket.socket:
 
 
 def start_student(launch: Launch, script: Path, args: tuple[str, ...] = (), *, cwd: Path, env: dict[str, str],
-                  listen: tuple[str, ...] = (), cpu_seconds: int = 0, warm: bool = False):
+                  listen: tuple[str, ...] = (), cpu_seconds: int = 0, warm: bool = False, terminal: bool = False):
     """`python script args...`, a student process, with stdin, stdout and stderr on pipes, in a
     session of its own, as `launch` says (see the module's docstring). Returns (process, listeners).
 
     `listen` names environment variables: each gets the port of a loopback listener the process
     can reach (inside its sandbox's own network when there is one); the listeners are returned,
     for the caller to serve. `warm` (the model runner, which imports openai): forked with openai
-    loaded by the context's zygote or preloader when it names one."""
+    loaded by the context's zygote or preloader when it names one. `terminal` (`lab run`): the
+    process takes this one's stdin, stdout and stderr, not pipes."""
     if warm and launch.sandbox is not None and launch.zygote:
         return start_joined(launch.zygote, script, args, cwd, env, launch.sandbox, listen, cpu_seconds)
     if warm and launch.sandbox is None and launch.preloader:
         return start_preloaded(launch.preloader, script, args, cwd, env, listen, cpu_seconds)
-    return start_new(launch, [sys.executable, str(script), *args], cwd, env, listen, cpu_seconds)
+    return start_new(launch, [sys.executable, str(script), *args], cwd, env, listen, cpu_seconds, terminal)
 
 
 def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], listen: tuple[str, ...] = (),
-              cpu_seconds: int = 0) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
+              cpu_seconds: int = 0, terminal: bool = False) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
     """`argv` as a new process: inside bubblewrap when `launch` has a sandbox, as it is otherwise."""
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    pipes = {} if terminal else {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     spec = launch.sandbox
     if spec is None:
         listeners = {name: loopback_listener() for name in listen}
