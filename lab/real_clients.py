@@ -18,8 +18,8 @@ checks write it in the student's language (the client's or the server's own word
 The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
 each runs `python -I` or node with its working folder in a fresh temporary folder of the kit's (never the submission's, where student
 code may have written a `json.py`, a `node_modules/` or a `.npmrc`). Under `lab grade` the
-Inspector is only the one found in npx's cache before grading started (LAB_INSPECTOR): no npx
-resolution happens during grading. The server file they start is the kit's own path to it,
+Inspector is only the one found in npx's cache before grading started (the launch context's
+`inspector`): no npx resolution happens during grading. The server file they start is the kit's own path to it,
 never resolved through links, and checked to be a regular file just before each start: a
 `bonus_server.py` that student code turned into a link or a folder fails the check, and the
 sandbox's one writable folder stays the private copy the kit made.
@@ -39,9 +39,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from lab.process.groups import TOKEN_VARIABLE, kill_group
+from lab.process.groups import kill_group
 from lab.process.launch import HERE, Launch
-from lab.process.student import INSPECTOR_VARIABLE  # the Inspector's command, found once by `lab grade --bonus`
 from lab.process.capped import read_capped
 from lab.process.trusted import start_trusted, trusted_python
 
@@ -140,11 +139,6 @@ def not_a_server_file(server: Path) -> bool:
 
 def not_started(client: str, server: Path) -> RealClientRun:
     return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
-
-
-def graded() -> bool:
-    """Whether this check run belongs to `lab grade` (which marks its check runs)."""
-    return TOKEN_VARIABLE in os.environ
 
 
 def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
@@ -265,21 +259,21 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
                   limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
 
-    Under `lab grade`, only the Inspector found before grading started (LAB_INSPECTOR) runs,
-    with node: never npx. Elsewhere (`lab check --bonus`) npx first runs offline (the npm cache
+    Under `lab grade`, only the Inspector found before grading started (`launch.inspector`)
+    runs, with node: never npx. Elsewhere (`lab check --bonus`) npx first runs offline (the npm cache
     only, no registry wait); only when the package is not cached does it fetch it (unless
     `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
     server = server_path(server)
     if not_a_server_file(server):
         return not_started("inspector", server)
-    entry, node = os.environ.get(INSPECTOR_VARIABLE, ""), shutil.which("node")
-    if graded() and not (entry and node and os.path.isfile(entry)):
-        # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_helpers):
+    entry, node = launch.inspector, shutil.which("node")
+    if launch.grading and not (entry and node and os.path.isfile(entry)):
+        # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_inspector):
         # a check run without one is the kit's failure, never npx run from a submission's folder.
         from lab.process.student import KitError
 
-        raise KitError("the check run was given no MCP Inspector to run (LAB_INSPECTOR)")
+        raise KitError("the check run was given no MCP Inspector to run")
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
             code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],

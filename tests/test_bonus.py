@@ -26,6 +26,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from conftest import ROOT, SOLUTIONS, load_module, refused_url
 from lab import real_clients
 from lab.checks.reference import load
+from lab.process.launch import Launch
 
 BONUS = SOLUTIONS / "bonus_server.py"
 LESSON = SOLUTIONS / "server.py"
@@ -354,31 +355,30 @@ def test_the_inspectors_own_command_answers_as_npx_does(monkeypatch: pytest.Monk
     through_npx = [inspector(BONUS), real_clients.run_inspector(LESSON)]
     entry = real_clients.inspector_entry()
     assert entry is not None and entry.endswith("/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js")
-    monkeypatch.setenv(real_clients.INSPECTOR_VARIABLE, entry)
     commands = []
     run_capped = real_clients.run_capped
     monkeypatch.setattr(real_clients, "run_capped", lambda args, *more, **options: commands.append(args) or
                         run_capped(args, *more, **options))
-    direct = [real_clients.run_inspector(BONUS), real_clients.run_inspector(LESSON)]
+    given = Launch(inspector=entry)
+    direct = [real_clients.run_inspector(BONUS, launch=given), real_clients.run_inspector(LESSON, launch=given)]
     assert [command[:3] for command in commands] == [[shutil.which("node"), entry, "--cli"]] * 2  # no npx
     assert direct == through_npx
     assert [run.outcome for run in direct] == ["connected", "refused"]
 
 
-def test_the_class_helpers_name_the_inspector_only_for_the_bonus() -> None:
-    from lab.grading.classroom import class_helpers
+def test_the_class_names_the_inspector_only_for_the_bonus() -> None:
+    from lab.grading.classroom import class_inspector
 
     entry = real_clients.inspector_entry()
     if entry is None:
         pytest.skip("the MCP Inspector is not in npx's cache here")
-    assert class_helpers(bonus=True) == {"LAB_INSPECTOR": entry}
-    assert class_helpers(bonus=False) == {}
+    assert class_inspector(bonus=True) == entry
+    assert class_inspector(bonus=False) == ""
 
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab.grading.classroom import BONUS_PRELOAD
     from lab.process import preloaded
-    from lab.process.launch import Launch
     from lab.process.preloader import preloader
 
     forks = []

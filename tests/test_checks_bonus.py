@@ -191,16 +191,16 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
 
 def test_while_grading_a_check_run_without_the_inspector_given_is_a_kit_error_never_npx(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("LAB_GRADE_TOKEN", "test")  # what `lab grade` marks its children with
-    monkeypatch.delenv(real_clients.INSPECTOR_VARIABLE, raising=False)
     npx = tmp_path / "bin" / "npx"  # an npx that only notes it was run
     npx.parent.mkdir()
     npx.write_text(f"#!/bin/sh\ntouch {tmp_path / 'npx-ran'}\nexit 1\n")
     npx.chmod(0o755)
     monkeypatch.setenv("PATH", f"{npx.parent}:/usr/bin:/bin")
-    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"])
+    graded = Launch(nonce="test")  # a check run of `lab grade`, given no Inspector
+    report = check_bonus(SOLUTIONS, ["bonus.json-rpc-replies", "bonus.unknown-version-latest", "bonus.inspector"],
+                         launch=graded)
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
         "error", "Kit error, not your code's: RuntimeError: KitError: the check run was given no MCP Inspector "
-                 "to run (LAB_INSPECTOR)")
+                 "to run")
     assert not (tmp_path / "npx-ran").exists()

@@ -116,7 +116,7 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
         return None
     # A class being graded (`lab grade`) runs only the Inspector found before grading started;
     # `lab check --bonus` may fetch it through npx.
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not real_clients.graded(), launch=context.launch)
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch)
 
 
 PROBES = {

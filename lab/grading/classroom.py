@@ -424,16 +424,15 @@ def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: st
     return StartPath("sandboxed" if jail else "unsandboxed", checks, model)
 
 
-def class_helpers(bonus: bool, lang: str = "fr") -> dict[str, str]:
-    """With --bonus, the Inspector's CLI client for each check run, looked up once in npx's
-    cache before grading (none there: SandboxUnavailable, with what to do)."""
-    helpers: dict[str, str] = {}
-    if bonus:
-        entry = real_clients.inspector_entry()
-        if entry is None:
-            raise SandboxUnavailable(text(lang, "grade.no_inspector"))
-        helpers[real_clients.INSPECTOR_VARIABLE] = entry
-    return helpers
+def class_inspector(bonus: bool, lang: str = "fr") -> str:
+    """With --bonus, the Inspector's CLI client for every check run (Launch.inspector), looked
+    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do)."""
+    if not bonus:
+        return ""
+    entry = real_clients.inspector_entry()
+    if entry is None:
+        raise SandboxUnavailable(text(lang, "grade.no_inspector"))
+    return entry
 
 
 def grade_class(
@@ -554,14 +553,12 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
         if on_start:
             on_start(path)
         launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "",
-                        probes_in_turn=fit.probes_in_turn)
-        helpers = class_helpers(bonus and bool(todo), lang)
+                        probes_in_turn=fit.probes_in_turn, inspector=class_inspector(bonus and bool(todo), lang))
 
         def grade_one(submission: Path) -> Report:
             folder, notes = located(submission, lang)
             report = grade_with_retries(
-                lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch,
-                                         helpers=helpers),
+                lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch),
                 checks, folder, lang, stop=stop)
             report.warnings[:0] = notes
             return report

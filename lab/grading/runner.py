@@ -198,7 +198,7 @@ def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
 def grade_submission(
     submission: Path, lang: str, limits: Limits, checks: catalogue.Catalogue,
     target: str = "lab", env: dict[str, str] | None = None, preload: str | None = None,
-    launch: Launch = Launch(), helpers: dict[str, str] | None = None,
+    launch: Launch = Launch(),
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does.
 
@@ -207,7 +207,6 @@ def grade_submission(
     sandbox in it the submission is graded without one, and the report says so. The check
     run itself (the child) stays outside it: it is the kit's code, and the only one that
     writes the verdict.
-    `helpers`: variables for the check run (the Inspector: classroom.class_helpers).
     """
     started = time.monotonic()
     checks = checks.for_folder(submission)
@@ -230,7 +229,6 @@ def grade_submission(
             child_env["TMPDIR"] = str(copy.parent)
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
                 launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes)))
-        child_env.update(helpers or {})
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         group = SubmissionGroup(limits.memory_bytes) if sandboxed else None
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)

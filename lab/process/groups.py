@@ -13,7 +13,7 @@ POSIX = os.name == "posix"
 GROUPS = hasattr(os, "killpg")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of CPU time
 REAP_LIMIT = 5.0  # seconds to wait for a killed process to be reaped
-TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: the checks know they are graded
+TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: what it left running carries it
 
 
 def kill_group(process: subprocess.Popen) -> None:

@@ -27,13 +27,16 @@ class Launch:
     nonce: the grading nonce of this check run ("" outside `lab grade`).
     probes_in_turn: the probes (each a student process and its readers) run one after the
     other, not all at once: `lab grade` asks it where the host's process limit would not hold
-    them all (lab/grading/capacity.py): fewer processes at a time, the same checks."""
+    them all (lab/grading/capacity.py): fewer processes at a time, the same checks.
+    inspector: the MCP Inspector's command in npx's cache, found once by `lab grade --bonus`
+    before grading (lab/real_clients.py): the only Inspector a graded run starts, never npx."""
 
     sandbox: Spec | None = None
     zygote: str = ""
     preloader: str = ""
     nonce: str = ""
     probes_in_turn: bool = False
+    inspector: str = ""
 
     @property
     def grading(self) -> bool:
@@ -42,14 +45,14 @@ class Launch:
     def to_json(self) -> str:
         return json.dumps({"sandbox": json.loads(self.sandbox.to_json()) if self.sandbox else None,
                            "zygote": self.zygote, "preloader": self.preloader, "nonce": self.nonce,
-                           "probes_in_turn": self.probes_in_turn})
+                           "probes_in_turn": self.probes_in_turn, "inspector": self.inspector})
 
     @classmethod
     def from_json(cls, text: str) -> "Launch":
         data = json.loads(text)
         spec = Spec.from_json(json.dumps(data["sandbox"])) if data.get("sandbox") else None
         return cls(spec, str(data.get("zygote", "")), str(data.get("preloader", "")), str(data.get("nonce", "")),
-                   data.get("probes_in_turn") is True)
+                   data.get("probes_in_turn") is True, str(data.get("inspector", "")))
 
 
 HERE = Launch()  # a student's own machine: no sandbox, no preloaded helper

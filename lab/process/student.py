@@ -26,8 +26,6 @@ from lab.process.groups import POSIX, kill_group, limit_cpu
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 
-INSPECTOR_VARIABLE = "LAB_INSPECTOR"  # the MCP Inspector's command, found once (lab/real_clients.py)
-
 LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
 
 
@@ -263,15 +261,14 @@ def system_certificates() -> str:
 
 
 # What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
+# (Unsandboxed, it keeps the grading token, LAB_GRADE_TOKEN: by it the grader finds what it
+# left running, see lab/grading/runner.py.)
 SANDBOX_BASE = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-# The kit's own variables, never a student process's. (Unsandboxed, it keeps the grading
-# token, LAB_GRADE_TOKEN: by it the grader finds what it left running, see lab/grading/runner.py.)
-KIT_VARIABLES = (INSPECTOR_VARIABLE,)
 
 
 def child_env(launch: Launch, lang: str, **extra: str) -> dict[str, str]:
     """The environment of a student process: in a sandbox only what the checks set, elsewhere
-    the student's own; never the kit's own variables."""
+    the student's own."""
     spec = launch.sandbox
     base = dict(SANDBOX_BASE) if spec else dict(os.environ)
     # Certificates looked up, not loaded by each OpenAI(...) (see sandbox.certificate_folder).
@@ -283,8 +280,6 @@ def child_env(launch: Launch, lang: str, **extra: str) -> dict[str, str]:
         base.pop("SSL_CERT_FILE", None)
         base["SSL_CERT_DIR"] = certificates
     env = {**base, "LAB_LANG": lang, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
-    for name in KIT_VARIABLES:
-        env.pop(name, None)
     # A real client's server gets no help to flush its replies: neither does the student's.
     env.pop("PYTHONUNBUFFERED", None)
     env.update(extra)
