@@ -16,10 +16,11 @@ kit opens, which this thread would then read.
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
 from typing import IO, Callable
+
+from lab.process.groups import wait_for
 
 EXIT_GRACE = 0.5  # seconds to read what is left once a process has ended (see read_capped)
 
@@ -78,9 +79,7 @@ def read_capped(process, deadline: float, out_cap: int, err_cap: int) -> tuple[C
     passes, keeping at most `out_cap` and `err_cap` bytes; True as the third value if the
     deadline passed. `process`: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
     out, err = CappedReader(process.stdout, out_cap), CappedReader(process.stderr, err_cap)
-    try:
-        process.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
+    if wait_for(process, deadline - time.monotonic()) is None:
         return out, err, True
     grace = time.monotonic() + EXIT_GRACE
     out.wait(grace - time.monotonic())

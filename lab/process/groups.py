@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -35,13 +36,35 @@ def kill_group(process: subprocess.Popen) -> None:
         pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
 
 
+def wait_for(process: subprocess.Popen, timeout: float) -> int | None:
+    """Its exit code as soon as it ends, or None when it still runs at `timeout`.
+
+    Popen.wait(timeout) polls, and wakes up to 50 ms after the process ended; a pidfd
+    (Linux 5.3+) is readable the moment it ends. The process is not reaped before this
+    returns, so its pid cannot name another process meanwhile. `process` may also be a
+    preloader's fork (lab/process/preloaded.py), whose wait hears the exit at once itself."""
+    if isinstance(process, subprocess.Popen) and process.returncode is None and hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(process.pid)
+        except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
+            pidfd = None
+        if pidfd is not None:
+            try:
+                if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
+                    return None
+            finally:
+                os.close(pidfd)
+    try:
+        return process.wait(timeout=max(0.0, timeout))
+    except subprocess.TimeoutExpired:
+        return None
+
+
 def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
     """Its exit code, or None when it still runs at `timeout`. Either way (Ctrl-C too), what it
     started and left running is killed with it."""
     try:
-        return process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
+        return wait_for(process, timeout)
     finally:
         kill_group(process)
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import math
 import queue
-import subprocess
 import threading
 import time
 from pathlib import Path
 from typing import IO, Callable
 
 from lab.process.capped import CappedReader
-from lab.process.groups import ProcessTree, kill_group, sweep_group
+from lab.process.groups import ProcessTree, kill_group, sweep_group, wait_for
 from lab.process.launch import Launch
 from lab.process.result import CPU_SIGNAL, Run
 from lab.process.student import start_student
@@ -53,9 +52,7 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
     err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
     threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
     try:
-        code: int | None = process.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
-        code = None
+        code = wait_for(process, limit)
     finally:
         kill_group(process)
         sweep_group(process.pid)
@@ -149,9 +146,7 @@ class Conversation:
             self.closed_at = time.monotonic()
         feed(self.process.stdin, b"")
         try:
-            code: int | None = self.process.wait(timeout=max(0.0, within))
-        except subprocess.TimeoutExpired:
-            code = None
+            code = wait_for(self.process, within)
         finally:
             self.done.set()
             kill_group(self.process)
