@@ -274,6 +274,7 @@ def test_where_the_container_refuses_the_sandbox_no_student_code_runs_and_the_re
     assert results["score"] == 0 and results["extra_data"] == {"status": "kit-error"}
     said = text("en", "grade.kit_error", reason=text("en", "bundle.not_graded", reason="")).split(":  ")[0]
     assert results["output"].splitlines()[1].startswith(said), results["output"]
-    assert "Creating new namespace failed: Operation not permitted" in results["output"]
+    assert text("en", "bundle.no_sandbox", detail="bwrap: Creating new namespace failed: Operation not permitted"
+                ) in results["output"]
     assert set(statuses_of(results).values()) == {"failed"} and len(results["tests"]) > 20
     assert list(marks.iterdir()) == []  # not one student file was run

@@ -176,8 +176,9 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
                                      limits=limits, bonus=bonus)
             report = graded.rows[0][1]
         except SandboxUnavailable as problem:  # no student code ran: a kit error, never a mark
+            reason = str(problem) if problem.detail is None else text(lang, "bundle.no_sandbox", detail=problem.detail)
             checks = load_catalogue(lang, limits, bonus=bonus).for_folder(candidates[0])
-            report = kit_failure(checks, candidates[0], lang, text(lang, "bundle.not_graded", reason=problem))
+            report = kit_failure(checks, candidates[0], lang, text(lang, "bundle.not_graded", reason=reason))
         preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
     else:
         if candidates:

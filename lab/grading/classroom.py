@@ -234,7 +234,12 @@ def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool =
 
 
 class SandboxUnavailable(Exception):
-    """`lab grade` cannot isolate the submissions here: the message says what to do (fr/en)."""
+    """`lab grade` cannot grade here: the message says what to do (fr/en). `detail`: what the
+    sandbox itself said, when it is the sandbox that cannot start."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 def refuse_too_few_pids(host: Host, lang: str, bonus: bool) -> None:
@@ -280,7 +285,8 @@ def find_sandbox(lang: str) -> Spec:
     spec, why = sandbox_module.find()
     if spec is None:
         kind, _, detail = why.partition(":")
-        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail, setting=userns_setting()))
+        raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail, setting=userns_setting()),
+                                 detail=detail or kind)
     return spec
 
 
