@@ -286,7 +286,7 @@ def find_sandbox(lang: str) -> Spec:
     if spec is None:
         kind, _, detail = why.partition(":")
         raise SandboxUnavailable(text(lang, f"grade.no_sandbox.{kind}", detail=detail, setting=userns_setting()),
-                                 detail=detail or kind)
+                                 detail=detail or ("bwrap: command not found" if kind == "missing" else kind))
     return spec
 
 
