@@ -112,7 +112,7 @@ def test_past_its_time_limit_lab_run_kills_the_client_and_what_it_started(tmp_pa
         "sleeper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
         f"open({str(pid_file)!r}, 'w').write(str(sleeper.pid))\n"
         "time.sleep(60)\n")
-    done = lab("--lang", "en", "run", str(tmp_path), "--timeout", "1")
+    done = lab("--lang", "en", "run", str(tmp_path), "--timeout", "3")  # time to start its sleeper, under load too
     assert done.returncode == 124
-    assert done.stderr == "The client was still running after 1 s: stopped.\n"
+    assert done.stderr == "The client was still running after 3 s: stopped.\n"
     assert wait_until_gone(int(pid_file.read_text()))  # killed with the client's group
