@@ -4,13 +4,13 @@
                                 [--keep DIR]
 
 Builds the class in a temporary folder (copies of solutions/, some with a bug, some that
-hang or crash, see tests/hostile), grades it with all cores (two jobs per core, or --jobs),
+hang or crash, see tests/hostile), grades it with all cores (three jobs per core, or --jobs),
 with the class's preloader (or, with --no-preload, a new interpreter per submission), and prints the wall
 time, submissions per second, how fast the machine was before and after (a Python start: a shared virtual
 machine slows down when its host is busy), and how long each kind took (a hanging submission must cost no
 more than its time limit). Also times the check engine alone on solutions/, once, to show
-where the time goes. Targets: 100 submissions in 30 s on 2 cores, sandboxed; 120 s with
---bonus (figures: docs/performance.md).
+where the time goes. Targets (issue 23): 100 submissions in at most 40 s on 2 cores,
+sandboxed, and with --no-preload at most twice that (figures: docs/performance.md).
 """
 
 from __future__ import annotations
