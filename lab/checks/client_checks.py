@@ -237,9 +237,9 @@ def client_run(context: Context) -> StudentClientRun:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
     if not outcome.received:
         # Stopped at its limit: a hang (or a loop) the report names as such, not a missing message.
-        if outcome.run is not None and outcome.run.cpu_exhausted:
+        if outcome.run.cpu_exhausted:
             reason, fields = "run.spun", {"who": "client", "cpu": CLIENT_CPU}
-        elif outcome.run is not None and outcome.run.timed_out:
+        elif outcome.run.timed_out:
             reason, fields = "client.hangs_silent", {"seconds": CLIENT_LIMIT}
         else:
             reason, fields = "client.sent_nothing", {}
