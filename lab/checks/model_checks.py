@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import copy_with_given_modules, model_fallback_line
+from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, start_student
@@ -77,7 +76,7 @@ def run_model(context: Context) -> ModelRun:
         with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
             work = Path(temp)
             copy_with_given_modules(context.folder, work)  # model.py, with what it imports
-            shutil.copyfile(RUNNER, work / RUNNER_COPY)
+            copy_for_student(RUNNER, work / RUNNER_COPY)
             process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
                                                env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
                                                warm=True)

@@ -12,14 +12,13 @@ functions judge either.
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import copy_with_given_modules, encode_lines, reference_replies, scenario_messages
+from lab.checks.reference import copy_for_student, copy_with_given_modules, encode_lines, reference_replies, scenario_messages
 from lab.checks.server_session import Transcript, parse, rules_messages
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env
@@ -61,7 +60,7 @@ def run_parts(context: Context) -> PartsRun:
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
         work = Path(temp)
         copy_with_given_modules(context.folder, work)
-        shutil.copyfile(RUNNER, work / RUNNER_COPY)
+        copy_for_student(RUNNER, work / RUNNER_COPY)
         run = run_python(context.launch, work / RUNNER_COPY, data=json.dumps(asked).encode(), limit=PARTS_LIMIT,
                          cwd=work, env=child_env(context.launch, context.lang), cpu_seconds=PARTS_CPU)
     lines = run.stdout_lines()

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import importlib.util
 import json
 import os
-import shutil
+import stat
 import sys
 import threading
 from functools import lru_cache
@@ -24,9 +25,12 @@ from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import HELPERS, solutions_dir
-from lab.process.student import copy_student_file
+from lab.process.student import read_student_file
 
-SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
+SOLUTIONS = solutions_dir()
+# The modes of every file and folder the kit writes for student code, whatever the umask and the
+# source's modes: when root grades, student code runs as nobody (uid 65534) and must read them.
+FILE_MODE, FOLDER_MODE = 0o644, 0o755  # in the checkout, or inside the installed package (a wheel)
 HELPER_NAMES = tuple(helper.removesuffix(".py") for helper in HELPERS)
 _loading = threading.Lock()
 
@@ -234,7 +238,7 @@ def copy_with_given_modules(folder: Path, work: Path) -> None:
         copy_student_file(source, work / source.name)
     for helper in HELPERS:
         if not (work / helper).is_file():
-            shutil.copyfile(helper_module(helper), work / helper)
+            copy_for_student(helper_module(helper), work / helper)
     give_helper_bytecode(work)
 
 
@@ -254,8 +258,9 @@ def give_helper_bytecode(folder: Path) -> None:
         partial = target.with_name(target.name + ".partial")
         data = helper_bytecode(helper)
         try:  # only a head start: without it, the module is compiled as it is imported
-            target.parent.mkdir(exist_ok=True)
-            partial.write_bytes(data)
+            if not target.parent.is_dir():
+                make_folder(target.parent)
+            write_for_student(partial, data)
             if partial.read_bytes() != data:
                 raise OSError("the given module's bytecode did not read back as written")
             os.replace(partial, target)
@@ -263,6 +268,58 @@ def give_helper_bytecode(folder: Path) -> None:
             for path in (partial, target):
                 with contextlib.suppress(OSError):
                     path.unlink()
+
+
+def copy_student_file(source: Path, target: Path) -> bool:
+    """A student's file copied for a check, read as lab.process.student.read_student_file reads
+    it (no link, a regular file, capped) and written as write_for_student writes; False when
+    it is not one."""
+    data = read_student_file(source)
+    if data is None:
+        return False
+    write_for_student(target, data)
+    return True
+
+
+def write_for_student(target: Path | str, data: bytes) -> None:
+    """A new file `target` holding `data`, of mode FILE_MODE whatever the umask (never through
+    a link planted at its name)."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    with os.fdopen(fd, "wb") as handle:
+        os.fchmod(fd, FILE_MODE)
+        handle.write(data)
+
+
+def copy_for_student(source: Path | str, target: Path | str, limit: int = 1 << 30, executable: bool = False) -> int:
+    """Copy a regular file (never through a link) to a new file `target` of mode FILE_MODE
+    (FOLDER_MODE when `executable`), whatever the umask and the source's mode; at most `limit`
+    bytes. Returns the bytes copied."""
+    mode = FOLDER_MODE if executable else FILE_MODE
+    copied = 0
+    with os.fdopen(open_regular(source), "rb") as reader:
+        out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                      mode)
+        with os.fdopen(out, "wb") as writer:
+            os.fchmod(out, mode)
+            while copied < limit and (chunk := reader.read(min(1024 * 1024, limit - copied))):
+                writer.write(chunk)
+                copied += len(chunk)
+    return copied
+
+
+def make_folder(path: Path | str) -> None:
+    """A new folder of mode FOLDER_MODE, whatever the umask."""
+    os.mkdir(path, FOLDER_MODE)
+    os.chmod(path, FOLDER_MODE)
+
+
+def open_regular(path: Path | str) -> int:
+    """A descriptor on a regular file, opened without following a link (OSError otherwise)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return fd
 
 
 @lru_cache(maxsize=None)

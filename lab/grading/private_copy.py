@@ -3,44 +3,43 @@
 Student code may delete or rewrite files in its own folder: it only ever sees a fresh copy
 in a temporary folder of its own (mode 0700), never the original, another submission or the
 kit. Symbolic links are not copied (a link could point at the kit or at another student's
-work), nor are caches and version-control folders.
+work), nor are caches, version-control folders and special files (a FIFO, a device).
 
-Copying has caps of its own (files, bytes, and the submission's deadline): a submission of
-50,000 files or a sparse 2 GB file is refused before a byte of it is copied.
+Every step before grading walks the submission the same way (`walk`): without recursion, and
+within caps of files, depth, bytes and the submission's deadline. A submission of 50,000 files,
+1,000 nested folders or a sparse 2 GB file is refused before a byte of it is copied, and the
+refusal is that submission's alone. The copy's modes are the kit's, never the source's or the
+umask's: folders 0755 and files 0644, 0755 for a file with an x bit (the sandbox's uid, nobody when root grades, reads them;
+no setuid, setgid or sticky bit survives), inside the holder of mode 0700.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import shutil
-import stat
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from lab.checks.reference import copy_for_student, make_folder, open_regular
+
 SKIPPED_NAMES = {"__pycache__", ".git", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache"}
-
-
-def ignore_links_and_caches(folder: str, names: list[str]) -> set[str]:
-    return {
-        name for name in names
-        if name in SKIPPED_NAMES or os.path.islink(os.path.join(folder, name))
-    }
 
 
 @dataclass(frozen=True)
 class CopyCaps:
     files: int = 2000  # files and folders: a submission has a handful
     bytes: int = 64 * 1024 * 1024  # apparent size, so a sparse file counts in full
+    depth: int = 32  # folders inside folders: an upload is a few deep
 
 
 # What a failed copy says about the grader's side, not the submission: a full disk, a quota...
 GRADER_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EMFILE, errno.ENFILE, errno.ENOMEM}
-SPECIAL_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
 
 
 @dataclass(frozen=True)
@@ -58,25 +57,81 @@ class Refused:
     fields: dict
 
 
-def measure(submission: Path, caps: CopyCaps, deadline: float) -> Refused | None:
-    """Walk what would be copied, stopping as soon as a cap or the deadline is passed."""
-    files = size = 0
-    for folder, names, file_names in os.walk(submission):
-        names[:] = [n for n in names if n not in ignore_links_and_caches(folder, names)]
-        for name in file_names:
-            path = os.path.join(folder, name)
-            if name in SKIPPED_NAMES or os.path.islink(path):
-                continue
-            with contextlib.suppress(OSError):
-                size += os.lstat(path).st_size
-        files += len(names) + len(file_names)
-        if files > caps.files:
-            return Refused("grade.copy_files", {"limit": caps.files})
-        if size > caps.bytes:
-            return Refused("grade.copy_bytes", {"limit": caps.bytes // (1024 * 1024)})
+@dataclass(frozen=True)
+class Entry:
+    relative: str  # below the submission, with os.sep
+    folder: bool
+    size: int = 0
+    executable: bool = False  # a file with an x bit: its copy is 0755
+
+
+def walk(submission: Path, caps: CopyCaps = CopyCaps(), deadline: float = float("inf")) -> list[Entry] | Refused | None:
+    """What would be copied, folders before what they hold, in a stable order; Refused as soon
+    as a cap or the deadline is passed; None when a folder of it cannot be read. Iterative:
+    a stack of folders, never a call per level."""
+    entries: list[Entry] = []
+    size = 0
+    pending = [("", 0)]
+    while pending:
+        relative, depth = pending.pop()
+        try:
+            with os.scandir(os.path.join(submission, relative) if relative else submission) as listing:
+                found = sorted(listing, key=lambda entry: entry.name)
+            subfolders = []
+            for entry in found:
+                if entry.name in SKIPPED_NAMES or entry.is_symlink():
+                    continue
+                path = os.path.join(relative, entry.name) if relative else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if depth + 1 > caps.depth:
+                        return Refused("grade.copy_depth", {"limit": caps.depth})
+                    entries.append(Entry(path, True))
+                    subfolders.append((path, depth + 1))
+                elif entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    size += info.st_size
+                    entries.append(Entry(path, False, info.st_size, bool(info.st_mode & 0o111)))
+                if len(entries) > caps.files:
+                    return Refused("grade.copy_files", {"limit": caps.files})
+                if size > caps.bytes:
+                    return Refused("grade.copy_bytes", {"limit": caps.bytes // (1024 * 1024)})
+        except OSError:
+            return None
+        pending.extend(reversed(subfolders))
         if time.monotonic() > deadline:
             return Refused("grade.copy_time", {})
-    return None
+    return entries
+
+
+def measure(submission: Path, caps: CopyCaps, deadline: float) -> Refused | None:
+    """The refusal `walk` gives, if any."""
+    found = walk(submission, caps, deadline)
+    return found if isinstance(found, Refused) else None
+
+
+def files_digest(submission: Path, caps: CopyCaps = CopyCaps()) -> str:
+    """The hash of what would be graded: each file's name and the hash of its content (a file
+    changed with its size and time kept differs). "" when the submission is over the caps or
+    cannot be read (no earlier result then stands). Never raises."""
+    found = walk(submission, caps)
+    if not isinstance(found, list):
+        return ""
+    digest = hashlib.sha256()
+    try:
+        for entry in found:
+            digest.update(entry.relative.encode("utf-8", "surrogateescape") + (b"/\n" if entry.folder else b"\0"))
+            if entry.folder:
+                continue
+            content = hashlib.sha256()
+            with os.fdopen(open_regular(submission / entry.relative), "rb") as handle:
+                while chunk := handle.read(1024 * 1024):
+                    content.update(chunk)
+                    if handle.tell() > entry.size:  # grown since the walk: not the files walked
+                        return ""
+            digest.update(content.digest())
+    except OSError:
+        return ""
+    return digest.hexdigest()
 
 
 @contextlib.contextmanager
@@ -85,36 +140,30 @@ def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
     """Yield a fresh copy of `submission` (None if it is not a readable folder, Refused if it is
     over the caps, CopyFailed when the grader's disk failed it); always removed.
 
-    The copy lies in a folder of mode 0700 (no other local user reaches it) and its files lose
-    their setuid, setgid and sticky bits (a copied setuid file runs as nobody's but its caller's)."""
+    The copy lies in a folder of mode 0700 (no other local user reaches it); inside it, the
+    kit's modes (module docstring)."""
     if not submission.is_dir():
         yield None
         return
-    refused = measure(submission, caps, deadline)
-    if refused is not None:
-        yield refused
+    found = walk(submission, caps, deadline)
+    if not isinstance(found, list):
+        yield found
         return
     holder = Path(tempfile.mkdtemp(prefix="lab-grade-"))
     copy = holder / (submission.resolve().name or "submission")
     try:
-        grader_errors: list[OSError] = []
-
-        def copy_file(source: str, target: str) -> None:
-            try:
-                shutil.copyfile(source, target, follow_symlinks=False)
-                os.chmod(target, stat.S_IMODE(os.lstat(source).st_mode) & ~SPECIAL_BITS & 0o777)
-            except OSError as error:
-                if error.errno in GRADER_ERRORS:
-                    grader_errors.append(error)
-                raise
-
+        budget = caps.bytes
         try:
-            shutil.copytree(submission, copy, ignore=ignore_links_and_caches, copy_function=copy_file)
-        except (OSError, shutil.Error) as error:
-            if isinstance(error, OSError) and error.errno in GRADER_ERRORS:
-                grader_errors.append(error)
+            make_folder(copy)
+            for entry in found:
+                if entry.folder:
+                    make_folder(copy / entry.relative)
+                else:  # within what the walk measured: a file grown since adds nothing
+                    budget -= copy_for_student(submission / entry.relative, copy / entry.relative,
+                                               min(entry.size, budget), executable=entry.executable)
+        except OSError as error:
             # The reason without paths: it reaches the student's feedback.
-            yield CopyFailed(os.strerror(grader_errors[0].errno)) if grader_errors else None
+            yield CopyFailed(os.strerror(error.errno)) if error.errno in GRADER_ERRORS else None
             return
         yield copy
     finally:
