@@ -176,13 +176,19 @@ def test_a_glob_that_matched_nothing_or_the_class_folder_is_an_error_not_a_zero(
     make_submission(tmp_path / "class", "grace", "full", server_only=True)
     make_submission(tmp_path / "class", "alan", "full", server_only=True)
     (tmp_path / "empty").mkdir()  # a student who handed in nothing is graded: zero
-    done = run_lab("grade", "ada", "typo/*/", "notes.txt", "class", "empty", "--out", "grades",
+    done = run_lab("grade", "ada", "typo/*/", "notes.txt", "empty", "--out", "grades",
                    cwd=tmp_path, lang=lang)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert f"{heading}\n{missing}\n{not_folder}\n{class_folder}\n" in done.stderr
+    assert f"{heading}\n{missing}\n{not_folder}\n" in done.stderr
     assert "empty" not in done.stderr
     assert not (tmp_path / "grades").exists()  # nothing graded, nothing written
+    # The class folder given alone, where its submissions were meant (among several, such a
+    # folder is one student's upload of two versions: test_grade_trust.py).
+    done = run_lab("grade", "class", "--out", "grades", cwd=tmp_path, lang=lang)
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"{heading}\n{class_folder}\n" in done.stderr
+    assert not (tmp_path / "grades").exists()
 
 
 def test_output_names_never_take_a_class_file_name_nor_hide_nor_carry_control_characters(tmp_path: Path) -> None:

@@ -117,6 +117,7 @@ rm -rf "$work"
 SUBMISSION_FILE = "server.py"  # what marks the folder to grade
 SKIPPED_FOLDERS = {"__MACOSX", "__pycache__", "node_modules", "venv"}
 MAX_DEPTH = 12  # folders below the upload that are searched
+MAX_SEARCHED = 2000  # folders searched at most (as many as a private copy may hold)
 MAX_LISTED = 20  # folders named in a message, at most
 
 
@@ -134,7 +135,7 @@ def search_upload(upload: Path) -> tuple[list[Path], list[Path]]:
         here = Path(folder)
         searched.append(here)
         depth = len(here.relative_to(upload).parts)
-        subfolders[:] = sorted(name for name in subfolders if depth < MAX_DEPTH
+        subfolders[:] = sorted(name for name in subfolders if depth < MAX_DEPTH and len(searched) < MAX_SEARCHED
                                and not name.startswith(".") and name not in SKIPPED_FOLDERS)
         if SUBMISSION_FILE in files and (here / SUBMISSION_FILE).is_file():
             candidates.append(here)

@@ -34,6 +34,7 @@ from lab.grading import class_report, formats, sweep
 from lab.grading.capacity import Fit, Host, fit_jobs, holds_one_job, one_job_pids, read_host
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
+from lab.grading.private_copy import CopyCaps, files_digest
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -93,7 +94,9 @@ def original_path(submission: Path) -> str:
 
 def path_problems(submissions: list[Path], lang: str) -> list[str]:
     """One line per submission path that is not an existing folder (a glob that matched nothing
-    is passed on literally by the shell: `typo/*/`), or that is the class folder itself."""
+    is passed on literally by the shell: `typo/*/`), or, when it is the only one given, that is
+    the class folder itself. Among several, such a folder is one student's upload holding two
+    versions: that student's refusal (`located`), never the class's."""
     problems = []
     for submission in submissions:
         shown = clean_text(str(submission))
@@ -101,36 +104,41 @@ def path_problems(submissions: list[Path], lang: str) -> list[str]:
             problems.append(text(lang, "grade.bad_path_missing", path=shown))
         elif not submission.is_dir():
             problems.append(text(lang, "grade.bad_path_not_folder", path=shown))
-        elif is_class_folder(submission):
+        elif len(submissions) == 1 and is_class_folder(submission):
             problems.append(text(lang, "grade.bad_path_class", path=shown,
                                  pattern=clean_text(os.path.join(submission, "*", ""))))
     return problems
 
 
-def located(submission: Path, lang: str) -> tuple[Path, list[str]]:
-    """The folder to grade and what to tell about it, as `lab gradescope-run` finds it: the
-    submission itself, or the one folder below it that holds server.py when it has none of
-    the student files at its top (an upload one or more folders deep); and a student file
-    whose name differs only in case (Server.py), which is graded as missing, is named."""
-    from lab.grading.bundle import search_upload, shown
+def located(submission: Path, lang: str) -> tuple[Path, list[str], str]:
+    """The folder to grade, what to tell about it, and why it cannot be graded ("" when it can),
+    as `lab gradescope-run` finds it: the submission itself, or the one folder below it that
+    holds server.py when it has none of the student files at its top (an upload one or more
+    folders deep); several such folders (v1/, v2/) are the student's refusal. A student file
+    whose name differs only in case (Server.py), which is graded as missing, is named.
+    Bounded (bundle.search_upload) and never raises: a submission costs only itself."""
+    from lab.grading.bundle import SUBMISSION_FILE, listed, search_upload, shown
 
     folder, notes = submission, []
     try:
         if not any((submission / name).is_file() for name in STUDENT_FILES):
             candidates, _ = search_upload(submission)
+            if len(candidates) > 1:
+                return submission, [], text(lang, "grade.many_folders", file=SUBMISSION_FILE,
+                                            folders=listed(candidates, submission))
             if len(candidates) == 1 and candidates[0] != submission:
                 folder = candidates[0]
                 notes.append(text(lang, "grade.graded_folder", folder=shown(folder, submission)))
-        present = {path.name for path in folder.iterdir() if path.is_file()}
-    except OSError:  # unreadable: the grading says so
-        return submission, []
+        present = {path.name for _, path in zip(range(CopyCaps().files + 1), folder.iterdir()) if path.is_file()}
+    except (OSError, ValueError):  # unreadable: the grading says so
+        return submission, [], ""
     for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"):
         if name in present:
             continue
         near = sorted(other for other in present if other.lower() == name.lower())
         if near:
             notes.append(text(lang, "grade.case_only", found=clean_text(near[0]), expected=name))
-    return folder, notes
+    return folder, notes, ""
 
 
 def is_class_folder(folder: Path) -> bool:
@@ -315,26 +323,11 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
     return path
 
 
-def files_digest(submission: Path) -> str:
-    """What the submission holds (names, sizes, times of change): a resubmitted folder differs."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    try:
-        for path in sorted(submission.rglob("*")):
-            if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
-                info = path.stat()
-                digest.update(f"{path.relative_to(submission)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode(
-                    "utf-8", "surrogateescape"))
-    except OSError:
-        return ""
-    return digest.hexdigest()
-
-
 def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
-    """Everything besides the format and --bonus that changes a submission's results."""
+    """Everything besides the format and --bonus that changes a submission's results; "files"
+    hashes the content of what would be graded (private_copy.files_digest: bounded, never raises)."""
     return {"lang": lang, "timeout": limits.timeout, "memory": limits.memory_bytes,
-            "kit": class_report.kit_version(), "files": files_digest(submission)}
+            "kit": class_report.kit_version(), "files": files_digest(submission, limits.copy)}
 
 
 def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None = None) -> Report | None:
@@ -345,7 +338,7 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None 
         record = json.loads((folder / DONE_NAME).read_text(encoding="utf-8"))
         if record["format"] != fmt or record["bonus"] != bonus or not (folder / formats.FILE_NAMES[fmt]).is_file():
             return None
-        if settings is not None and record.get("settings") != settings:
+        if settings is not None and (record.get("settings") != settings or not settings.get("files")):
             return None
         report = Report.from_dict(record["report"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -562,7 +555,9 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
                         probes_in_turn=fit.probes_in_turn, inspector=class_inspector(bonus and bool(todo), lang))
 
         def grade_one(submission: Path) -> Report:
-            folder, notes = located(submission, lang)
+            folder, notes, refusal = located(submission, lang)
+            if refusal:  # two versions in one upload: this student's to fix, graded alone
+                return checks.for_folder(submission).failed(str(submission), lang, refusal, "grade.many_folders")
             report = grade_with_retries(
                 lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch),
                 checks, folder, lang, stop=stop)
