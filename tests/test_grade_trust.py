@@ -9,6 +9,7 @@ student code then runs as nobody (uid 65534), which must read every file the kit
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import stat
@@ -96,6 +97,36 @@ def test_a_root_grader_with_umask_077_gives_every_submission_its_score_even_with
     assert scores(tmp_path / "out") == {"reference": FULL, "private": FULL, "untouched": earned["untouched"],
                                         "partial": earned["partial"], "private-partial": earned["partial"]}
     assert {row["status"] for row in summary(tmp_path / "out").values()} == {"graded"}
+
+
+@as_root
+@pytest.mark.parametrize("kind", ["reference", "reference, files 0600", "untouched", "partial"])
+def test_run_autograder_as_gradescope_runs_it_gives_what_lab_grade_gives(
+        tmp_path: Path, earned: dict[str, int], kind: str) -> None:
+    """Row 1: Gradescope runs run_autograder as root, and the script sets its own umask 077;
+    on full submissions the reference scores every point and the others what `lab grade`
+    gives them (the kit's modes, not the umask's)."""
+    from test_grade_bundle import run_autograder, unpack
+
+    from lab.grading.bundle import write_bundle
+
+    unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), tmp_path)
+    upload = tmp_path / "submission"
+    upload.mkdir()
+    if kind == "untouched":
+        copy_of(upload / "work", EXERCISES)
+    elif kind == "partial":
+        make_submission(upload, "work", "partial")
+    else:
+        work = copy_of(upload / "work", SOLUTIONS)
+        if kind.endswith("0600"):
+            private_files(work)
+    done = run_autograder(tmp_path, grade_timeout=90)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    expected = FULL if kind.startswith("reference") else earned[kind]
+    assert (results["score"], results["extra_data"]) == (expected, {"status": "graded"}), results["output"]
+    assert sum(test["max_score"] for test in results["tests"]) == FULL
 
 
 def test_the_kit_writes_files_for_student_code_in_its_own_modes(tmp_path: Path) -> None:
