@@ -20,6 +20,7 @@ import errno
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
