@@ -67,9 +67,10 @@ def private_files(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def earned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+def usual_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, int], str]:
     """What `lab grade` gives the untouched exercises and a partial submission, graded the
-    usual way (umask 022, files 0644): the scores every other way of grading must give."""
+    usual way (umask 022, files 0644): the scores every other way of grading must give; and
+    its start path (the header's first line)."""
     base = tmp_path_factory.mktemp("earned")
     copy_of(base / "class" / "untouched", EXERCISES)
     make_submission(base / "class", "partial", "partial")
@@ -77,14 +78,21 @@ def earned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
     assert done.returncode == 0, done.stderr
     found = scores(base / "out")
     assert 0 < found["partial"] < FULL and found["untouched"] < found["partial"]
-    return found
+    return found, done.stderr.splitlines()[0]
+
+
+@pytest.fixture(scope="module")
+def earned(usual_run: tuple[dict[str, int], str]) -> dict[str, int]:
+    return usual_run[0]
 
 
 @as_root
 def test_a_root_grader_with_umask_077_gives_every_submission_its_score_even_with_0600_files(
-        tmp_path: Path, earned: dict[str, int]) -> None:
+        tmp_path: Path, usual_run: tuple[dict[str, int], str]) -> None:
     """Rows 1 and 2: the private copy, the check folders, the given modules and the runner
-    scripts are the kit's modes (0644, 0755), whatever the grader's umask and the student's."""
+    scripts are the kit's modes (0644, 0755), whatever the grader's umask and the student's;
+    the zygote's trial script too, so the model runners start the usual way."""
+    earned, start_path = usual_run
     folder = tmp_path / "class"
     copy_of(folder / "reference", SOLUTIONS)
     private_files(copy_of(folder / "private", SOLUTIONS))  # row 2: a student's umask 077
@@ -97,6 +105,7 @@ def test_a_root_grader_with_umask_077_gives_every_submission_its_score_even_with
     assert scores(tmp_path / "out") == {"reference": FULL, "private": FULL, "untouched": earned["untouched"],
                                         "partial": earned["partial"], "private-partial": earned["partial"]}
     assert {row["status"] for row in summary(tmp_path / "out").values()} == {"graded"}
+    assert done.stderr.splitlines()[0] == start_path
 
 
 @as_root

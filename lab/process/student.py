@@ -125,6 +125,7 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
     with tempfile.TemporaryDirectory(prefix="lab-join-") as folder:
         script = Path(folder) / "trial.py"
         script.write_text("print('joined')\n", encoding="utf-8")
+        script.chmod(0o644)  # whatever the umask (run_autograder's is 077): the sandbox's uid reads it
         try:
             process, _ = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec)
         except KitError:
