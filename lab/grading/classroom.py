@@ -555,14 +555,15 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
                         probes_in_turn=fit.probes_in_turn, inspector=class_inspector(bonus and bool(todo), lang))
 
         def grade_one(submission: Path) -> Report:
-            folder, notes, refusal = located(submission, lang)
-            if refusal:  # two versions in one upload: this student's to fix, graded alone
-                return checks.for_folder(submission).failed(str(submission), lang, refusal, "grade.many_folders")
-            report = grade_with_retries(
-                lambda: grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch),
-                checks, folder, lang, stop=stop)
-            report.warnings[:0] = notes
-            return report
+            def grade() -> Report:  # locating too: whatever it meets costs this submission only
+                folder, notes, refusal = located(submission, lang)
+                if refusal:  # two versions in one upload: this student's to fix, graded alone
+                    return checks.for_folder(submission).failed(str(submission), lang, refusal, "grade.many_folders")
+                report = grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch)
+                report.warnings[:0] = notes
+                return report
+
+            return grade_with_retries(grade, checks, submission, lang, stop=stop)
 
         for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs,
                                                    stop):
