@@ -25,7 +25,7 @@ from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
 from lab.checks.texts import say
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env
+from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
 CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
@@ -202,8 +202,8 @@ def run_student_client(context: Context) -> StudentClientRun:
         work = Path(temp)
         for source in context.folder.glob("*.py"):  # the client with any helper module of its own
             if source.name not in ("server.py", "model.py"):
-                reference.copy_student_file(source, work / source.name)
-        reference.copy_student_file(context.folder / "model.py", work / "student_model.py")
+                copy_student_file(source, work / source.name)
+        copy_student_file(context.folder / "model.py", work / "student_model.py")
         reference.copy_for_student(SCRIPTS / "spy_server.py", work / "server.py")
         reference.copy_for_student(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)

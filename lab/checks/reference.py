@@ -25,12 +25,12 @@ from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import HELPERS, solutions_dir
-from lab.process.student import read_student_file
+from lab.process.student import copy_student_file
 
-SOLUTIONS = solutions_dir()
+SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 # The modes of every file and folder the kit writes for student code, whatever the umask and the
 # source's modes: when root grades, student code runs as nobody (uid 65534) and must read them.
-FILE_MODE, FOLDER_MODE = 0o644, 0o755  # in the checkout, or inside the installed package (a wheel)
+FILE_MODE, FOLDER_MODE = 0o644, 0o755
 HELPER_NAMES = tuple(helper.removesuffix(".py") for helper in HELPERS)
 _loading = threading.Lock()
 
@@ -270,41 +270,23 @@ def give_helper_bytecode(folder: Path) -> None:
                     path.unlink()
 
 
-def copy_student_file(source: Path, target: Path) -> bool:
-    """A student's file copied for a check, read as lab.process.student.read_student_file reads
-    it (no link, a regular file, capped) and written as write_for_student writes; False when
-    it is not one."""
-    data = read_student_file(source)
-    if data is None:
-        return False
-    write_for_student(target, data)
-    return True
-
-
-def write_for_student(target: Path | str, data: bytes) -> None:
-    """A new file `target` holding `data`, of mode FILE_MODE whatever the umask (never through
-    a link planted at its name)."""
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+def write_for_student(target: Path | str, data: bytes, executable: bool = False) -> None:
+    """`data` as file `target`, of mode FILE_MODE (FOLDER_MODE when `executable`) whatever the
+    umask, never written through a link planted at its name."""
+    mode = FOLDER_MODE if executable else FILE_MODE
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), mode)
     with os.fdopen(fd, "wb") as handle:
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, mode)
         handle.write(data)
 
 
 def copy_for_student(source: Path | str, target: Path | str, limit: int = 1 << 30, executable: bool = False) -> int:
-    """Copy a regular file (never through a link) to a new file `target` of mode FILE_MODE
-    (FOLDER_MODE when `executable`), whatever the umask and the source's mode; at most `limit`
-    bytes. Returns the bytes copied."""
-    mode = FOLDER_MODE if executable else FILE_MODE
-    copied = 0
+    """A regular file (never read through a link), at most `limit` bytes of it, copied as
+    write_for_student writes; the bytes copied."""
     with os.fdopen(open_regular(source), "rb") as reader:
-        out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
-                      mode)
-        with os.fdopen(out, "wb") as writer:
-            os.fchmod(out, mode)
-            while copied < limit and (chunk := reader.read(min(1024 * 1024, limit - copied))):
-                writer.write(chunk)
-                copied += len(chunk)
-    return copied
+        data = reader.read(limit)
+    write_for_student(target, data, executable)
+    return len(data)
 
 
 def make_folder(path: Path | str) -> None:

@@ -241,6 +241,7 @@ def copy_student_file(source: Path, target: Path) -> bool:
     if data is None:
         return False
     target.write_bytes(data)
+    target.chmod(0o644)  # whatever the umask: when root grades, student code (nobody) reads it
     return True
 
 
