@@ -158,6 +158,17 @@ def test_files_uploaded_at_the_top_are_graded_there(tmp_path: Path) -> None:
     assert len(searched) == 13  # the upload and 12 levels below it
 
 
+def test_the_search_stops_at_its_cap_of_folders(tmp_path: Path) -> None:
+    from lab.grading.bundle import MAX_SEARCHED, search_upload
+
+    upload = tmp_path / "upload"
+    for number in range(MAX_SEARCHED + 500):
+        (upload / f"f{number:05}").mkdir(parents=True)
+    (upload / f"f{MAX_SEARCHED + 499:05}" / "server.py").write_text("")  # past the cap, in sorted order
+    candidates, searched = search_upload(upload)
+    assert (candidates, len(searched)) == ([], MAX_SEARCHED)
+
+
 def test_an_exam_bundle_shows_results_after_the_due_date(tmp_path: Path) -> None:
     from lab.cli import main
 

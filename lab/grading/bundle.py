@@ -7,8 +7,8 @@ environment, so the same script can be tried on temporary folders.
 
 Which folder of an upload is graded (grade_upload): students upload the files, or a folder
 holding them, sometimes nested deep (an archive of an archive). Every folder holding
-`server.py` is a candidate, up to MAX_DEPTH folders deep (hidden folders, __MACOSX and
-caches aside).
+`server.py` is a candidate, up to MAX_DEPTH folders deep and MAX_SEARCHED folders in all
+(hidden folders, __MACOSX and caches aside).
 - one candidate: it is graded, and the feedback's first line names it;
 - several (`v1/` untouched, `v2/` done): nothing is graded, and the feedback lists them
   and asks for one. Guessing by file dates would be silent when it guesses wrong, and
@@ -135,10 +135,12 @@ def search_upload(upload: Path) -> tuple[list[Path], list[Path]]:
         here = Path(folder)
         searched.append(here)
         depth = len(here.relative_to(upload).parts)
-        subfolders[:] = sorted(name for name in subfolders if depth < MAX_DEPTH and len(searched) < MAX_SEARCHED
+        subfolders[:] = sorted(name for name in subfolders if depth < MAX_DEPTH
                                and not name.startswith(".") and name not in SKIPPED_FOLDERS)
         if SUBMISSION_FILE in files and (here / SUBMISSION_FILE).is_file():
             candidates.append(here)
+        if len(searched) == MAX_SEARCHED:
+            break
     return candidates, searched
 
 
