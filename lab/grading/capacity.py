@@ -11,7 +11,12 @@ submission would lose points for it. The jobs are therefore the smallest of:
   the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
   already runs (not enforced for root);
 - what the memory allows: the cgroup limit less its usage (v2 `memory.max`, v1
-  `memory.limit_in_bytes`), and MemAvailable.
+  `memory.limit_in_bytes`), and MemAvailable;
+- one, under a process limit where no submission can have a control group of its own
+  (lab/grading/cgroup.py): their processes would all draw on that one limit, and one that
+  forks would take what the others need.
+Each submission's group holds PIDS_PER_JOB processes and threads and its student processes
+MEMORY_PER_JOB (lab/grading/runner.py: job_pids, job_memory): exactly what the jobs were sized for.
 
 PIDS_PER_JOB and MEMORY_PER_JOB hold a margin over what one job was measured to use at its
 peak (docs/platforms.md gives the figures and how to measure them again).
@@ -30,7 +35,7 @@ from pathlib import Path
 # Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
 # figures in docs/platforms.md), with 10 % headroom or more.
 PIDS_RESERVE = 24
-PIDS_PER_JOB = {False: 38, True: 70}  # its probes all at once
+PIDS_PER_JOB = {False: 44, True: 96}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
 # A job waits on student processes most of its time: with two per CPU the cores stood idle
 # part of a class's time, and four were no faster than three (docs/performance.md).
@@ -48,12 +53,13 @@ class Host:
     cpus: float
     pids: int | None = None  # processes and threads it may still start
     memory: int | None = None  # bytes it may still use
+    groups: bool = True  # whether each submission gets a control group of its own (lab/grading/cgroup.py)
 
 
 @dataclass(frozen=True)
 class Fit:
     jobs: int
-    reason: str  # which limit chose the number: "cpu", "pids" or "memory"
+    reason: str  # which limit chose the number: "cpu", "pids", "memory" or "groups" (none can be made)
     probes_in_turn: bool = False  # in each job, one probe at a time (lab/process/launch.py)
 
 
@@ -209,7 +215,16 @@ def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
     pids = smallest(cgroup_pids(root, proc), nproc_room(proc))
     memory = smallest(cgroup_memory(root, proc), available_memory(proc))
     return Host(cpus=float(cpus), pids=None if pids is None else int(pids),
-                memory=None if memory is None else int(memory))
+                memory=None if memory is None else int(memory), groups=groups_here())
+
+
+def groups_here() -> bool:
+    """Whether this grader can make each submission's control group (tried once, removed)."""
+    from lab.grading.cgroup import SubmissionGroup
+
+    trial = SubmissionGroup(MEMORY_PER_JOB, PIDS_PER_JOB[False])
+    trial.close()
+    return trial.active
 
 
 def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
@@ -225,6 +240,8 @@ def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
     pid_jobs = None if host.pids is None else (host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus]
     if pid_jobs is not None:
         bounds.append((pid_jobs, "pids"))
+        if not host.groups:  # all would share that limit: one submission's forks would cost the others
+            bounds.append((1, "groups"))
     if host.memory is not None:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (per_cpu, "cpu")

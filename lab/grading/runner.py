@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
-from lab.grading import catalogue, private_copy, sweep
-from lab.grading.cgroup import SubmissionGroup
+from lab.grading import capacity, catalogue, private_copy, sweep
+from lab.grading.cgroup import PIDS_FOR_CHECKS, SubmissionGroup
 from lab.i18n import text
 from lab.process.capped import read_capped
 from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
@@ -140,8 +140,6 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         launch = dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
     sweep.note("token", token)  # a killed grader's next run kills what carries it
-    for folder_made in group.folders if group is not None else []:
-        sweep.note("group", str(folder_made))
     process = start_child(folder, lang, limits, target, bonus, env, preload, launch)
     if group is not None:
         group.add(process.pid)
@@ -223,14 +221,18 @@ def grade_submission(
         give_helper_bytecode(copy)
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         sandboxed = launch.sandbox is not None
+        group = None
         if sandboxed:
             # The check run's temporary folders (client, model) go beside the copy, in the
             # submission's own folder; each student process sees only the one it works in.
             child_env["TMPDIR"] = str(copy.parent)
+            # The processes and memory one job was sized for; student processes in a part of
+            # their own, so that using it all up stops them, not their check run.
+            group = SubmissionGroup(job_memory(limits.memory_bytes), job_pids(checks.bonus),
+                                    PIDS_FOR_CHECKS[checks.bonus])
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
-                launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes)))
+                launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes), group=group.student_procs()))
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
-        group = SubmissionGroup(limits.memory_bytes) if sandboxed else None
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
@@ -241,6 +243,17 @@ def grade_submission(
     if not sandboxed:
         report.warnings.append(text(lang, "grade.unsandboxed"))
     return report
+
+
+def job_pids(bonus: bool) -> int:
+    """The processes and threads of one submission's group: what a job was sized for."""
+    return capacity.PIDS_PER_JOB[bonus]  # in turn too: then one job only, its student part the same
+
+
+def job_memory(memory_bytes: int) -> int:
+    """The memory of one submission's student processes together: what a job was sized for,
+    within the --memory cap."""
+    return min(memory_bytes, capacity.MEMORY_PER_JOB)
 
 
 def tmp_bytes(memory_bytes: int) -> int:
