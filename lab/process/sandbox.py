@@ -251,10 +251,12 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         cpu_seconds = 0
     # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
     command += ["--proc", "/proc"] if spec.proc else []
-    # A private /dev, whose /dev/shm (memory, like /tmp) is a small tmpfs of its own.
+    # A private /dev, read-only (in a user namespace, bwrap's /dev is the sandbox's own tmpfs of
+    # no set size), whose /dev/shm (memory, like /tmp) is a small tmpfs of its own.
     command += ["--dev", "/dev"]
     for folder, size in (("/dev/shm", shm_bytes(spec.tmp_bytes)), ("/tmp", spec.tmp_bytes)):
         command += ["--perms", "1777", *(["--size", str(size)] if size else []), "--tmpfs", folder]
+        command += ["--remount-ro", "/dev"] if folder == "/dev/shm" else []
     for link, target in spec.links:
         command += ["--symlink", target, link]
     if spec.uid >= 0:  # the folders on the way to each mount, open to spec.uid (root's bwrap makes them 0700)

@@ -1,0 +1,301 @@
+"""The grader trusts no state another user can write, and each submission gets exactly its own
+budget (issue 33, rows 3, 9, 10 and 11): the records a killed run leaves, the processes and
+memory of a submission, its /dev/shm, the kernel keyrings. Each attack is graded by the real
+`lab grade`, with bubblewrap, beside an honest classmate who keeps full marks."""
+
+from __future__ import annotations
+
+import csv
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from hostile import ROOT, SOLUTIONS, with_prelude
+from lab.grading import cgroup, sweep
+from lab.process import sandbox
+from lab.process.limits import KEYRING_CALLS
+
+needs_bwrap = pytest.mark.skipif(sandbox.find()[0] is None, reason="needs a working bubblewrap")
+GRADE_LIMIT = 600  # seconds: a safety net for a grader that would hang, not a speed figure
+
+
+def submission(parent: Path, name: str, prelude: str = "", file: str = "server.py") -> Path:
+    """solutions/ (full marks), with `prelude` run first in `file`."""
+    folder = parent / name
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    if prelude:
+        path = folder / file
+        path.write_text(with_prelude(path.read_text(encoding="utf-8"), prelude), encoding="utf-8")
+    for path in (parent, folder, *folder.iterdir()):  # readable by an unprivileged grader too
+        path.chmod(path.stat().st_mode | 0o005)
+    return folder
+
+
+def lab_grade(folders: list[Path], out: Path, env: dict[str, str] | None = None,
+              *options: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "lab", "grade", *map(str, folders), "--out", str(out), "--lang", "en",
+               "--format", "csv", *options]
+    return subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
+
+
+def graded(out: Path) -> dict[str, tuple[str, str, str]]:
+    """submission -> (score, max, status) from summary.csv."""
+    rows = csv.DictReader((out / "summary.csv").open(encoding="utf-8"))
+    return {row["submission"]: (row["score"], row["max"], row["status"]) for row in rows}
+
+
+def full_marks(row: tuple[str, str, str]) -> bool:
+    return row[2] == "graded" and row[0] == row[1] != ""
+
+
+# ------------------------------------------------------------------ row 3: records in a shared TMPDIR
+
+
+def sleeper() -> subprocess.Popen:
+    return subprocess.Popen(["sleep", "600"], start_new_session=True)
+
+
+def pids_parent() -> Path | None:
+    """This process's own group in the pids hierarchy, when this test may make groups there."""
+    parent = cgroup.own_groups().get("pids")
+    if parent is None or not os.access(parent, os.W_OK):
+        return None
+    return parent
+
+
+def dead_owner() -> str:
+    """The owner line of a grader that has ended (a real process, started and reaped)."""
+    done = subprocess.Popen(["true"])
+    done.wait()
+    return f"{done.pid} 1 {sweep.pid_namespace()}"
+
+
+@needs_bwrap
+def test_planted_run_records_are_ignored_and_only_the_graders_own_dead_runs_are_swept(tmp_path: Path) -> None:
+    """Records planted in TMPDIR by another user (a dead owner, `notes` naming a control group
+    with a live process in it), a 64 GiB sparse `notes`, an `owner` that is a FIFO, a link to a
+    folder of the grader's: lab grade grades on, kills nothing and removes nothing of them.
+    A dead run of its own is swept, with the group it left (found by its name, not a file)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    temporary.chmod(0o1777)  # shared, as /tmp is
+    victims: list[subprocess.Popen] = []
+    made_groups: list[Path] = []
+    parent = pids_parent()
+    root = os.geteuid() == 0
+
+    def record(name: str, owner: str, notes: str = "", mode: int = 0o700) -> Path:
+        folder = temporary / (sweep.RUN_PREFIX + name)
+        folder.mkdir(mode=mode)
+        (folder / sweep.OWNER).write_text(owner + "\n")
+        if notes:
+            (folder / sweep.NOTES).write_text(notes)
+        return folder
+
+    try:
+        victim_group = None
+        if parent is not None:
+            victim_group = parent / f"lab-test-victim-{uuid.uuid4().hex[:8]}"
+            victim_group.mkdir()
+            made_groups.append(victim_group)
+            victims.append(sleeper())
+            (victim_group / "cgroup.procs").write_text(f"{victims[-1].pid}\n")
+        victims.append(sleeper())  # carries no token: a planted token line must reach nothing else either
+        planted = record("planted", dead_owner(), f"group {victim_group or '/sys/fs/cgroup'}\ntoken "
+                         "0123456789abcdef\n", mode=0o755)
+        if root:
+            for path in (planted, *planted.iterdir()):
+                os.chown(path, 12345, 12345)  # another user's
+        sparse = record("sparse", dead_owner())
+        with (sparse / sweep.NOTES).open("wb") as notes:
+            notes.truncate(64 * 1024**3)
+        fifo = temporary / (sweep.RUN_PREFIX + "fifo")
+        fifo.mkdir(mode=0o700)
+        os.mkfifo(fifo / sweep.OWNER)
+        target = record("target", dead_owner())  # ours, dead, but reached only through the link below...
+        hidden = tmp_path / "hidden"
+        target.rename(hidden)
+        (temporary / (sweep.RUN_PREFIX + "link")).symlink_to(hidden)
+        own_dead = record("dead", dead_owner())
+        (own_dead / "lab-grade-copy").mkdir()
+        (own_dead / "lab-grade-copy" / "server.py").write_text("a copy of a student's code\n")
+        open_folder = record("open", dead_owner(), mode=0o777)  # ours, but others could have written in it
+        open_folder.chmod(0o777)
+        dead_group = None
+        if parent is not None:
+            namespace = "".join(filter(str.isdigit, sweep.pid_namespace())) or "0"
+            dead_group = parent / f"lab-grade-{namespace}-{dead_owner().split()[0]}-1-{uuid.uuid4().hex[:12]}"
+            dead_group.mkdir()
+            made_groups.append(dead_group)
+            left_behind = sleeper()
+            (dead_group / "cgroup.procs").write_text(f"{left_behind.pid}\n")
+            victims.append(left_behind)
+
+        honest = submission(tmp_path / "class", "honest")
+        done = lab_grade([honest], tmp_path / "out", {"TMPDIR": str(temporary)})
+        assert done.returncode == 0, done.stderr
+        assert full_marks(graded(tmp_path / "out")["honest"])
+        assert [victim.poll() for victim in victims[:2 if parent is not None else 1]] == [None] * (
+            2 if parent is not None else 1)  # the planted group's process and the bystander live
+        if victim_group is not None:
+            assert victim_group.is_dir()
+        assert planted.is_dir() and fifo.is_dir() and hidden.is_dir() and open_folder.is_dir()
+        assert (temporary / (sweep.RUN_PREFIX + "link")).is_symlink()
+        assert not own_dead.exists() and not sparse.exists()  # our own dead runs: swept
+        if dead_group is not None:
+            assert not dead_group.exists()
+            assert victims[-1].wait(timeout=30) == -signal.SIGKILL
+    finally:
+        for victim in victims:
+            victim.kill()
+            victim.wait()
+        for group in made_groups:
+            if group.exists():
+                group.rmdir()
+
+
+def test_a_record_file_is_read_only_if_it_is_a_small_regular_file_of_the_graders(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir(mode=0o700)
+    (folder / "small").write_text("1 2 pid:[3]\n")
+    (folder / "big").write_bytes(b"x" * (sweep.RECORD_BYTES + 1))
+    os.mkfifo(folder / "fifo")
+    (folder / "link").symlink_to(folder / "small")
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert [sweep.read_record(fd, name) for name in ("small", "big", "fifo", "link", "missing")] == [
+            "1 2 pid:[3]\n", None, None, None, None]
+    finally:
+        os.close(fd)
+
+
+def test_a_group_is_judged_dead_only_by_its_own_name() -> None:
+    namespace = "".join(filter(str.isdigit, sweep.pid_namespace())) or "0"
+    alive = f"lab-grade-{namespace}-{os.getpid()}-{sweep.start_time(os.getpid())}-{'a' * 12}"
+    assert cgroup.owner_gone(alive) is False
+    assert cgroup.owner_gone(f"lab-grade-{namespace}-{os.getpid()}-1-{'a' * 12}") is True  # a reused pid
+    assert cgroup.owner_gone(f"lab-grade-1-{os.getpid()}-1-{'a' * 12}") is False  # another namespace's
+    assert cgroup.owner_gone("lab-grade-0123456789ab") is False  # not a name this kit gives
+    assert cgroup.NAME.fullmatch(cgroup.group_name())
+
+
+# ------------------------------------------------------------------ row 10: /dev/shm and /dev
+
+FILL_SHM = """
+import os as _os
+for _n in range(50):
+    try:
+        with open(f"/dev/shm/fill{_n}", "wb") as _f:
+            for _ in range(63):
+                _f.write(b"x" * 1048576)
+    except OSError:
+        pass
+"""
+
+COUNT_WRITABLE = """
+import os
+for folder in ("/dev/shm", "/dev", "/tmp"):
+    written = 0
+    try:
+        with open(folder + "/fill", "wb") as f:
+            for _ in range(4096):
+                f.write(b"x" * 65536)
+                f.flush()
+                written += 65536
+    except OSError:
+        pass
+    print(folder, written)
+"""
+
+
+@needs_bwrap
+def test_dev_shm_is_a_small_tmpfs_and_dev_is_read_only_in_the_sandbox(tmp_path: Path) -> None:
+    spec = sandbox.find()[0]
+    folder = tmp_path / "work"
+    folder.mkdir()
+    sandbox.open_to_student(spec, folder)
+    tmp_path.chmod(0o755)
+    done = subprocess.run(sandbox.wrap(spec, [sys.executable, "-I", "-c", COUNT_WRITABLE], folder),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    written = dict(line.split() for line in done.stdout.splitlines())
+    assert written == {"/dev/shm": str(sandbox.shm_bytes(spec.tmp_bytes)), "/dev": "0", "/tmp": str(spec.tmp_bytes)}
+    assert sandbox.shm_bytes(sandbox.DEFAULT_TMP_BYTES) == 8 * 1024**2
+
+
+@needs_bwrap
+def test_a_submission_filling_dev_shm_gets_its_cap_and_its_classmate_keeps_full_marks(tmp_path: Path) -> None:
+    """model.py writes 50 files of 63 MiB in /dev/shm at import (6.3 GB of host memory before):
+    its /dev/shm holds 8 MiB, and the rest of its work is graded for what it is."""
+    classroom = tmp_path / "class"
+    folders = [submission(classroom, "honest"), submission(classroom, "shm", FILL_SHM, "model.py")]
+    done = lab_grade(folders, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    rows = graded(tmp_path / "out")
+    assert full_marks(rows["honest"]), rows
+    assert full_marks(rows["shm"]), rows  # correct work beside its writes, which met the cap
+
+
+# ------------------------------------------------------------------ row 11: kernel keyrings
+
+
+def keyring_code(action: str) -> str:
+    """server.py's prelude: add a key to its user and session keyrings, or look for it there
+    (found: the server exits at once, and loses its points)."""
+    _, add_key, request_key, _ = KEYRING_CALLS[platform.machine()]
+    if action == "add":
+        return f"""
+import ctypes as _c
+_libc = _c.CDLL(None, use_errno=True)
+for _ring in (-4, -3):  # KEY_SPEC_USER_KEYRING, KEY_SPEC_SESSION_KEYRING
+    _libc.syscall({add_key}, b"user", b"lab-row-11", b"from submission A", 17, _ring)
+"""
+    return f"""
+import ctypes as _c
+_libc = _c.CDLL(None, use_errno=True)
+for _ring in (-4, -3):
+    if _libc.syscall({request_key}, b"user", b"lab-row-11", None, _ring) > 0:
+        raise SystemExit("a key from another submission")
+"""
+
+
+@needs_bwrap
+@pytest.mark.skipif(platform.machine() not in KEYRING_CALLS, reason="no keyring filter for this machine")
+def test_a_key_added_by_one_submission_is_never_found_by_the_next(tmp_path: Path) -> None:
+    """A adds a key to its user and session keyrings; B, graded after it (one job), looks for
+    it in both: as root every sandbox runs as uid 65534 with no user namespace, one user
+    keyring for all. No keyring call reaches the kernel: B keeps full marks."""
+    classroom = tmp_path / "class"
+    folders = [submission(classroom, "a_adds", keyring_code("add")), submission(classroom, "b_reads", keyring_code("find"))]
+    done = lab_grade(folders, tmp_path / "out", None, "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    rows = graded(tmp_path / "out")
+    assert full_marks(rows["a_adds"]) and full_marks(rows["b_reads"]), rows
+
+
+@needs_bwrap
+@pytest.mark.skipif(platform.machine() not in KEYRING_CALLS, reason="no keyring filter for this machine")
+def test_no_keyring_call_reaches_the_kernel_in_the_sandbox(tmp_path: Path) -> None:
+    from lab.process.limits import forbid_keyrings
+
+    spec = sandbox.find()[0]
+    folder = tmp_path / "work"
+    folder.mkdir()
+    sandbox.open_to_student(spec, folder)
+    tmp_path.chmod(0o755)
+    _, add_key, _, keyctl = KEYRING_CALLS[platform.machine()]
+    code = (f"import ctypes, os\nc = ctypes.CDLL(None, use_errno=True)\n"
+            f"print(c.syscall({add_key}, b'user', b'k', b'v', 1, -4), ctypes.get_errno())\n"
+            f"print(c.syscall({keyctl}, 0, -3, 0), ctypes.get_errno())\n")  # KEYCTL_GET_KEYRING_ID @s
+    command = sandbox.wrap(spec, [sys.executable, "-I", "-c", code], folder)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, preexec_fn=forbid_keyrings)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["-1", "1", "-1", "1"]  # EPERM, both
