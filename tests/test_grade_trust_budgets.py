@@ -299,3 +299,114 @@ def test_no_keyring_call_reaches_the_kernel_in_the_sandbox(tmp_path: Path) -> No
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, preexec_fn=forbid_keyrings)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["-1", "1", "-1", "1"]  # EPERM, both
+
+
+# ------------------------------------------------------------------ row 9: the docker grader's budget
+
+FORKS = """
+import os as _os, time as _t
+for _ in range(400):
+    try:
+        if _os.fork() == 0:
+            _t.sleep(60)
+            _os._exit(0)
+    except OSError:
+        break
+"""
+
+
+def compose_grader() -> dict[str, str]:
+    """The docker grader's limits, as docker-compose.yml sets them."""
+    text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    grader = text[text.index("\n  grader:"):]
+    found = {}
+    for key in ("pids_limit", "mem_limit"):
+        line = next(line for line in grader.splitlines() if line.strip().startswith(key + ":"))
+        found[key] = line.split(":-", 1)[1].rstrip("}").strip()
+    return found
+
+
+def test_the_compose_graders_limits_are_the_ones_simulated_here() -> None:
+    assert compose_grader() == {"pids_limit": "256", "mem_limit": "2g"}
+    assert 'user: "${LAB_UID:-1000}:${LAB_GID:-1000}"' in (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+
+
+def grader_groups() -> tuple[Path, Path] | None:
+    """A fresh pids group (v1) and memory group of the compose grader's sizes, or None."""
+    pids_root, memory_parent = Path("/sys/fs/cgroup/pids"), cgroup.own_groups().get("memory")
+    if os.geteuid() != 0 or not (pids_root / "cgroup.procs").exists() or memory_parent is None:
+        return None
+    name = f"lab-test-grader-{uuid.uuid4().hex[:8]}"
+    limits = compose_grader()
+    made = []
+    for folder, file, value in ((pids_root / name, "pids.max", limits["pids_limit"]),
+                                (memory_parent / name, "memory.limit_in_bytes", str(2 * 1024**3))):
+        folder.mkdir()
+        made.append(folder)
+        (folder / file).write_text(value + "\n")
+    return made[0], made[1]
+
+
+def remove_tree(group: Path) -> None:
+    for folder in sorted((path for path in group.rglob("*") if path.is_dir()), key=lambda p: -len(p.parts)) + [group]:
+        for pid in (folder / "cgroup.procs").read_text().split() if (folder / "cgroup.procs").exists() else []:
+            subprocess.run(["kill", "-9", pid], check=False)
+        for _ in range(100):
+            try:
+                folder.rmdir()
+                break
+            except OSError:
+                __import__("time").sleep(0.05)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("grader", ["unprivileged", "root"])
+def test_a_fork_heavy_submission_under_the_docker_graders_limits_moves_no_honest_score(
+    tmp_path: Path, grader: str,
+) -> None:
+    """pids.max 256 and 2 GiB for the whole grader, as docker-compose.yml's grader service; its
+    user not root (as compose runs it), or root (as Gradescope does). One submission forks 400
+    sleepers beside three honest classmates: each honest one keeps full marks, and the forker
+    is graded (never a kit error). Unprivileged, no control group can be made per submission:
+    they are graded one at a time, each sandbox holding its own process limit; as root, each
+    gets its own group of the size its job was given."""
+    from hostile.hosts import CAN_RUN, private_host
+
+    if not CAN_RUN:
+        pytest.skip("needs root, unshare and setpriv")
+    groups = grader_groups()
+    if groups is None:
+        pytest.skip("needs cgroup v1 pids and memory hierarchies to make the grader's limits")
+    pids_group, memory_group = groups
+    classroom = tmp_path / "class"
+    folders = [submission(classroom, f"honest{number}") for number in range(3)]
+    folders.insert(1, submission(classroom, "forker", FORKS))
+    reachable = Path("/tmp") / f"h33b-grader-{os.getpid()}-{grader}"
+    (tmp_path / "grader" / "tmp").mkdir(parents=True)
+    for path in (tmp_path, tmp_path / "grader", tmp_path / "grader" / "tmp"):
+        shutil.chown(path, 1000, 1000)
+    seen = [reachable / "class" / folder.name for folder in folders]
+    as_user = "setpriv --reuid 1000 --regid 1000 --clear-groups --no-new-privs " if grader == "unprivileged" else ""
+    script = (f"echo $$ > {pids_group}/cgroup.procs && echo $$ > {memory_group}/cgroup.procs && "
+              f"mount --bind {tmp_path} {reachable} && cd {reachable} && "
+              f"{as_user}env HOME={reachable / 'grader'} TMPDIR={reachable / 'grader' / 'tmp'} "
+              f"{sys.executable} -m lab --lang en grade {' '.join(map(str, seen))} "
+              f"--out {reachable / 'grader' / 'out'} --format csv")
+    reachable.mkdir(mode=0o755)
+    try:
+        command, env = private_host(tmp_path / "host", ["bash", "-c", script], {**os.environ, "PYTHONPATH": str(ROOT)})
+        done = subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, env=env)
+        peak = int((pids_group / "pids.peak").read_text()) if (pids_group / "pids.peak").exists() else None
+    finally:
+        remove_tree(pids_group)
+        remove_tree(memory_group)
+        reachable.rmdir()
+    assert done.returncode == 0, done.stderr
+    rows = graded(tmp_path / "grader" / "out")
+    assert [full_marks(rows[f"honest{number}"]) for number in range(3)] == [True] * 3, rows
+    assert rows["forker"][2] == "graded", (tmp_path / "grader" / "out" / "summary.csv").read_text()  # its own failure, if any: never a kit error
+    one_at_a_time = ("One submission at a time: under this host's limit on processes and threads, no control "
+                     "group (cgroup) can be made for each submission")
+    assert (one_at_a_time in done.stderr) is (grader == "unprivileged"), done.stderr
+    if peak is not None:
+        assert peak <= 256

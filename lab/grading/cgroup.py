@@ -88,6 +88,7 @@ class SubmissionGroup:
 
     def __init__(self, memory_bytes: int, pids: int = PIDS_PER_JOB[False], checks_pids: int = 0, folders: list[Path] | None = None) -> None:
         self.folders: list[Path] = folders or []
+        self.forks_refused = 0
         if folders is not None:
             return  # groups left by a dead run, to close
         name = group_name()
@@ -134,8 +135,20 @@ class SubmissionGroup:
     def student_procs(self) -> tuple[str, ...]:
         return tuple(str(folder / STUDENT / "cgroup.procs") for folder in self.folders)
 
+    def refused(self) -> int:
+        """How many forks the student part refused at its limit (pids.events, v1 and v2)."""
+        count = 0
+        for folder in self.folders:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                for line in (folder / STUDENT / "pids.events").read_text().splitlines():
+                    if line.startswith("max "):
+                        count += int(line.split()[1])
+        return count
+
     def close(self) -> None:
-        """Kill whatever is still inside, then remove the group."""
+        """Kill whatever is still inside, then remove the group (what it refused is kept in
+        `forks_refused`: the student's processes used up their own budget)."""
+        self.forks_refused = self.refused()
         for _ in range(50):
             left = self.members()
             if not left:

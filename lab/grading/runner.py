@@ -54,7 +54,7 @@ from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
 from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, start_trusted,
                                  trusted_python)
-from lab.results import ERROR, Report
+from lab.results import ERROR, FAILED, Report
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
@@ -236,7 +236,8 @@ def grade_submission(
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
-    report = read_report(outcome, lang, limits, checks, trusted=sandboxed)
+    report = read_report(outcome, lang, limits, checks, trusted=sandboxed,
+                         used_up=group.forks_refused > 0 if group is not None else False)
     relative_to_folder(report, str(copy))
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)
@@ -264,11 +265,14 @@ def tmp_bytes(memory_bytes: int) -> int:
 
 
 def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catalogue,
-                trusted: bool = False) -> Report:
+                trusted: bool = False, used_up: bool = False) -> Report:
     """The child's Report if it printed a readable one, else every check at 0 with the reason.
 
     `trusted`: student code ran sandboxed, out of the child's reach, so a child that ends
     without a report is the kit's failure (a kit error), not the submission's.
+    `used_up`: the submission's student processes met their own process limit (its group
+    refused them a fork): a check that could not start its student process then failed
+    because of them, the student's failure, not the kit's (the check run's room is its own).
     """
     if outcome.code is None:
         return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
@@ -282,6 +286,11 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
         return report
     report = checks.reconcile(parsed, lang)
     errored = [result for result in report.results if result.status == ERROR]
+    if trusted and errored and used_up:
+        for result in errored:
+            result.status, result.message = FAILED, text(lang, "grade.pids_used_up", pids=job_pids(checks.bonus)
+                                                         - PIDS_FOR_CHECKS[checks.bonus])
+        return report
     if trusted and errored:
         # The checks ran out of the student code's reach: a check that errored is the kit's
         # failure (a probe past its own limit, a launcher that gave no listeners...).
