@@ -85,10 +85,15 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     (Host(cpus=8, pids=46), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
     (Host(cpus=8, pids=68), None, Fit(1, "pids")),
     (Host(cpus=8, pids=128), None, Fit(2, "pids")),
-    # No control group per submission under a process limit: they would all draw on it.
+    # No control group per submission under a process limit: they all draw on it, so only as
+    # many as it holds each at its worst, 24 + 6 sandboxes x 24 (the docker grader: one).
     (Host(cpus=2, pids=256, groups=False), None, Fit(1, "groups")),
     (Host(cpus=2, pids=256, groups=False), 4, Fit(1, "groups")),
+    (Host(cpus=8, pids=1024, groups=False), None, Fit(5, "groups")),
+    (Host(cpus=2, pids=60000, groups=False), None, Fit(6, "cpu")),  # a desktop's ulimit -u
     (Host(cpus=2, groups=False), None, Fit(6, "cpu")),  # no limit to share: nothing to take
+    # As root its sandboxes share uid 65534, with no process limit of their own: one.
+    (Host(cpus=2, pids=60000, groups=False, own_limits=False), None, Fit(1, "groups")),
 ])
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected

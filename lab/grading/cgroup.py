@@ -28,16 +28,15 @@ import secrets
 import time
 from pathlib import Path
 
-from lab.grading.capacity import PIDS_PER_JOB
+from lab.grading.capacity import PIDS_FOR_CHECKS, PIDS_PER_JOB
 from lab.grading.sweep import pid_namespace, start_time
 from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT
 from lab.process.limits import GROUP_PREFIX
 
-# The check run's own processes and threads (its threads, the SDK client of --bonus), kept
-# out of the student part's reach: measured peaks 20 and 40 (bwrap's outer processes are the
-# student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
-PIDS_FOR_CHECKS = {False: 24, True: 48}
+# PIDS_FOR_CHECKS: the check run's own processes and threads (its threads, the SDK client of
+# --bonus), kept out of the student part's reach: measured peaks 20 and 40 (bwrap's outer
+# processes are the student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
 TRUSTED, STUDENT = "trusted", f"{GROUP_PREFIX}student"
 NAME = re.compile(re.escape(GROUP_PREFIX) + r"(\d+)-(\d+)-(\d+)-[0-9a-f]{12}")
 
