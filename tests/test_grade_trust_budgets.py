@@ -410,3 +410,35 @@ def test_a_fork_heavy_submission_under_the_docker_graders_limits_moves_no_honest
     assert (one_at_a_time in done.stderr) is (grader == "unprivileged"), done.stderr
     if peak is not None:
         assert peak <= 256
+
+
+@pytest.mark.parametrize("used_up", [True, False])
+def test_a_check_that_could_not_start_its_process_is_the_students_failure_only_when_its_group_refused(
+    used_up: bool,
+) -> None:
+    """A check run's own error (a sandbox that could not start) is the kit's, unless the
+    submission's student processes had used up their group's processes (pids.events)."""
+    import json
+
+    from lab.grading.catalogue import Catalogue
+    from lab.grading.runner import Limits, read_report
+    from lab.i18n import text
+    from lab.process.result import Run
+    from lab.results import CheckResult, Report
+
+    checks = Catalogue([CheckResult(id="a", task="t", points=2, status="error", title="A"),
+                        CheckResult(id="b", task="t", points=1, status="error", title="B")])
+    said = Report(target="s", lang="en", results=[
+        CheckResult(id="a", task="t", points=2, status="error", title="A", message="KitError: no listeners"),
+        CheckResult(id="b", task="t", points=1, status="passed", title="B")])
+    outcome = Run(json.dumps(said.to_dict()).encode(), b"", 0, 1.0)
+    report = read_report(outcome, "en", Limits(), checks, trusted=True, used_up=used_up)
+    first = report.results[0]
+    if used_up:
+        assert (first.status, first.message, report.kit_error) == (
+            "failed", text("en", "grade.pids_used_up", pids=20), False)
+        assert first.message == ("Your programs used up every process and thread of this submission (20): "
+                                 "this file could not be started. A program starts only what it needs, and waits for it.")
+    else:
+        assert (first.status, report.kit_error) == ("error", True)
+    assert report.results[1].status == "passed"
