@@ -442,3 +442,42 @@ def test_a_check_that_could_not_start_its_process_is_the_students_failure_only_w
     else:
         assert (first.status, report.kit_error) == ("error", True)
     assert report.results[1].status == "passed"
+
+
+UNPRIVILEGED_FILL = """
+import subprocess, sys
+from lab.process import sandbox
+spec, why = sandbox.find()
+assert spec is not None and spec.uid == -1, why
+done = subprocess.run(sandbox.wrap(spec, [sys.executable, "-I", "-c", sys.argv[2]], sys.argv[1]),
+                      capture_output=True, text=True, timeout=60)
+print(done.stdout, end="")
+print(sandbox.shm_bytes(spec.tmp_bytes), spec.tmp_bytes)
+"""
+
+
+@needs_bwrap
+def test_an_unprivileged_sandbox_can_write_no_more_in_dev_than_its_dev_shm(tmp_path: Path) -> None:
+    """In a user namespace bubblewrap's /dev is a tmpfs the sandbox's uid owns, of no set size:
+    it is made read-only, and /dev/shm is a tmpfs of its own size."""
+    from hostile.hosts import CAN_RUN, private_host
+
+    if not CAN_RUN:
+        pytest.skip("needs root, unshare and setpriv")
+    reachable = Path("/tmp") / f"h33b-shm-{os.getpid()}"
+    (tmp_path / "work").mkdir()
+    for path in (tmp_path, tmp_path / "work"):
+        shutil.chown(path, 1000, 1000)
+    script = (f"mount --bind {tmp_path} {reachable} && cd / && setpriv --reuid 1000 --regid 1000 --clear-groups "
+              f"env HOME={reachable} TMPDIR={reachable} {sys.executable} -c '{UNPRIVILEGED_FILL}' "
+              f"{reachable / 'work'} '{COUNT_WRITABLE}'")
+    reachable.mkdir(mode=0o755)
+    try:
+        command, env = private_host(tmp_path / "host", ["bash", "-c", script], {**os.environ, "PYTHONPATH": str(ROOT)})
+        done = subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, env=env)
+    finally:
+        reachable.rmdir()
+    assert done.returncode == 0, done.stderr
+    *written, sizes = done.stdout.splitlines()
+    shm, tmp = sizes.split()
+    assert dict(line.split() for line in written) == {"/dev/shm": shm, "/dev": "0", "/tmp": tmp}
