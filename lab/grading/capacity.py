@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 import resource
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ class Host:
     pids: int | None = None  # processes and threads it may still start
     memory: int | None = None  # bytes it may still use
     groups: bool = True  # whether each submission gets a control group of its own (lab/grading/cgroup.py)
-    own_limits: bool = True  # whether each sandbox has a process limit of its own (not as root: one uid for all)
+    own_limits: bool = True  # whether each sandbox has a process limit of its own (prlimit; not as root: one uid)
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,7 @@ def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
     memory = smallest(cgroup_memory(root, proc), available_memory(proc))
     return Host(cpus=float(cpus), pids=None if pids is None else int(pids),
                 memory=None if memory is None else int(memory), groups=groups_here(),
-                own_limits=os.geteuid() != 0)
+                own_limits=os.geteuid() != 0 and shutil.which("prlimit") is not None)
 
 
 def groups_here() -> bool:
