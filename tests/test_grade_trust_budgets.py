@@ -481,3 +481,46 @@ def test_an_unprivileged_sandbox_can_write_no_more_in_dev_than_its_dev_shm(tmp_p
     *written, sizes = done.stdout.splitlines()
     shm, tmp = sizes.split()
     assert dict(line.split() for line in written) == {"/dev/shm": shm, "/dev": "0", "/tmp": tmp}
+
+
+@needs_bwrap
+def test_an_unprivileged_grader_is_not_made_to_kill_itself_by_a_planted_record(tmp_path: Path) -> None:
+    """Another user's record names the control group the unprivileged grader runs in (it
+    killed itself before removing the record, so every later run died too): lab grade, run
+    twice, grades its honest submission both times, and the record stays."""
+    from hostile.hosts import CAN_RUN, private_host
+
+    if not CAN_RUN:
+        pytest.skip("needs root, unshare and setpriv")
+    groups = grader_groups()
+    if groups is None:
+        pytest.skip("needs cgroup v1 pids and memory hierarchies")
+    pids_group, memory_group = groups
+    submission(tmp_path / "class", "honest")
+    reachable = Path("/tmp") / f"h33b-planted-{os.getpid()}"
+    grader_home = tmp_path / "grader"
+    (grader_home / "tmp").mkdir(parents=True)
+    (grader_home / "tmp").chmod(0o1777)
+    planted = grader_home / "tmp" / (sweep.RUN_PREFIX + "planted")
+    planted.mkdir()
+    (planted / sweep.OWNER).write_text("999999999 1\n")  # dead, in every namespace
+    (planted / sweep.NOTES).write_text(f"group {pids_group}\ngroup {memory_group}\n")
+    for path in (tmp_path, grader_home):
+        shutil.chown(path, 1000, 1000)
+    runs = " && ".join(
+        f"setpriv --reuid 1000 --regid 1000 --clear-groups env HOME={reachable / 'grader'} "
+        f"TMPDIR={reachable / 'grader' / 'tmp'} {sys.executable} -m lab --lang en grade "
+        f"{reachable / 'class' / 'honest'} --out {reachable / 'grader' / f'out{run}'} --format csv" for run in (1, 2))
+    script = (f"echo $$ > {pids_group}/cgroup.procs && echo $$ > {memory_group}/cgroup.procs && "
+              f"mount --bind {tmp_path} {reachable} && cd {reachable} && {runs}")
+    reachable.mkdir(mode=0o755)
+    try:
+        command, env = private_host(tmp_path / "host", ["bash", "-c", script], {**os.environ, "PYTHONPATH": str(ROOT)})
+        done = subprocess.run(command, capture_output=True, text=True, timeout=GRADE_LIMIT, env=env)
+    finally:
+        remove_tree(pids_group)
+        remove_tree(memory_group)
+        reachable.rmdir()
+    assert done.returncode == 0, done.stderr
+    assert [full_marks(graded(grader_home / f"out{run}")["honest"]) for run in (1, 2)] == [True, True]
+    assert sorted(path.name for path in (grader_home / "tmp").iterdir()) == [planted.name]
