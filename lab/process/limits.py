@@ -11,6 +11,7 @@ import os
 import platform
 import resource
 import struct
+import sys
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -30,7 +31,7 @@ def apply_limits(cpu_seconds: int, memory_bytes: int, file_bytes: int) -> None:
     cap(resource.RLIMIT_AS, memory_bytes, memory_bytes)
     cap(resource.RLIMIT_FSIZE, file_bytes, file_bytes)
     cap(resource.RLIMIT_CORE, 0, 0)
-    if KEYRING_CALLS.get(platform.machine()):
+    if sys.platform == "linux" and platform.machine() in KEYRING_CALLS:
         forbid_keyrings()
 
 
