@@ -13,8 +13,10 @@ The child gets:
 - a wall-clock limit (then its whole process group is killed, and every process that still
   carries this run's token in its environment: that catches servers started in a new
   session when there is no sandbox; in one, its pid namespace ends them all);
-- the submission's control group where one can be made (cgroup.py): memory of all its
-  processes together, and their number, capped;
+- the submission's control group where one can be made (cgroup.py), of the size its job
+  was given: the child in its trusted part, every student process in its student part
+  (memory and number capped together), so that a submission that uses its part up fails
+  for it, and never takes the child's room;
 - a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
   setrlimit in the child itself: they are inherited by every student process the checks start;
 - stdout and stderr read at the same time with a size cap, so no pipe ever fills;
