@@ -16,6 +16,9 @@ from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 GROUP_PREFIX = "lab-grade-"  # a submission's group
+# Processes and threads one sandbox may hold (a real client, node, holds about 15 with the
+# server it starts): RLIMIT_NPROC set inside its own user namespace counts that sandbox alone.
+SANDBOX_PIDS = 24
 
 
 def cap(kind: int, soft: int, hard: int) -> None:

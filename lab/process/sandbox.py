@@ -45,6 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.layout import solutions_dir
+from lab.process.limits import SANDBOX_PIDS
 
 KIT = Path(__file__).resolve().parent.parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -57,13 +58,9 @@ PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 # holds it; where none can be made, this size is what caps them.
 DEFAULT_TMP_BYTES = 64 * 1024 * 1024
 MIN_SHM_BYTES = 1024 * 1024
-STUDENT_UID = 65534
-# Processes and threads one sandbox may hold (a real client, node, holds about 15 with the
-# server it starts): RLIMIT_NPROC set inside its own user namespace counts that sandbox alone.
-SANDBOX_PIDS = 24
+STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
 # Joins the cgroups named before "--" (writing 0 moves the writer), then runs the rest.
 JOIN = 'for f; do shift; [ "$f" = -- ] && break; echo 0 > "$f" || exit 125; done; exec "$@"'
-  # nobody: the host uid of student code when the grader is root
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
