@@ -173,6 +173,9 @@ MESSAGES = {
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
         "grade.too_few_pids": "Cette machine ne permet plus que {have} processus et threads ; noter un travail en demande jusqu’à {need}. Sous cette limite, un fork refusé chez un étudiant passerait pour son erreur : rien n’est noté. Relevez la limite (pids.max du groupe de contrôle, ulimit -u) ou notez ailleurs.",
         "grade.limit.memory": "la mémoire disponible",
+        "grade.pids_used_up": "Vos programmes ont utilisé tous les processus et threads de ce travail ({pids}) : ce fichier n’a pas pu être lancé. Un programme ne lance que ce dont il a besoin, et l’attend.",
+        "grade.limit.groups": "sous la limite de processus et de threads de cette machine, aucun groupe de contrôle (cgroup) ne peut être fait pour chaque travail, et un travail qui crée trop de processus en prendrait à ceux notés en même temps",
+        "grade.one_at_a_time": "Un travail à la fois : {reason}. Pour en noter plusieurs à la fois, donnez à la correction un sous-arbre cgroup v2 délégué (contrôleurs memory et pids) ou lancez-la en root.",
         "grade.limit.cpu": "les processeurs disponibles",
         "grade.resource_failure": (
             "Le correcteur a manqué de ressources ({error}) après {attempts} essais : "
@@ -303,6 +306,9 @@ MESSAGES = {
         "grade.limit.pids": "this host's limit on processes and threads",
         "grade.too_few_pids": "This host allows only {have} more processes and threads; grading one submission takes up to {need}. Under that limit, a fork refused in a student's process would read as their mistake: nothing is graded. Raise the limit (the control group's pids.max, ulimit -u) or grade elsewhere.",
         "grade.limit.memory": "the memory available",
+        "grade.pids_used_up": "Your programs used up every process and thread of this submission ({pids}): this file could not be started. A program starts only what it needs, and waits for it.",
+        "grade.limit.groups": "under this host's limit on processes and threads, no control group (cgroup) can be made for each submission, and a submission that starts too many processes would take them from those graded at the same time",
+        "grade.one_at_a_time": "One submission at a time: {reason}. To grade several at once, give the grader a delegated cgroup v2 subtree (memory and pids controllers) or run it as root.",
         "grade.limit.cpu": "the CPUs available",
         "grade.resource_failure": (
             "The grader ran out of resources ({error}) after {attempts} attempts: nothing was "

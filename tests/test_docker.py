@@ -630,21 +630,21 @@ def test_every_pulled_image_is_pinned_and_the_model_services_share_one(services:
 def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     services: dict[str, Config], compose_config: Callable[..., Config],
 ) -> None:
-    from lab.grading.capacity import Host, fit_jobs
+    from lab.grading.capacity import Fit, Host, fit_jobs
 
     grader = services["grader"]
     assert (grader["cpus"], grader["pids_limit"], grader["mem_limit"]) == (2.0, 256, "2147483648")
-    # What lab grade then picks inside it: three per CPU, and the pids and memory allow as many.
-    host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]))
-    assert fit_jobs(host).jobs == 6 and fit_jobs(host).reason == "cpu"
-    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="950", LAB_GRADER_MEMORY="7g")
+    # What lab grade then picks inside it: its user is not root and the container's cgroup tree
+    # is read-only, so no submission has a group of its own: under the pids limit, one at a time.
+    host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]), groups=False)
+    assert fit_jobs(host) == Fit(1, "groups") and fit_jobs(host, bonus=True) == Fit(1, "groups")
+    unlimited = compose_config("grade", LAB_GRADER_PIDS="-1")["services"]["grader"]
+    assert unlimited["pids_limit"] == -1  # docs/platforms.md's table: no shared count to take from
+    free = Host(cpus=unlimited["cpus"], memory=int(unlimited["mem_limit"]), groups=False)
+    assert fit_jobs(free) == Fit(6, "cpu")
+    bigger = compose_config("grade", LAB_GRADER_CPUS="8", LAB_GRADER_PIDS="-1", LAB_GRADER_MEMORY="7g")
     big = bigger["services"]["grader"]
-    assert (big["cpus"], big["pids_limit"]) == (8.0, 950)
-    assert fit_jobs(Host(cpus=big["cpus"], pids=big["pids_limit"], memory=int(big["mem_limit"]))).jobs == 24
-    assert fit_jobs(Host(cpus=4, pids=500, memory=4 * 1024**3)).jobs == 12  # docs/platforms.md's table
-    assert fit_jobs(host, bonus=True).jobs == 3  # the real clients hold more threads
-    # 8 CPUs under the default 256 pids: the pids decide, and no job is starved of a thread.
-    assert fit_jobs(Host(cpus=8, pids=grader["pids_limit"])).jobs == 6
+    assert fit_jobs(Host(cpus=big["cpus"], memory=int(big["mem_limit"]), groups=False)).jobs == 24
 
 
 def test_the_docs_say_what_lab_uid_really_defaults_to() -> None:

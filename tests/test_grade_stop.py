@@ -90,7 +90,7 @@ def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path)
     # Another grader, alive, whose record must survive the sweep (its owner is this test).
     live = sweep.RunRecord.__new__(sweep.RunRecord)
     live.folder = temporary / (sweep.RUN_PREFIX + "live")
-    live.folder.mkdir()
+    live.folder.mkdir(mode=0o700)
     (live.folder / sweep.OWNER).write_text(f"{os.getpid()} {sweep.start_time(os.getpid())}\n")
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=30)
@@ -107,7 +107,7 @@ def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path)
 
 def record(root: Path, name: str, owner: str) -> Path:
     folder = root / (sweep.RUN_PREFIX + name)
-    folder.mkdir()
+    folder.mkdir(mode=0o700)  # as mkdtemp makes a run folder: only such a folder is a record
     (folder / sweep.OWNER).write_text(owner + "\n")
     return folder
 

@@ -11,7 +11,13 @@ submission would lose points for it. The jobs are therefore the smallest of:
   the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
   already runs (not enforced for root);
 - what the memory allows: the cgroup limit less its usage (v2 `memory.max`, v1
-  `memory.limit_in_bytes`), and MemAvailable.
+  `memory.limit_in_bytes`), and MemAvailable;
+- where no submission can have a control group of its own (lab/grading/cgroup.py), under a
+  process limit: their processes all draw on that one limit, so only as many as it holds
+  each at its worst (WORST_JOB_PIDS: each sandbox at its own process limit), and one as root
+  (its sandboxes share uid 65534: no limit of their own).
+Each submission's group holds PIDS_PER_JOB processes and threads and its student processes
+MEMORY_PER_JOB (lab/grading/runner.py: job_pids, job_memory): exactly what the jobs were sized for.
 
 PIDS_PER_JOB and MEMORY_PER_JOB hold a margin over what one job was measured to use at its
 peak (docs/platforms.md gives the figures and how to measure them again).
@@ -22,16 +28,25 @@ from __future__ import annotations
 import math
 import os
 import resource
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from lab.process.limits import SANDBOX_PIDS
 
 # Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
 # and their threads), without and with --bonus (the real MCP clients are node and a second
 # Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
 # figures in docs/platforms.md), with 10 % headroom or more.
 PIDS_RESERVE = 24
-PIDS_PER_JOB = {False: 38, True: 70}  # its probes all at once
+PIDS_PER_JOB = {False: 44, True: 96}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
+# Of a job's, what its check run keeps out of its student processes' reach (lab/grading/cgroup.py).
+PIDS_FOR_CHECKS = {False: 24, True: 48}
+# Without a control group per submission, one job at its worst: its check run, and each of the
+# sandboxes it has at once (5 probes, 8 more with --bonus, a margin over each) at its own limit.
+SANDBOXES_AT_ONCE = {False: 6, True: 14}
+WORST_JOB_PIDS = {bonus: PIDS_FOR_CHECKS[bonus] + SANDBOXES_AT_ONCE[bonus] * SANDBOX_PIDS for bonus in (False, True)}
 # A job waits on student processes most of its time: with two per CPU the cores stood idle
 # part of a class's time, and four were no faster than three (docs/performance.md).
 JOBS_PER_CPU = 3
@@ -48,12 +63,14 @@ class Host:
     cpus: float
     pids: int | None = None  # processes and threads it may still start
     memory: int | None = None  # bytes it may still use
+    groups: bool = True  # whether each submission gets a control group of its own (lab/grading/cgroup.py)
+    own_limits: bool = True  # whether each sandbox has a process limit of its own (prlimit; not as root: one uid)
 
 
 @dataclass(frozen=True)
 class Fit:
     jobs: int
-    reason: str  # which limit chose the number: "cpu", "pids" or "memory"
+    reason: str  # which limit chose the number: "cpu", "pids", "memory" or "groups" (none can be made)
     probes_in_turn: bool = False  # in each job, one probe at a time (lab/process/launch.py)
 
 
@@ -209,7 +226,17 @@ def read_host(root: Path = CGROUP_ROOT, proc: Path = PROC) -> Host:
     pids = smallest(cgroup_pids(root, proc), nproc_room(proc))
     memory = smallest(cgroup_memory(root, proc), available_memory(proc))
     return Host(cpus=float(cpus), pids=None if pids is None else int(pids),
-                memory=None if memory is None else int(memory))
+                memory=None if memory is None else int(memory), groups=groups_here(),
+                own_limits=os.geteuid() != 0 and shutil.which("prlimit") is not None)
+
+
+def groups_here() -> bool:
+    """Whether this grader can make each submission's control group (tried once, removed)."""
+    from lab.grading.cgroup import SubmissionGroup
+
+    trial = SubmissionGroup(MEMORY_PER_JOB, PIDS_PER_JOB[False])
+    trial.close()
+    return trial.active
 
 
 def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
@@ -225,6 +252,9 @@ def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
     pid_jobs = None if host.pids is None else (host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus]
     if pid_jobs is not None:
         bounds.append((pid_jobs, "pids"))
+        if not host.groups:  # all share that limit: as many as can each be at their worst
+            worst = (host.pids - PIDS_RESERVE) // WORST_JOB_PIDS[bonus] if host.own_limits else 1
+            bounds.append((max(1, worst), "groups"))
     if host.memory is not None:
         bounds.append((host.memory // MEMORY_PER_JOB, "memory"))
     wanted = (asked, "asked") if asked else (per_cpu, "cpu")

@@ -3,24 +3,42 @@ all its processes together and their number are capped, not each process on its 
 
 The group is made inside the grader's own group (never beside it), in the cgroup v2 tree when
 a subtree is delegated with the memory and pids controllers, else in cgroup v1's memory and
-pids hierarchies when they are writable (as root on most Linux hosts and containers). The
-submission's check run is moved in as soon as it starts; everything it starts (the sandboxed
-student processes) is born inside. Where no group can be made, the per-process limits
-(lab/process/limits.py) are all there is, and `SubmissionGroup.active` is False.
+pids hierarchies when they are writable (as root on most Linux hosts and containers). It holds
+the processes and threads one job was sized for (lab/grading/capacity.py), in two groups:
+- `trusted`, the check run (moved in as soon as it starts);
+- `lab-grade-student`, every student process: each sandbox joins it before bubblewrap starts
+  (lab/process/sandbox.py, Spec.group), and holds the job's budget less what the check run
+  needs (PIDS_FOR_CHECKS), and the submission's memory (tmpfs pages, /tmp and /dev/shm, count).
+So a submission that forks or fills its memory meets its own limit: never a classmate's, and
+never its own check run's, which keeps its room and reports the student's failure.
+Where no group can be made, the per-process limits (lab/process/limits.py) and each
+sandbox's own process limit (Spec.nproc) are all there is, `SubmissionGroup.active` is False,
+and the class is graded one submission at a time under a process limit (capacity.fit_jobs).
+
+A group's name says whose it is (group_name): a killed run's groups are found by listing
+the grader's own parent groups (`sweep_groups`), never from a file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import secrets
 import time
 from pathlib import Path
 
+from lab.grading.capacity import PIDS_FOR_CHECKS, PIDS_PER_JOB
+from lab.grading.sweep import pid_namespace, start_time
 from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT
 from lab.process.limits import GROUP_PREFIX
 
-PIDS_PER_SUBMISSION = 256  # processes and threads: the check run's threads are most of them
+# PIDS_FOR_CHECKS: the check run's own processes and threads (its threads, the SDK client of
+# --bonus), kept out of the student part's reach: measured peaks 20 and 40 (bwrap's outer
+# processes are the student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
+TRUSTED, STUDENT = "trusted", f"{GROUP_PREFIX}student"
+NAME = re.compile(re.escape(GROUP_PREFIX) + r"(\d+)-(\d+)-(\d+)-[0-9a-f]{12}")
 
 
 def own_groups() -> dict[str, Path]:
@@ -46,27 +64,63 @@ def own_groups() -> dict[str, Path]:
     return found
 
 
-class SubmissionGroup:
-    """One submission's group in each controller that allows it; `add(pid)` moves a process in."""
+def group_name() -> str:
+    """lab-grade-NAMESPACE-PID-START-RANDOM: the grader's pid namespace, pid and start time."""
+    namespace = re.sub(r"\D", "", pid_namespace()) or "0"
+    return f"{GROUP_PREFIX}{namespace}-{os.getpid()}-{start_time(os.getpid()) or 0}-{secrets.token_hex(6)}"
 
-    def __init__(self, memory_bytes: int, pids: int = PIDS_PER_SUBMISSION) -> None:
-        self.folders: list[Path] = []
-        name = f"{GROUP_PREFIX}{secrets.token_hex(6)}"
+
+def owner_gone(name: str) -> bool:
+    """Whether a group named `name` was made by a grader that has ended (in this pid namespace)."""
+    found = NAME.fullmatch(name)
+    if found is None:
+        return False  # not a name this kit gives: never touched
+    namespace, pid, started = found.groups()
+    if namespace != (re.sub(r"\D", "", pid_namespace()) or "0"):
+        return False
+    return start_time(int(pid)) != started
+
+
+class SubmissionGroup:
+    """One submission's group in each controller that allows it; `add(pid)` moves a process
+    (the check run) into its trusted part, `student_procs()` names where student processes go."""
+
+    def __init__(self, memory_bytes: int, pids: int = PIDS_PER_JOB[False], checks_pids: int = 0, folders: list[Path] | None = None) -> None:
+        self.folders: list[Path] = folders or []
+        self.forks_refused = 0
+        if folders is not None:
+            return  # groups left by a dead run, to close
+        name = group_name()
         for controller, parent in own_groups().items():
             if any(parent == made.parent for made in self.folders):
                 continue  # v2: one folder holds both controllers
-            folder = parent / name
             try:
-                folder.mkdir()
+                (parent / name).mkdir()
             except OSError:
                 continue
-            self.folders.append(folder)
+            self.folders.append(parent / name)
         for folder in self.folders:
-            for file, value in (("memory.limit_in_bytes", memory_bytes), ("memory.max", memory_bytes),
-                                ("memory.memsw.limit_in_bytes", memory_bytes), ("memory.swap.max", 0),
-                                ("pids.max", pids)):
-                with contextlib.suppress(OSError):
-                    (folder / file).write_text(f"{value}\n")
+            with contextlib.suppress(OSError):  # v2: the controllers, handed down to both parts
+                (folder / "cgroup.subtree_control").write_text("+memory +pids\n")
+            try:
+                (folder / TRUSTED).mkdir()
+                (folder / STUDENT).mkdir()
+            except OSError:
+                self.close()
+                self.folders = []
+                return
+            self.limit(folder, pids, None)
+            self.limit(folder / STUDENT, pids - checks_pids, memory_bytes)
+
+    @staticmethod
+    def limit(folder: Path, pids: int, memory_bytes: int | None) -> None:
+        values = [("pids.max", pids)]
+        if memory_bytes is not None:
+            values += [("memory.limit_in_bytes", memory_bytes), ("memory.max", memory_bytes),
+                       ("memory.memsw.limit_in_bytes", memory_bytes), ("memory.swap.max", 0)]
+        for file, value in values:
+            with contextlib.suppress(OSError):
+                (folder / file).write_text(f"{value}\n")
 
     @property
     def active(self) -> bool:
@@ -75,17 +129,25 @@ class SubmissionGroup:
     def add(self, pid: int) -> None:
         for folder in self.folders:
             with contextlib.suppress(OSError):
-                (folder / "cgroup.procs").write_text(f"{pid}\n")
+                (folder / TRUSTED / "cgroup.procs").write_text(f"{pid}\n")
 
-    def peak_memory(self) -> int | None:
+    def student_procs(self) -> tuple[str, ...]:
+        return tuple(str(folder / STUDENT / "cgroup.procs") for folder in self.folders)
+
+    def refused(self) -> int:
+        """How many forks the student part refused at its limit (pids.events, v1 and v2)."""
+        count = 0
         for folder in self.folders:
-            for file in ("memory.max_usage_in_bytes", "memory.peak"):
-                with contextlib.suppress(OSError, ValueError):
-                    return int((folder / file).read_text())
-        return None
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                for line in (folder / STUDENT / "pids.events").read_text().splitlines():
+                    if line.startswith("max "):
+                        count += int(line.split()[1])
+        return count
 
     def close(self) -> None:
-        """Kill whatever is still inside, then remove the group."""
+        """Kill whatever is still inside, then remove the group (what it refused is kept in
+        `forks_refused`: the student's processes used up their own budget)."""
+        self.forks_refused = self.refused()
         for _ in range(50):
             left = self.members()
             if not left:
@@ -93,17 +155,35 @@ class SubmissionGroup:
             kill_pids(left)
             time.sleep(0.02)
         for folder in self.folders:
-            for _ in range(50):
-                try:
-                    folder.rmdir()
-                    break
-                except OSError:
-                    time.sleep(0.02)
+            for part in (folder / TRUSTED, folder / STUDENT, folder):
+                for _ in range(50 if part.is_dir() else 0):
+                    try:
+                        part.rmdir()
+                        break
+                    except OSError:
+                        time.sleep(0.02)
 
     def members(self) -> list[int]:
         pids: set[int] = set()
         for folder in self.folders:
-            with contextlib.suppress(OSError, ValueError):
-                pids.update(int(line) for line in (folder / "cgroup.procs").read_text().split())
+            for part in (folder, folder / TRUSTED, folder / STUDENT):
+                with contextlib.suppress(OSError, ValueError):
+                    pids.update(int(line) for line in (part / "cgroup.procs").read_text().split())
         return sorted(pids)
 
+
+def sweep_groups() -> int:
+    """Close the groups a killed run of this kit left in this grader's own parent groups: real
+    folders of this uid whose name names a grader that has ended. How many it closed."""
+    closed = 0
+    for parent in set(own_groups().values()):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(parent):
+                if not entry.is_dir(follow_symlinks=False) or not owner_gone(entry.name):
+                    continue
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                        continue
+                SubmissionGroup(0, 0, folders=[Path(entry.path)]).close()
+                closed += 1
+    return closed

@@ -107,6 +107,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         if jobs and fit.jobs < jobs:
             click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=fit.jobs,
                             reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
+        elif fit.reason == "groups" and fit.jobs == 1:
+            click.echo(text(lang, "grade.one_at_a_time", reason=text(lang, "grade.limit.groups")), err=True)
         if fit.probes_in_turn and holds_one_job(host, bonus):
             click.echo(text(lang, "grade.probes_in_turn", have=host.pids), err=True)
         if no_sandbox:

@@ -13,8 +13,10 @@ The child gets:
 - a wall-clock limit (then its whole process group is killed, and every process that still
   carries this run's token in its environment: that catches servers started in a new
   session when there is no sandbox; in one, its pid namespace ends them all);
-- the submission's control group where one can be made (cgroup.py): memory of all its
-  processes together, and their number, capped;
+- the submission's control group where one can be made (cgroup.py), of the size its job
+  was given: the child in its trusted part, every student process in its student part
+  (memory and number capped together), so that a submission that uses its part up fails
+  for it, and never takes the child's room;
 - a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
   setrlimit in the child itself: they are inherited by every student process the checks start;
 - stdout and stderr read at the same time with a size cap, so no pipe ever fills;
@@ -43,8 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
-from lab.grading import catalogue, private_copy, sweep
-from lab.grading.cgroup import SubmissionGroup
+from lab.grading import capacity, catalogue, private_copy, sweep
+from lab.grading.cgroup import PIDS_FOR_CHECKS, SubmissionGroup
 from lab.i18n import text
 from lab.process.capped import read_capped
 from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
@@ -54,7 +56,7 @@ from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
 from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, start_trusted,
                                  trusted_python)
-from lab.results import ERROR, Report
+from lab.results import ERROR, FAILED, Report
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
@@ -140,8 +142,6 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         launch = dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
     sweep.note("token", token)  # a killed grader's next run kills what carries it
-    for folder_made in group.folders if group is not None else []:
-        sweep.note("group", str(folder_made))
     process = start_child(folder, lang, limits, target, bonus, env, preload, launch)
     if group is not None:
         group.add(process.pid)
@@ -223,24 +223,40 @@ def grade_submission(
         give_helper_bytecode(copy)
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         sandboxed = launch.sandbox is not None
+        group = None
         if sandboxed:
             # The check run's temporary folders (client, model) go beside the copy, in the
             # submission's own folder; each student process sees only the one it works in.
             child_env["TMPDIR"] = str(copy.parent)
+            # The processes and memory one job was sized for; student processes in a part of
+            # their own, so that using it all up stops them, not their check run.
+            group = SubmissionGroup(job_memory(limits.memory_bytes), job_pids(checks.bonus),
+                                    PIDS_FOR_CHECKS[checks.bonus])
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
-                launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes)))
+                launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes), group=group.student_procs()))
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
-        group = SubmissionGroup(limits.memory_bytes) if sandboxed else None
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
-    report = read_report(outcome, lang, limits, checks, trusted=sandboxed)
+    report = read_report(outcome, lang, limits, checks, trusted=sandboxed,
+                         used_up=group.forks_refused > 0 if group is not None else False)
     relative_to_folder(report, str(copy))
     report.target = str(submission)
     report.duration = round(time.monotonic() - started, 3)
     if not sandboxed:
         report.warnings.append(text(lang, "grade.unsandboxed"))
     return report
+
+
+def job_pids(bonus: bool) -> int:
+    """The processes and threads of one submission's group: what a job was sized for."""
+    return capacity.PIDS_PER_JOB[bonus]  # in turn too: then one job only, its student part the same
+
+
+def job_memory(memory_bytes: int) -> int:
+    """The memory of one submission's student processes together: what a job was sized for,
+    within the --memory cap."""
+    return min(memory_bytes, capacity.MEMORY_PER_JOB)
 
 
 def tmp_bytes(memory_bytes: int) -> int:
@@ -251,11 +267,14 @@ def tmp_bytes(memory_bytes: int) -> int:
 
 
 def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catalogue,
-                trusted: bool = False) -> Report:
+                trusted: bool = False, used_up: bool = False) -> Report:
     """The child's Report if it printed a readable one, else every check at 0 with the reason.
 
     `trusted`: student code ran sandboxed, out of the child's reach, so a child that ends
     without a report is the kit's failure (a kit error), not the submission's.
+    `used_up`: the submission's student processes met their own process limit (its group
+    refused them a fork): a check that could not start its student process then failed
+    because of them, the student's failure, not the kit's (the check run's room is its own).
     """
     if outcome.code is None:
         return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
@@ -269,6 +288,11 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
         return report
     report = checks.reconcile(parsed, lang)
     errored = [result for result in report.results if result.status == ERROR]
+    if trusted and errored and used_up:
+        for result in errored:
+            result.status, result.message = FAILED, text(lang, "grade.pids_used_up", pids=job_pids(checks.bonus)
+                                                         - PIDS_FOR_CHECKS[checks.bonus])
+        return report
     if trusted and errored:
         # The checks ran out of the student code's reach: a check that errored is the kit's
         # failure (a probe past its own limit, a launcher that gave no listeners...).

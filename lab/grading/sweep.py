@@ -1,25 +1,35 @@
 """What a class run leaves behind if it is killed (kill -9, a power cut): swept by the next run.
 
-Each `lab grade` run has a record folder, `$TMPDIR/lab-run-XXXX/`, that holds:
+Each `lab grade` run has a run folder, `$TMPDIR/lab-run-XXXX/` (mkdtemp: mode 0700, the
+grader's own), that holds, while the run lasts, the private copies and preloader sockets (the
+run points Python's temporary folder there: tempfile.tempdir), and its record:
 - `owner`: the grader's pid, its start time (from /proc), so a pid reused by another
   process is not taken for the owner, and its pid namespace: a grader in another namespace
   (a container, a sandbox) that shares this folder has pids this one cannot judge;
-- `notes`: one line per thing it made outside that folder, written before it is used: a
-  check run's token (every process it starts carries it: groups.kill_marked) and each
-  submission's control group;
-and, while the run lasts, the private copies and preloader sockets themselves (the run points
-Python's temporary folder there: tempfile.tempdir).
+- `notes`: one check run token per line, written before the check run starts (every process
+  it starts carries it: groups.kill_marked).
+The submissions' control groups are not recorded anywhere: their names say whose they are
+(cgroup.group_name), and the sweep finds them by listing the grader's own parent groups.
+
+The record is trusted only as far as no one else could have written it. TMPDIR is shared
+(other users, student code in an unsandboxed run): a run folder is considered only if it is a
+real folder (not a link), owned by this uid, open to no one else; its files are opened
+without following links or blocking (a FIFO), and must be small regular files of this uid.
+Nothing read from them is a path or a group: a dead run's folder is removed by the name the
+listing gave, and its tokens are only compared with what its own processes carry.
 
 `sweep()` removes only what a dead run left: a record whose owner is gone. Several graders
 may run on one machine at once (other users, other classes): a live owner's record, or
-anything that is not a record, is never touched.
+anything that is not a record of this uid, is never touched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import stat
 import tempfile
 import threading
 from pathlib import Path
@@ -29,6 +39,8 @@ from lab.process.groups import kill_marked
 
 RUN_PREFIX = "lab-run-"
 OWNER, NOTES = "owner", "notes"
+RECORD_BYTES = 64 * 1024  # a record is a few lines: anything longer is not one
+TOKEN = re.compile(r"[0-9a-f]{16}")
 _lock = threading.Lock()
 _active: "RunRecord | None" = None
 
@@ -36,10 +48,10 @@ _active: "RunRecord | None" = None
 def start_time(pid: int) -> str | None:
     """The process's start time in clock ticks since boot (/proc/PID/stat field 22), or None."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return stat.rsplit(")", 1)[-1].split()[19]
+    return stat_line.rsplit(")", 1)[-1].split()[19]
 
 
 def pid_namespace() -> str:
@@ -48,6 +60,10 @@ def pid_namespace() -> str:
         return os.readlink("/proc/self/ns/pid")
     except OSError:
         return ""
+
+
+def owner_line() -> str:
+    return f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}"
 
 
 def alive(owner: str) -> bool:
@@ -63,12 +79,18 @@ def alive(owner: str) -> bool:
 class RunRecord:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX, dir=tempfile.gettempdir()))
-        (self.folder / OWNER).write_text(f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}\n")
+        self.write(OWNER, owner_line() + "\n", os.O_EXCL)
+
+    def write(self, name: str, text: str, mode: int) -> None:
+        fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | mode, 0o600)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
 
     def note(self, kind: str, value: str) -> None:
-        with _lock, (self.folder / NOTES).open("a", encoding="utf-8") as notes:
-            notes.write(f"{kind} {value}\n")
-            notes.flush()
+        with _lock:
+            self.write(NOTES, f"{kind} {value}\n", os.O_APPEND)
 
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -89,41 +111,65 @@ def recorded_run() -> Iterator[RunRecord]:
 
 
 def note(kind: str, value: str) -> None:
-    """Record something made outside the record folder (see module docstring), if a run is on."""
+    """Record a check run's token (see module docstring), if a run is on."""
     if _active is not None:
         _active.note(kind, value)
 
 
+def own_folder(info: os.stat_result) -> bool:
+    """A real folder of this uid that no one else may write into (or read)."""
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o077
+
+
+def read_record(folder: int, name: str) -> str | None:
+    """File `name` in the folder open as `folder`: its text if it is a small regular file of
+    this uid (never a link, a FIFO or a device: opened without following or blocking)."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_size > RECORD_BYTES:
+            return None
+        return os.read(fd, RECORD_BYTES + 1)[:RECORD_BYTES].decode("utf-8", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def sweep(root: Path | None = None) -> int:
-    """Remove what dead runs left under `root` (the temporary folder); how many runs were swept."""
+    """Remove what dead runs left under `root` (the temporary folder) and the groups dead runs
+    left in this grader's parent groups; how many runs were swept."""
+    from lab.grading.cgroup import sweep_groups
+
+    sweep_groups()
     root = root or Path(tempfile.gettempdir())
     swept = 0
-    for folder in sorted(root.glob(RUN_PREFIX + "*")):
+    try:
+        entries = [entry for entry in os.scandir(root) if entry.name.startswith(RUN_PREFIX)]
+    except OSError:
+        return 0
+    for entry in sorted(entries, key=lambda entry: entry.name):
         try:
-            owner = (folder / OWNER).read_text().strip()
+            info = entry.stat(follow_symlinks=False)
+            folder = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
-            continue  # not a record (or not yet written): leave it
-        if alive(owner):
             continue
-        notes = (folder / NOTES).read_text(encoding="utf-8").splitlines() if (folder / NOTES).is_file() else []
-        for line in notes:
-            kind, _, value = line.partition(" ")
-            if kind == "token" and value:
-                kill_marked(value)
-            elif kind == "group" and value:
-                remove_group(Path(value))
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            opened = os.fstat(folder)
+            if not own_folder(info) or (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+                continue  # someone else's, or changed under us: not ours to judge
+            owner = read_record(folder, OWNER)
+            if owner is None or alive(owner.strip()):
+                continue  # not a record (or not yet written), or its run goes on
+            for line in (read_record(folder, NOTES) or "").splitlines():
+                kind, _, value = line.partition(" ")
+                if kind == "token" and TOKEN.fullmatch(value):
+                    kill_marked(value)
+        finally:
+            os.close(folder)
+        shutil.rmtree(entry.path, ignore_errors=True)  # rmtree follows no link inside
         swept += 1
     return swept
-
-
-def remove_group(folder: Path) -> None:
-    """Kill what is left in a dead run's control group, then remove the group (as the run's
-    own SubmissionGroup.close would have)."""
-    from lab.grading.cgroup import SubmissionGroup
-
-    if not folder.is_dir() or not (folder / "cgroup.procs").exists():
-        return
-    group = SubmissionGroup.__new__(SubmissionGroup)  # the one already made, not a new one
-    group.folders = [folder]
-    group.close()

@@ -1,16 +1,24 @@
 """The class's resource limits, set with setrlimit in a student-side process before it runs
-anything (everything that process starts inherits them), and the submission's control group
-(lab/grading/cgroup.py makes it) that a preloaded fork joins."""
+anything (everything that process starts inherits them), the seccomp filter that keeps every
+kernel keyring out of reach, and the submission's control group (lab/grading/cgroup.py makes
+it) that a preloaded fork joins."""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import platform
 import resource
+import struct
+import sys
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 GROUP_PREFIX = "lab-grade-"  # a submission's group
+# Processes and threads one sandbox may hold (a real client, node, holds about 15 with the
+# server it starts): RLIMIT_NPROC set inside its own user namespace counts that sandbox alone.
+SANDBOX_PIDS = 24
 
 
 def cap(kind: int, soft: int, hard: int) -> None:
@@ -26,6 +34,46 @@ def apply_limits(cpu_seconds: int, memory_bytes: int, file_bytes: int) -> None:
     cap(resource.RLIMIT_AS, memory_bytes, memory_bytes)
     cap(resource.RLIMIT_FSIZE, file_bytes, file_bytes)
     cap(resource.RLIMIT_CORE, 0, 0)
+    if sys.platform == "linux" and platform.machine() in KEYRING_CALLS:
+        forbid_keyrings()
+
+
+# Per machine: the seccomp audit arch, then add_key, request_key and keyctl's numbers.
+KEYRING_CALLS = {"x86_64": (0xC000003E, 248, 249, 250), "aarch64": (0xC00000B7, 217, 218, 219),
+                 "riscv64": (0xC00000F3, 217, 218, 219)}
+X32_BIT = 0x40000000  # x86_64's x32 calls: none is needed here, all are refused
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+LOAD, JUMP_IF_EQUAL, JUMP_IF_AT_LEAST, RETURN = 0x20, 0x15, 0x35, 0x06
+ALLOW, REFUSE = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW; SECCOMP_RET_ERRNO with EPERM
+
+
+def keyring_filter(machine: str) -> bytes:
+    """A classic BPF program: add_key, request_key and keyctl (and any call of another ABI)
+    return EPERM; everything else is allowed. Each instruction is (code, jt, jf, k)."""
+    arch, *calls = KEYRING_CALLS[machine]
+    program = [(LOAD, 0, 0, 4), (JUMP_IF_EQUAL, 0, 6, arch), (LOAD, 0, 0, 0), (JUMP_IF_AT_LEAST, 4, 0, X32_BIT),
+               *[(JUMP_IF_EQUAL, 3 - index, 0, number) for index, number in enumerate(calls)],
+               (RETURN, 0, 0, ALLOW), (RETURN, 0, 0, REFUSE)]
+    return b"".join(struct.pack("HBBI", *instruction) for instruction in program)
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+
+def forbid_keyrings() -> None:
+    """No kernel keyring for this process and all it starts: a keyring is per uid, and a root
+    grader's sandboxes share one uid with no user namespace of their own, so a key one
+    submission adds would be read by the next; the session keyring is the grader's. Python,
+    openai and the real clients use none (docker's default seccomp profile refuses them too)."""
+    code = keyring_filter(platform.machine())
+    libc = ctypes.CDLL(None, use_errno=True)
+    if os.geteuid() != 0:  # without CAP_SYS_ADMIN, a filter needs no_new_privs (bwrap sets it anyway)
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    program = SockFprog(len(code) // 8, code)
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"seccomp: {os.strerror(number)}")
 
 
 def join_groups_of(pid: int) -> None:
@@ -38,8 +86,8 @@ def join_groups_of(pid: int) -> None:
         return
     for line in lines:
         number, controllers, path = line.split(":", 2)
-        if not path.strip("/").split("/")[-1].startswith(GROUP_PREFIX):
-            continue  # not a submission's group: leave this process where it is
+        if not any(part.startswith(GROUP_PREFIX) for part in path.strip("/").split("/")):
+            continue  # not in a submission's group: leave this process where it is
         folders = [CGROUP_ROOT / path.lstrip("/")] if number == "0" and not controllers else [
             CGROUP_ROOT / controller / path.lstrip("/") for controller in controllers.split(",")
             if controller in ("memory", "pids")]

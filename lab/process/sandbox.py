@@ -11,9 +11,13 @@ Each student process (server, client, model runner, bonus server) starts as
 - a filesystem of read-only system folders, Python and its site-packages (openai and its
   dependencies), where the kit's own source is covered by an empty folder; the folder it
   works in, read-only (the private copy, or a check's folder beside it), and nothing else of
-  the submission's; a private /dev and a private /tmp, a tmpfs of Spec.tmp_bytes, the one
-  place it can write; no home, no working folder, no class folder, no output folder, no
-  other copy;
+  the submission's; a private /dev and a private /tmp, a tmpfs of Spec.tmp_bytes, with
+  /dev/shm a tmpfs of an eighth of that: the only places it can write; no home, no working
+  folder, no class folder, no output folder, no other copy;
+- no kernel keyring (add_key, request_key and keyctl fail with EPERM, as in docker's default
+  seccomp profile): keyrings are per uid, and a root grader's sandboxes all share uid
+  STUDENT_UID with no user namespace. The filter is set on the check run itself
+  (lab/process/limits.py::forbid_keyrings), so every process it starts inherits it;
 - the environment the check gives it (see lab.process.student.child_env), nothing more.
 The trusted side passes the spec to the check run in its launch context (lab/process/launch.py);
 student.py wraps every student command with `wrap`.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -40,6 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.layout import solutions_dir
+from lab.process.limits import SANDBOX_PIDS
 
 KIT = Path(__file__).resolve().parent.parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -51,7 +57,10 @@ PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 # tmpfs of this size. Its pages count toward the submission's memory cap where a control group
 # holds it; where none can be made, this size is what caps them.
 DEFAULT_TMP_BYTES = 64 * 1024 * 1024
+MIN_SHM_BYTES = 1024 * 1024
 STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
+# Joins the cgroups named before "--" (writing 0 moves the writer), then runs the rest.
+JOIN = 'for f; do shift; [ "$f" = -- ] && break; echo 0 > "$f" || exit 125; done; exec "$@"'
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
@@ -100,6 +109,7 @@ class Spec:
     tmp_bytes: int = DEFAULT_TMP_BYTES  # the size of its /tmp, a tmpfs (0: the kernel's default, half the RAM)
     uid: int = -1  # the host uid student code runs as when the grader is root (-1: the grader's own, not root)
     setpriv: str = ""  # util-linux's setpriv, which changes to that uid inside the sandbox
+    group: tuple[str, ...] = ()  # the cgroup.procs files of the submission's student group, joined before bwrap
 
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
@@ -113,7 +123,8 @@ class Spec:
         return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
                    tuple(data["writable"]), tuple(data["hidden_files"]),
                    tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]),
-                   str(data["certificates"]), int(data["tmp_bytes"]), int(data["uid"]), str(data["setpriv"]))
+                   str(data["certificates"]), int(data["tmp_bytes"]), int(data["uid"]), str(data["setpriv"]),
+                   tuple(str(path) for path in data["group"]))
 
 
 def python_folders() -> list[str]:
@@ -237,8 +248,12 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         cpu_seconds = 0
     # Its own /tmp first: a Python (a virtual environment) under the host's /tmp is bound on top.
     command += ["--proc", "/proc"] if spec.proc else []
-    command += ["--dev", "/dev", "--perms", "1777"] + (["--size", str(spec.tmp_bytes)] if spec.tmp_bytes else [])
-    command += ["--tmpfs", "/tmp"]
+    # A private /dev, read-only (in a user namespace, bwrap's /dev is the sandbox's own tmpfs of
+    # no set size), whose /dev/shm (memory, like /tmp) is a small tmpfs of its own.
+    command += ["--dev", "/dev"]
+    for folder, size in (("/dev/shm", shm_bytes(spec.tmp_bytes)), ("/tmp", spec.tmp_bytes)):
+        command += ["--perms", "1777", *(["--size", str(size)] if size else []), "--tmpfs", folder]
+        command += ["--remount-ro", "/dev"] if folder == "/dev/shm" else []
     for link, target in spec.links:
         command += ["--symlink", target, link]
     if spec.uid >= 0:  # the folders on the way to each mount, open to spec.uid (root's bwrap makes them 0700)
@@ -260,9 +275,19 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         # line confuses a real client (the MCP Inspector) that is given this command to start.
         command += [spec.setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
                     "--inh-caps=-all", "--no-new-privs"]
+    elif spec.prlimit:  # in its own user namespace: a process limit of this sandbox's own
+        command += [spec.prlimit, f"--nproc={SANDBOX_PIDS}"]
     if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
+    if spec.group:  # born in the submission's student group, bwrap and all it starts
+        command = ["/bin/sh", "-c", JOIN, "sh", *spec.group, "--", *command]
     return command + argv
+
+
+def shm_bytes(tmp_bytes: int) -> int:
+    """The size of a sandbox's /dev/shm: an eighth of its /tmp (POSIX shared memory and
+    semaphores need little), never unbounded (0: the kernel's default, half the RAM)."""
+    return max(MIN_SHM_BYTES, (tmp_bytes or DEFAULT_TMP_BYTES) // 8)
 
 
 def ways_down(spec: Spec, cwd: str) -> list[str]:
@@ -294,6 +319,10 @@ def find() -> tuple[Spec | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "missing"
+    from lab.process.limits import KEYRING_CALLS
+
+    if platform.machine() not in KEYRING_CALLS:
+        return None, f"broken:no keyring filter for {platform.machine()}: keyrings would be shared between submissions"
     if os.geteuid() == 0 and not shutil.which("setpriv"):
         return None, "broken:setpriv (util-linux) is needed to grade as root: student code never runs as root"
     problem = ""

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
+
+from lab.process.limits import SANDBOX_PIDS, cap
 
 # The namespaces a sandbox has. The user namespace is joined twice over: first the one that
 # owns the others (it gives the capabilities joining them needs), last the process's own. An
@@ -91,6 +94,8 @@ def drop_privileges(uid: int = -1) -> None:
         if c.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             break  # past the kernel's last capability
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL on kernels before 4.3: none then
+    if uid < 0:  # in the sandbox's user namespace: its process limit, as prlimit gives bwrap's programs
+        cap(resource.RLIMIT_NPROC, SANDBOX_PIDS, SANDBOX_PIDS)
     if uid >= 0:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
