@@ -37,11 +37,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
         "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
         "answers.no_table": "La table [{table}] manque dans {file}.",
-        # tomllib speaks English only: its words ({said}, without its place) are quoted, the place
-        # and what to look at are said in the student's language.
-        "answers.not_toml_at": "{file} n’est pas du TOML valide ligne {line}, colonne {column} : regardez les "
-                               "crochets, les guillemets et le signe = de cette ligne (tomllib dit, en anglais : "
-                               "« {said} (at line {line}, column {column}) »).",
+        # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
+        # its place are said in the student's language, its own words ({said}) quoted after.
+        "answers.not_toml_at": "{file} ne se lit pas, ligne {line} : {what} (tomllib dit, en anglais : « {said} "
+                               "(at line {line}, column {column}) »).",
+        "answers.toml_value": "la réponse n’est ni un nombre ni un texte entre guillemets",
+        "answers.toml_after_value": "après la réponse, rien d’autre sur la ligne qu’un commentaire # (une réponse de "
+                                    "plusieurs mots va entre guillemets)",
+        "answers.toml_no_equals": "il manque le signe = entre la clé et la réponse",
+        "answers.toml_open_quote": "un guillemet n’est pas refermé sur cette ligne",
+        "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
+        "answers.toml_table": "le nom de la table n’est pas refermé par ]",
+        "answers.toml_other": "regardez les crochets, les guillemets et le signe = de cette ligne",
         "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
         # A wrong cell (lab/checks/answers_checks.py): `cell` is its name in the file, `why` one of
         # the answers.why_… reasons, `empty_cells` and `wrong_cells` the other cells (lists, maybe empty).
@@ -54,6 +61,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
         "answers.why_say_version": "dites aussi en quelle version.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
+        "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
+        "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
+                                "de frappe pour {meant} ?",
+        "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
+                                  "n’a pas : une faute de frappe ?",
+        "answers.file_hint": "Tant que {file} ne se lit pas, aucune de ses réponses ne peut être vérifiée : chaque "
+                             "table [nom] sur sa ligne, puis une cellule par ligne, clé = \"réponse\", comme dans le "
+                             "fichier donné.",
         # What a cell asks (the check's "expected").
         "answers.asks_handshake": "la méthode qui ouvre la session",
         "answers.asks_state": "un état du serveur",
@@ -219,7 +234,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} raises an exception instead of writing its reply.",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
-        "answers.not_toml_at": "{file} is not valid TOML: {said} (at line {line}, column {column})",
+        "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
+                               "column {column})”).",
+        "answers.toml_value": "the answer is neither a number nor a text in quotes",
+        "answers.toml_after_value": "after the answer, nothing else on the line but a # comment (an answer of several "
+                                    "words goes in quotes)",
+        "answers.toml_no_equals": "the = sign between the key and the answer is missing",
+        "answers.toml_open_quote": "a quote is not closed on this line",
+        "answers.toml_twice": "this key is written already further up in its table: one line per cell",
+        "answers.toml_table": "the table's name is not closed with ]",
+        "answers.toml_other": "look at the brackets, the quotes and the = sign of this line",
         "answers.not_toml": "{file} is not valid TOML: {said}",
         "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
         "answers.still_empty": " Cells still empty: {cells}.",
@@ -230,6 +254,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
         "answers.why_say_version": "also say in which version.",
         "answers.why_not_the_reply": "that is not what the server answers.",
+        "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
+        "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
+                                "for {meant}?",
+        "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "
+                                  "lesson does not have: a typo?",
+        "answers.file_hint": "As long as {file} does not read, none of its answers can be checked: each [name] "
+                             "table on its own line, then one cell per line, key = \"answer\", as in the file given.",
         "answers.asks_handshake": "the method that opens the session",
         "answers.asks_state": "one of the server's states",
         "answers.asks_version": "a version both sides speak",
