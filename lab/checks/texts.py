@@ -191,9 +191,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
                                     "changer une variable du module (comme state), écrivez global {name} au début de "
                                     "la fonction.",
-        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez "
-                           "d’abord qu’elle y est (une notification n’a pas d’id).",
+        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
+                           "notification n’a pas d’id, et ne reçoit jamais de réponse).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
+        "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
+                                "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
+                                "point comme en JavaScript.",
+        "python.NoneAttribute": "Cette valeur est None (rien) : elle n’a pas d’attribut « {name} ». Une fonction sans "
+                                "return renvoie None.",
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
                             "d’arguments.",
         "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
@@ -205,7 +210,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.AssertionError": "Un assert de votre code a échoué.",
         "python.FileNotFoundError": "Un fichier ou un programme introuvable : vérifiez son nom et le dossier où il "
                                     "est cherché.",
-        "python.BrokenPipeError": "L’autre programme a fermé le tube pendant que celui-ci y écrivait.",
+        "python.BrokenPipeError": "L’autre programme s’est arrêté (ou a fermé son entrée) pendant que celui-ci lui "
+                                  "écrivait.",
         "python.UnicodeDecodeError": "Des octets qui ne sont pas du texte UTF-8.",
         "python.UnicodeEncodeError": "Un caractère que cette sortie ne sait pas écrire.",
         "python.SyntaxError": "Python ne peut pas lire ce fichier : cette ligne est mal écrite.",
@@ -368,9 +374,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
                                     "variable of the module (such as state), write global {name} at the start of the "
                                     "function.",
-        "python.KeyError": "The key “{name}” is not in this dictionary: read it with .get(), or check first that it "
-                           "is there (a notification has no id).",
+        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there (a "
+                           "notification has no id, and never gets a reply).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
+        "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
+                                "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
+                                "JavaScript.",
+        "python.NoneAttribute": "This value is None (nothing): it has no attribute “{name}”. A function without "
+                                "return returns None.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
         "python.IndexError": "An index goes past the end of the list (the first one is 0).",
         "python.ValueError": "A function got a value it cannot handle.",
@@ -380,7 +391,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.AssertionError": "An assert in your code failed.",
         "python.FileNotFoundError": "A file or a program that cannot be found: check its name and the folder it is "
                                     "looked for in.",
-        "python.BrokenPipeError": "The other program closed the pipe while this one was writing to it.",
+        "python.BrokenPipeError": "The other program stopped (or closed its input) while this one was writing to "
+                                  "it.",
         "python.UnicodeDecodeError": "Bytes that are not UTF-8 text.",
         "python.UnicodeEncodeError": "A character this output cannot write.",
         "python.SyntaxError": "Python cannot read this file: this line is malformed.",
