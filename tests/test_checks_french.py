@@ -23,8 +23,8 @@ USAGE_ERRORS = [["check", "--nope"], ["grade", "--jobs", "x", "y"], ["nope"], ["
 ENGLISH = re.compile(r"(?<![\w-])(Usage:|Options:|Commands|Command|Show|exit|default|Error|such|Try|Missing|Invalid|"
                      r"within|EOF|the|and|with|not|is|Waiting|Checking|expected|actual|hint|output|skipped|also|"
                      r"failing|Fix|again|stopped|Score:|Line|did|does|no|reply|replies|wrote|nothing|written|"
-                     r"INTEGER|FLOAT|DIRECTORY|FILE|TEXT|DIR|SUBMISSION)(?![\w-])")
-FRENCH = re.compile(r"(?<![\w-])(Usage :|Options :|Commandes|Affiche|défaut|Erreur|Essayez|Vérification|attendu|"
+                     r"INTEGER|FLOAT|DIRECTORY|FILE|TEXT|DIR|SUBMISSION|ARGS|Usage)(?![\w-])")
+FRENCH = re.compile(r"(?<![\w-])(Utilisation :|Usage :|Options :|Commandes|Affiche|défaut|Erreur|Essayez|Vérification|attendu|"
                     r"obtenu|piste|sortie|ignoré|échouent|Corrigez|relancez|Aucune|réponse|serveur|les|des|est|pas|"
                     r"une|dans|sans|J’attends|DOSSIER|TRAVAIL|ENTIER|NOMBRE)(?![\w-])")
 VALUE_LABELS = ("attendu :", "obtenu  :", "sortie  :", "expected:", "actual:", "output:")
@@ -87,7 +87,9 @@ def test_no_word_of_the_other_language(tmp_path, lang, other):
 
 def test_click_speaks_french_in_french_mode():
     help_text = lab("check", "--help", lang="fr")
-    assert help_text.startswith("Usage : lab check [OPTIONS] DOSSIER\n")
+    assert help_text.startswith("Utilisation : lab check [OPTIONS] [DOSSIER]\n")
+    assert lab("--help", lang="fr").startswith("Utilisation : lab [OPTIONS] COMMANDE [ARGUMENTS]...\n")
+    assert lab("check", "--help", lang="en").startswith("Usage: lab check [OPTIONS] [DIR]\n")
     assert "Options :\n" in help_text and "Affiche cette aide et s’arrête." in help_text
     assert "Commandes :\n" in lab("--help", lang="fr")
     assert "[par défaut : 120.0]" in " ".join(lab("run", "--help", lang="fr").split())
