@@ -68,17 +68,19 @@ def main() -> None:
     watch(server)  # given: its lines are read in a thread, for next_line
     # ------------------------------------------------------------ client, part 2
     # TODO (client, partie 2) :
-    #   pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
-    #   (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
-    #   Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
-    #   fournis) en affichant "<- " et chaque ligne, et gardez-les dans une liste replies
-    #   (la partie 3 s’en sert) ; après la sixième, fermez server.stdin.
+    #   comme client2.js : les sept messages du scénario partent d’un coup, chacun en JSON
+    #   (to_json) sur sa ligne de server.stdin, avec "jsonrpc": "2.0", et affiché "-> " ;
+    #   Python les garde jusqu’à ce que vous demandiez leur envoi (flush). Chaque réponse
+    #   reçue s’affiche "<- " telle quelle, et se garde dans une liste replies pour la
+    #   partie 3 (next_line et read_reply, fournis, l’attendent et la lisent). Après la
+    #   sixième, le client ferme l’entrée du serveur : c’est ce qui l’arrête.
     # TODO (client, part 2):
-    #   for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
-    #   (to_json), write it on one line to server.stdin; then flush once.
-    #   Then read six replies (next_line, then read_reply with the reply's number, given),
-    #   printing "<- " and each line, and keep them in a list, replies (part 3 uses it);
-    #   after the sixth, close server.stdin.
+    #   as client2.js does: the scenario's seven messages leave in one go, each as JSON
+    #   (to_json) on its line of server.stdin, with "jsonrpc": "2.0", and printed "-> ";
+    #   Python keeps them until you ask for them to be sent (flush). Each reply received is
+    #   printed "<- " as it is, and kept in a list, replies, for part 3 (next_line and
+    #   read_reply, given, wait for it and read it). After the sixth, the client closes the
+    #   server's input: that is what stops it.
     raise NotImplementedError("client, partie 2 / client, part 2")
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
@@ -86,14 +88,15 @@ def main() -> None:
     #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
     #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
     #   (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    #   quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    #   quand aucun modèle ne répond, et la réponse est bornée à 60 (max_tokens : des
+    #   morceaux de mots, comme le dernier argument de demander). Le client affiche
     #   TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
     #   as client2.js does: the model (ask, from model.py) gets one user question,
     #   TEXT["question"] followed by the capabilities the server announced, as JSON
     #   (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    #   no model answers, and the answer fits in 60 tokens. The client prints
-    #   TEXT["model_says"], then the text it got.
+    #   no model answers, and the answer is capped at 60 (max_tokens: pieces of words, as
+    #   demander's last argument). The client prints TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

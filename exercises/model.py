@@ -27,6 +27,9 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     #   jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
     #   soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     #   qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
+    #   check_model_address (fourni) dit aussitôt quand rien ne répond à AI_URL ou qu’un
+    #   réglage est faux, sans attendre le délai : appelez-le avant la requête ; il lève une
+    #   erreur que why_no_model sait dire, comme celles de la requête.
     # TODO (model helper):
     #   what demander (model.js) promises: ask the model (AI_URL, with its key and model
     #   name: the settings), through the openai SDK, and return its text, marked as coming
@@ -34,4 +37,7 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     #   retried: the client waits for an answer, not a queue of attempts. If anything fails,
     #   return the sample, marked as recorded, after the "fallback" line saying why
     #   (why_no_model, given, finds the reason): ask never raises.
+    #   check_model_address (given) tells at once when nothing answers at AI_URL or a
+    #   setting is wrong, without waiting for the deadline: call it before the request; it
+    #   raises an error why_no_model can say, as the request's errors are.
     raise NotImplementedError("assistant du modèle / model helper")

@@ -33,10 +33,12 @@ state = "nouveau"
 def send(message: dict) -> None:
     # TODO (serveur, partie 1) :
     #   écrivez le message sur une ligne, avec "jsonrpc": "2.0", en JSON (to_json, fourni, écrit
-    #   comme JSON.stringify), puis videz la sortie (flush) : le client attend chaque réponse.
+    #   comme JSON.stringify), puis demandez son envoi (flush) : sans cela Python garde la
+    #   ligne, et le client attend chaque réponse.
     # TODO (server, part 1):
     #   write the message on one line, with "jsonrpc": "2.0", as JSON (to_json, given, writes
-    #   as JSON.stringify does), then flush the output: the client waits for each reply.
+    #   as JSON.stringify does), then ask for it to be sent (flush): otherwise Python keeps
+    #   the line, and the client waits for each reply.
     raise NotImplementedError("serveur, partie 1 / server, part 1")
 
 

@@ -174,6 +174,4 @@ def target_folder() -> tuple[Path, bool]:
     own exercises/ when run from its checkout (a maintainer regenerates them from solutions/),
     else ./exercises, the student's, where only missing files are written."""
     own, here = exercises_dir(), Path("exercises")
-    if own.is_absolute() and here.resolve() == own.resolve():
-        return own, False
-    return here, True
+    return here, not (own.is_absolute() and here.resolve() == own.resolve())

@@ -24,7 +24,7 @@ HELP = {
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
         "grade.jobs": "Travaux notés en même temps (par défaut : trois par cœur, dans les limites de processus et de mémoire de la machine).",
         "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
-        "grade.no_sandbox": "Noter sans bac à sable (bubblewrap) : le code étudiant tourne avec vos droits. Machine jetable seulement.",
+        "grade.no_sandbox": "Noter sans isoler le code étudiant (bubblewrap) : il tourne avec vos droits. Machine jetable seulement.",
         "grade.no_preload": "Démarrer chaque processus comme un nouvel interpréteur (sans préchargeur ni zygote) : plus lent, même isolation.",
         "grade.force": "Tout noter à nouveau, même les travaux déjà notés dans --out.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
@@ -154,7 +154,7 @@ MESSAGES = {
             "que tout utilisateur peut lire (pas sous /root ni sous un dossier 0700), ou notez sans être root."
         ),
         "grade.unsandboxed": (
-            "ATTENTION : noté SANS bac à sable (--no-sandbox) : le code étudiant a tourné avec les droits "
+            "ATTENTION : noté SANS isoler le code étudiant (--no-sandbox) : le code étudiant a tourné avec les droits "
             "du correcteur et pouvait fausser les notes."
         ),
         "grade.copy_files": "Plus de {limit} fichiers dans le travail : pas copié, rien n’a pu être vérifié.",
@@ -163,12 +163,12 @@ MESSAGES = {
         "grade.resumed": "{count} travail(s) déjà noté(s) dans {path} : repris tels quels (--force pour tout refaire).",
         "grade.start_path": "Démarrage : code étudiant {isolation} ; vérifications {checks} ; exécuteur du modèle {model}.",
         "grade.start.sandboxed": "dans bubblewrap",
-        "grade.start.unsandboxed": "SANS bac à sable",
+        "grade.start.unsandboxed": "SANS isolement",
         "grade.start.preloaded": "par le préchargeur",
-        "grade.start.zygote": "par la zygote, rattaché à son bac à sable",
+        "grade.start.zygote": "par la zygote, rattaché à son isolement",
         "grade.start.new": "en nouvel interpréteur",
         "grade.start.new_unavailable": "en nouvel interpréteur (le préchargeur n’a pas démarré)",
-        "grade.start.new_cannot_join": "en nouvel interpréteur (la zygote ne peut pas rejoindre un bac à sable ici)",
+        "grade.start.new_cannot_join": "en nouvel interpréteur (la zygote ne peut pas rejoindre un isolement ici)",
         "grade.kit_error": "Erreur du kit, pas une note : {reason}",
         "grade.classroom_kit_error": "Erreur du kit : pas de note cette fois, le travail n’est pas en cause",
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
@@ -217,7 +217,7 @@ MESSAGES = {
         ),
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
         "bundle.not_graded": "Rien n’a été noté, et aucun code étudiant n’a tourné : {reason} Relancez la notation (« Regrade ») une fois l’autograder réparé.",
-        "bundle.no_sandbox": "le bac à sable de lab grade (bubblewrap) ne démarre pas dans ce conteneur ({detail}), et le code étudiant ne tourne jamais sans lui.",
+        "bundle.no_sandbox": "bubblewrap, qui isole le code étudiant pendant la notation, ne démarre pas dans ce conteneur ({detail}), et le code étudiant ne tourne jamais sans lui.",
         "check.heading": "Vérification du dossier {target}",
         "check.expected": "attendu : ",
         "check.actual": "obtenu  : ",

@@ -79,16 +79,18 @@ def main() -> None:
     watch(server)  # given: its lines are read in a thread, for next_line
     # ------------------------------------------------------------ client, part 2
     # BEGIN SOLUTION client-2
-    # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
-    # fr: (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
-    # fr: Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
-    # fr: fournis) en affichant "<- " et chaque ligne, et gardez-les dans une liste replies
-    # fr: (la partie 3 s’en sert) ; après la sixième, fermez server.stdin.
-    # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
-    # en: (to_json), write it on one line to server.stdin; then flush once.
-    # en: Then read six replies (next_line, then read_reply with the reply's number, given),
-    # en: printing "<- " and each line, and keep them in a list, replies (part 3 uses it);
-    # en: after the sixth, close server.stdin.
+    # fr: comme client2.js : les sept messages du scénario partent d’un coup, chacun en JSON
+    # fr: (to_json) sur sa ligne de server.stdin, avec "jsonrpc": "2.0", et affiché "-> " ;
+    # fr: Python les garde jusqu’à ce que vous demandiez leur envoi (flush). Chaque réponse
+    # fr: reçue s’affiche "<- " telle quelle, et se garde dans une liste replies pour la
+    # fr: partie 3 (next_line et read_reply, fournis, l’attendent et la lisent). Après la
+    # fr: sixième, le client ferme l’entrée du serveur : c’est ce qui l’arrête.
+    # en: as client2.js does: the scenario's seven messages leave in one go, each as JSON
+    # en: (to_json) on its line of server.stdin, with "jsonrpc": "2.0", and printed "-> ";
+    # en: Python keeps them until you ask for them to be sent (flush). Each reply received is
+    # en: printed "<- " as it is, and kept in a list, replies, for part 3 (next_line and
+    # en: read_reply, given, wait for it and read it). After the sixth, the client closes the
+    # en: server's input: that is what stops it.
     for message in scenario():
         line = to_json({"jsonrpc": "2.0", **message})
         print("-> " + line, flush=True)
@@ -107,13 +109,14 @@ def main() -> None:
     # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
     # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
     # fr: (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    # fr: quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    # fr: quand aucun modèle ne répond, et la réponse est bornée à 60 (max_tokens : des
+    # fr: morceaux de mots, comme le dernier argument de demander). Le client affiche
     # fr: TEXT["model_says"] puis le texte reçu.
     # en: as client2.js does: the model (ask, from model.py) gets one user question,
     # en: TEXT["question"] followed by the capabilities the server announced, as JSON
     # en: (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    # en: no model answers, and the answer fits in 60 tokens. The client prints
-    # en: TEXT["model_says"], then the text it got.
+    # en: no model answers, and the answer is capped at 60 (max_tokens: pieces of words, as
+    # en: demander's last argument). The client prints TEXT["model_says"], then the text it got.
     capabilities = to_json(announced_capabilities(replies))
     question = TEXT["question"] + capabilities
     answer = ask([{"role": "user", "content": question}], TEXT["sample"], 60)

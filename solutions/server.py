@@ -31,9 +31,11 @@ state = "nouveau"
 def send(message: dict) -> None:
     # BEGIN SOLUTION server-1
     # fr: écrivez le message sur une ligne, avec "jsonrpc": "2.0", en JSON (to_json, fourni, écrit
-    # fr: comme JSON.stringify), puis videz la sortie (flush) : le client attend chaque réponse.
+    # fr: comme JSON.stringify), puis demandez son envoi (flush) : sans cela Python garde la
+    # fr: ligne, et le client attend chaque réponse.
     # en: write the message on one line, with "jsonrpc": "2.0", as JSON (to_json, given, writes
-    # en: as JSON.stringify does), then flush the output: the client waits for each reply.
+    # en: as JSON.stringify does), then ask for it to be sent (flush): otherwise Python keeps
+    # en: the line, and the client waits for each reply.
     sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\n")
     sys.stdout.flush()
     # END SOLUTION

@@ -108,10 +108,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                "une boucle sans fin ?",
         "server.exit_code": "Le serveur s’est arrêté avec le code {code}.",
         "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
-                              "dans la leçon, en sont la traduction. Écrivez {renamed}.",
+                              "dans la leçon, en sont la traduction : la réponse garde les noms de la spécification.",
         "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
         "server.server_info": "serverInfo doit donner name et version, deux textes.",
-        "server.call_unflushed": "{call} écrit sa réponse sans vider la sortie (flush) : elle reste dans le tampon, "
+        "server.call_unflushed": "{call} écrit sa réponse sans demander son envoi (flush) : Python la garde, "
                                  "et un vrai client l’attend sans fin.",
         # The lesson's client (lab/checks/client_checks.py).
         "client.sent_nothing": "Le serveur n’a rien reçu du client.",
@@ -156,8 +156,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "Aucune requête n’est arrivée au modèle.",
         "model.request_differs": "La requête n’est pas celle de la leçon.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
-        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de se "
-                                   "replier.",
+        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
+                                   "l’échantillon enregistré.",
         "model.reason_placeholder": "<raison>",
         "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
         "model.reason_lacks": "La raison ne dit pas {words}.",
@@ -300,10 +300,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
         "server.exit_code": "The server stopped with code {code}.",
         "server.lesson_keys": "The MCP specification names these keys requested and supported; the lesson's "
-                              "demandee and acceptees are their French translation. Write {renamed}.",
+                              "demandee and acceptees are their French translation: the reply keeps the "
+                              "specification's names.",
         "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
         "server.server_info": "serverInfo must give name and version, two strings.",
-        "server.call_unflushed": "{call} writes its reply without flushing the output: it stays in the buffer, and "
+        "server.call_unflushed": "{call} writes its reply without asking for it to be sent (flush): Python keeps it, and "
                                  "a real client waits for it forever.",
         "client.sent_nothing": "The server received nothing from the client.",
         "client.hangs_silent": "The client sent nothing to the server in {seconds:g} s, and did not stop: it waits for something, or loops.",
@@ -345,7 +346,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "No request reached the model.",
         "model.request_differs": "The request is not the lesson's.",
         "model.not_the_sample": "ask does not return the recorded sample.",
-        "model.fell_back_untried": "No request reached the model: ask must try the model before falling back.",
+        "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
+                                   "sample.",
         "model.reason_placeholder": "<reason>",
         "model.fallback_line": "ask must print one line “Recorded sample: … (<reason>).”",
         "model.reason_lacks": "The reason does not say {words}.",
