@@ -27,7 +27,8 @@ TODO_LINE = {"fr": "À écrire : {part}", "en": "To write: {part}"}
 def todo_line(part: object) -> str:
     """fr : la ligne « À écrire : … » d’une partie encore à écrire, dans la langue choisie.
     en: the "To write: …" line of a part still to write, in the chosen language."""
-    # A part names itself in both languages ("serveur, partie 1 / server, part 1"): keep one.
+    # fr : une partie se nomme dans les deux langues (« serveur, partie 1 / server, part 1 ») : en garder une.
+    # en: a part names itself in both languages ("serveur, partie 1 / server, part 1"): keep one.
     names = str(part).split(" / ")
     return TODO_LINE[language()].format(part=names[-1] if language() == "en" else names[0])
 
@@ -75,11 +76,11 @@ def read_message(line: str) -> dict | None:
     try:
         message = DECODER.decode(line)
         too_deep = line.count("[") + line.count("{") > MAX_DEPTH and depth(message) > MAX_DEPTH
-    except RecursionError:  # so deep that Python cannot even read it
+    except RecursionError:  # si profond que Python ne peut le lire / so deep Python cannot read it
         too_deep = True
     if too_deep:
         raise ValueError("nested too deep")
-    if not isinstance(message, dict):  # a number, a string, or a batch (an array)
+    if not isinstance(message, dict):  # un nombre, un texte, une liste / a number, a string, a batch (array)
         raise InvalidRequest()
     if "method" not in message and ("result" in message or "error" in message):
         return None
@@ -102,8 +103,10 @@ def to_json(value: Any) -> str:
 def use_utf8_stdio() -> None:
     """fr : l’entrée et la sortie standard en UTF-8, quel que soit le système.
     en: standard input and output in UTF-8, whatever the system."""
-    # Whatever the system's default. A byte that is not UTF-8 reads as "�" (as in Node's
-    # readline: the line is still answered), a line ends at "\n" only, and a lone surrogate a
-    # client sent as "\udc80" goes back as that same escape.
+    # fr : un octet qui n’est pas de l’UTF-8 se lit "�" (comme dans readline de Node : la ligne
+    # reçoit quand même sa réponse), et une ligne ne finit qu’à "\n".
+    # en: a byte that is not UTF-8 reads as "�" (as in Node's readline: the line is still
+    # answered), a line ends at "\n" only, and a lone surrogate a client sent as "\udc80" goes
+    # back as that same escape.
     sys.stdin.reconfigure(encoding="utf-8", errors="replace", newline="\n")  # type: ignore[union-attr]
     sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[union-attr]
