@@ -124,6 +124,9 @@ def first_failure(tmp_path, text: str, lang: str) -> list[str]:
      "Cellule mots_cles.poignee_de_main : une case, une seule réponse : celle-ci en donne plusieurs (initialize, ping).",
      "Cell mots_cles.poignee_de_main (keywords: handshake): one cell, one answer: this one gives several "
      "(initialize, ping)."),
+    ('3 = "Result"', '3 = "résultat ou erreur"',
+     "Cellule six_reponses.3 : une case, une seule réponse : celle-ci en donne plusieurs (erreur, résultat).",
+     "Cell six_reponses.3 (the six replies: 3): one cell, one answer: this one gives several (erreur, résultat)."),
     ('negocier = "2025-03-26"', 'negocier = "2025-03-26 ou 2024-11-05"',
      "Cellule mots_cles.negocier : une case, une seule réponse : celle-ci en donne plusieurs (2025-03-26, 2024-11-05).",
      "Cell mots_cles.negocier (keywords: negotiate): one cell, one answer: this one gives several (2025-03-26, "
@@ -137,6 +140,7 @@ def test_a_cell_that_hedges_is_wrong_whatever_its_answers(tmp_path, old, new, fr
 
 def test_an_error_with_its_details_is_one_answer(tmp_path):
     report = grade(tmp_path, GOOD.replace("2 = -32602", '2 = "Erreur -32602, pas de résultat : 2025-03-26 et 2024-11-05"')
+                   .replace('5 = "resultat"', '5 = "un résultat, sans erreur"')
                    .replace('poignee_de_main = "la requête initialize"',
                             'poignee_de_main = "initialize, puis notifications/initialized"'))
     assert failed(report) == set()

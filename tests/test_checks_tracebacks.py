@@ -78,6 +78,11 @@ def error_at_line_3(error_line: str) -> str:
     ("AttributeError: 'NoneType' object has no attribute 'get'",
      "Cette valeur est None (rien) : elle n’a pas d’attribut « get ». Une fonction sans return renvoie None.",
      "This value is None (nothing): it has no attribute “get”. A function without return returns None."),
+    ("AttributeError: 'str' object has no attribute 'get'",
+     "Cette valeur est un texte (str), sans attribut « get » : une ligne reçue est du texte, et ne devient un dict "
+     "qu’une fois lue comme JSON.",
+     "This value is a text (str), with no attribute “get”: a line received is text, and becomes a dict only once "
+     "read as JSON."),
     ("AttributeError: module 'sys' has no attribute 'stdot'",
      "Cette valeur n’a pas d’attribut « stdot » : vérifiez son type et l’orthographe.",
      "This value has no attribute “stdot”: check its type and the spelling."),

@@ -80,20 +80,27 @@ TOML_MISTAKES = (
 PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
 
 
-# "résultat" as an answer, not "pas de résultat" (said of an error).
-RESULT = re.compile(r"(?<!pas de )(?<!pas d'un )(?<!sans )(?<!aucun )(?<!no )(?<!not a )result")
+# "résultat" or "erreur" as an answer, not "pas de résultat" (said of an error) or "sans erreur".
+NOT = r"(?<!pas de )(?<!pas d'un )(?<!pas d')(?<!pas d)(?<!sans )(?<!aucun )(?<!aucune )(?<!no )(?<!not a )(?<!not an )"
+RESULT = re.compile(NOT + r"result")
+ERROR = re.compile(NOT + r"err(?:eu|o)r")
 
 
 def answers_given(cell: Any) -> list[str]:
-    """The answers a cell gives, as written: the error codes (a version beside a code is the
-    error's data), else the versions, else "résultat"; more than one is a cell that hedges."""
-    text, plain = str(cell), normalize(cell)
-    codes = list(dict.fromkeys(CODE.findall(text)))
-    said_result = [match.group() for match in re.finditer(r"r[ée]sult\w*", text, re.IGNORECASE)
-                   if RESULT.search(normalize(text[:match.end()]))]
+    """The answers a cell gives, as written: an error (its codes, or the word without a code:
+    a version beside it is its data) and "résultat", else the versions; more than one is a
+    cell that hedges."""
+    text = str(cell)
+
+    def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
+        found = [m.group() for m in re.finditer(pattern, text, re.IGNORECASE) if said.search(normalize(text[:m.end()]))]
+        return found[:1]
+
+    codes = list(dict.fromkeys(CODE.findall(text))) or words(r"err(?:eu|o)r\w*", ERROR)
+    results = words(r"r[ée]sult\w*", RESULT)
     if codes:
-        return codes + said_result[:1]
-    return list(dict.fromkeys(VERSION.findall(text))) or ["result"] * ("result" in plain)
+        return codes + results
+    return list(dict.fromkeys(VERSION.findall(text))) or results
 
 
 def reading(cell: Any) -> tuple[str, Any]:

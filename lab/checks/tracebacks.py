@@ -67,6 +67,9 @@ def short_frame(line: str, lang: str) -> str:
 ERROR_LINE = re.compile(r"^(?:\w+\.)*(?P<type>\w*(?:Error|Exception|Exit|Iteration|Interrupt))(?::\s?(?P<text>.*))?$")
 NAMED = re.compile(r"'(?P<name>[^']+)'")  # the name Python quotes: 'outils', 'id'
 ATTRIBUTE = re.compile(r"has no attribute '(?P<name>[^']+)'")  # the attribute, not the type quoted before it
+OBJECT = re.compile(r"'(?P<type>\w+)' object has no attribute")
+# The values a student's message handling meets, said by what they are in the lesson (a message, a line).
+VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute"}
 # What the error means is said first in the student's language (TEXTS' python.<type> keys),
 # then Python's own line follows.
 PATH = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\"]*[\\/])?(?P<name>[\w.-]+\.py)\b")  # /tmp/lab-x/server.py
@@ -80,8 +83,8 @@ def explained(lines: list[str], lang: str) -> list[str]:
     named = ATTRIBUTE.search(text) or NAMED.search(text)  # 'dict' object has no attribute 'method': method
     name = named["name"] if named else text.strip()  # KeyError: 0 quotes nothing
     key = "python." + ("NotUtf8" if text.startswith("Non-UTF-8 code") else error["type"])
-    if key == "python.AttributeError" and text.startswith(("'dict' object", "'NoneType' object")):
-        key = "python.DictAttribute" if text.startswith("'dict'") else "python.NoneAttribute"
+    if key == "python.AttributeError" and (kind := OBJECT.match(text)) and kind["type"] in VALUE_KINDS:
+        key = VALUE_KINDS[kind["type"]]
     if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
         key = "python.other"
     original = PATH.sub(r"\g<name>", lines[-1])  # a student's file by its name in their folder
