@@ -83,6 +83,16 @@ def error_at_line_3(error_line: str) -> str:
      "qu’une fois lue comme JSON.",
      "This value is a text (str), with no attribute “get”: a line received is text, and becomes a dict only once "
      "read as JSON."),
+    ("TypeError: 'NoneType' object is not subscriptable",
+     "Cette valeur est None (rien) : elle n’a pas de clés à lire. Une fonction sans return renvoie None.",
+     "This value is None (nothing): it has no keys to read. A function without return returns None."),
+    ("TypeError: string indices must be integers, not 'str'",
+     "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un dict qu’une fois lue "
+     "comme JSON.",
+     "This text (str) is read as a dict: a line received is text, and becomes a dict only once read as JSON."),
+    ("TypeError: fail() missing 1 required positional argument: 'text'",
+     "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre d’arguments.",
+     "An operation got a value of the wrong type, or a function the wrong number of arguments."),
     ("AttributeError: module 'sys' has no attribute 'stdot'",
      "Cette valeur n’a pas d’attribut « stdot » : vérifiez son type et l’orthographe.",
      "This value has no attribute “stdot”: check its type and the spelling."),

@@ -201,6 +201,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "return renvoie None.",
         "python.StrAttribute": "Cette valeur est un texte (str), sans attribut « {name} » : une ligne reçue est du "
                                "texte, et ne devient un dict qu’une fois lue comme JSON.",
+        "python.NoneSubscript": "Cette valeur est None (rien) : elle n’a pas de clés à lire. Une fonction sans return "
+                                "renvoie None.",
+        "python.StrSubscript": "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un "
+                               "dict qu’une fois lue comme JSON.",
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
                             "d’arguments.",
         "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
@@ -388,6 +392,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "return returns None.",
         "python.StrAttribute": "This value is a text (str), with no attribute “{name}”: a line received is text, and "
                                "becomes a dict only once read as JSON.",
+        "python.NoneSubscript": "This value is None (nothing): it has no keys to read. A function without return "
+                                "returns None.",
+        "python.StrSubscript": "This text (str) is read as a dict: a line received is text, and becomes a dict only "
+                               "once read as JSON.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
         "python.IndexError": "An index goes past the end of the list (the first one is 0).",
         "python.ValueError": "A function got a value it cannot handle.",
