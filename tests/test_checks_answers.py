@@ -64,6 +64,10 @@ def test_reasonable_spellings_pass(tmp_path):
     ("4 = \"erreur -32600, toujours pas prêt\"", "4 = \"résultat\"", "answers.six-replies",
      "Cell six_reponses.4 (the six replies: 4): that is not what the server answers."),
     ("6 = -32601", '6 = ""', "answers.six-replies", "Cell six_reponses.6 (the six replies: 6): it is empty."),
+    ('"1999-01-01" = "Erreur -32602 avec les deux listes"', '"1999-01-01" = "une erreur"', "answers.three-clients",
+     'Cell trois_clients."1999-01-01" (three clients ask: "1999-01-01"): it is an error indeed: also say its code.'),
+    ('6 = -32601', '6 = "{}"', "answers.six-replies",
+     "Cell six_reponses.6 (the six replies: 6): that is not what the server answers."),
 ])
 def test_a_wrong_cell_is_named(tmp_path, old, new, check_id, message):
     assert GOOD.count(old) == 1
@@ -169,9 +173,16 @@ def test_a_misspelt_table_is_named(tmp_path, lang, expected):
     assert first_failure(tmp_path, GOOD.replace("[trois_clients]", "[trois_client]"), lang)[1] == expected
 
 
-def test_a_file_saved_with_a_bom_is_read(tmp_path):
-    (tmp_path / "answers.toml").write_bytes(b"\xef\xbb\xbf" + GOOD.encode("utf-8"))
+@pytest.mark.parametrize("encoded", [b"\xef\xbb\xbf" + GOOD.encode("utf-8"), GOOD.encode("utf-16"),
+                                     GOOD.encode("utf-16-be").join([b"\xfe\xff", b""])],
+                         ids=["utf-8 with bom", "utf-16 le", "utf-16 be"])
+def test_a_file_saved_by_windows_notepad_is_read(tmp_path, encoded):
+    (tmp_path / "answers.toml").write_bytes(encoded)
     assert failed(run_some(tmp_path, "answers.", lang="fr")) == set()
+
+
+def test_the_results_json_counts_as_a_result(tmp_path):
+    assert failed(grade(tmp_path, GOOD.replace('5 = "resultat"', '5 = "{\\"tools\\": []}"'))) == set()
 
 
 @pytest.mark.parametrize("old, new, fr, en", [

@@ -46,8 +46,11 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
-    try:  # utf-8-sig: Windows Notepad's "UTF-8 with BOM" starts the file with U+FEFF, TOML does not
-        return tomllib.loads(data.decode("utf-8-sig"))
+    # Windows Notepad's "UTF-8 with BOM" starts the file with U+FEFF, which TOML does not allow;
+    # its "Unicode" is UTF-16, with its own BOM: both are read as the text they hold.
+    encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
+    try:
+        return tomllib.loads(data.decode(encoding))
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except tomllib.TOMLDecodeError as error:
@@ -57,7 +60,7 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
         where = AT.search(said)
         if where and said.endswith(where[0]):
             said, line = said[:where.start()].rstrip(), int(where[1])
-            written = data.decode("utf-8-sig", "replace").splitlines()[line - 1:line] or [""]
+            written = data.decode(encoding, "replace").splitlines()[line - 1:line] or [""]
             what = next((key for start, key in TOML_MISTAKES if said.startswith(start)), "answers.toml_other")
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
@@ -110,7 +113,7 @@ def reading(cell: Any) -> tuple[str, Any]:
         return "error", int(code.group())
     if version := VERSION.search(text):
         return "result", version.group()
-    if "result" in text:  # result, résultat, resultat
+    if "result" in text or text.startswith("{"):  # result, résultat, resultat, or the result's JSON
         return "result", None
     return "?", text
 
@@ -256,6 +259,8 @@ def compare(cell: str, value: tuple[Any, Why], expected: tuple[str, Any], asks: 
         return None
     if expected[0] == "result" and said == ("result", None):
         return cell, asks, written, "answers.why_say_version"
+    if expected[0] == "error" and said[0] == "?" and ERROR.search(said[1]):
+        return cell, asks, written, "answers.why_say_code"
     return cell, asks, written, "answers.why_not_the_reply"
 
 

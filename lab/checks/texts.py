@@ -60,6 +60,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_not_a_state": "ce n’est pas un des états du serveur.",
         "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
         "answers.why_say_version": "dites aussi en quelle version.",
+        "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
         "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
         "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
@@ -265,6 +266,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_not_a_state": "that is not one of the server's states.",
         "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
         "answers.why_say_version": "also say in which version.",
+        "answers.why_say_code": "it is an error indeed: also say its code.",
         "answers.why_not_the_reply": "that is not what the server answers.",
         "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
         "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
