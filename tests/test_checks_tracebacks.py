@@ -76,16 +76,16 @@ def error_at_line_3(error_line: str) -> str:
      "A dictionary (dict) has no attribute “method”: a JSON message read by Python is a dict, and its keys are read "
      "in brackets, message[\"method\"], not with a dot as in JavaScript."),
     ("AttributeError: 'NoneType' object has no attribute 'get'",
-     "Cette valeur est None (rien) : elle n’a pas d’attribut « get ». Une fonction sans return renvoie None.",
-     "This value is None (nothing): it has no attribute “get”. A function without return returns None."),
+     "Cette valeur est None (rien) : elle n’a pas d’attribut « get ». None vient souvent d’une clé absente lue avec .get(), ou d’une fonction sans return.",
+     "This value is None (nothing): it has no attribute “get”. None often comes from a missing key read with .get(), or a function without return."),
     ("AttributeError: 'str' object has no attribute 'get'",
      "Cette valeur est un texte (str), sans attribut « get » : une ligne reçue est du texte, et ne devient un dict "
      "qu’une fois lue comme JSON.",
      "This value is a text (str), with no attribute “get”: a line received is text, and becomes a dict only once "
      "read as JSON."),
     ("TypeError: 'NoneType' object is not subscriptable",
-     "Cette valeur est None (rien) : elle n’a pas de clés à lire. Une fonction sans return renvoie None.",
-     "This value is None (nothing): it has no keys to read. A function without return returns None."),
+     "Cette valeur est None (rien) : elle n’a pas de clés à lire. None vient souvent d’une clé absente lue avec .get(), ou d’une fonction sans return.",
+     "This value is None (nothing): it has no keys to read. None often comes from a missing key read with .get(), or a function without return."),
     ("TypeError: string indices must be integers, not 'str'",
      "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un dict qu’une fois lue "
      "comme JSON.",

@@ -198,12 +198,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
                                 "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
                                 "point comme en JavaScript.",
-        "python.NoneAttribute": "Cette valeur est None (rien) : elle n’a pas d’attribut « {name} ». Une fonction sans "
-                                "return renvoie None.",
+        "python.NoneAttribute": "Cette valeur est None (rien) : elle n’a pas d’attribut « {name} ». None vient souvent d’une "
+                                "clé absente lue avec .get(), ou d’une fonction sans return.",
         "python.StrAttribute": "Cette valeur est un texte (str), sans attribut « {name} » : une ligne reçue est du "
                                "texte, et ne devient un dict qu’une fois lue comme JSON.",
-        "python.NoneSubscript": "Cette valeur est None (rien) : elle n’a pas de clés à lire. Une fonction sans return "
-                                "renvoie None.",
+        "python.NoneSubscript": "Cette valeur est None (rien) : elle n’a pas de clés à lire. None vient souvent "
+                                "d’une clé absente lue avec .get(), ou d’une fonction sans return.",
         "python.StrSubscript": "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un "
                                "dict qu’une fois lue comme JSON.",
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
@@ -390,12 +390,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
                                 "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
                                 "JavaScript.",
-        "python.NoneAttribute": "This value is None (nothing): it has no attribute “{name}”. A function without "
-                                "return returns None.",
+        "python.NoneAttribute": "This value is None (nothing): it has no attribute “{name}”. None often comes from "
+                                "a missing key read with .get(), or a function without return.",
         "python.StrAttribute": "This value is a text (str), with no attribute “{name}”: a line received is text, and "
                                "becomes a dict only once read as JSON.",
-        "python.NoneSubscript": "This value is None (nothing): it has no keys to read. A function without return "
-                                "returns None.",
+        "python.NoneSubscript": "This value is None (nothing): it has no keys to read. None often comes from "
+                                "a missing key read with .get(), or a function without return.",
         "python.StrSubscript": "This text (str) is read as a dict: a line received is text, and becomes a dict only "
                                "once read as JSON.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
