@@ -1,11 +1,12 @@
-"""The lesson's scripted client (client2.js), in Python: run it as `python client.py`.
-
-It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
-sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
-closes the server's input after six replies, then asks a model what the server announced.
-server_replies.py (given) waits for the server's lines with a time limit (a notification
-the server sends on its own is printed and skipped: it is no reply), and turns whatever goes
-wrong into one clear line; jsonrpc_lines.py (given) writes a message as one JSON line.
+"""Le client scripté de la leçon (client2.js), en Python : lancez-le avec `python client.py`.
+Il lance le server.py posé à côté (ou le fichier nommé : `python client.py bonus_server.py`),
+lui envoie sept messages d’un coup, affiche chaque message (`-> `) et chaque réponse (`<- `),
+ferme l’entrée du serveur après six réponses, puis demande à un modèle ce que le serveur a
+annoncé. server_replies.py (fourni) attend les lignes du serveur avec un délai, et dit en une
+ligne ce qui tourne mal ; jsonrpc_lines.py (fourni) écrit un message en une ligne JSON.
+The lesson's scripted client (client2.js), in Python: it starts the server beside it, sends it
+seven messages in one go, prints each message (`-> `) and each reply (`<- `), closes the
+server's input after six replies, then asks a model what the server announced.
 """
 
 import subprocess
@@ -31,7 +32,7 @@ TEXTS = {
 TEXT = TEXTS[language()]
 
 
-# ---------------------------------------------------------------- client, part 1
+# ---------------------------------------------------------------- client, partie 1 / part 1
 
 
 def initialize(request_id: int, version: str) -> dict:
@@ -70,14 +71,16 @@ def scenario() -> list[dict]:
 
 
 def main() -> None:
-    # Given: client2.js's first line, spawn("node", ["serveur2.js"]). The server file beside
-    # this one, with pipes to its input and output (UTF-8 text; a byte that is not UTF-8 reads
-    # as "�"), in a process group of its own, so that it can be stopped with its children.
+    # Fourni : la première ligne de client2.js, spawn("node", ["serveur2.js"]) : le serveur posé
+    # à côté, relié à son entrée et à sa sortie (du texte UTF-8), dans un groupe de processus à
+    # lui, pour pouvoir l’arrêter avec ce qu’il a lancé.
+    # Given: client2.js's first line: the server beside this file, with pipes to its input and
+    # output (UTF-8 text), in a process group of its own, to stop it with what it started.
     server_file = Path(__file__).with_name(sys.argv[1] if len(sys.argv) > 1 else "server.py")
     server = subprocess.Popen([sys.executable, str(server_file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True, encoding="utf-8", errors="replace", start_new_session=True)
-    watch(server)  # given: its lines are read in a thread, for next_line
-    # ------------------------------------------------------------ client, part 2
+    watch(server)  # fourni : ses lignes sont lues pour next_line / given: its lines are read for next_line
+    # ------------------------------------------------------------ client, partie 2 / part 2
     # BEGIN SOLUTION client-2
     # fr: comme client2.js : les sept messages du scénario partent d’un coup, chacun en JSON
     # fr: (to_json) sur sa ligne de server.stdin, avec "jsonrpc": "2.0", et affiché "-> " ;
@@ -104,7 +107,7 @@ def main() -> None:
     server.stdin.close()
     # END SOLUTION
     wait_for_exit(server)
-    # ------------------------------------------------------------ client, part 3
+    # ------------------------------------------------------------ client, partie 3 / part 3
     # BEGIN SOLUTION client-3
     # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
     # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON

@@ -1,10 +1,11 @@
-"""The lesson's model helper (model.js), in Python.
-
-`ask(messages, sample)` asks an OpenAI-compatible endpoint (AI_URL) for a short answer.
-When no model answers, for whatever reason, it prints one line saying why and returns
-the recorded sample instead: it never raises.
-model_setup.py (given) reads the settings (the environment, then a .env file) and says,
-in a few words, why no model answered.
+"""L’assistant du modèle de la leçon (model.js), en Python.
+`ask(messages, sample)` demande une réponse courte à un modèle compatible OpenAI (AI_URL).
+Quand aucun modèle ne répond, quelle qu’en soit la raison, il affiche une ligne qui dit
+pourquoi et rend l’échantillon enregistré : il ne lève jamais. model_setup.py (fourni) lit
+les réglages (l’environnement, puis un fichier .env) et dit pourquoi aucun modèle n’a répondu.
+The lesson's model helper (model.js), in Python: `ask(messages, sample)` asks a model
+(AI_URL) for a short answer; when none answers, it prints one line saying why and returns
+the recorded sample: it never raises. model_setup.py (given) reads the settings.
 """
 
 from model_setup import Answer, check_model_address, model_settings, why_no_model
@@ -16,8 +17,8 @@ TEXTS = {
 
 
 def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
-    """The model's answer, or the recorded sample when no model answers."""
-    settings = model_settings()  # .url (with /v1), .key, .model, .timeout (seconds), .lang
+    """La réponse du modèle, sinon l’échantillon enregistré / the model's answer, else the recorded sample."""
+    settings = model_settings()  # .url (avec /v1), .key, .model, .timeout (secondes / seconds), .lang
     # BEGIN SOLUTION model
     # fr: ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
