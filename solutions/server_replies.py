@@ -35,6 +35,8 @@ def next_line(server: subprocess.Popen) -> str:
     au plus ; une notification que le serveur envoie de lui-même est affichée et sautée.
     en: the server's next reply line, without its newline, within SILENCE_LIMIT seconds; a
     notification the server sends on its own is printed and skipped."""
+    if server not in readers:  # watch(server) was left out: start now
+        watch(server)
     reader = readers[server]
     while True:
         line = reader.next(SILENCE_LIMIT)
