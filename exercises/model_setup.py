@@ -135,6 +135,9 @@ def why_no_model(error: BaseException, settings: Settings) -> str:
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
+# Sous le capot : rien à lire ici pour la leçon ; chaque erreur possible de la requête devient
+# une raison de REASONS. / Under the hood: nothing to read here for the lesson; each error the
+# request may raise becomes a reason of REASONS.
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
     openai = sys.modules.get("openai")  # its errors can only come from it once it is imported
     if isinstance(error, NoModel):
