@@ -1,6 +1,9 @@
-"""Given: the model's settings, and why no model answered, for model.py. Use it; do not edit it.
-Fourni : les réglages du modèle, et pourquoi aucun modèle n’a répondu, pour model.py.
-Servez-vous-en ; ne le modifiez pas.
+"""Fourni : les réglages du modèle, et pourquoi aucun modèle n’a répondu, pour model.py.
+Servez-vous-en ; ne le modifiez pas. model.py appelle model_settings, check_model_address et
+why_no_model, et rend une Answer ; le reste sert why_no_model.
+Given: the model's settings, and why no model answered, for model.py. Use it; do not edit it.
+model.py calls model_settings, check_model_address and why_no_model, and returns an Answer;
+the rest serves why_no_model.
 """
 
 from __future__ import annotations
@@ -44,11 +47,12 @@ REASONS = {
 
 class Answer(NamedTuple):
     text: str
-    recorded: bool  # True when `text` is the recorded sample, not a model's words
+    recorded: bool  # True : `text` est l’échantillon enregistré / the recorded sample, not a model's words
 
 
 class NoModel(Exception):
-    """No model answered: a key of REASONS, and its fields."""
+    """Aucun modèle n’a répondu : une clé de REASONS et ses champs.
+    No model answered: a key of REASONS, and its fields."""
 
     def __init__(self, reason: str, **fields: object) -> None:
         super().__init__(reason)
@@ -56,17 +60,17 @@ class NoModel(Exception):
 
 
 class Settings(NamedTuple):
-    url: str  # AI_URL with /v1 added: the base_url of the openai SDK
+    url: str  # AI_URL avec /v1 / with /v1 added: the base_url of the openai SDK
     key: str
     model: str
-    timeout: float  # seconds
+    timeout: float  # secondes / seconds
     lang: str
-    raw_url: str  # AI_URL and AI_TIMEOUT as written, for check_model_address
+    raw_url: str  # AI_URL et AI_TIMEOUT tels qu’écrits / as written, for check_model_address
     raw_timeout: str
 
 
 def seconds(text: str) -> float:
-    """A positive, finite number of seconds, else NaN."""
+    """Un nombre de secondes positif et fini, sinon NaN. A positive, finite number of seconds, else NaN."""
     try:
         number = float(text)
     except ValueError:
@@ -75,8 +79,9 @@ def seconds(text: str) -> float:
 
 
 def model_settings() -> Settings:
-    """AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr):
-    from the environment, then the nearest .env file for what the environment lacks."""
+    """fr : AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr) :
+    l’environnement d’abord, puis le fichier .env le plus proche pour ce qui y manque.
+    en: the same settings, from the environment, then the nearest .env file for what it lacks."""
     try:
         from dotenv import find_dotenv, load_dotenv
     except ImportError:  # no python-dotenv here: the environment alone
@@ -94,8 +99,11 @@ def model_settings() -> Settings:
 
 
 def check_model_address(settings: Settings) -> None:
-    """Raises NoModel at once when the settings are wrong or nothing listens at AI_URL."""
-    # A plain TCP connection: with no model around (a classroom's usual case) it fails in a
+    """fr : lève NoModel tout de suite quand un réglage est faux ou que rien n’écoute à AI_URL.
+    en: raises NoModel at once when the settings are wrong or nothing listens at AI_URL."""
+    # fr : une simple connexion : sans modèle (le cas courant en classe), elle échoue en une
+    # milliseconde, avant même de charger le SDK openai (une demi-seconde).
+    # en: a plain TCP connection: with no model around (a classroom's usual case) it fails in a
     # millisecond, before the openai SDK (half a second to import) is even loaded.
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
@@ -121,11 +129,15 @@ def check_model_address(settings: Settings) -> None:
 
 
 def why_no_model(error: BaseException, settings: Settings) -> str:
-    """Why no model answered, in a few words, in the settings' language."""
+    """fr : pourquoi aucun modèle n’a répondu, en quelques mots, dans la langue des réglages.
+    en: why no model answered, in a few words, in the settings' language."""
     found = reason_of(error, settings)
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
+# Sous le capot : rien à lire ici pour la leçon ; chaque erreur possible de la requête devient
+# une raison de REASONS. / Under the hood: nothing to read here for the lesson; each error the
+# request may raise becomes a reason of REASONS.
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
     openai = sys.modules.get("openai")  # its errors can only come from it once it is imported
     if isinstance(error, NoModel):

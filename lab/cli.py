@@ -120,7 +120,7 @@ def warm_model_runner(launch: list) -> Iterator[None]:
 
 
 def update_exercises(lang: str, only_check: bool) -> int:
-    from lab.exercises import differences, generate
+    from lab.exercises import differences, generate, target_folder
 
     if only_check:
         problems = differences()
@@ -128,9 +128,12 @@ def update_exercises(lang: str, only_check: bool) -> int:
         for problem in problems:
             click.echo(f"  {problem}")
         return 1 if problems else 0
-    written = generate()
-    click.echo(text(lang, "exercises.written", names=", ".join(written)) if written
-               else text(lang, "exercises.in_sync"))
+    folder, keep = target_folder()
+    written = generate(exercises=folder, keep=keep)
+    if written:
+        click.echo(text(lang, "exercises.written", folder=folder, names=", ".join(written)))
+    else:
+        click.echo(text(lang, "exercises.all_there" if keep else "exercises.in_sync", folder=folder))
     return 0
 
 
@@ -161,7 +164,7 @@ def make_cli(lang: str) -> click.Group:
         sys.exit(run_scenario(client, lang, timeout, server_file))
 
     @cli.command(help=help_text["check"])
-    @click.argument("folder", metavar="DIR", default="exercises")
+    @click.argument("folder", metavar="[DIR]", default="exercises")
     @click.option("--watch", is_flag=True, help=help_text["check.watch"])
     @click.option("--json", "as_json", is_flag=True, help=help_text["check.json"])
     @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])

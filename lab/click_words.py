@@ -17,7 +17,7 @@ import click
 CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "types", "termui", "utils")
 
 FRENCH = {
-    "Usage:": "Usage :",
+    "Usage:": "Utilisation :",
     "Options": "Options",
     "Commands": "Commandes",
     "Positional arguments": "Arguments",
@@ -115,7 +115,7 @@ def localize(group: click.Group, lang: str) -> None:
     """Name the metavars of `group` and its commands in `lang` (click's are English)."""
     if lang != "fr":
         return
-    group.subcommand_metavar = "COMMANDE [ARGS]..."
+    group.subcommand_metavar = "COMMANDE [ARGUMENTS]..."
     for command in [group, *group.commands.values()]:
         command.context_class = FrenchContext
         for param in command.params:

@@ -154,15 +154,24 @@ def differences(solutions: Path | None = None, exercises: Path | None = None) ->
     return problems
 
 
-def generate(solutions: Path | None = None, exercises: Path | None = None) -> list[str]:
-    """Write exercises/ from solutions/; returns the names written."""
+def generate(solutions: Path | None = None, exercises: Path | None = None, keep: bool = False) -> list[str]:
+    """Write exercises/ from solutions/; returns the names written. With `keep`, a file that
+    is already there is left as it is (a student's work), and only the missing ones are written."""
     solutions, exercises = solutions or solutions_dir(), exercises or exercises_dir()
     exercises.mkdir(exist_ok=True)
     written = []
     for name, content in expected_files(solutions).items():
         target = exercises / name
-        if not target.is_file() or target.read_bytes() != content:
+        if not target.is_file() or (not keep and target.read_bytes() != content):
             target.write_bytes(content)
             shutil.copymode(solutions / name, target)
             written.append(name)
     return written
+
+
+def target_folder() -> tuple[Path, bool]:
+    """Where `lab exercises` writes, and whether it keeps the files already there: the kit's
+    own exercises/ when run from its checkout (a maintainer regenerates them from solutions/),
+    else ./exercises, the student's, where only missing files are written."""
+    own, here = exercises_dir(), Path("exercises")
+    return here, not (own.is_absolute() and here.resolve() == own.resolve())

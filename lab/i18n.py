@@ -24,7 +24,7 @@ HELP = {
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
         "grade.jobs": "Travaux notés en même temps (par défaut : trois par cœur, dans les limites de processus et de mémoire de la machine).",
         "grade.timeout": "Secondes allouées à chaque travail ; au-delà il est arrêté et les vérifications restantes valent 0.",
-        "grade.no_sandbox": "Noter sans bac à sable (bubblewrap) : le code étudiant tourne avec vos droits. Machine jetable seulement.",
+        "grade.no_sandbox": "Noter sans isoler le code étudiant (bubblewrap) : il tourne avec vos droits. Machine jetable seulement.",
         "grade.no_preload": "Démarrer chaque processus comme un nouvel interpréteur (sans préchargeur ni zygote) : plus lent, même isolation.",
         "grade.force": "Tout noter à nouveau, même les travaux déjà notés dans --out.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
@@ -48,8 +48,9 @@ HELP = {
         "check.json": "Affiche le résultat en JSON (le modèle de résultats du kit).",
         "check.bonus": "Vérifie aussi l’étape bonus (bonus_server.py et les vrais clients MCP : plus lent).",
         "exercises": (
-            "Écrit les fichiers des étudiants, exercises/, à partir des marqueurs des solutions : "
-            "dans la copie du dépôt, ou dans le dossier courant quand le kit est installé."
+            "Écrit les fichiers à remplir dans exercises/, sous le dossier courant : seulement ceux qui "
+            "manquent, jamais par-dessus votre travail. Lancé depuis la copie du dépôt du kit, les "
+            "régénère à partir des marqueurs des solutions."
         ),
         "exercises.check": "Ne change rien : échoue si exercises/ n’est pas à jour.",
     },
@@ -98,8 +99,9 @@ HELP = {
         "check.json": "Print the result as JSON (the kit's result model).",
         "check.bonus": "Also check the bonus step (bonus_server.py and the real MCP clients: slower).",
         "exercises": (
-            "Write the students' files, exercises/, from the markers in the solutions: in the "
-            "repository's checkout, or in the current folder when the kit is installed."
+            "Write the files to fill in into exercises/, under the current folder: only the missing "
+            "ones, never over your work. Run from the kit's own checkout, regenerate them from the "
+            "markers in the solutions."
         ),
         "exercises.check": "Change nothing: fail when exercises/ is out of date.",
     },
@@ -152,7 +154,7 @@ MESSAGES = {
             "que tout utilisateur peut lire (pas sous /root ni sous un dossier 0700), ou notez sans être root."
         ),
         "grade.unsandboxed": (
-            "ATTENTION : noté SANS bac à sable (--no-sandbox) : le code étudiant a tourné avec les droits "
+            "ATTENTION : noté SANS isoler le code étudiant (--no-sandbox) : le code étudiant a tourné avec les droits "
             "du correcteur et pouvait fausser les notes."
         ),
         "grade.copy_files": "Plus de {limit} fichiers dans le travail : pas copié, rien n’a pu être vérifié.",
@@ -162,12 +164,12 @@ MESSAGES = {
         "grade.resumed": "{count} travail(s) déjà noté(s) dans {path} : repris tels quels (--force pour tout refaire).",
         "grade.start_path": "Démarrage : code étudiant {isolation} ; vérifications {checks} ; exécuteur du modèle {model}.",
         "grade.start.sandboxed": "dans bubblewrap",
-        "grade.start.unsandboxed": "SANS bac à sable",
+        "grade.start.unsandboxed": "SANS isolement",
         "grade.start.preloaded": "par le préchargeur",
-        "grade.start.zygote": "par la zygote, rattaché à son bac à sable",
+        "grade.start.zygote": "par la zygote, rattaché à son isolement",
         "grade.start.new": "en nouvel interpréteur",
         "grade.start.new_unavailable": "en nouvel interpréteur (le préchargeur n’a pas démarré)",
-        "grade.start.new_cannot_join": "en nouvel interpréteur (la zygote ne peut pas rejoindre un bac à sable ici)",
+        "grade.start.new_cannot_join": "en nouvel interpréteur (la zygote ne peut pas rejoindre un isolement ici)",
         "grade.kit_error": "Erreur du kit, pas une note : {reason}",
         "grade.classroom_kit_error": "Erreur du kit : pas de note cette fois, le travail n’est pas en cause",
         "grade.limit.pids": "la limite de processus et de threads de cette machine",
@@ -219,8 +221,8 @@ MESSAGES = {
         ),
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
         "bundle.not_graded": "Rien n’a été noté, et aucun code étudiant n’a tourné : {reason} Relancez la notation (« Regrade ») une fois l’autograder réparé.",
-        "bundle.no_sandbox": "le bac à sable de lab grade (bubblewrap) ne démarre pas dans ce conteneur ({detail}), et le code étudiant ne tourne jamais sans lui.",
-        "check.heading": "Vérification de {target}",
+        "bundle.no_sandbox": "bubblewrap, qui isole le code étudiant pendant la notation, ne démarre pas dans ce conteneur ({detail}), et le code étudiant ne tourne jamais sans lui.",
+        "check.heading": "Vérification du dossier {target}",
         "check.expected": "attendu : ",
         "check.actual": "obtenu  : ",
         "check.output": "sortie  : ",
@@ -234,7 +236,8 @@ MESSAGES = {
         "check.error": "La vérification n’a pas pu aller au bout : {error}",
         "check.watching": "J’attends un enregistrement dans {target}… (Ctrl-C pour arrêter)",
         "check.no_student_files": "{target} n’a aucun des fichiers de l’exercice ({files}) : est-ce le bon dossier ? `lab exercises` les écrit dans exercises/.",
-        "exercises.written": "Écrit : {names}",
+        "exercises.written": "Écrit dans {folder}/ : {names}",
+        "exercises.all_there": "{folder}/ a déjà tous ses fichiers : rien n’a été réécrit (votre travail est gardé).",
         "exercises.in_sync": "exercises/ est à jour.",
         "exercises.out_of_sync": "exercises/ n’est pas à jour (lancez `lab exercises`) :",
     },
@@ -367,7 +370,8 @@ MESSAGES = {
         "check.error": "The check could not finish: {error}",
         "check.watching": "Waiting for a save in {target}… (Ctrl-C to stop)",
         "check.no_student_files": "{target} has none of the exercise's files ({files}): is it the right folder? `lab exercises` writes them into exercises/.",
-        "exercises.written": "Written: {names}",
+        "exercises.written": "Written into {folder}/: {names}",
+        "exercises.all_there": "{folder}/ has all its files already: nothing was written over (your work is kept).",
         "exercises.in_sync": "exercises/ is up to date.",
         "exercises.out_of_sync": "exercises/ is out of date (run `lab exercises`):",
     },

@@ -1,11 +1,12 @@
-"""The lesson's scripted client (client2.js), in Python: run it as `python client.py`.
-
-It starts the server.py beside it (or the file named: `python client.py bonus_server.py`),
-sends it seven messages in one go, prints each message (`-> `) and each reply (`<- `),
-closes the server's input after six replies, then asks a model what the server announced.
-server_replies.py (given) waits for the server's lines with a time limit (a notification
-the server sends on its own is printed and skipped: it is no reply), and turns whatever goes
-wrong into one clear line; jsonrpc_lines.py (given) writes a message as one JSON line.
+"""Le client scripté de la leçon (client2.js), en Python : lancez-le avec `python client.py`.
+Il lance le server.py posé à côté (ou le fichier nommé : `python client.py bonus_server.py`),
+lui envoie sept messages d’un coup, affiche chaque message (`-> `) et chaque réponse (`<- `),
+ferme l’entrée du serveur après six réponses, puis demande à un modèle ce que le serveur a
+annoncé. server_replies.py (fourni) attend les lignes du serveur avec un délai, et dit en une
+ligne ce qui tourne mal ; jsonrpc_lines.py (fourni) écrit un message en une ligne JSON.
+The lesson's scripted client (client2.js), in Python: it starts the server beside it, sends it
+seven messages in one go, prints each message (`-> `) and each reply (`<- `), closes the
+server's input after six replies, then asks a model what the server announced.
 """
 
 import subprocess
@@ -31,7 +32,7 @@ TEXTS = {
 TEXT = TEXTS[language()]
 
 
-# ---------------------------------------------------------------- client, part 1
+# ---------------------------------------------------------------- client, partie 1 / part 1
 
 
 def initialize(request_id: int, version: str) -> dict:
@@ -70,25 +71,29 @@ def scenario() -> list[dict]:
 
 
 def main() -> None:
-    # Given: client2.js's first line, spawn("node", ["serveur2.js"]). The server file beside
-    # this one, with pipes to its input and output (UTF-8 text; a byte that is not UTF-8 reads
-    # as "�"), in a process group of its own, so that it can be stopped with its children.
+    # Fourni : la première ligne de client2.js, spawn("node", ["serveur2.js"]) : le serveur posé
+    # à côté, relié à son entrée et à sa sortie (du texte UTF-8), dans un groupe de processus à
+    # lui, pour pouvoir l’arrêter avec ce qu’il a lancé.
+    # Given: client2.js's first line: the server beside this file, with pipes to its input and
+    # output (UTF-8 text), in a process group of its own, to stop it with what it started.
     server_file = Path(__file__).with_name(sys.argv[1] if len(sys.argv) > 1 else "server.py")
     server = subprocess.Popen([sys.executable, str(server_file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True, encoding="utf-8", errors="replace", start_new_session=True)
-    watch(server)  # given: its lines are read in a thread, for next_line
-    # ------------------------------------------------------------ client, part 2
+    watch(server)  # fourni : ses lignes sont lues pour next_line / given: its lines are read for next_line
+    # ------------------------------------------------------------ client, partie 2 / part 2
     # BEGIN SOLUTION client-2
-    # fr: pour chaque message du scénario : ajoutez "jsonrpc": "2.0", affichez "-> " et son JSON
-    # fr: (to_json), écrivez-le sur une ligne dans server.stdin ; puis videz (flush) une fois.
-    # fr: Lisez ensuite six réponses (next_line, puis read_reply avec le numéro de la réponse,
-    # fr: fournis) en affichant "<- " et chaque ligne, et gardez-les dans une liste replies
-    # fr: (la partie 3 s’en sert) ; après la sixième, fermez server.stdin.
-    # en: for each message of the scenario: add "jsonrpc": "2.0", print "-> " and its JSON
-    # en: (to_json), write it on one line to server.stdin; then flush once.
-    # en: Then read six replies (next_line, then read_reply with the reply's number, given),
-    # en: printing "<- " and each line, and keep them in a list, replies (part 3 uses it);
-    # en: after the sixth, close server.stdin.
+    # fr: comme client2.js : les sept messages du scénario partent d’un coup, chacun en JSON
+    # fr: (to_json) sur sa ligne de server.stdin, avec "jsonrpc": "2.0", et affiché "-> " ;
+    # fr: Python les garde jusqu’à ce que vous demandiez leur envoi (flush). Chaque réponse
+    # fr: reçue s’affiche "<- " telle quelle, et se garde dans une liste replies pour la
+    # fr: partie 3 (next_line et read_reply, fournis, l’attendent et la lisent). Après la
+    # fr: sixième, le client ferme l’entrée du serveur : c’est ce qui l’arrête.
+    # en: as client2.js does: the scenario's seven messages leave in one go, each as JSON
+    # en: (to_json) on its line of server.stdin, with "jsonrpc": "2.0", and printed "-> ";
+    # en: Python keeps them until you ask for them to be sent (flush). Each reply received is
+    # en: printed "<- " as it is, and kept in a list, replies, for part 3 (next_line and
+    # en: read_reply, given, wait for it and read it). After the sixth, the client closes the
+    # en: server's input: that is what stops it.
     for message in scenario():
         line = to_json({"jsonrpc": "2.0", **message})
         print("-> " + line, flush=True)
@@ -102,18 +107,19 @@ def main() -> None:
     server.stdin.close()
     # END SOLUTION
     wait_for_exit(server)
-    # ------------------------------------------------------------ client, part 3
+    # ------------------------------------------------------------ client, partie 3 / part 3
     # BEGIN SOLUTION client-3
     # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
     # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
     # fr: (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    # fr: quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
+    # fr: quand aucun modèle ne répond, et la réponse est bornée à 60 (max_tokens : des
+    # fr: morceaux de mots, comme le dernier argument de demander). Le client affiche
     # fr: TEXT["model_says"] puis le texte reçu.
     # en: as client2.js does: the model (ask, from model.py) gets one user question,
     # en: TEXT["question"] followed by the capabilities the server announced, as JSON
     # en: (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    # en: no model answers, and the answer fits in 60 tokens. The client prints
-    # en: TEXT["model_says"], then the text it got.
+    # en: no model answers, and the answer is capped at 60 (max_tokens: pieces of words, as
+    # en: demander's last argument). The client prints TEXT["model_says"], then the text it got.
     capabilities = to_json(announced_capabilities(replies))
     question = TEXT["question"] + capabilities
     answer = ask([{"role": "user", "content": question}], TEXT["sample"], 60)

@@ -1,10 +1,11 @@
-"""The lesson's model helper (model.js), in Python.
-
-`ask(messages, sample)` asks an OpenAI-compatible endpoint (AI_URL) for a short answer.
-When no model answers, for whatever reason, it prints one line saying why and returns
-the recorded sample instead: it never raises.
-model_setup.py (given) reads the settings (the environment, then a .env file) and says,
-in a few words, why no model answered.
+"""L’assistant du modèle de la leçon (model.js), en Python.
+`ask(messages, sample)` demande une réponse courte à un modèle compatible OpenAI (AI_URL).
+Quand aucun modèle ne répond, quelle qu’en soit la raison, il affiche une ligne qui dit
+pourquoi et rend l’échantillon enregistré : il ne lève jamais. model_setup.py (fourni) lit
+les réglages (l’environnement, puis un fichier .env) et dit pourquoi aucun modèle n’a répondu.
+The lesson's model helper (model.js), in Python: `ask(messages, sample)` asks a model
+(AI_URL) for a short answer; when none answers, it prints one line saying why and returns
+the recorded sample: it never raises. model_setup.py (given) reads the settings.
 """
 
 from model_setup import Answer, check_model_address, model_settings, why_no_model
@@ -16,8 +17,8 @@ TEXTS = {
 
 
 def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
-    """The model's answer, or the recorded sample when no model answers."""
-    settings = model_settings()  # .url (with /v1), .key, .model, .timeout (seconds), .lang
+    """La réponse du modèle, sinon l’échantillon enregistré / the model's answer, else the recorded sample."""
+    settings = model_settings()  # .url (avec /v1), .key, .model, .timeout (secondes / seconds), .lang
     # BEGIN SOLUTION model
     # fr: ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
@@ -25,12 +26,18 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # fr: jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
     # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     # fr: qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
+    # fr: check_model_address (fourni) dit aussitôt quand rien ne répond à AI_URL ou qu’un
+    # fr: réglage est faux, sans attendre le délai : appelez-le avant la requête ; il lève une
+    # fr: erreur que why_no_model sait dire, comme celles de la requête.
     # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model
     # en: name: the settings), through the openai SDK, and return its text, marked as coming
     # en: from the model. A request has its own deadline (the timeout setting) and is never
     # en: retried: the client waits for an answer, not a queue of attempts. If anything fails,
     # en: return the sample, marked as recorded, after the "fallback" line saying why
     # en: (why_no_model, given, finds the reason): ask never raises.
+    # en: check_model_address (given) tells at once when nothing answers at AI_URL or a
+    # en: setting is wrong, without waiting for the deadline: call it before the request; it
+    # en: raises an error why_no_model can say, as the request's errors are.
     try:
         check_model_address(settings)  # nothing listens: say so now, without importing openai
         import openai

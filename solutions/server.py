@@ -1,17 +1,18 @@
-"""The lesson's MCP server (serveur2.js), in Python: run it as `python server.py`.
-
-JSON-RPC 2.0 over stdin and stdout, one object per line; its state goes from "nouveau" to
-"attente" to "pret". It runs once its three parts are written (the loop is part 3).
+"""Le serveur MCP de la leçon (serveur2.js), en Python : lancez-le avec `python server.py`.
+JSON-RPC 2.0 sur stdin et stdout, un objet par ligne ; son état va de "nouveau" à "attente",
+puis à "pret". Il tourne une fois ses trois parties écrites (la boucle est la partie 3).
+The lesson's MCP server (serveur2.js), in Python: JSON-RPC 2.0 over stdin and stdout, one
+object per line. It runs once its three parts are written (the loop is part 3).
 """
 
 import sys
 
 from jsonrpc_lines import InvalidRequest, language, read_message, to_json, todo_line, use_utf8_stdio
 
-VERSIONS = ["2025-03-26", "2024-11-05"]  # the versions this server speaks, newest first
+VERSIONS = ["2025-03-26", "2024-11-05"]  # les versions qu’il parle, la plus récente d’abord / newest first
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
 
-# The texts on the wire, in the run's language (LAB_LANG=en chooses English).
+# Les textes envoyés, dans la langue choisie (LAB_LANG=en : l’anglais) / the texts sent, in the run's language.
 TEXTS = {
     "fr": {"parse_error": "Erreur d’analyse", "invalid_request": "Requête invalide",
            "not_initialized": "Pas initialisé", "already_initialized": "Déjà initialisé",
@@ -25,15 +26,17 @@ TEXT = TEXTS[language()]
 state = "nouveau"
 
 
-# ---------------------------------------------------------------- server, part 1
+# ---------------------------------------------------------------- serveur, partie 1 / server, part 1
 
 
 def send(message: dict) -> None:
     # BEGIN SOLUTION server-1
     # fr: écrivez le message sur une ligne, avec "jsonrpc": "2.0", en JSON (to_json, fourni, écrit
-    # fr: comme JSON.stringify), puis videz la sortie (flush) : le client attend chaque réponse.
+    # fr: comme JSON.stringify), puis demandez son envoi (flush) : sans cela Python garde la
+    # fr: ligne, et le client attend chaque réponse.
     # en: write the message on one line, with "jsonrpc": "2.0", as JSON (to_json, given, writes
-    # en: as JSON.stringify does), then flush the output: the client waits for each reply.
+    # en: as JSON.stringify does), then ask for it to be sent (flush): otherwise Python keeps
+    # en: the line, and the client waits for each reply.
     sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\n")
     sys.stdout.flush()
     # END SOLUTION
@@ -58,7 +61,7 @@ def fail(request_id, code: int, text: str, data=None) -> None:
     # END SOLUTION
 
 
-# ---------------------------------------------------------------- server, part 2
+# ---------------------------------------------------------------- serveur, partie 2 / server, part 2
 
 
 def initialize(message: dict) -> None:
@@ -85,7 +88,7 @@ def initialize(message: dict) -> None:
     # END SOLUTION
 
 
-# ---------------------------------------------------------------- server, part 3
+# ---------------------------------------------------------------- serveur, partie 3 / server, part 3
 
 
 def handle(message: dict) -> None:
@@ -150,5 +153,5 @@ if __name__ == "__main__":
     use_utf8_stdio()
     try:
         main()
-    except NotImplementedError as part:  # a part still to write: one line, no traceback
+    except NotImplementedError as part:  # une partie à écrire : une ligne / a part to write: one line
         sys.exit(todo_line(part))

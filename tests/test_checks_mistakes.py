@@ -90,9 +90,9 @@ MISTAKES = {
         "server", '{"requested": demandee, "supported": VERSIONS}', '{"demandee": demandee, "acceptees": VERSIONS}',
         "server.error-data",
         "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, dans la leçon, en sont "
-        'la traduction. Écrivez {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.',
+        "la traduction : la réponse garde les noms de la spécification.",
         "The MCP specification names these keys requested and supported; the lesson's demandee and acceptees are "
-        'their French translation. Write {"requested": "1999-01-01", "supported": ["2025-03-26", "2024-11-05"]}.'),
+        "their French translation: the reply keeps the specification's names."),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
         "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),

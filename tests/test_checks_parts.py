@@ -89,10 +89,10 @@ def test_a_part_one_that_does_not_flush_is_told_so_before_the_loop_exists(tmp_pa
     assert source.count("    sys.stdout.flush()\n") == 1
     server.write_text(source.replace("    sys.stdout.flush()\n", ""), encoding="utf-8")
     for lang, message in (
-            ("fr", "fail(1, -32600, \"Pas initialisé\") écrit sa réponse sans vider la sortie (flush) : elle reste "
-                   "dans le tampon, et un vrai client l’attend sans fin."),
-            ("en", "fail(1, -32600, \"Not initialized\") writes its reply without flushing the output: it stays in "
-                   "the buffer, and a real client waits for it forever.")):
+            ("fr", "fail(1, -32600, \"Pas initialisé\") écrit sa réponse sans demander son envoi (flush) : Python "
+                   "la garde, et un vrai client l’attend sans fin."),
+            ("en", "fail(1, -32600, \"Not initialized\") writes its reply without asking for it to be sent (flush): "
+                   "Python keeps it, and a real client waits for it forever.")):
         result = next(r for r in run_checks(folder, lang).results if r.id == "server.flushes-each-reply")
         assert (result.status, result.message) == (FAILED, message)
 

@@ -49,7 +49,7 @@ def test_each_part_shows_its_mark_score_and_first_failure():
 def test_a_full_score_says_so_in_french():
     report = Report(target="solutions", lang="fr", results=[result("server.a", "server-1", "passed")])
     lines = click.unstyle(render(report)).splitlines()
-    assert lines[0] == "Vérification de solutions"
+    assert lines[0] == "Vérification du dossier solutions"
     assert lines[2] == "✓ serveur, partie 1            1/1"
     assert lines[-2:] == ["Score : 1/1  (0.0 s)", "Tout est juste. Bravo !"]
 

@@ -129,7 +129,7 @@ def test_expected_and_actual_show_both_replies(tmp_path):
     result = report.results[-1]
     assert result.message == "Reply to resources/list (id 6): error.code is -32600 instead of -32601."
     assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
-    assert result.hint.startswith("After the state gate")
+    assert result.hint.startswith("In the ready state, a method the server does not have")
 
 
 def test_a_flooding_server_is_stopped_early(tmp_path):

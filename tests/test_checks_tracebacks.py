@@ -61,15 +61,44 @@ def error_at_line_3(error_line: str) -> str:
      "“state” is a local variable here, read before it got a value: to change a variable of the module (such as "
      "state), write global state at the start of the function."),
     ("KeyError: 'id'",
-     "La clé « id » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez d’abord qu’elle y est (une "
-     "notification n’a pas d’id).",
-     "The key “id” is not in this dictionary: read it with .get(), or check first that it is there (a notification "
-     "has no id)."),
+     "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
+     "et ne reçoit jamais de réponse).",
+     "The key “id” is not in this dictionary: check first that it is there (a notification has no id, and never "
+     "gets a reply)."),
     ("KeyError: 0",
-     "La clé « 0 » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez d’abord qu’elle y est (une "
-     "notification n’a pas d’id).",
-     "The key “0” is not in this dictionary: read it with .get(), or check first that it is there (a notification "
-     "has no id)."),
+     "La clé « 0 » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
+     "et ne reçoit jamais de réponse).",
+     "The key “0” is not in this dictionary: check first that it is there (a notification has no id, and never "
+     "gets a reply)."),
+    ("AttributeError: 'dict' object has no attribute 'method'",
+     "Un dictionnaire (dict) n’a pas d’attribut « method » : un message JSON lu par Python est un dict, et ses clés "
+     "se lisent entre crochets, message[\"method\"], pas avec un point comme en JavaScript.",
+     "A dictionary (dict) has no attribute “method”: a JSON message read by Python is a dict, and its keys are read "
+     "in brackets, message[\"method\"], not with a dot as in JavaScript."),
+    ("AttributeError: 'NoneType' object has no attribute 'get'",
+     "Cette valeur est None (rien) : elle n’a pas d’attribut « get ». None vient souvent d’une clé absente lue avec .get(), ou d’une fonction sans return.",
+     "This value is None (nothing): it has no attribute “get”. None often comes from a missing key read with .get(), or a function without return."),
+    ("AttributeError: 'str' object has no attribute 'get'",
+     "Cette valeur est un texte (str), sans attribut « get » : une ligne reçue est du texte, et ne devient un dict "
+     "qu’une fois lue comme JSON.",
+     "This value is a text (str), with no attribute “get”: a line received is text, and becomes a dict only once "
+     "read as JSON."),
+    ("TypeError: 'NoneType' object is not subscriptable",
+     "Cette valeur est None (rien) : elle n’a pas de clés à lire. None vient souvent d’une clé absente lue avec .get(), ou d’une fonction sans return.",
+     "This value is None (nothing): it has no keys to read. None often comes from a missing key read with .get(), or a function without return."),
+    ("TypeError: string indices must be integers, not 'str'",
+     "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un dict qu’une fois lue "
+     "comme JSON.",
+     "This text (str) is read as a dict: a line received is text, and becomes a dict only once read as JSON."),
+    ("TypeError: fail() missing 1 required positional argument: 'text'",
+     "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre d’arguments.",
+     "An operation got a value of the wrong type, or a function the wrong number of arguments."),
+    ("AttributeError: module 'sys' has no attribute 'stdot'",
+     "Cette valeur n’a pas d’attribut « stdot » : vérifiez son type et l’orthographe.",
+     "This value has no attribute “stdot”: check its type and the spelling."),
+    ("BrokenPipeError: [Errno 32] Broken pipe",
+     "L’autre programme s’est arrêté (ou a fermé son entrée) pendant que celui-ci lui écrivait.",
+     "The other program stopped (or closed its input) while this one was writing to it."),
     ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
      "Ce texte n’est pas du JSON : json.loads l’a refusé.", "This text is not JSON: json.loads refused it."),
     ("RuntimeError: non", "Votre code a levé l’exception RuntimeError.", "Your code raised the exception RuntimeError."),
@@ -120,3 +149,21 @@ def test_a_model_helper_that_does_not_compile_shows_its_line_explained(tmp_path,
     result = next(r for r in run_checks(folder, lang).results if r.id == "model.request")
     assert result.output.splitlines() == [frame.format(line=line), "    " + source[line - 1].strip(), sentence,
                                           "SyntaxError: expected ':'"]
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("fr", "Un dictionnaire (dict) n’a pas d’attribut « method » : un message JSON lu par Python est un dict, et ses "
+           "clés se lisent entre crochets, message[\"method\"], pas avec un point comme en JavaScript."),
+    ("en", "A dictionary (dict) has no attribute “method”: a JSON message read by Python is a dict, and its keys are "
+           "read in brackets, message[\"method\"], not with a dot as in JavaScript."),
+])
+def test_the_javascript_habit_msg_method_is_named_in_the_servers_check(tmp_path, lang, sentence):
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder)
+    source = (folder / "server.py").read_text(encoding="utf-8")
+    assert source.count('    method = message["method"]\n') == 1
+    (folder / "server.py").write_text(source.replace('    method = message["method"]\n', "    method = message.method\n"),
+                                      encoding="utf-8")
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    assert result.output.splitlines()[-3:] == ["    method = message.method", sentence,
+                                               "AttributeError: 'dict' object has no attribute 'method'"]

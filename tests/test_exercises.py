@@ -107,6 +107,34 @@ def test_lab_exercises_check_fails_when_out_of_sync_and_says_so():
     assert (result.returncode, result.stdout) == (0, "exercises/ is up to date.\n")
 
 
+@pytest.mark.parametrize("lang, first, again", [
+    ("fr", "Écrit dans exercises/ : BONUS.md, answers.toml, bonus_server.py, client.py, jsonrpc_lines.py, model.py, "
+           "model_setup.py, server.py, server_replies.py\n",
+     "Écrit dans exercises/ : client.py\n"),
+    ("en", "Written into exercises/: BONUS.md, answers.toml, bonus_server.py, client.py, jsonrpc_lines.py, model.py, "
+           "model_setup.py, server.py, server_replies.py\n",
+     "Written into exercises/: client.py\n"),
+])
+def test_lab_exercises_in_another_folder_writes_its_exercises_and_never_over_a_students_work(tmp_path, lang, first,
+                                                                                           again):
+    def lab_exercises() -> str:
+        result = subprocess.run([sys.executable, "-m", "lab", "--lang", lang, "exercises"], capture_output=True,
+                                text=True, cwd=tmp_path, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    assert lab_exercises() == first
+    assert (tmp_path / "exercises" / "server.py").read_bytes() == (ROOT / "exercises" / "server.py").read_bytes()
+    (tmp_path / "exercises" / "server.py").write_text("# my work\n", encoding="utf-8")
+    (tmp_path / "exercises" / "client.py").unlink()
+    assert lab_exercises() == again
+    assert (tmp_path / "exercises" / "server.py").read_text(encoding="utf-8") == "# my work\n"
+    assert lab_exercises() == {"fr": "exercises/ a déjà tous ses fichiers : rien n’a été réécrit (votre travail est "
+                                     "gardé).\n",
+                               "en": "exercises/ has all its files already: nothing was written over (your work is "
+                                     "kept).\n"}[lang]
+
+
 def test_generated_python_compiles_and_marks_every_lesson_part():
     todos = ""
     for name, content in expected_files(ROOT / "solutions").items():

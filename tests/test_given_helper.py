@@ -59,8 +59,10 @@ def test_each_given_module_is_short_and_says_in_both_languages_that_it_is_given(
     lines = helper.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 250
     docstring = (ast.get_docstring(tree(helper)) or "").splitlines()
-    assert docstring[0].startswith("Given: ") and "Use it; do not edit it." in " ".join(docstring)
-    assert "Fourni : " in " ".join(docstring) and "Servez-vous-en ; ne le modifiez pas." in " ".join(docstring)
+    # French first (the lesson's language), then English.
+    assert docstring[0].startswith("Fourni : ") and "Servez-vous-en ; ne le modifiez pas." in " ".join(docstring)
+    assert "Given: " in " ".join(docstring) and "Use it; do not edit it." in " ".join(docstring)
+    assert " ".join(docstring).index("Fourni : ") < " ".join(docstring).index("Given: ")
 
 
 def test_each_given_module_is_for_the_student_file_it_names_first() -> None:

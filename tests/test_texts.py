@@ -139,9 +139,11 @@ def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> 
     assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
         ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
     said, line, column = "Expected ']' at the end of a table declaration", 1, 11
-    assert recognise(say(lang, "answers.not_toml_at", file="answers.toml", said=said, line=line, column=column),
-                     ("answers.not_toml_at", "answers.not_toml")) == \
-        ("answers.not_toml_at", {"file": "answers.toml", "said": said, "line": "1", "column": "11"})
+    what = {"reason": "answers.toml_table"}
+    assert recognise(say(lang, "answers.not_toml_at", file="answers.toml", said=said, line=line, column=column,
+                         what=what), ("answers.not_toml_at", "answers.not_toml")) == \
+        ("answers.not_toml_at", {"file": "answers.toml", "said": said, "line": "1", "column": "11",
+                                 "what": TEXTS[lang]["answers.toml_table"]})
     assert say("en", "answers.cell", cell="mots_cles.etat", why={"reason": "answers.why_empty"}, empty_cells=[],
                wrong_cells=["mots_cles.negocier"]) == \
         "Cell mots_cles.etat (keywords: state): it is empty. Other wrong cells: mots_cles.negocier (keywords: negotiate)."

@@ -2,19 +2,22 @@
 
 No expected answer is written here: each cell is judged by running the reference
 server's Session (solutions/server.py) on the question the cell asks. Spellings are
-forgiven: codes as numbers or text, accents and case ignored, extra words allowed.
+forgiven: codes as numbers or text, accents and case ignored, extra words allowed. A cell
+that gives two answers ("-32600 ou résultat") is wrong whatever they are: one cell, one
+answer. A key the lesson does not have is named, with the cell it was probably meant for.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 import unicodedata
-from typing import Any
+from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.process.student import read_student_file
 
 if sys.version_info >= (3, 11):
@@ -43,21 +46,64 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
+    # Windows Notepad's "UTF-8 with BOM" starts the file with U+FEFF, which TOML does not allow;
+    # its "Unicode" is UTF-16, with its own BOM: both are read as the text they hold.
+    encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode(encoding))
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except tomllib.TOMLDecodeError as error:
-        # tomllib speaks English only: its place is cut out of its words, for the sentence to say it.
+        # tomllib speaks English only: its place is cut out of its words, for the sentence to say
+        # it, and its commonest words are said in the student's language (TOML_MISTAKES).
         said = str(error)
         where = AT.search(said)
         if where and said.endswith(where[0]):
-            return "answers.not_toml_at", {"file": FILE, "said": said[:where.start()].rstrip(),
-                                           "line": int(where[1]), "column": int(where[2])}
+            said, line = said[:where.start()].rstrip(), int(where[1])
+            written = data.decode(encoding, "replace").splitlines()[line - 1:line] or [""]
+            what = next((key for start, key in TOML_MISTAKES if said.startswith(start)), "answers.toml_other")
+            return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
+                                           "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
 
 
+# tomllib's words (how they start) -> what the student wrote wrong, a reason of lab/checks/texts.py.
+TOML_MISTAKES = (
+    ("Invalid value", "answers.toml_value"),
+    ("Expected newline or end of document", "answers.toml_after_value"),
+    ("Expected '=' after a key", "answers.toml_no_equals"),
+    ("Illegal character '\\n'", "answers.toml_open_quote"),
+    ("Unterminated string", "answers.toml_open_quote"),
+    ("Cannot overwrite a value", "answers.toml_twice"),
+    ("Cannot declare", "answers.toml_twice"),
+    ("Expected ']' at the end of a table", "answers.toml_table"),
+)
+
+
 PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
+
+
+# "résultat" or "erreur" as an answer, not "pas de résultat" (said of an error) or "sans erreur".
+NOT = r"(?<!pas de )(?<!pas d'un )(?<!pas d')(?<!pas d)(?<!sans )(?<!aucun )(?<!aucune )(?<!no )(?<!not a )(?<!not an )"
+RESULT = re.compile(NOT + r"result")
+ERROR = re.compile(NOT + r"err(?:eu|o)r")
+
+
+def answers_given(cell: Any) -> list[str]:
+    """The answers a cell gives, as written: an error (its codes, or the word without a code:
+    a version beside it is its data) and "résultat", else the versions; more than one is a
+    cell that hedges."""
+    text = str(cell)
+
+    def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
+        found = [m.group() for m in re.finditer(pattern, text, re.IGNORECASE) if said.search(normalize(text[:m.end()]))]
+        return found[:1]
+
+    codes = list(dict.fromkeys(CODE.findall(text))) or words(r"err(?:eu|o)r\w*", ERROR)
+    results = words(r"r[ée]sult\w*", RESULT)
+    if codes:
+        return codes + results
+    return list(dict.fromkeys(VERSION.findall(text))) or results
 
 
 def reading(cell: Any) -> tuple[str, Any]:
@@ -67,7 +113,7 @@ def reading(cell: Any) -> tuple[str, Any]:
         return "error", int(code.group())
     if version := VERSION.search(text):
         return "result", version.group()
-    if "result" in text:  # result, résultat, resultat
+    if "result" in text or text.startswith("{"):  # result, résultat, resultat, or the result's JSON
         return "result", None
     return "?", text
 
@@ -84,11 +130,30 @@ def initialize_outcome(version: str) -> tuple[str, Any]:
 def table(context: Context, name: str) -> dict:
     answers = context.probe("answers.file")
     if isinstance(answers, tuple):
-        raise Failed(FILE, "—", reason=answers[0], fields=answers[1])
+        raise Failed("", answers[1].get("text") or "—", reason=answers[0], fields=answers[1], hint=FILE_HINT)
     cells = answers.get(name)
     if not isinstance(cells, dict):
+        near = difflib.get_close_matches(name, [key for key in answers if key not in TABLES], n=1, cutoff=0.6)
+        if near:
+            raise Failed(f"[{name}]", f"[{near[0]}]", reason="answers.misspelt_table", hint=FILE_HINT,
+                         fields={"table": name, "written": near[0], "file": FILE})
         raise Failed(f"[{name}]", "—", reason="answers.no_table", fields={"table": name, "file": FILE})
     return cells
+
+
+TABLES = ("mots_cles", "trois_clients", "six_reponses")
+FILE_HINT = in_each_language("answers.file_hint", file=FILE)  # what to do when the file itself is wrong
+
+
+def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
+    """What the cell `key` holds, and why it is wrong if it is not there: EMPTY, or, when the
+    table has a key the lesson does not (of `keys`) close to it, that key named as a typo."""
+    if key in cells:
+        return cells[key], EMPTY
+    near = difflib.get_close_matches(key, [k for k in cells if k not in keys], n=1, cutoff=0.6)
+    if near:
+        return cells[near[0]], ("answers.why_misspelt", {"written": near[0], "meant": key})
+    return "", EMPTY
 
 
 # The cells keep the lesson's French names (the file's keys); in another language each is shown
@@ -107,7 +172,8 @@ def cell_name(cell: str, lang: str) -> str:
 
 
 Asks = tuple[str, dict]  # what a cell asks: a reason of lab/checks/texts.py and its fields
-Wrong = tuple[str, Asks, Any, str]  # a wrong cell: its name, what it asks, what was written, why (a key)
+Why = Any  # why a cell is wrong: a reason key (answers.why_…), or (key, fields)
+Wrong = tuple[str, Asks, Any, Why]  # a wrong cell: its name, what it asks, what was written, why
 EMPTY = "answers.why_empty"
 
 
@@ -116,31 +182,60 @@ def grade(wrong: list[Wrong], lang: str) -> None:
     (lab/grading/class_stats.py counts them)."""
     if wrong:
         cell, (asks, asked), written, why = wrong[0]
+        why = {"reason": why} if isinstance(why, str) else {"reason": why[0], "fields": why[1]}
         # An empty cell is still to fill in, not wrong: the two are named apart.
-        fields = {"cell": cell, "why": {"reason": why},
+        fields = {"cell": cell, "why": why,
                   "empty_cells": [w[0] for w in wrong[1:] if w[3] == EMPTY],
                   "wrong_cells": [w[0] for w in wrong[1:] if w[3] != EMPTY]}
         raise Failed(say(lang, asks, **asked), written if written != "" else "—", reason="answers.cell", fields=fields)
 
 
+def hedges(given: list[str]) -> Why | None:
+    """One cell, one answer: a cell that gives several is wrong, whichever is right."""
+    if len(given) > 1:
+        return "answers.why_two_answers", {"answers": ", ".join(given)}
+    return None
+
+
+KEYWORDS = ("poignee_de_main", "etat", "negocier")
+
+
+def keyword(cells: dict, key: str, asks: str, given: Callable[[str], list[str]], right: Callable[[str], bool],
+            wrong_why: str) -> Wrong | None:
+    """One cell of [mots_cles]: `given` finds the answers it names, `right` judges it."""
+    written, why = cell_value(cells, key, KEYWORDS)
+    name = f"mots_cles.{key}"
+    if written == "" or why != EMPTY:
+        return name, (asks, {}), written, why
+    if hedge := hedges(given(str(written))):
+        return name, (asks, {}), written, hedge
+    return None if right(str(written)) else (name, (asks, {}), written, wrong_why)
+
+
+def words(text: str) -> list[str]:
+    return list(dict.fromkeys(re.findall(r"[a-z/_]+", normalize(text))))
+
+
+def named(text: str, among: set[str]) -> list[str]:
+    """The words of `text` (as written, each once) that are in `among` (normalized)."""
+    return list({normalize(w): w for w in re.findall(r"[\w/]+", text) if normalize(w) in among}.values())
+
+
 def keywords(context: Context) -> None:
     cells = table(context, "mots_cles")
-    wrong = []
-    handshake = cells.get("poignee_de_main", "")
-    if not any(opens_session(word) for word in re.findall(r"[a-z/_]+", normalize(handshake))):
-        wrong.append(("mots_cles.poignee_de_main", ("answers.asks_handshake", {}), handshake,
-                      EMPTY if handshake == "" else "answers.why_not_the_opening"))
-    state = cells.get("etat", "")
+    requests = {m["method"] for m in scenario_messages() if "id" in m} | {"ping"}  # the lesson's requests
     states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
-    if normalize(state) not in states:
-        wrong.append(("mots_cles.etat", ("answers.asks_state", {}), state,
-                      EMPTY if state == "" else "answers.why_not_a_state"))
-    negotiate = cells.get("negocier", "")
-    version = VERSION.search(normalize(negotiate))
-    if not version or initialize_outcome(version.group()) != ("result", version.group()):
-        wrong.append(("mots_cles.negocier", ("answers.asks_version", {}), negotiate,
-                      EMPTY if negotiate == "" else "answers.why_version_refused"))
-    grade(wrong, context.lang)
+    wrong = [
+        keyword(cells, "poignee_de_main", "answers.asks_handshake", lambda text: named(text, requests),
+                lambda text: any(opens_session(word) for word in words(text)), "answers.why_not_the_opening"),
+        keyword(cells, "etat", "answers.asks_state", lambda text: named(text, states),
+                lambda text: normalize(text) in states, "answers.why_not_a_state"),
+        keyword(cells, "negocier", "answers.asks_version", lambda text: list(dict.fromkeys(VERSION.findall(text))),
+                lambda text: (version := VERSION.search(text)) is not None
+                and initialize_outcome(version.group()) == ("result", version.group()),
+                "answers.why_version_refused"),
+    ]
+    grade([w for w in wrong if w], context.lang)
 
 
 def opens_session(method: str) -> bool:
@@ -153,14 +248,19 @@ def opens_session(method: str) -> bool:
     return isinstance(reply, dict) and "result" in reply and session.state != before
 
 
-def compare(cell: str, written: Any, expected: tuple[str, Any], asks: Asks) -> Wrong | None:
-    if written == "":
-        return cell, asks, written, EMPTY
+def compare(cell: str, value: tuple[Any, Why], expected: tuple[str, Any], asks: Asks) -> Wrong | None:
+    written, why = value
+    if written == "" or why != EMPTY:  # empty, or written under a misspelt key
+        return cell, asks, written, why
+    if hedge := hedges(answers_given(written)):
+        return cell, asks, written, hedge
     said = reading(written)
     if said == expected:
         return None
     if expected[0] == "result" and said == ("result", None):
         return cell, asks, written, "answers.why_say_version"
+    if expected[0] == "error" and said[0] == "?" and ERROR.search(said[1]):
+        return cell, asks, written, "answers.why_say_code"
     return cell, asks, written, "answers.why_not_the_reply"
 
 
@@ -169,21 +269,24 @@ THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's quest
 
 def three_clients(context: Context) -> None:
     cells = table(context, "trois_clients")
-    wrong = [compare(f"trois_clients.\"{version}\"", cells.get(version, ""), initialize_outcome(version),
-                     ("answers.asks_initialize", {"version": version}))
+    wrong = [compare(f"trois_clients.\"{version}\"", cell_value(cells, version, THREE_CLIENTS),
+                     initialize_outcome(version), ("answers.asks_initialize", {"version": version}))
              for version in THREE_CLIENTS]
     grade([w for w in wrong if w], context.lang)
 
 
 def six_replies(context: Context) -> None:
     cells = table(context, "six_reponses")
+    replies = reference_replies(encode_lines(scenario_messages()), context.lang)
+    keys = tuple(str(reply["id"]) for reply in replies)
     wrong = []
-    for reply in reference_replies(encode_lines(scenario_messages()), context.lang):
+    for reply in replies:
         expected = ("error", reply["error"]["code"]) if "error" in reply else ("result", None)
-        written = cells.get(str(reply["id"]), "")
-        if expected[0] == "result" and reading(written)[0] == "result":
-            continue  # "résultat" is enough here; the details are in the reply
-        wrong.append(compare(f"six_reponses.{reply['id']}", written, expected,
+        value = cell_value(cells, str(reply["id"]), keys)
+        if expected[0] == "result" and reading(value[0])[0] == "result":
+            # "résultat" is enough here (the details are in the reply), and so is its version
+            expected = reading(value[0])
+        wrong.append(compare(f"six_reponses.{reply['id']}", value, expected,
                              ("answers.asks_reply", {"id": reply["id"]})))
     grade([w for w in wrong if w], context.lang)
 

@@ -37,11 +37,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
         "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
         "answers.no_table": "La table [{table}] manque dans {file}.",
-        # tomllib speaks English only: its words ({said}, without its place) are quoted, the place
-        # and what to look at are said in the student's language.
-        "answers.not_toml_at": "{file} n’est pas du TOML valide ligne {line}, colonne {column} : regardez les "
-                               "crochets, les guillemets et le signe = de cette ligne (tomllib dit, en anglais : "
-                               "« {said} (at line {line}, column {column}) »).",
+        # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
+        # its place are said in the student's language, its own words ({said}) quoted after.
+        "answers.not_toml_at": "{file} ne se lit pas, ligne {line} : {what} (tomllib dit, en anglais : « {said} "
+                               "(at line {line}, column {column}) »).",
+        "answers.toml_value": "la réponse n’est ni un nombre ni un texte entre guillemets",
+        "answers.toml_after_value": "après la réponse, rien d’autre sur la ligne qu’un commentaire # (une réponse de "
+                                    "plusieurs mots va entre guillemets)",
+        "answers.toml_no_equals": "il manque le signe = entre la clé et la réponse",
+        "answers.toml_open_quote": "un guillemet n’est pas refermé sur cette ligne",
+        "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
+        "answers.toml_table": "le nom de la table n’est pas refermé par ]",
+        "answers.toml_other": "regardez les crochets, les guillemets et le signe = de cette ligne",
         "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
         # A wrong cell (lab/checks/answers_checks.py): `cell` is its name in the file, `why` one of
         # the answers.why_… reasons, `empty_cells` and `wrong_cells` the other cells (lists, maybe empty).
@@ -53,7 +60,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_not_a_state": "ce n’est pas un des états du serveur.",
         "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
         "answers.why_say_version": "dites aussi en quelle version.",
+        "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
+        "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
+        "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
+                                "de frappe pour {meant} ?",
+        "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
+                                  "n’a pas : une faute de frappe ?",
+        "answers.file_hint": "Tant que {file} ne se lit pas, aucune de ses réponses ne peut être vérifiée : chaque "
+                             "table [nom] sur sa ligne, puis une cellule par ligne, clé = \"réponse\", comme dans le "
+                             "fichier donné.",
         # What a cell asks (the check's "expected").
         "answers.asks_handshake": "la méthode qui ouvre la session",
         "answers.asks_state": "un état du serveur",
@@ -93,10 +109,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                "une boucle sans fin ?",
         "server.exit_code": "Le serveur s’est arrêté avec le code {code}.",
         "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
-                              "dans la leçon, en sont la traduction. Écrivez {renamed}.",
+                              "dans la leçon, en sont la traduction : la réponse garde les noms de la spécification.",
         "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
         "server.server_info": "serverInfo doit donner name et version, deux textes.",
-        "server.call_unflushed": "{call} écrit sa réponse sans vider la sortie (flush) : elle reste dans le tampon, "
+        "server.call_unflushed": "{call} écrit sa réponse sans demander son envoi (flush) : Python la garde, "
                                  "et un vrai client l’attend sans fin.",
         # The lesson's client (lab/checks/client_checks.py).
         "client.sent_nothing": "Le serveur n’a rien reçu du client.",
@@ -141,8 +157,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "Aucune requête n’est arrivée au modèle.",
         "model.request_differs": "La requête n’est pas celle de la leçon.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
-        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de se "
-                                   "replier.",
+        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
+                                   "l’échantillon enregistré.",
         "model.reason_placeholder": "<raison>",
         "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
         "model.reason_lacks": "La raison ne dit pas {words}.",
@@ -176,9 +192,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
                                     "changer une variable du module (comme state), écrivez global {name} au début de "
                                     "la fonction.",
-        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : lisez-la avec .get(), ou vérifiez "
-                           "d’abord qu’elle y est (une notification n’a pas d’id).",
+        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
+                           "notification n’a pas d’id, et ne reçoit jamais de réponse).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
+        "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
+                                "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
+                                "point comme en JavaScript.",
+        "python.NoneAttribute": "Cette valeur est None (rien) : elle n’a pas d’attribut « {name} ». None vient souvent d’une "
+                                "clé absente lue avec .get(), ou d’une fonction sans return.",
+        "python.StrAttribute": "Cette valeur est un texte (str), sans attribut « {name} » : une ligne reçue est du "
+                               "texte, et ne devient un dict qu’une fois lue comme JSON.",
+        "python.NoneSubscript": "Cette valeur est None (rien) : elle n’a pas de clés à lire. None vient souvent "
+                                "d’une clé absente lue avec .get(), ou d’une fonction sans return.",
+        "python.StrSubscript": "Ce texte (str) est lu comme un dict : une ligne reçue est du texte, et ne devient un "
+                               "dict qu’une fois lue comme JSON.",
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
                             "d’arguments.",
         "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
@@ -190,7 +217,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.AssertionError": "Un assert de votre code a échoué.",
         "python.FileNotFoundError": "Un fichier ou un programme introuvable : vérifiez son nom et le dossier où il "
                                     "est cherché.",
-        "python.BrokenPipeError": "L’autre programme a fermé le tube pendant que celui-ci y écrivait.",
+        "python.BrokenPipeError": "L’autre programme s’est arrêté (ou a fermé son entrée) pendant que celui-ci lui "
+                                  "écrivait.",
         "python.UnicodeDecodeError": "Des octets qui ne sont pas du texte UTF-8.",
         "python.UnicodeEncodeError": "Un caractère que cette sortie ne sait pas écrire.",
         "python.SyntaxError": "Python ne peut pas lire ce fichier : cette ligne est mal écrite.",
@@ -219,7 +247,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "part.raises": "{call} raises an exception instead of writing its reply.",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
-        "answers.not_toml_at": "{file} is not valid TOML: {said} (at line {line}, column {column})",
+        "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
+                               "column {column})”).",
+        "answers.toml_value": "the answer is neither a number nor a text in quotes",
+        "answers.toml_after_value": "after the answer, nothing else on the line but a # comment (an answer of several "
+                                    "words goes in quotes)",
+        "answers.toml_no_equals": "the = sign between the key and the answer is missing",
+        "answers.toml_open_quote": "a quote is not closed on this line",
+        "answers.toml_twice": "this key is written already further up in its table: one line per cell",
+        "answers.toml_table": "the table's name is not closed with ]",
+        "answers.toml_other": "look at the brackets, the quotes and the = sign of this line",
         "answers.not_toml": "{file} is not valid TOML: {said}",
         "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
         "answers.still_empty": " Cells still empty: {cells}.",
@@ -229,7 +266,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_not_a_state": "that is not one of the server's states.",
         "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
         "answers.why_say_version": "also say in which version.",
+        "answers.why_say_code": "it is an error indeed: also say its code.",
         "answers.why_not_the_reply": "that is not what the server answers.",
+        "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
+        "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
+                                "for {meant}?",
+        "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "
+                                  "lesson does not have: a typo?",
+        "answers.file_hint": "As long as {file} does not read, none of its answers can be checked: each [name] "
+                             "table on its own line, then one cell per line, key = \"answer\", as in the file given.",
         "answers.asks_handshake": "the method that opens the session",
         "answers.asks_state": "one of the server's states",
         "answers.asks_version": "a version both sides speak",
@@ -263,10 +308,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
         "server.exit_code": "The server stopped with code {code}.",
         "server.lesson_keys": "The MCP specification names these keys requested and supported; the lesson's "
-                              "demandee and acceptees are their French translation. Write {renamed}.",
+                              "demandee and acceptees are their French translation: the reply keeps the "
+                              "specification's names.",
         "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
         "server.server_info": "serverInfo must give name and version, two strings.",
-        "server.call_unflushed": "{call} writes its reply without flushing the output: it stays in the buffer, and "
+        "server.call_unflushed": "{call} writes its reply without asking for it to be sent (flush): Python keeps it, and "
                                  "a real client waits for it forever.",
         "client.sent_nothing": "The server received nothing from the client.",
         "client.hangs_silent": "The client sent nothing to the server in {seconds:g} s, and did not stop: it waits for something, or loops.",
@@ -308,7 +354,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "No request reached the model.",
         "model.request_differs": "The request is not the lesson's.",
         "model.not_the_sample": "ask does not return the recorded sample.",
-        "model.fell_back_untried": "No request reached the model: ask must try the model before falling back.",
+        "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
+                                   "sample.",
         "model.reason_placeholder": "<reason>",
         "model.fallback_line": "ask must print one line “Recorded sample: … (<reason>).”",
         "model.reason_lacks": "The reason does not say {words}.",
@@ -337,9 +384,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
                                     "variable of the module (such as state), write global {name} at the start of the "
                                     "function.",
-        "python.KeyError": "The key “{name}” is not in this dictionary: read it with .get(), or check first that it "
-                           "is there (a notification has no id).",
+        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there (a "
+                           "notification has no id, and never gets a reply).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
+        "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
+                                "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
+                                "JavaScript.",
+        "python.NoneAttribute": "This value is None (nothing): it has no attribute “{name}”. None often comes from "
+                                "a missing key read with .get(), or a function without return.",
+        "python.StrAttribute": "This value is a text (str), with no attribute “{name}”: a line received is text, and "
+                               "becomes a dict only once read as JSON.",
+        "python.NoneSubscript": "This value is None (nothing): it has no keys to read. None often comes from "
+                                "a missing key read with .get(), or a function without return.",
+        "python.StrSubscript": "This text (str) is read as a dict: a line received is text, and becomes a dict only "
+                               "once read as JSON.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
         "python.IndexError": "An index goes past the end of the list (the first one is 0).",
         "python.ValueError": "A function got a value it cannot handle.",
@@ -349,7 +407,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.AssertionError": "An assert in your code failed.",
         "python.FileNotFoundError": "A file or a program that cannot be found: check its name and the folder it is "
                                     "looked for in.",
-        "python.BrokenPipeError": "The other program closed the pipe while this one was writing to it.",
+        "python.BrokenPipeError": "The other program stopped (or closed its input) while this one was writing to "
+                                  "it.",
         "python.UnicodeDecodeError": "Bytes that are not UTF-8 text.",
         "python.UnicodeEncodeError": "A character this output cannot write.",
         "python.SyntaxError": "Python cannot read this file: this line is malformed.",

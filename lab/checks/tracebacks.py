@@ -65,7 +65,12 @@ def short_frame(line: str, lang: str) -> str:
 
 # Python's error line: its type (json.decoder.JSONDecodeError), then its own English words.
 ERROR_LINE = re.compile(r"^(?:\w+\.)*(?P<type>\w*(?:Error|Exception|Exit|Iteration|Interrupt))(?::\s?(?P<text>.*))?$")
-NAMED = re.compile(r"'(?P<name>[^']+)'")  # the name Python quotes: 'outils', 'id', 'dict'
+NAMED = re.compile(r"'(?P<name>[^']+)'")  # the name Python quotes: 'outils', 'id'
+ATTRIBUTE = re.compile(r"has no attribute '(?P<name>[^']+)'")  # the attribute, not the type quoted before it
+OBJECT = re.compile(r"'(?P<type>\w+)' object has no attribute")
+# The values a student's message handling meets, said by what they are in the lesson (a message, a line).
+VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute"}
+SUBSCRIPTS = {"'NoneType' object is not subscriptable": "python.NoneSubscript", "string indices": "python.StrSubscript"}
 # What the error means is said first in the student's language (TEXTS' python.<type> keys),
 # then Python's own line follows.
 PATH = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\"]*[\\/])?(?P<name>[\w.-]+\.py)\b")  # /tmp/lab-x/server.py
@@ -76,9 +81,13 @@ def explained(lines: list[str], lang: str) -> list[str]:
     if error is None or error["type"] == "NotImplementedError":  # a part still to write says so itself
         return lines
     text = error["text"] or ""
-    named = NAMED.search(text)
+    named = ATTRIBUTE.search(text) or NAMED.search(text)  # 'dict' object has no attribute 'method': method
     name = named["name"] if named else text.strip()  # KeyError: 0 quotes nothing
     key = "python." + ("NotUtf8" if text.startswith("Non-UTF-8 code") else error["type"])
+    if key == "python.AttributeError" and (kind := OBJECT.match(text)) and kind["type"] in VALUE_KINDS:
+        key = VALUE_KINDS[kind["type"]]
+    if key == "python.TypeError":
+        key = next((said for start, said in SUBSCRIPTS.items() if text.startswith(start)), key)
     if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
         key = "python.other"
     original = PATH.sub(r"\g<name>", lines[-1])  # a student's file by its name in their folder
