@@ -25,11 +25,14 @@ def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
     """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
     from lab.grading.causes import HUNG, run_kind
     from lab.grading.classroom import located
+    from lab.grading.runner import blank_files
     from lab.layout import STUDENT_FILES
 
     def empty(submission: Path) -> bool:
+        """No student file, or only blank ones (the runner stops those: grade.empty)."""
         folder = located(submission, "en")[0]  # a nested upload is not empty
-        return not any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+        present = any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+        return not present or bool(blank_files(folder))
 
     return {"kit": sum(1 for report in reports if report.kit_error),
             "empty": sum(1 for folder in submissions if empty(folder)),
