@@ -146,7 +146,7 @@ def test_the_page_speaks_english_when_asked(tmp_path: Path) -> None:
     assert page.find("h1").text == "Class report"
     assert [h.text for h in page.all("h2")] == [
         "Score distribution", "Lesson parts: who has full marks", "Checks, from most failed to least failed",
-        "answers.toml: the most common wrong answers", "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped",
+        "answers.toml: the most common wrong answers", "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped, refused, empty",
         "Students"]
     assert page.find("p", id="summary").text == (
         "4 submissions, median score 0.5/3, mean 1.0, 1 with full marks." if hung_is_scored(tmp_path) else
