@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from lab.checks.texts import recognise
+from lab.checks.texts import TEXTS, recognise
 from lab.i18n import MESSAGES
 from lab.results import ERROR, FAILED, PASSED, CheckResult
 
@@ -156,7 +156,7 @@ def reason_of(check: CheckResult) -> tuple[str, dict]:
 
 
 READ_BACK = ("file.missing", "part.unwritten", "part.not_yet", "part.waits_for", "run.silent", "run.spun",
-             "run.stopped_silent", "file.does_not_load", "model.stopped_before", "client.sent_nothing")
+             "run.stopped_silent", "file.does_not_load", "model.stopped_before", "client.sent_nothing", "answers.cell")
 
 
 def check_cause(check: CheckResult) -> str:
@@ -165,7 +165,7 @@ def check_cause(check: CheckResult) -> str:
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
         kind = CRASH
-    if reason == "answers.cell" and untouched_table(fields):
+    if reason == "answers.cell" and untouched_table(check, fields):
         return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
     if kind is None and reason == "" and (bonus := recognise_bonus(check.message)):
         return f"{MISSING}:{bonus}"
@@ -181,11 +181,15 @@ def check_cause(check: CheckResult) -> str:
     return f"{RULE}:{check.id}"
 
 
-def untouched_table(fields: dict) -> bool:
-    """An answers check's first wrong cell is empty and so is every other it names: the
-    table is still to write, not a rule broken."""
-    why = fields.get("why")
-    return isinstance(why, dict) and why.get("reason") == "answers.why_empty" and not fields.get("wrong_cells")
+def untouched_table(check: CheckResult, fields: dict) -> bool:
+    """An answers check's first wrong cell is empty (written as "—") and no other it names is
+    wrong: the table is still to write, not a rule broken. A result without its fields (read
+    back) names the wrong cells in a sentence of its own (answers.also_wrong)."""
+    if check.actual not in ("", "—"):
+        return False
+    if check.reason:
+        return not fields.get("wrong_cells")
+    return not any(TEXTS[lang]["answers.also_wrong"].partition("{cells}")[0] in check.message for lang in TEXTS)
 
 
 def recognise_bonus(message: str) -> str:
