@@ -67,6 +67,11 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
         # A mistyped folder would read as nine parts of missing files: say first what is likely.
         click.echo(text(lang, "check.no_student_files", target=folder, files=", ".join(STUDENT_FILES)), err=True)
     memo = ProbeMemo() if watch else None  # a save runs again only the probes it concerns
+    if launch_json:
+        # A graded check run copies files for student processes that run as another user (the
+        # sandbox's): readable whatever the grader's umask (run_autograder's is 077). The
+        # folders they lie in are the kit's own, made private by mkdtemp.
+        os.umask(0o022)
     launch = [Launch.from_json(launch_json) if launch_json else HERE]
 
     def run_once() -> int:

@@ -131,10 +131,15 @@ MESSAGES = {
         ),
         "grade.copy_failed": "La copie privée de ce travail a échoué côté correcteur ({reason}).",
         "grade.output_failed": "Les résultats de ce travail n’ont pas pu être écrits ({reason}).",
+        "grade.no_sdk": (
+            "lab grade --bonus fait tourner le client du SDK Python mcp, que ce Python ne peut pas importer "
+            "(module {missing}) : ses deux vérifications vaudraient 0 pour toute la classe. Installez-le dans "
+            "l’environnement du kit (pip install 'mcp>=2.0'), puis relancez."
+        ),
         "grade.no_inspector": (
             "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
             "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
-            "nécessaire) : npx --yes --package @modelcontextprotocol/inspector --call true, puis relancez."
+            "nécessaire) : npx --yes --package {package} --call true, puis relancez."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
@@ -261,10 +266,15 @@ MESSAGES = {
         ),
         "grade.copy_failed": "The private copy of this submission failed on the grader's side ({reason}).",
         "grade.output_failed": "This submission's results could not be written ({reason}).",
+        "grade.no_sdk": (
+            "lab grade --bonus runs the mcp Python SDK's client, which this Python cannot import "
+            "(module {missing}): its two checks would score 0 for the whole class. Install it in the "
+            "kit's environment (pip install 'mcp>=2.0'), then run again."
+        ),
         "grade.no_inspector": (
             "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
             "in a submission's folder: it is not there. Install it once (network needed): "
-            "npx --yes --package @modelcontextprotocol/inspector --call true, then run again."
+            "npx --yes --package {package} --call true, then run again."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "
