@@ -360,6 +360,9 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
             return RealClientRun("inspector", FAILED, reason="real.no_json", fields={"output": out[:200]})
         tools = listed.get("tools") if isinstance(listed, dict) else None
         return RealClientRun("inspector", CONNECTED, tools=tools)
+    said = json_error(err) or json_error(out)
+    if said is not None:  # the Inspector (2.x) ran and prints the server's refusal as JSON
+        return RealClientRun("inspector", REFUSED, error=said, reason="real.said", fields={"said": said["message"]})
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
     if failure is not None:  # the Inspector ran and says what the server did
         if failure.group(1) is None:
@@ -369,6 +372,18 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
     return RealClientRun("inspector", UNAVAILABLE, reason="real.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})
+
+
+def json_error(out: str) -> Optional[dict]:
+    """`{"error": {"code": …, "message": …}}`, as the Inspector CLI 2.x prints a failed call; None otherwise."""
+    try:
+        printed = json.loads(out)
+    except ValueError:
+        return None
+    error = printed.get("error") if isinstance(printed, dict) else None
+    if not (isinstance(error, dict) and isinstance(error.get("message"), str)):
+        return None
+    return {"code": error.get("code"), "message": error["message"][:500]}
 
 
 def last_line(text: str) -> str:

@@ -354,7 +354,11 @@ def test_the_inspectors_own_command_answers_as_npx_does(monkeypatch: pytest.Monk
     node: npm's start (about 0.6 s of CPU) is spared, what the Inspector says is the same."""
     through_npx = [inspector(BONUS), real_clients.run_inspector(LESSON)]
     entry = real_clients.inspector_entry()
-    assert entry is not None and entry.endswith("/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js")
+    assert entry is not None
+    package = Path(entry.split("/node_modules/")[0]) / "node_modules" / "@modelcontextprotocol" / "inspector"
+    declared = json.loads((package / "package.json").read_text(encoding="utf-8"))
+    assert declared["version"] == real_clients.INSPECTOR_VERSION  # the pinned one, whatever else is cached
+    assert Path(entry) == (package / declared["bin"]["mcp-inspector"]).resolve()
     commands = []
     run_capped = real_clients.run_capped
     monkeypatch.setattr(real_clients, "run_capped", lambda args, *more, **options: commands.append(args) or
