@@ -99,3 +99,19 @@ def test_the_sdk_is_found_missing_by_module_name(monkeypatch: pytest.MonkeyPatch
     assert real_clients.sdk_missing() == "anyio"
     monkeypatch.setitem(sys.modules, "mcp", None)
     assert real_clients.sdk_missing() == "mcp"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_lab_grade_bonus_without_the_inspector_stops_in_the_runs_language(tmp_path: Path, lang: str) -> None:
+    if real_clients.sdk_missing():
+        required("the mcp SDK is not installed")  # it is checked first
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("AI_", "LAB_"))}
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", lang, "grade", str(folder), "--bonus",
+                           "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**environment, "PYTHONPATH": str(ROOT), "npm_config_cache": str(tmp_path / "empty")})
+    assert done.returncode == 1
+    message = text(lang, "grade.no_inspector", package=real_clients.INSPECTOR)
+    assert done.stderr.strip().splitlines()[-1] == {"fr": "Erreur : ", "en": "Error: "}[lang] + message
+    assert real_clients.INSPECTOR in message
