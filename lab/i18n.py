@@ -133,10 +133,15 @@ MESSAGES = {
         ),
         "grade.copy_failed": "La copie privée de ce travail a échoué côté correcteur ({reason}).",
         "grade.output_failed": "Les résultats de ce travail n’ont pas pu être écrits ({reason}).",
+        "grade.no_sdk": (
+            "lab grade --bonus fait tourner le client du SDK Python mcp, que ce Python ne peut pas importer "
+            "(module {missing}) : ses deux vérifications vaudraient 0 pour toute la classe. Installez-le dans "
+            "l’environnement du kit (pip install 'mcp>=2.0'), puis relancez."
+        ),
         "grade.no_inspector": (
             "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
             "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
-            "nécessaire) : npx --yes --package @modelcontextprotocol/inspector --call true, puis relancez."
+            "nécessaire) : npx --yes --package {package} --call true, puis relancez."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
@@ -161,6 +166,7 @@ MESSAGES = {
         "grade.copy_bytes": "Plus de {limit} Mio dans le travail : pas copié, rien n’a pu être vérifié.",
         "grade.copy_time": "Le travail n’a pas pu être copié dans le temps alloué : rien n’a pu être vérifié.",
         "grade.copy_depth": "Des dossiers imbriqués sur plus de {limit} niveaux dans le travail : pas copié, rien n’a pu être vérifié.",
+        "grade.empty": "Travail vide ({files} : rien d’écrit) : rien n’a pu être vérifié.",
         "grade.resumed": "{count} travail(s) déjà noté(s) dans {path} : repris tels quels (--force pour tout refaire).",
         "grade.start_path": "Démarrage : code étudiant {isolation} ; vérifications {checks} ; exécuteur du modèle {model}.",
         "grade.start.sandboxed": "dans bubblewrap",
@@ -209,6 +215,7 @@ MESSAGES = {
         "grade.output": "Sortie :\n{value}",
         "grade.summary": "Note : {score}/{max}",
         "grade.done": "{count} travail(s) noté(s) en {seconds:.1f} s ({rate:.2f} par seconde). Résumé : {path}",
+        "grade.done_reused": "{count} travail(s) noté(s) en {seconds:.1f} s, dont {reused} repris d’une notation précédente ({rate:.2f} noté(s) par seconde). Résumé : {path}",
         "grade.no_checks": "Attention : la liste des vérifications est inconnue (le moteur ne la donne pas et les solutions n’ont pas pu être notées).",
         "gradescope_bundle.done": "Zip d’autograder écrit : {path}",
         "report.done": "Rapport de classe écrit : {path}",
@@ -267,10 +274,15 @@ MESSAGES = {
         ),
         "grade.copy_failed": "The private copy of this submission failed on the grader's side ({reason}).",
         "grade.output_failed": "This submission's results could not be written ({reason}).",
+        "grade.no_sdk": (
+            "lab grade --bonus runs the mcp Python SDK's client, which this Python cannot import "
+            "(module {missing}): its two checks would score 0 for the whole class. Install it in the "
+            "kit's environment (pip install 'mcp>=2.0'), then run again."
+        ),
         "grade.no_inspector": (
             "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
             "in a submission's folder: it is not there. Install it once (network needed): "
-            "npx --yes --package @modelcontextprotocol/inspector --call true, then run again."
+            "npx --yes --package {package} --call true, then run again."
         ),
         "grade.no_sandbox.missing": (
             "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "
@@ -295,6 +307,7 @@ MESSAGES = {
         "grade.copy_bytes": "More than {limit} MiB in the submission: not copied, nothing could be checked.",
         "grade.copy_time": "The submission could not be copied within its time limit: nothing could be checked.",
         "grade.copy_depth": "Folders nested more than {limit} deep in the submission: not copied, nothing could be checked.",
+        "grade.empty": "Empty submission ({files}: nothing written): nothing could be checked.",
         "grade.resumed": "{count} submission(s) already graded in {path}: kept as they are (--force to grade them again).",
         "grade.start_path": "Start path: student code {isolation}; checks {checks}; model runner {model}.",
         "grade.start.sandboxed": "in bubblewrap",
@@ -343,6 +356,7 @@ MESSAGES = {
         "grade.output": "Output:\n{value}",
         "grade.summary": "Score: {score}/{max}",
         "grade.done": "{count} submission(s) graded in {seconds:.1f} s ({rate:.2f} per second). Summary: {path}",
+        "grade.done_reused": "{count} submission(s) graded in {seconds:.1f} s, {reused} of them reused from an earlier run ({rate:.2f} graded per second). Summary: {path}",
         "grade.no_checks": "Warning: the list of checks is unknown (the engine does not give it and the solutions could not be graded).",
         "gradescope_bundle.done": "Autograder zip written: {path}",
         "report.done": "Class report written: {path}",

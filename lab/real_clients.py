@@ -54,6 +54,12 @@ SDK_STEP_LIMIT = 6.0
 SDK_LIMIT = 45.0
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
+# Pinned: npx would otherwise take whatever the registry and the local Node give (on Node 20
+# an old 0.15). This version needs Node >= 22.19 (its `engines`); the Gradescope bundle
+# installs both (lab/grading/bundle.py), and its CLI's tools/list still runs on Node 20.
+INSPECTOR_VERSION = "2.12.0"
+INSPECTOR = f"{INSPECTOR_PACKAGE}@{INSPECTOR_VERSION}"
+SDK_REQUIREMENT = "mcp==2.3.0"  # the SDK release the bonus checks are tested with (the bundle installs it)
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
 FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
@@ -184,6 +190,23 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why, fields=fields) for mode in modes]
 
 
+SDK_MODULES = ("mcp", "anyio")  # what sdk_child imports
+
+
+def sdk_missing() -> str:
+    """The SDK module this interpreter cannot import ("" when it has them all): without it every
+    SDK check is skipped, so `lab grade --bonus` stops first (lab/grading/classroom.py)."""
+    import importlib.util
+
+    for name in SDK_MODULES:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):
+            return name
+    return ""
+
+
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one RealClientRun as a JSON line per mode."""
     server, step_limit, launch, *modes = argv
@@ -257,7 +280,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
                   limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
-    """`npx @modelcontextprotocol/inspector --cli python SERVER --method tools/list`.
+    """`npx @modelcontextprotocol/inspector@VERSION --cli python SERVER --method tools/list`.
 
     Under `lab grade`, only the Inspector found before grading started (`launch.inspector`)
     runs, with node: never npx. Elsewhere (`lab check --bonus`) npx first runs offline (the npm cache
@@ -282,7 +305,7 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         npx = shutil.which("npx")
         if npx is None:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
-        command = [INSPECTOR_PACKAGE, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
+        command = [INSPECTOR, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
         env = {**os.environ, **QUIET_NPM}
         code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in err
@@ -310,7 +333,7 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     npx = shutil.which("npx")
     if npx is None:
         return None
-    find = ["--yes", "--offline", "--package", INSPECTOR_PACKAGE, "--call", "command -v mcp-inspector"]
+    find = ["--yes", "--offline", "--package", INSPECTOR, "--call", "command -v mcp-inspector"]
     with client_folder() as folder:
         code, out, _ = run_capped([npx, *find], limit, folder, env={**os.environ, **QUIET_NPM})
     if code != 0 or not out.strip():
@@ -337,6 +360,9 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
             return RealClientRun("inspector", FAILED, reason="real.no_json", fields={"output": out[:200]})
         tools = listed.get("tools") if isinstance(listed, dict) else None
         return RealClientRun("inspector", CONNECTED, tools=tools)
+    said = json_error(err) or json_error(out)
+    if said is not None:  # the Inspector (2.x) ran and prints the server's refusal as JSON
+        return RealClientRun("inspector", REFUSED, error=said, reason="real.said", fields={"said": said["message"]})
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
     if failure is not None:  # the Inspector ran and says what the server did
         if failure.group(1) is None:
@@ -346,6 +372,18 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
     return RealClientRun("inspector", UNAVAILABLE, reason="real.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})
+
+
+def json_error(out: str) -> Optional[dict]:
+    """`{"error": {"code": …, "message": …}}`, as the Inspector CLI 2.x prints a failed call; None otherwise."""
+    try:
+        printed = json.loads(out)
+    except ValueError:
+        return None
+    error = printed.get("error") if isinstance(printed, dict) else None
+    if not (isinstance(error, dict) and isinstance(error.get("message"), str)):
+        return None
+    return {"code": error.get("code"), "message": error["message"][:500]}
 
 
 def last_line(text: str) -> str:

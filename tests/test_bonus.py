@@ -354,7 +354,11 @@ def test_the_inspectors_own_command_answers_as_npx_does(monkeypatch: pytest.Monk
     node: npm's start (about 0.6 s of CPU) is spared, what the Inspector says is the same."""
     through_npx = [inspector(BONUS), real_clients.run_inspector(LESSON)]
     entry = real_clients.inspector_entry()
-    assert entry is not None and entry.endswith("/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js")
+    assert entry is not None
+    package = Path(entry.split("/node_modules/")[0]) / "node_modules" / "@modelcontextprotocol" / "inspector"
+    declared = json.loads((package / "package.json").read_text(encoding="utf-8"))
+    assert declared["version"] == real_clients.INSPECTOR_VERSION  # the pinned one, whatever else is cached
+    assert Path(entry) == (package / declared["bin"]["mcp-inspector"]).resolve()
     commands = []
     run_capped = real_clients.run_capped
     monkeypatch.setattr(real_clients, "run_capped", lambda args, *more, **options: commands.append(args) or
@@ -516,7 +520,7 @@ def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Pa
     (tmp_path / "out").mkdir()
     done = grade_bonus_class([folder], tmp_path / "out", env={"npm_config_cache": str(tmp_path / "empty-cache")})
     assert done.returncode == 1
-    assert done.stderr.strip().splitlines()[-1] == "Error: " + text_of("en", "grade.no_inspector")
+    assert done.stderr.strip().splitlines()[-1] == "Error: " + text_of("en", "grade.no_inspector", package=real_clients.INSPECTOR)
     # Nothing graded: the submission's file says why, as a kit error (never a zero), so that a
     # platform's reporter reads a file (docs/platforms.md, "A results file whatever happens").
     import csv
@@ -524,11 +528,11 @@ def test_lab_grade_bonus_without_the_inspector_stops_before_grading(tmp_path: Pa
     with (tmp_path / "out" / "summary.csv").open(newline="", encoding="utf-8") as handle:
         [row] = list(csv.DictReader(handle))
     assert (row["score"], row["status"]) == ("", "kit-error")
-    assert row["error"] == text_of("en", "grade.no_inspector").splitlines()[0]
+    assert row["error"] == text_of("en", "grade.no_inspector", package=real_clients.INSPECTOR).splitlines()[0]
     assert not list(folder.glob("node_modules"))
 
 
-def text_of(lang: str, key: str) -> str:
+def text_of(lang: str, key: str, **fields: str) -> str:
     from lab.i18n import text
 
-    return text(lang, key)
+    return text(lang, key, **fields)

@@ -55,10 +55,12 @@ def test_the_answers_table_counts_each_cell_from_the_keys_or_the_sentences(tmp_p
     record = ClassRecord(tmp_path, submissions if keys else without_keys(submissions), {}, True)
     assert class_stats.answers_unreadable(record) == 2
     asks = {"fr": "la réponse 1 de `lab run`", "en": "reply 1 of `lab run`"}[lang]
-    assert [(f.cell, f.question, f.wrong, f.values, f.unseen) for f in class_stats.answer_cells(record)] == [
-        ("six_reponses.1", asks, 2, [("-32601", 1), ("0", 1)], 0),
-        ("six_reponses.6", "", 2, [("—", 1)], 1),
-        ("six_reponses.5", "", 1, [("—", 1)], 0),
+    # Wrong values and empty cells apart: ann left 5 and 6 empty, bob wrote 6 wrong (its value unseen).
+    assert [(f.cell, f.question, f.wrong, f.values, f.unseen, f.empty)
+            for f in class_stats.answer_cells(record)] == [
+        ("six_reponses.1", asks, 2, [("-32601", 1), ("0", 1)], 0, 0),
+        ("six_reponses.6", "", 1, [], 1, 1),
+        ("six_reponses.5", "", 0, [], 0, 1),
     ]
 
 
@@ -67,5 +69,5 @@ def test_a_forged_cell_reason_is_read_without_trusting_its_fields(tmp_path: Path
     six = next(c for c in submissions[0].checks if c.id == "answers.six-replies")
     six.fields = {"cell": 3, "empty_cells": "six_reponses.5", "wrong_cells": [None, "six_reponses.2"]}
     figures = class_stats.answer_cells(ClassRecord(tmp_path, submissions, {}, True))
-    assert [(f.cell, f.wrong, f.values, f.unseen) for f in figures] == [
-        ("la réponse 1 de `lab run`", 1, [("-32601", 1)], 0), ("six_reponses.2", 1, [], 1)]
+    assert [(f.cell, f.wrong, f.values, f.unseen, f.empty) for f in figures] == [
+        ("la réponse 1 de `lab run`", 1, [("-32601", 1)], 0, 0), ("six_reponses.2", 1, [], 1, 0)]

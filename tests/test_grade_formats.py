@@ -7,6 +7,8 @@ import io
 import json
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from lab.grading import formats
 from lab.results import CheckResult, Report
 
@@ -274,3 +276,27 @@ def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:
     assert formats.exercism(report)["message"] == warning
     suite = ET.fromstring(formats.junit(report, "ada")).find("testsuite")
     assert suite.find("system-err").text == warning
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_kit_error_gives_each_test_the_kits_reason_and_no_hint_about_the_students_code(lang: str) -> None:
+    from pathlib import Path
+
+    from lab.grading import formats
+    from lab.grading.catalogue import Catalogue
+    from lab.grading.classroom import kit_failure
+    from lab.i18n import text
+
+    reason = "bwrap: setting up uid map: Permission denied"
+    checks = Catalogue.from_engine(lang)
+    assert checks is not None and all(check.hint for check in checks.checks)  # the hints are there to leave out
+    report = kit_failure(checks, Path("ana"), lang, reason)
+    hint = text(lang, "grade.hint", value="").strip()
+    scope = formats.gradescope(report)
+    assert {test["output"] for test in scope["tests"]} == {reason}
+    assert scope["extra_data"] == {"status": "kit-error"}
+    assert {test["message"] for test in formats.exercism(report)["tests"]} == {reason}
+    assert hint not in formats.junit(report, "ana") and hint not in formats.checks_csv(report)
+    # A run the student's code stopped keeps its hints: there the student has something to fix.
+    report.kit_error = False
+    assert all(hint in test["output"] for test in formats.gradescope(report)["tests"])

@@ -4,14 +4,20 @@ They apply only to a folder that has bonus_server.py. First the student's bonus 
 is judged over stdin/stdout, like the lesson's server, against the reference
 (solutions/bonus_server.py, run in this process): a supported version is echoed, an
 unknown one is answered with the latest supported version, the state gate still
-holds, listChanged is still false, and `server/discover` gets an error reply.
+holds, listChanged is still false, and `server/discover` gets an error reply. The gate and
+the capabilities are judged in a session opened with a supported version, so a server that
+keeps the lesson's refusal loses the one check of that rule, not three. The given code
+alone earns nothing: while the student's function is still to write, the first check
+fails as that part still to write, and every other waits for it.
 
 Then real clients connect (lab/real_clients.py): the official `mcp` SDK client in its
 `legacy` mode and in its default `auto` mode (which probes `server/discover` first),
 and the MCP Inspector CLI through npx. They are slow to start, so each runs in one
-child process with a time limit, and only once the stdio checks they need have passed
-(an untouched exercise costs nothing). When a client cannot run here (no npx, no npm
-registry, no SDK), its check is skipped with the reason instead of failing.
+child process with a time limit, and only once the stdio session shows a handshake (an
+untouched exercise starts none). Real clients offer a version the server supports, so they
+need the server's handshake, not the spec's rule for unknown versions. When a client cannot
+run here (no npx, no npm registry, no SDK), its check is skipped with the reason instead of
+failing (`lab grade --bonus` stops before grading instead: lab/grading/classroom.py).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from lab import real_clients
 from lab.checks import reference
-from lab.checks.engine import Check, Context, Failed, Probe, Skipped
+from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import in_each_language, say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
@@ -67,7 +73,7 @@ def discover(request_id: str) -> dict:
 def session_messages() -> list[dict]:
     return [
         discover("discover-new"),
-        initialize("init-unknown", UNKNOWN_VERSION),
+        initialize("init-known", ASKED_VERSIONS[0]),
         request("list-waiting", "tools/list"),
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         request("list-ready", "tools/list"),
@@ -93,9 +99,10 @@ def agrees(context: Context, request_id: str, path: str) -> bool:
     return same(field_of(expected, path), field_of(actual, path))
 
 
-def negotiates(context: Context) -> bool:
-    """The stdio session shows the spec's rule: worth starting a real client for."""
-    return agrees(context, "init-unknown", "result.protocolVersion")
+def handshakes(context: Context) -> bool:
+    """The stdio session shows a handshake (a supported version agreed on): worth starting a
+    real client for."""
+    return agrees(context, "init-known", "result.protocolVersion")
 
 
 def answers_discover(context: Context) -> bool:
@@ -105,14 +112,14 @@ def answers_discover(context: Context) -> bool:
 
 
 def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
-    if not negotiates(context):
+    if not handshakes(context):
         return {}  # the checks that read this are skipped by their prerequisites
     modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
     return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch)}
 
 
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
-    if not negotiates(context):
+    if not handshakes(context):
         return None
     # A class being graded (`lab grade`) runs only the Inspector found before grading started;
     # `lab check --bonus` may fetch it through npx.
@@ -121,6 +128,8 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
 
 PROBES = {
     "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT, NOT_READ),
+    "bonus.unknown": Probe(lambda context: stdio_session(context, [initialize("init-unknown", UNKNOWN_VERSION)]),
+                           SESSION_LIMIT, NOT_READ),
     **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
     # The real-client probes first wait for the stdio session (SESSION_LIMIT).
     "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
@@ -133,7 +142,20 @@ PROBES = {
 
 
 def json_rpc_replies(context: Context) -> None:
-    require_json_rpc_lines(context.probe("bonus.session"), "bonus")
+    transcript: Transcript = context.probe("bonus.session")
+    missing = still_to_write(transcript)
+    if missing:  # the given code answers on its own: it earns nothing while the rule is unwritten
+        raise Waiting(missing, transcript.traceback())
+    require_json_rpc_lines(transcript, "bonus")
+
+
+def still_to_write(transcript: Transcript) -> str:
+    """The part the bonus server says is still to write (its todo line, on stderr and in the
+    error it answers initialize with), or ""."""
+    said = [transcript.run.stderr.decode("utf-8", errors="replace")] if transcript.run is not None else []
+    said += [str(reply["error"].get("message", "")) for reply in transcript.replies
+             if isinstance(reply, dict) and isinstance(reply.get("error"), dict)]
+    return unwritten_task("\n".join(said))
 
 
 def versions_echoed(context: Context) -> None:
@@ -142,7 +164,7 @@ def versions_echoed(context: Context) -> None:
 
 
 def unknown_version_answered(context: Context) -> None:
-    expect_reply(context, "bonus.session", "init-unknown", ("error", "result.protocolVersion"))
+    expect_reply(context, "bonus.unknown", "init-unknown", ("error", "result.protocolVersion"))
 
 
 def gate_holds(context: Context) -> None:
@@ -152,7 +174,10 @@ def gate_holds(context: Context) -> None:
 
 
 def capabilities_honest(context: Context) -> None:
-    expect_reply(context, "bonus.session", "init-unknown", ("result.capabilities",))
+    expect_reply(context, "bonus.session", "init-known", ("result.capabilities",))
+    unknown = find(context.probe("bonus.unknown").replies, "init-unknown")
+    if isinstance(unknown, dict) and "result" in unknown:  # a refusal is the other check's to judge
+        expect_reply(context, "bonus.unknown", "init-unknown", ("result.capabilities",))
 
 
 def discover_answered(context: Context) -> None:
@@ -185,8 +210,8 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     reference = context.probe("bonus.session").reference
     want: dict[str, Any] = {"tools": find(reference, "list-ready")["result"]["tools"]}
     actual: dict[str, Any] = {"tools": run.tools}
-    if with_version:
-        want["version"] = find(reference, "init-unknown")["result"]["protocolVersion"]
+    if with_version:  # the SDK offers the newest version: the reference's newest
+        want["version"] = find(reference, "init-known")["result"]["protocolVersion"]
         actual["version"] = run.version
     # The client's reason is a key (lab/real_clients.py): written here, in the run's language.
     why = {"reason": run.reason, "fields": run.fields}
@@ -202,6 +227,7 @@ START = "bonus.json-rpc-replies"
 UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
+UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
 
 SDK = ("bonus.session", "bonus.sdk")
 
@@ -210,17 +236,17 @@ CHECKS = [
     Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True),
     Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
           run=versions_echoed, words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]}),
-    Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.session",),
+    Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.unknown",),
           run=unknown_version_answered),
     Check(id="bonus.gate-still-holds", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
           run=gate_holds),
-    Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
+    Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=UNKNOWN_PROBES,
           run=capabilities_honest),
     Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered),
-    Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN,), probes=SDK,
+    Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=SDK,
           run=lambda context: sdk_connects("legacy", context)),
-    Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(UNKNOWN, DISCOVER), probes=SDK,
+    Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(START, DISCOVER), probes=SDK,
           run=lambda context: sdk_connects("auto", context)),
-    Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(UNKNOWN,),
+    Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(START,),
           probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools),
 ]

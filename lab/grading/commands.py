@@ -25,11 +25,14 @@ def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
     """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
     from lab.grading.causes import HUNG, run_kind
     from lab.grading.classroom import located
+    from lab.grading.runner import blank_files
     from lab.layout import STUDENT_FILES
 
     def empty(submission: Path) -> bool:
+        """No student file, or only blank ones (the runner stops those: grade.empty)."""
         folder = located(submission, "en")[0]  # a nested upload is not empty
-        return not any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+        present = any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
+        return not present or bool(blank_files(folder))
 
     return {"kit": sum(1 for report in reports if report.kit_error),
             "empty": sum(1 for folder in submissions if empty(folder)),
@@ -115,13 +118,18 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.unsandboxed"), err=True)
         writable(out, lang)
         progress = ProgressBar()
+        reused: list[int] = []  # how many an earlier run into --out had finished (grade.resumed)
+
+        def resumed(count: int) -> None:
+            reused.append(count)
+            click.echo(text(lang, "grade.resumed", count=count, path=out), err=True)
+
         try:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus, sandboxed=not no_sandbox, force=force,
                                  preload=not no_preload,
-                                 on_resume=lambda count: click.echo(
-                                     text(lang, "grade.resumed", count=count, path=out), err=True),
+                                 on_resume=resumed,
                                  on_start=lambda path: click.echo(path.said(lang), err=True))
         except SandboxUnavailable as problem:
             record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
@@ -140,8 +148,14 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                 click.echo(render(clean_report(report)) + "\n")
         if not result.checks_known:
             click.echo(text(lang, "grade.no_checks"), err=True)
-        click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
-                        rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        kept = sum(reused)
+        if kept:  # the rate of the submissions graded this time, not of those read back
+            rate = (len(result.rows) - kept) / result.elapsed if result.elapsed else 0.0
+            click.echo(text(lang, "grade.done_reused", count=len(result.rows), reused=kept, seconds=result.elapsed,
+                            rate=rate, path=clean_text(str(result.summary))), err=True)
+        else:
+            click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
+                            rate=result.rate, path=clean_text(str(result.summary))), err=True)
         click.echo(text(lang, "grade.counts", **run_counts(list(submissions), [r for _, r in result.rows])), err=True)
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))

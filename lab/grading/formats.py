@@ -75,9 +75,12 @@ def error_line(report: Report) -> str:
     return report.error
 
 
-def explain(result: CheckResult, lang: str, with_output: bool = True) -> str:
-    """What a person needs to fix a check: why, expected vs actual, the hint, what was printed."""
+def explain(result: CheckResult, lang: str, with_output: bool = True, kit: bool = False) -> str:
+    """What a person needs to fix a check: why, expected vs actual, the hint, what was printed.
+    `kit`: the run was the kit's failure: its reason alone, no hint about the student's code."""
     lines = [result.message] if result.message else []
+    if kit:
+        return "\n".join(lines)
     if result.status != PASSED:
         if result.expected or result.actual:
             lines.append(text(lang, "grade.expected", value=result.expected))
@@ -102,7 +105,7 @@ def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
             "score": result.score,
             "max_score": result.points,
             "status": "passed" if result.status == PASSED else "failed",
-            "output": explain(result, lang),
+            "output": explain(result, lang, kit=bool(kit_error(report))),
             "tags": [result.task] if result.task else [],
         }
         for number, result in enumerate(report.results, start=1)
@@ -137,7 +140,7 @@ def exercism(report: Report) -> dict[str, Any]:
         tests.append({
             "name": result.title or result.id,
             "status": EXERCISM_STATUS.get(result.status, "error"),
-            "message": explain(result, lang, with_output=False) or None,
+            "message": explain(result, lang, with_output=False, kit=bool(kit_error(report))) or None,
             "output": output,
             "test_code": result.id,
             "task_id": task_numbers[result.task],
@@ -210,7 +213,7 @@ def junit(report: Report, suite_name: str) -> str:
             element = ET.SubElement(case, tag, message=(result.message or result.status)[:500])
             if tag != "skipped":
                 element.set("type", KIT_ERROR if kit_error(report) else result.status)
-                element.text = explain(result, lang)
+                element.text = explain(result, lang, kit=bool(kit_error(report)))
     if preface(report):
         ET.SubElement(suite, "system-err").text = "\n".join(preface(report))
     ET.indent(root)
@@ -225,7 +228,7 @@ def checks_csv(report: Report) -> str:
     for result in report.results:
         status = KIT_ERROR if kit_error(report) else result.status
         cells = [result.id, result.task, status, result.score, result.points,
-                 result.title, explain(result, lang, with_output=False)]
+                 result.title, explain(result, lang, with_output=False, kit=bool(kit_error(report)))]
         writer.writerow([csv_cell(cell) for cell in cells])
     return buffer.getvalue()
 

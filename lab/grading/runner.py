@@ -48,6 +48,7 @@ from lab.checks.reference import give_helper_bytecode
 from lab.grading import capacity, catalogue, private_copy, sweep
 from lab.grading.cgroup import PIDS_FOR_CHECKS, SubmissionGroup
 from lab.i18n import text
+from lab.layout import STUDENT_FILES
 from lab.process.capped import read_capped
 from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
 from lab.process.launch import Launch
@@ -219,7 +220,10 @@ def grade_submission(
             report.kit_error = True
             return report
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
-            return checks.failed(str(submission), lang, text(lang, copy.key, **copy.fields))
+            return checks.stopped(str(submission), lang, copy.key, **copy.fields)
+        blank = blank_files(copy)
+        if blank:  # nothing written in any student file: said once, not as 34 crashes
+            return checks.stopped(str(submission), lang, "grade.empty", files=", ".join(blank))
         give_helper_bytecode(copy)
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         sandboxed = launch.sandbox is not None
@@ -257,6 +261,27 @@ def job_memory(memory_bytes: int) -> int:
     """The memory of one submission's student processes together: what a job was sized for,
     within the --memory cap."""
     return min(memory_bytes, capacity.MEMORY_PER_JOB)
+BLANK_READ = 64 * 1024  # a student file longer than this is not blank, whatever it holds
+
+
+def blank_files(folder: Path) -> list[str]:
+    """The lesson's student files (the bonus aside) in `folder` when there are some and every
+    one holds only whitespace; [] otherwise (a file with anything in it, or none at all: then
+    server.py is missing)."""
+    blank = []
+    for name in (*STUDENT_FILES, "answers.toml"):
+        path = folder / name
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            with path.open("rb") as handle:
+                head = handle.read(BLANK_READ + 1)
+        except OSError:
+            return []
+        if len(head) > BLANK_READ or head.strip():
+            return []
+        blank.append(name)
+    return blank
 
 
 def tmp_bytes(memory_bytes: int) -> int:
