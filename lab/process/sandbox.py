@@ -59,8 +59,9 @@ PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 DEFAULT_TMP_BYTES = 64 * 1024 * 1024
 MIN_SHM_BYTES = 1024 * 1024
 STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
-# Joins the cgroups named before "--" (writing 0 moves the writer), then runs the rest.
-JOIN = 'for f; do shift; [ "$f" = -- ] && break; echo 0 > "$f" || exit 125; done; exec "$@"'
+# Joins the $1 cgroups named next (writing 0 moves the writer), then runs the rest. A count, not
+# a "--": the MCP Inspector, given this command, takes a second "--" for the end of its own options.
+JOIN = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"'
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).
@@ -280,7 +281,7 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
     if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
     if spec.group:  # born in the submission's student group, bwrap and all it starts
-        command = ["/bin/sh", "-c", JOIN, "sh", *spec.group, "--", *command]
+        command = ["/bin/sh", "-c", JOIN, "sh", str(len(spec.group)), *spec.group, *command]
     return command + argv
 
 
