@@ -213,6 +213,7 @@ def test_a_thousand_nested_folders_cost_their_submission_only(deep_place: Path) 
         assert {name: (row["score"], row["status"]) for name, row in rows.items()} == {
             "honest": (str(FULL), "graded"), "deep": ("0", "graded"), "nested": ("0", "graded")}  # no kit error
         assert rows["deep"]["error"] == rows["nested"]["error"] == text(lang, "grade.copy_depth", limit=32)
+        assert rows["deep"]["cause"] == rows["nested"]["cause"] == "refused"  # the upload's, not the kit's
 
 
 def test_a_file_changed_with_its_size_and_time_kept_is_graded_again(tmp_path: Path, earned: dict[str, int]) -> None:
@@ -256,3 +257,4 @@ def test_two_versions_in_one_students_folder_are_that_students_refusal(tmp_path:
     refusal = text(lang, "grade.many_folders", file="server.py", folders="v1/, v2/")
     assert rows["alan"]["error"] == refusal
     assert rows["alan"]["status"] == "graded"  # the student's to fix, not a kit error
+    assert rows["alan"]["cause"] == "refused"

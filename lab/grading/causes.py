@@ -56,7 +56,8 @@ def message_pattern(key: str) -> re.Pattern[str]:
 
 
 PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder",
-                                                              "copy_files", "copy_bytes", "copy_time", "empty")}
+                                                              "copy_files", "copy_bytes", "copy_time", "copy_depth",
+                                                              "many_folders", "empty")}
 
 
 def kit_error_prefix() -> re.Pattern[str] | None:
@@ -74,7 +75,7 @@ KIT_ERROR_PREFIX = kit_error_prefix()
 
 RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE,
                "grade.copy_files": REFUSED, "grade.copy_bytes": REFUSED, "grade.copy_time": REFUSED,
-               "grade.empty": EMPTY}
+               "grade.copy_depth": REFUSED, "grade.many_folders": REFUSED, "grade.empty": EMPTY}
 
 
 def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None = None) -> str | None:
