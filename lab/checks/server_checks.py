@@ -16,13 +16,57 @@ from typing import Any, Callable
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
 from lab.checks.server_session import (
-    MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
+    MISSING, NOT_READ, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, initialize,
+    owes_reply, ping, same, session)
 from lab.checks.server_session import PROBES as SESSIONS
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
+from lab.process.student import child_env
+from lab.process.talk import converse
 
-# The two stdio sessions, and the direct calls of the written parts (see parts.py).
-PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml"))}
+# The lesson's kinds of bad line, each in a session of its own (its death costs its check only),
+# each followed by a ping: the first ping left unanswered by a server that stopped names the line
+# it stopped on. The lesson's server (serveur2.js) survives every one of them.
+BAD_LINES: dict[str, list[Any]] = {
+    "server.blank-line": [b"", ping("after-blank-line"), b" \t", ping("after-spaces")],
+    "server.not-a-request": [[1, 2], ping("after-array"), 42, ping("after-number"), {}, ping("after-empty-object")],
+    "server.initialize-without-params": [
+        {"jsonrpc": "2.0", "id": "init-without-params", "method": "initialize"}, ping("after-no-params"),
+        {"jsonrpc": "2.0", "id": "init-params-null", "method": "initialize", "params": None}, ping("after-null-params")],
+}
+BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
+
+
+
+def bad_line_session(name: str) -> Callable[[Context], Transcript]:
+    return lambda context: session(context, BAD_LINES[name])
+
+
+def burst(context: Context) -> str:
+    """Why replies came only once the input closed, seen from outside: BURST pings at once, the
+    input left open. "buffered": some came before the end (it answers as it reads, and its replies
+    wait in stdout's buffer until it fills); "at_end": none came before the input closed (it reads
+    all its input before answering); "" when it answered nothing at all."""
+    script = context.folder / "server.py"
+    if not script.is_file():
+        return ""
+    talk = converse(context.launch, script.resolve(), cwd=context.folder, env=child_env(context.launch, context.lang),
+                    cpu_seconds=SERVER_CPU)
+    for number in range(BURST):
+        if not talk.send(json.dumps(ping(number)).encode() + b"\n"):
+            break
+    early = talk.read_line(REPLY_LIMIT)  # a line, or None: none came (or it ended)
+    talk.finish(REPLY_LIMIT)
+    if early is not None:
+        return "buffered"
+    return "at_end" if talk.remaining_lines() else ""
+
+
+# The two stdio sessions, the bad lines' sessions, the direct calls of the written parts (see
+# parts.py), and the burst that tells a server that never flushes from one that reads all first.
+PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
+          **{f"{name}.session": Probe(bad_line_session(name), SESSIONS["server.scenario"].limit, NOT_READ) for name in BAD_LINES},
+          "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
@@ -66,6 +110,8 @@ def keeps_running(context: Context) -> None:
     for probe in (S, R):
         transcript: Transcript = context.probe(probe)
         if transcript.stopped_at is not None and transcript.run is not None:
+            if isinstance(transcript.sent[transcript.stopped_at], bytes):
+                continue  # it stopped on the line that is not JSON: parse-error names it
             line = transcript.message_text(transcript.stopped_at)
             code = "?" if transcript.run.code is None else transcript.run.code
             raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason="server.stopped_early",
@@ -82,6 +128,9 @@ def flushes_each_reply(context: Context) -> None:
             continue  # its reply never came, even at the end of input: not a flush problem
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
+            if context.probe("server.burst") == "at_end":  # flushed or not, it answers only at the end
+                raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.answers_at_end",
+                             fields={"seconds": REPLY_LIMIT}, hint=in_each_language("server.answers_at_end.hint"))
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
                          reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
@@ -112,11 +161,35 @@ def owed_ids(transcript: Transcript) -> list[Any]:
     return [reply["id"] for reply in owed]
 
 
+def is_parse_error(reply: Any) -> bool:
+    return field_of(reply, "error.code") == -32700
+
+
+def as_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def one_reply_each(transcript: Transcript) -> None:
+    """No request gets two replies (a `return` missing after an error, say): the request named.
+    A -32700 that carries a request's id is parse-error's to name, not a second reply."""
+    for expected in transcript.reference:
+        request_id = expected.get("id")
+        if request_id is None:
+            continue
+        replies = [reply for reply in transcript.replies if isinstance(reply, dict)
+                   and same(reply.get("id", MISSING), request_id) and not is_parse_error(reply)]
+        if len(replies) > 1:
+            raise Failed(as_json(expected), "\n".join(as_json(reply) for reply in replies), reason="server.two_replies",
+                         fields={"what": transcript.request(request_id), "count": len(replies)},
+                         hint=in_each_language("server.two_replies.hint"))
+
+
 def reply_ids(context: Context) -> None:
-    """The ids that come back are the requests' own, unchanged, in their order. A reply that
-    does not come at all is the check of that reply's rule (one mistake, one penalty)."""
+    """The ids that come back are the requests' own, unchanged, in their order, one reply each.
+    A reply that does not come at all is the check of that reply's rule (one mistake, one penalty)."""
     for probe in BOTH:
         transcript: Transcript = context.probe(probe)
+        one_reply_each(transcript)
         want = owed_ids(transcript)
         got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
         for request_id in want:
@@ -134,24 +207,74 @@ def reply_ids(context: Context) -> None:
 
 
 def notifications_unanswered(context: Context) -> None:
+    """Replies that answer no request: the notifications'. A request answered twice is reply-ids'
+    to name, a -32700 with a request's id parse-error's (one mistake, one penalty)."""
     for probe in ("server.scenario", "server.rules"):
         transcript: Transcript = context.probe(probe)
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
+        requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
         extra = []
         for reply in transcript.replies:
             key = repr(reply.get("id")) if isinstance(reply, dict) else ""
             if owed[key] > 0:
                 owed[key] -= 1
-            else:
+            elif key not in requests and not is_parse_error(reply):
                 extra.append(reply)
         if extra:
-            raise Failed(len(transcript.reference), len(transcript.replies),
-                         reason="server.too_many_replies", fields={"count": len(extra), "example": str(extra[0])})
+            raise Failed("—", "\n".join(as_json(reply) for reply in extra),
+                         reason="server.answers_notifications", fields={"count": len(extra), "example": as_json(extra[0])})
+
+
+def not_json_index(transcript: Transcript) -> int:
+    return next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
 
 
 def parse_error(context: Context) -> None:
-    expect_reply(context, "server.rules", None, ("error.code", "id"))
+    transcript: Transcript = context.probe(R)
+    index = not_json_index(transcript)
+    if transcript.stopped_at == index and transcript.run is not None:
+        code = "?" if transcript.run.code is None else transcript.run.code
+        raise Failed(say(context.lang, "server.reads_to_the_end"), transcript.message_text(index),
+                     reason="server.stopped_on_not_json", fields={"code": code}, output=transcript.traceback())
+    wrong = [reply for reply in transcript.replies if is_parse_error(reply) and reply.get("id") is not None]
+    if wrong and find(transcript.replies, None) is MISSING:
+        raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
+                     fields={"id": as_json(wrong[0]["id"])})
+    if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
+        expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
+
+
+def survives(check_id: str, reason: str) -> Callable[[Context], None]:
+    """The server did not stop on one of its bad lines (BAD_LINES): the first ping left unanswered
+    by a server that stopped before its input ended names the line it stopped on."""
+
+    def judged(context: Context) -> None:
+        transcript: Transcript = context.probe(f"{check_id}.session")
+        if transcript.run is None or transcript.stopped_at is None:
+            return
+        for index, message in enumerate(transcript.sent):
+            if isinstance(message, dict) and message.get("method") == "ping" \
+                    and find(transcript.replies, message["id"]) is MISSING:
+                code = "?" if transcript.run.code is None else transcript.run.code
+                line = transcript.message_text(index - 1)
+                line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
+                raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
+                             fields={"code": code, "line": line}, output=transcript.traceback())
+
+    return judged
+
+
+def whole_server(judge: Callable[[Context], None]) -> Callable[[Context], None]:
+    """`judge` on a stdio session: it needs the loop, so it waits for it while it is to write."""
+
+    def judged(context: Context) -> None:
+        missing = waits_for(context)
+        if missing:
+            raise Waiting(missing, context.probe(S).traceback())
+        judge(context)
+
+    return judged
 
 
 def exits_at_eof(context: Context) -> None:
@@ -176,6 +299,12 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
     return isinstance(reply, dict) and "result" in reply
 
 
+def any_result(transcript: Transcript, request_id: Any) -> bool:
+    """One of the replies to `request_id` is a result (a second reply after an error counts)."""
+    return any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), request_id)
+               for reply in transcript.replies)
+
+
 def first_accepted(context: Context) -> tuple[str, Any]:
     """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
@@ -186,7 +315,7 @@ def first_accepted(context: Context) -> tuple[str, Any]:
 
 def accepts_known_version(context: Context) -> None:
     expect_reply(context, R, "init-2025", ("result.protocolVersion",))
-    if not is_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+    if not any_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
@@ -322,9 +451,14 @@ CHECKS = [
     Check(id="server.notifications-unanswered", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-3", notifications_unanswered), cause=True),
     Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True),
-    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", flushes_each_reply, direct_flushes),
+    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS + ("server.burst",),
+          run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True),
     Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error)),
+    Check(id="server.blank-line", task="server-3", needs=(STARTS,), probes=("server.blank-line.session",) + BOTH,
+          lazy_probes=PARTS, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
+    Check(id="server.not-a-request", task="server-3", needs=(STARTS,), probes=("server.not-a-request.session",) + BOTH,
+          lazy_probes=PARTS, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
     Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof)),
     Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-2", replies_agree((S, 2, ("error.code",))))),
@@ -335,6 +469,9 @@ CHECKS = [
           run=by_part("server-2", accepts_known_version)),
     Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-2", capabilities_only_tools)),
+    Check(id="server.initialize-without-params", task="server-2", needs=(STARTS,),
+          probes=("server.initialize-without-params.session",) + BOTH,
+          run=whole_server(survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
     Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-2", list_changed_false)),
     Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
