@@ -236,8 +236,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "retour à la ligne) : il lit ligne par ligne, et attend encore la fin de celle-ci.",
         "client.transport.hint": "Chaque message part sur une ligne à lui : son JSON, un retour à la ligne (\\n), puis "
                                  "flush, pour qu’il parte aussitôt ; le serveur lit ligne par ligne.",
-        "client.ask_not_messages": "ask a reçu {given} au lieu d’une liste de messages : chaque message est un objet "
-                                   "avec role et content.",
+        "client.ask_not_messages": "ask reçoit {given} là où il attend une liste de messages, chacun un objet avec "
+                                   "role et content.",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
                                   "pour une connexion refusée, il dit « {expected} ».",
         "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
@@ -428,8 +428,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "with no newline): it reads line by line, and is still waiting for this one's end.",
         "client.transport.hint": "Each message goes on a line of its own: its JSON, a newline (\\n), then flush, so "
                                  "that it leaves at once; the server reads line by line.",
-        "client.ask_not_messages": "ask got {given} instead of a list of messages: each message is an object with "
-                                   "role and content.",
+        "client.ask_not_messages": "ask gets {given} where it expects a list of messages, each an object with role "
+                                   "and content.",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
                                   "connection it says “{expected}”.",
         "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "

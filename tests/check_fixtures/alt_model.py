@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from collections import namedtuple
 
+from model_setup import model_settings, why_no_model
+
 Answer = namedtuple("Answer", "text recorded")
 
 
@@ -25,6 +27,6 @@ def ask(messages, sample, max_tokens=80):
     except urllib.error.HTTPError as error:
         reason = f"HTTP status {error.code}"
     except Exception as error:
-        reason = str(error)
+        reason = why_no_model(error, model_settings())  # given: says why, in the run's language
     print(f"Recorded sample: no model answered ({reason}).")
     return Answer(sample, True)
