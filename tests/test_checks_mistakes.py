@@ -24,19 +24,27 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 MISTAKES = {
     "the client waits for the server before sending": (
         "client", "for m in scenario:\n    plein =", "serveur.stdout.readline()\nfor m in scenario:\n    plein =",
-        "client.seven-messages", "Le client n’a rien envoyé au serveur en 8 s, et ne s’est pas arrêté",
-        "The client sent nothing to the server in 8 s, and did not stop"),
+        "client.seven-messages", "Le serveur n’a rien reçu du client en 8 s, pas un octet, et le client ne s’est pas "
+        "arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé (flush), à moins qu’il n’attende le "
+        "serveur avant d’envoyer.",
+        "The server received nothing from the client in 8 s, not one byte, and the client did not stop: what it "
+        "writes stays on its side until it is flushed, unless it waits for the server before sending."),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",
         "les réponses ne sont arrivées qu’à la fermeture de l’entrée", "the replies came only when the input closed"),
     "the server answers a notification": (
         "server", '            etat = "pret"\n        return\n', '            etat = "pret"\n        return repondre(None, {})\n',
-        "server.notifications-unanswered", "réponse(s) de trop", "reply(ies) too many"),
+        "server.notifications-unanswered",
+        "1 réponse(s) qui ne répondent à aucune requête : ce sont des réponses à des notifications, qui n’en reçoivent "
+        'pas. Par exemple : {"jsonrpc": "2.0", "id": null, "result": {}}',
+        'reply(ies) answering no request: replies to notifications, which get none. For example: '
+        '{"jsonrpc": "2.0", "id": null, "result": {}}'),
     "the server crashes on a bad line": (
         "server", "    try:\n        msg = json.loads(ligne)\n    except ValueError:\n        echec(None, -32700, \"Erreur d’analyse\")\n        continue\n",
-        "    msg = json.loads(ligne)\n", "server.keeps-running",
-        "Le serveur s’est arrêté (code 1) après cette ligne", "The server stopped (code 1) after this line"),
+        "    msg = json.loads(ligne)\n", "server.parse-error",
+        "Votre serveur s’est arrêté (code 1) sur une ligne qui n’est pas du JSON, avant la fin de son entrée.",
+        "Your server stopped (code 1) on a line that is not JSON, before its input ended."),
     "the server prints debug output on stdout": (
         "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin:\n    print('reçu :', ligne.strip())\n",
         "server.json-rpc-replies", "les messages de suivi vont sur stderr, print(..., file=sys.stderr)",
@@ -105,6 +113,62 @@ MISTAKES = {
     "the helper raises on a refused connection": (
         "model", "    except Exception as erreur:\n", "    except openai.APIStatusError as erreur:\n", "model.refused",
         "ask a levé une exception au lieu de répondre", "ask raised an exception instead of answering"),
+    # Issue 34: what each bad line the lesson's server survives, and each transport mistake, is named.
+    "the server stops on an empty line": (
+        "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin:\n    if not ligne.strip():\n        break\n",
+        "server.blank-line", "Votre serveur s’est arrêté sur une ligne vide (code 0), avant la fin de son entrée.",
+        "Your server stopped on an empty line (code 0), before its input ended."),
+    "the server takes any JSON line for a request": (
+        "server", "    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n        traiter(msg)\n",
+        "    traiter(msg)\n", "server.not-a-request",
+        "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : [1, 2] (code 1).",
+        "Your server stopped on a JSON line that is not a request: [1, 2] (code 1)."),
+    "the server needs params in initialize": (
+        "server", '    demandee = (msg.get("params") or {}).get("protocolVersion")\n',
+        '    demandee = msg["params"]["protocolVersion"]\n', "server.initialize-without-params",
+        'Votre serveur s’est arrêté sur un initialize sans params : {"jsonrpc": "2.0", "id": "init-without-params", '
+        '"method": "initialize"} (code 1).',
+        'Your server stopped on an initialize without params: {"jsonrpc": "2.0", "id": "init-without-params", '
+        '"method": "initialize"} (code 1).'),
+    "the server goes on after the -32602": (
+        "server", '        return echec(msg["id"], -32602,', '        echec(msg["id"], -32602,', "server.reply-ids",
+        "initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
+        "initialize (id 2) got 2 replies: a request gets one, and only one."),
+    "the parse error carries the previous request's id": (
+        "server", '        echec(None, -32700, "Erreur d’analyse")\n', '        echec(msg.get("id"), -32700, "Erreur d’analyse")\n',
+        "server.parse-error",
+        "L’erreur -32700 porte l’id 0 au lieu de null : une ligne qui n’est pas du JSON n’a pas d’id que le serveur "
+        "puisse lire, pas même celui de la requête d’avant.",
+        "The -32700 error carries the id 0 instead of null: a line that is not JSON has no id the server can read, "
+        "not even the previous request's."),
+    "the server reads all its input before answering": (
+        "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin.readlines():\n", "server.flushes-each-reply",
+        "Pas de réponse à cette ligne en 3.5 s : votre serveur ne répond qu’une fois son entrée fermée, comme s’il "
+        "lisait toute son entrée avant de répondre.",
+        "No reply to this line in 3.5 s: your server answers only once its input has closed, as if it read all its "
+        "input before answering."),
+    "the client writes its messages without a newline": (
+        "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n', "    serveur.stdin.write(json.dumps(plein))\n",
+        "client.seven-messages",
+        "Le serveur a reçu du client une ligne qui ne finit jamais (597 caractères sans retour à la ligne) : il lit "
+        "ligne par ligne, et attend encore la fin de celle-ci.",
+        "The server received from the client one line that never ends (597 characters with no newline): it reads "
+        "line by line, and is still waiting for this one's end."),
+    "the client never flushes the server's input": (
+        "client", "serveur.stdin.flush()\n", "", "client.seven-messages",
+        "Le serveur n’a rien reçu du client en 8 s, pas un octet", "The server received nothing from the client in 8 s, not one byte"),
+    "the client asks with the question alone": (
+        "client", 'r = ask([{"role": "user", "content": q}],', "r = ask(q,", "client.asks-model",
+        'ask reçoit "En une phrase, dites ce que peut faire… là où il attend une liste de messages, chacun un objet '
+        "avec role et content.",
+        'ask gets "En une phrase, dites ce que peut faire… where it expects a list of messages, each an object with '
+        "role and content."),
+    "the helper gives the error's own text as its reason": (
+        "model", "({why_no_model(erreur, model_settings())})", "({erreur})", "model.refused",
+        "La raison « Connection error. » n’est pas une de celles que donne why_no_model (fourni) : pour une connexion "
+        "refusée, il dit « connexion refusée par 127.0.0.1:",
+        "The reason “Connection error.” is not one why_no_model (given) gives: for a refused connection it says "
+        "“connection refused by 127.0.0.1:"),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),
@@ -166,7 +230,7 @@ def test_the_server_gets_no_help_to_flush_even_when_the_kit_has_some(tmp_path, m
 def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
     kind, old, new, *_ = MISTAKES["the server crashes on a bad line"]
     report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
-    crash = next(r for r in report.results if r.id == "server.keeps-running")
+    crash = next(r for r in report.results if r.id == "server.parse-error")
     line = 1 + (FIXTURES / SOURCES["server"]).read_text().replace(old, new).splitlines().index("    msg = json.loads(ligne)")
     assert crash.output.splitlines() == [
         f"server.py, line {line}", "    msg = json.loads(ligne)", "This text is not JSON: json.loads refused it.",

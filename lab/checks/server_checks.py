@@ -28,7 +28,7 @@ from lab.process.talk import converse
 # each followed by a ping: the first ping left unanswered by a server that stopped names the line
 # it stopped on. The lesson's server (serveur2.js) survives every one of them.
 BAD_LINES: dict[str, list[Any]] = {
-    "server.blank-line": [b"", ping("after-blank-line"), b" \t", ping("after-spaces")],
+    "server.blank-line": [ping("before-blank-line"), b"", ping("after-blank-line"), b" \t", ping("after-spaces")],
     "server.not-a-request": [[1, 2], ping("after-array"), 42, ping("after-number"), {}, ping("after-empty-object")],
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": "init-without-params", "method": "initialize"}, ping("after-no-params"),
