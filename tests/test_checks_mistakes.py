@@ -169,6 +169,27 @@ MISTAKES = {
         "refusée, il dit « connexion refusée par 127.0.0.1:",
         "The reason “Connection error.” is not one why_no_model (given) gives: for a refused connection it says "
         "“connection refused by 127.0.0.1:"),
+    # Found by a walk with mistakes the checks were not written for (issue 34), then named.
+    "the server writes its replies without a newline": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}), end="", flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie colle plusieurs réponses l’une à l’autre : chaque réponse finit par un retour à la "
+        "ligne, une réponse par ligne.",
+        "Line 1 of the output glues several replies together: each reply ends with a newline, one reply per line."),
+    "the server never becomes ready": (
+        "server", '            etat = "pret"\n', "            pass\n", "server.tools-list-when-ready",
+        "tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
+        "notifications/initialized qui le fait passer de l’attente à prêt.",
+        "tools/list (id 5) still gets -32600: the server never became ready. The notification "
+        "notifications/initialized is what moves it from waiting to ready."),
+    "the server reads on past the end of its input": (
+        "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
+        "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit ",
+        "Once its input closed, the server does not stop: it wrote "),
+    "the helper leaves the SDK's retries on": (
+        "model", "                               timeout=delai, max_retries=0)\n", "                               timeout=delai)\n",
+        "model.slow", "requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",
+        "requests to the silent model: a request with no answer in time is not retried"),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),

@@ -231,6 +231,9 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     if within and outcome["seconds"] > within:
+        tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests)
+        if tries > 1:  # the SDK's own retries, left on
+            raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.retried", fields={"count": tries})
         raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
 
 

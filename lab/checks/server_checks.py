@@ -96,6 +96,9 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
         raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
+        if isinstance(reply, str) and glued(line):  # replies written without their newline
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued", fields={"number": number},
+                         output=transcript.traceback())
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
                          reason="server.not_json", fields={"number": number}, output=transcript.traceback())
@@ -104,6 +107,15 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
                          line, reason="server.malformed", fields={"problem": {"reason": problem}},
                          output=transcript.traceback())
+
+
+def glued(line: str) -> bool:
+    """A JSON object followed by another on the same line: replies that lack their newline."""
+    try:
+        _, end = json.JSONDecoder().raw_decode(line)
+    except (ValueError, RecursionError):
+        return False
+    return line[end:].lstrip().startswith("{")
 
 
 def keeps_running(context: Context) -> None:
@@ -275,6 +287,11 @@ def exits_at_eof(context: Context) -> None:
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
                      reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
+    if run.code is not None and run.code < 0 and len(transcript.lines) > len(transcript.reference):
+        # Stopped for what it wrote once its input closed: a loop that reads the end of input as a line.
+        extra = len(transcript.lines) - len(transcript.reference)
+        raise Failed("code 0", transcript.lines[-1][:200], reason="server.writes_on_at_eof", fields={"count": extra},
+                     output=transcript.traceback())
     if run.code != 0:
         raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 
@@ -316,6 +333,11 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
 
     def judged(context: Context) -> None:
         probe, request_id = lesson if is_result(context.probe(S), 3) else ready
+        transcript: Transcript = context.probe(probe)
+        reply = find(transcript.replies, request_id)
+        if field_of(reply, "error.code") == -32600 and field_of(find(transcript.reference, request_id), "error.code") != -32600:
+            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason="server.never_ready",
+                         fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
 
     return judged

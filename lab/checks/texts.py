@@ -208,6 +208,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "load.import": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier est "
                        "bien à côté ({beside}).",
         # Issue 34: every mistake named first (lab/checks/server_checks.py, client_checks.py, model_checks.py).
+        "server.replies_glued": "La ligne {number} de la sortie colle plusieurs réponses l’une à l’autre : chaque "
+                                "réponse finit par un retour à la ligne, une réponse par ligne.",
+        "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
+                                   "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
+                                   "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
+        "server.never_ready": "{what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
+                              "notification notifications/initialized qui le fait passer de l’attente à prêt.",
+        "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
+                         "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
         "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
@@ -402,6 +411,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "load.import": "{file}, line {line}, imports a module that cannot be found: check its name, and that the file "
                        "is beside it ({beside}).",
         # Issue 34: every mistake named first (lab/checks/server_checks.py, client_checks.py, model_checks.py).
+        "server.replies_glued": "Line {number} of the output glues several replies together: each reply ends with "
+                                "a newline, one reply per line.",
+        "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
+                                   "and was stopped. At the end of input, reading gives an empty string (an empty "
+                                   "line gives \"\\n\"): the loop ends there.",
+        "server.never_ready": "{what} still gets -32600: the server never became ready. The notification "
+                              "notifications/initialized is what moves it from waiting to ready.",
+        "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
+                         "retried (the openai SDK retries on its own unless told not to).",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
         "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
