@@ -335,7 +335,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         probe, request_id = lesson if is_result(context.probe(S), 3) else ready
         transcript: Transcript = context.probe(probe)
         reply = find(transcript.replies, request_id)
-        if field_of(reply, "error.code") == -32600 and field_of(find(transcript.reference, request_id), "error.code") != -32600:
+        listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
+        if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason="server.never_ready",
                          fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
