@@ -190,6 +190,30 @@ MISTAKES = {
         "model", "                               timeout=delai, max_retries=0)\n", "                               timeout=delai)\n",
         "model.slow", "requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",
         "requests to the silent model: a request with no answer in time is not retried"),
+    "the server reads its input with input()": (
+        "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = input()\n", "server.exits-at-eof",
+        "Le serveur s’est arrêté avec le code 1 à la fin de son entrée : input() y lève EOFError. La fin de l’entrée "
+        "termine la boucle, sans erreur.",
+        "The server stopped with code 1 at the end of its input: input() raises EOFError there. The end of input ends "
+        "the loop, without an error."),
+    "the server writes its replies on stderr": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}), file=sys.stderr, flush=True)\n', "server.json-rpc-replies",
+        "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne lit que stdout ; stderr est pour "
+        "les messages de suivi.",
+        "The server wrote its replies on stderr, and nothing on stdout: the client reads stdout only; stderr is for "
+        "log messages."),
+    "the client indents its messages": (
+        "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n',
+        '    serveur.stdin.write(json.dumps(plein, indent=2) + "\\n")\n', "client.seven-messages",
+        "Le serveur a reçu le premier message sur 5 lignes : il lit un message par ligne, et aucune de ces lignes n’en "
+        "est un. Un message JSON tient sur une seule ligne (sans indentation).",
+        "The server received the first message on 5 lines: it reads one message per line, and none of these lines is "
+        "one. A JSON message fits on one line (no indent)."),
+    "the client prints the arrow without its space": (
+        "client", '    print("-> " + json.dumps(plein))\n', '    print("->" + json.dumps(plein))\n', "client.prints-exchange",
+        "Les lignes commencent par « -> » sans l’espace qui suit la flèche.",
+        'The lines start with "-> " without the space after the arrow.'),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),

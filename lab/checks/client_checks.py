@@ -267,6 +267,22 @@ def client_run(context: Context) -> StudentClientRun:
     return outcome
 
 
+def split_message(received: list[Any]) -> int:
+    """How many lines the first message took, when it took more than one (JSON written with
+    indent: no line of it is a message); 0 otherwise."""
+    if any(isinstance(message, dict) for message in received):
+        return 0
+    text = ""
+    for count, line in enumerate(received[:200], start=1):
+        text += line if isinstance(line, str) else json.dumps(line)
+        try:
+            whole = json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+        return count if count > 1 and isinstance(whole, dict) else 0
+    return 0
+
+
 def part_one(judge):
     """`judge` on what the spy server received; when the client sent nothing because a later
     part is still to write, on what scenario() returns, called directly (see parts.py)."""
@@ -293,6 +309,10 @@ def part_one(judge):
 def seven_messages(context: Context) -> None:
     outcome = client_run(context)
     expected = scenario_messages()
+    split = split_message(outcome.received)
+    if split:  # the server got lines, none a message: said here, the other checks judge what they can
+        raise Failed(expected[0], "\n".join(str(line) for line in outcome.received[:split]),
+                     reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
     for number, want in enumerate(expected, start=1):
         got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
         for path in ("method", "id", "params.protocolVersion"):
@@ -332,6 +352,10 @@ def prints_exchange(context: Context) -> None:
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
+        glued = [line for line in lines if seen and line.startswith(prefix.strip())
+                 and same(parse(line[len(prefix.strip()):]), seen[0])]
+        if glued and not printed:
+            raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
             raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],

@@ -87,6 +87,8 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
     run = transcript.run
     assert run is not None
     if not transcript.lines:
+        if on_stderr(run.stderr):
+            raise Failed(transcript.reference[0], "—", reason="server.replies_on_stderr", output=transcript.traceback())
         if run.timed_out:
             reason, fields = "run.silent", {"seconds": SERVER_LIMIT}
         elif run.cpu_exhausted:
@@ -107,6 +109,18 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
                          line, reason="server.malformed", fields={"problem": {"reason": problem}},
                          output=transcript.traceback())
+
+
+def on_stderr(stderr: bytes) -> bool:
+    """Some line of stderr is a JSON-RPC reply: the replies went to the wrong stream."""
+    for line in stderr.decode("utf-8", errors="replace").splitlines()[:50]:
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(reply, dict) and "jsonrpc" in reply and ("result" in reply or "error" in reply):
+            return True
+    return False
 
 
 def glued(line: str) -> bool:
@@ -292,6 +306,8 @@ def exits_at_eof(context: Context) -> None:
         extra = len(transcript.lines) - len(transcript.reference)
         raise Failed("code 0", transcript.lines[-1][:200], reason="server.writes_on_at_eof", fields={"count": extra},
                      output=transcript.traceback())
+    if run.code != 0 and b"EOFError" in run.stderr:  # input() at the end of input
+        raise Failed(0, run.code, reason="server.eof_error", fields={"code": run.code}, output=transcript.traceback())
     if run.code != 0:
         raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 

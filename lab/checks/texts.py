@@ -217,6 +217,14 @@ TEXTS: dict[str, dict[str, str]] = {
                               "notification notifications/initialized qui le fait passer de l’attente à prêt.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
+        "server.replies_on_stderr": "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne "
+                                    "lit que stdout ; stderr est pour les messages de suivi.",
+        "server.eof_error": "Le serveur s’est arrêté avec le code {code} à la fin de son entrée : input() y lève "
+                            "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
+        "client.message_split": "Le serveur a reçu le premier message sur {count} lignes : il lit un message par "
+                                "ligne, et aucune de ces lignes n’en est un. Un message JSON tient sur une seule "
+                                "ligne (sans indentation).",
+        "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
         "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
@@ -420,6 +428,13 @@ TEXTS: dict[str, dict[str, str]] = {
                               "notifications/initialized is what moves it from waiting to ready.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
+        "server.replies_on_stderr": "The server wrote its replies on stderr, and nothing on stdout: the client reads "
+                                    "stdout only; stderr is for log messages.",
+        "server.eof_error": "The server stopped with code {code} at the end of its input: input() raises EOFError "
+                            "there. The end of input ends the loop, without an error.",
+        "client.message_split": "The server received the first message on {count} lines: it reads one message per "
+                                "line, and none of these lines is one. A JSON message fits on one line (no indent).",
+        "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
         "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
