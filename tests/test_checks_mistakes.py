@@ -126,10 +126,10 @@ MISTAKES = {
     "the server needs params in initialize": (
         "server", '    demandee = (msg.get("params") or {}).get("protocolVersion")\n',
         '    demandee = msg["params"]["protocolVersion"]\n', "server.initialize-without-params",
-        'Votre serveur s’est arrêté sur un initialize sans params : {"jsonrpc": "2.0", "id": "init-without-params", '
-        '"method": "initialize"} (code 1).',
-        'Your server stopped on an initialize without params: {"jsonrpc": "2.0", "id": "init-without-params", '
-        '"method": "initialize"} (code 1).'),
+        'Votre serveur s’est arrêté sur un initialize sans params : {"jsonrpc": "2.0", "id": 31, "method": '
+        '"initialize"} (code 1).',
+        'Your server stopped on an initialize without params: {"jsonrpc": "2.0", "id": 31, "method": '
+        '"initialize"} (code 1).'),
     "the server goes on after the -32602": (
         "server", '        return echec(msg["id"], -32602,', '        echec(msg["id"], -32602,', "server.reply-ids",
         "initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",

@@ -27,12 +27,12 @@ from lab.process.talk import converse
 # The lesson's kinds of bad line, each in a session of its own (its death costs its check only),
 # each followed by a ping: the first ping left unanswered by a server that stopped names the line
 # it stopped on. The lesson's server (serveur2.js) survives every one of them.
-BAD_LINES: dict[str, list[Any]] = {
-    "server.blank-line": [ping("before-blank-line"), b"", ping("after-blank-line"), b" \t", ping("after-spaces")],
-    "server.not-a-request": [[1, 2], ping("after-array"), 42, ping("after-number"), {}, ping("after-empty-object")],
+BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
+    "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
+    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
     "server.initialize-without-params": [
-        {"jsonrpc": "2.0", "id": "init-without-params", "method": "initialize"}, ping("after-no-params"),
-        {"jsonrpc": "2.0", "id": "init-params-null", "method": "initialize", "params": None}, ping("after-null-params")],
+        {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
+        {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
 }
 BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
 
