@@ -24,9 +24,11 @@ from lab.i18n import decimal
 from lab.process.student import child_env
 from lab.process.talk import converse
 
-# The lesson's kinds of bad line, each in a session of its own (its death costs its check only),
-# each followed by a ping: the first ping left unanswered by a server that stopped names the line
-# it stopped on. The lesson's server (serveur2.js) survives every one of them.
+# The lesson's kinds of bad line, each followed by a ping: the first ping left unanswered by a
+# server that stopped names the line it stopped on. The lesson's server (serveur2.js) survives
+# every one of them. They go in one session (the initialize lines while the server is new, so
+# last); a server that stops on one kind is given the kinds after it in another session, so that
+# its death costs that kind's check only.
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
     "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
@@ -37,9 +39,36 @@ BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in 
 BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
 
 
+Span = tuple[Transcript, int, int]  # a session, and where a kind's lines are in it: [start, end)
 
-def bad_line_session(name: str) -> Callable[[Context], Transcript]:
-    return lambda context: session(context, BAD_LINES[name])
+
+def stopped_on(transcript: Transcript) -> int | None:
+    """The index of the line a server that stopped before its input ended stopped on: the line
+    before the first ping it left unanswered (None when it did not stop, or on no line of ours)."""
+    if transcript.run is None or transcript.stopped_at is None:
+        return None
+    for index, message in enumerate(transcript.sent):
+        if isinstance(message, dict) and message.get("method") == "ping" and find(transcript.replies, message["id"]) is MISSING:
+            return index - 1
+    return None
+
+
+def bad_lines(context: Context) -> dict[str, Span]:
+    """Each kind of BAD_LINES, with the session that judges it (module comment above)."""
+    found: dict[str, Span] = {}
+    kinds = list(BAD_LINES)
+    while kinds:
+        messages, spans = [], {}
+        for kind in kinds:
+            spans[kind] = (len(messages), len(messages) + len(BAD_LINES[kind]))
+            messages += BAD_LINES[kind]
+        transcript = session(context, messages)
+        killer = stopped_on(transcript)
+        done = [kind for kind in kinds if killer is None or killer < 0 or spans[kind][0] <= killer]
+        for kind in done:
+            found[kind] = (transcript, *spans[kind])
+        kinds = kinds[len(done):]
+    return found
 
 
 def burst(context: Context) -> str:
@@ -65,7 +94,7 @@ def burst(context: Context) -> str:
 # The two stdio sessions, the bad lines' sessions, the direct calls of the written parts (see
 # parts.py), and the burst that tells a server that never flushes from one that reads all first.
 PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
-          **{f"{name}.session": Probe(bad_line_session(name), SESSIONS["server.scenario"].limit, NOT_READ) for name in BAD_LINES},
+          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSIONS["server.scenario"].limit, NOT_READ),
           "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
@@ -272,21 +301,19 @@ def parse_error(context: Context) -> None:
 
 
 def survives(check_id: str, reason: str) -> Callable[[Context], None]:
-    """The server did not stop on one of its bad lines (BAD_LINES): the first ping left unanswered
-    by a server that stopped before its input ended names the line it stopped on."""
+    """The server did not stop on one of its bad lines (BAD_LINES[check_id])."""
 
     def judged(context: Context) -> None:
-        transcript: Transcript = context.probe(f"{check_id}.session")
-        if transcript.run is None or transcript.stopped_at is None:
+        transcript, start, end = context.probe("server.bad-lines")[check_id]
+        killer = stopped_on(transcript)
+        if killer is None or not start <= killer < end:
             return
-        for index, message in enumerate(transcript.sent):
-            if isinstance(message, dict) and message.get("method") == "ping" \
-                    and find(transcript.replies, message["id"]) is MISSING:
-                code = "?" if transcript.run.code is None else transcript.run.code
-                line = transcript.message_text(index - 1)
-                line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
-                raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
-                             fields={"code": code, "line": line}, output=transcript.traceback())
+        assert transcript.run is not None
+        code = "?" if transcript.run.code is None else transcript.run.code
+        line = transcript.message_text(killer)
+        line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
+        raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
+                     fields={"code": code, "line": line}, output=transcript.traceback())
 
     return judged
 
@@ -483,12 +510,12 @@ CHECKS = [
           run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True),
     Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error)),
-    Check(id="server.blank-line", task="server-3", needs=(STARTS,), probes=("server.blank-line.session",) + BOTH,
+    Check(id="server.blank-line", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
           lazy_probes=PARTS, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
-    Check(id="server.not-a-request", task="server-3", needs=(STARTS,), probes=("server.not-a-request.session",) + BOTH,
+    Check(id="server.not-a-request", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
           lazy_probes=PARTS, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
     Check(id="server.initialize-without-params", task="server-3", needs=(STARTS,),
-          probes=("server.initialize-without-params.session",) + BOTH, lazy_probes=PARTS,
+          probes=("server.bad-lines",) + BOTH, lazy_probes=PARTS,
           run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
     Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof)),
     Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
