@@ -214,6 +214,17 @@ MISTAKES = {
         "client", '    print("-> " + json.dumps(plein))\n', '    print("->" + json.dumps(plein))\n', "client.prints-exchange",
         "Les lignes commencent par « -> » sans l’espace qui suit la flèche.",
         'The lines start with "-> " without the space after the arrow.'),
+    "the client prints the Python dict": (
+        "client", '    print("-> " + json.dumps(plein))\n', '    print("->", plein)\n', "client.prints-exchange",
+        "Les lignes « -> » montrent le dict de Python (apostrophes, None, True) au lieu du JSON envoyé : affichez le "
+        "texte JSON, celui qui part vers le serveur.",
+        'The "-> " lines show Python\'s dict (single quotes, None, True) instead of the JSON sent: print the JSON '
+        "text, the one that goes to the server."),
+    "the server turns ids into text": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    m["id"] = None if m["id"] is None else str(m["id"])\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        "server.reply-ids", 'La réponse à tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
+        'The reply to tools/list (id 1) carries the id "1": copy the id as it is.'),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),
@@ -280,3 +291,18 @@ def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
     assert crash.output.splitlines() == [
         f"server.py, line {line}", "    msg = json.loads(ligne)", "This text is not JSON: json.loads refused it.",
         "json.decoder.JSONDecodeError: Expecting value: line 2 column 1 (char 39)"]
+
+
+@pytest.mark.parametrize(("mistake", "shown"), [
+    ("the server turns ids into text", ["attendu : 1", 'obtenu  : "1"']),
+    ("the parse error carries the previous request's id", ["attendu : id = null", "obtenu  : id = 0"]),
+    ("the server answers a notification", ["attendu : —", 'obtenu  : {"jsonrpc": "2.0", "id": null, "result": {}}']),
+])
+def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
+    """What the first ✗ shows under its message is JSON (null, false, "1"), never Python's
+    None or False, and never two values that read the same (a count of 13 against 13)."""
+    kind, old, new, *_ = MISTAKES[mistake]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang="fr")
+    lines = click.unstyle(render(report)).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
+    assert [line.strip() for line in lines[start + 2:start + 4]] == shown

@@ -354,6 +354,10 @@ def prints_exchange(context: Context) -> None:
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
         glued = [line for line in lines if seen and line.startswith(prefix.strip())
                  and same(parse(line[len(prefix.strip()):]), seen[0])]
+        python = [line for line in lines if seen and line.startswith(prefix.strip())
+                  and python_value(line[len(prefix.strip()):]) == seen[0]]
+        if python:
+            raise Failed(expected[0], python[0], reason="client.printed_python", fields={"prefix": prefix})
         if glued and not printed:
             raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
@@ -408,6 +412,18 @@ def asks_model(context: Context) -> None:
     contents = [str(m.get("content", "")) for m in messages]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+
+
+def python_value(text: str) -> Any:
+    """What Python's own print of a dict reads as ({'id': 1, 'x': None}), or MISSING."""
+    import ast
+
+    if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
+        return MISSING
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return MISSING
 
 
 def shown_value(value: Any) -> str:

@@ -252,7 +252,7 @@ def reply_ids(context: Context) -> None:
                 continue
             changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
             if changed:
-                raise Failed(request_id, changed[0], reason="server.id_changed",
+                raise Failed(as_json(request_id), as_json(changed[0]), reason="server.id_changed",
                              fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
