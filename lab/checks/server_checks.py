@@ -15,9 +15,10 @@ from typing import Any, Callable
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
+from lab.checks.reference import reference_replies
 from lab.checks.server_session import (
-    MISSING, NOT_READ, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, initialize,
-    owes_reply, ping, same, session)
+    MISSING, NOT_READ, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, expect_reply, field_of, find,
+    one_session, owes_reply, ping, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -48,7 +49,8 @@ def stopped_on(transcript: Transcript) -> int | None:
     if transcript.run is None or transcript.stopped_at is None:
         return None
     for index, message in enumerate(transcript.sent):
-        if isinstance(message, dict) and message.get("method") == "ping" and find(transcript.replies, message["id"]) is MISSING:
+        is_ping = isinstance(message, dict) and message.get("method") == "ping"
+        if is_ping and find(transcript.replies, message["id"]) is MISSING:
             return index - 1
     return None
 
@@ -62,7 +64,8 @@ def bad_lines(context: Context) -> dict[str, Span]:
         for kind in kinds:
             spans[kind] = (len(messages), len(messages) + len(BAD_LINES[kind]))
             messages += BAD_LINES[kind]
-        transcript = session(context, messages)
+        # One run each: only a stop is judged here, and a stop is no timing verdict to confirm.
+        transcript = one_session(context, messages, "server.py", reference_replies)
         killer = stopped_on(transcript)
         done = [kind for kind in kinds if killer is None or killer < 0 or spans[kind][0] <= killer]
         for kind in done:
@@ -94,7 +97,7 @@ def burst(context: Context) -> str:
 # The two stdio sessions, the bad lines' sessions, the direct calls of the written parts (see
 # parts.py), and the burst that tells a server that never flushes from one that reads all first.
 PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
-          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSIONS["server.scenario"].limit, NOT_READ),
+          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + 2.0, NOT_READ),
           "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
@@ -128,7 +131,8 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str) and glued(line):  # replies written without their newline
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued", fields={"number": number},
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued",
+                         fields={"number": number},
                          output=transcript.traceback())
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
@@ -277,7 +281,8 @@ def notifications_unanswered(context: Context) -> None:
                 extra.append(reply)
         if extra:
             raise Failed("—", "\n".join(as_json(reply) for reply in extra),
-                         reason="server.answers_notifications", fields={"count": len(extra), "example": as_json(extra[0])})
+                         reason="server.answers_notifications",
+                         fields={"count": len(extra), "example": as_json(extra[0])})
 
 
 def not_json_index(transcript: Transcript) -> int:
