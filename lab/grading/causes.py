@@ -109,7 +109,7 @@ def crash_kind(code: str) -> str:
 # A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
                  "part.not_yet": UNWRITTEN, "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
-                 "client.hangs_silent": HANG, "model.load_hangs": HANG}
+                 "client.hangs_silent": HANG, "client.nothing_reached": HANG, "model.load_hangs": HANG}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
 
 
