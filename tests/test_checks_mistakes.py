@@ -216,10 +216,10 @@ MISTAKES = {
         'The lines start with "-> " without the space after the arrow.'),
     "the client prints the Python dict": (
         "client", '    print("-> " + json.dumps(plein))\n', '    print("->", plein)\n', "client.prints-exchange",
-        "Les lignes « -> » montrent le dict de Python (apostrophes, None, True) au lieu du JSON envoyé : affichez le "
-        "texte JSON, celui qui part vers le serveur.",
-        'The "-> " lines show Python\'s dict (single quotes, None, True) instead of the JSON sent: print the JSON '
-        "text, the one that goes to the server."),
+        "Les lignes « -> » montrent le dict de Python (apostrophes, None, True) au lieu du texte JSON échangé avec le "
+        "serveur.",
+        'The "-> " lines show Python\'s dict (single quotes, None, True) instead of the JSON text exchanged with the '
+        "server."),
     "the server turns ids into text": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    m["id"] = None if m["id"] is None else str(m["id"])\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',

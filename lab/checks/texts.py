@@ -226,7 +226,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "ligne (sans indentation).",
         "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
         "client.printed_python": "Les lignes « {prefix}» montrent le dict de Python (apostrophes, None, True) au "
-                                 "lieu du JSON envoyé : affichez le texte JSON, celui qui part vers le serveur.",
+                                 "lieu du texte JSON échangé avec le serveur.",
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
         "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
@@ -438,7 +438,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                 "line, and none of these lines is one. A JSON message fits on one line (no indent).",
         "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
         "client.printed_python": "The \"{prefix}\" lines show Python's dict (single quotes, None, True) instead of "
-                                 "the JSON sent: print the JSON text, the one that goes to the server.",
+                                 "the JSON text exchanged with the server.",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
         "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
