@@ -24,19 +24,27 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 MISTAKES = {
     "the client waits for the server before sending": (
         "client", "for m in scenario:\n    plein =", "serveur.stdout.readline()\nfor m in scenario:\n    plein =",
-        "client.seven-messages", "Le client n’a rien envoyé au serveur en 8 s, et ne s’est pas arrêté",
-        "The client sent nothing to the server in 8 s, and did not stop"),
+        "client.seven-messages", "Le serveur n’a rien reçu du client en 8 s, pas un octet, et le client ne s’est pas "
+        "arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé (flush), à moins qu’il n’attende le "
+        "serveur avant d’envoyer.",
+        "The server received nothing from the client in 8 s, not one byte, and the client did not stop: what it "
+        "writes stays on its side until it is flushed, unless it waits for the server before sending."),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",
         "les réponses ne sont arrivées qu’à la fermeture de l’entrée", "the replies came only when the input closed"),
     "the server answers a notification": (
         "server", '            etat = "pret"\n        return\n', '            etat = "pret"\n        return repondre(None, {})\n',
-        "server.notifications-unanswered", "réponse(s) de trop", "reply(ies) too many"),
+        "server.notifications-unanswered",
+        "1 réponse(s) qui ne répondent à aucune requête : ce sont des réponses à des notifications, qui n’en reçoivent "
+        'pas. Par exemple : {"jsonrpc": "2.0", "id": null, "result": {}}',
+        'reply(ies) answering no request: replies to notifications, which get none. For example: '
+        '{"jsonrpc": "2.0", "id": null, "result": {}}'),
     "the server crashes on a bad line": (
         "server", "    try:\n        msg = json.loads(ligne)\n    except ValueError:\n        echec(None, -32700, \"Erreur d’analyse\")\n        continue\n",
-        "    msg = json.loads(ligne)\n", "server.keeps-running",
-        "Le serveur s’est arrêté (code 1) après cette ligne", "The server stopped (code 1) after this line"),
+        "    msg = json.loads(ligne)\n", "server.parse-error",
+        "Votre serveur s’est arrêté (code 1) sur une ligne qui n’est pas du JSON, avant la fin de son entrée.",
+        "Your server stopped (code 1) on a line that is not JSON, before its input ended."),
     "the server prints debug output on stdout": (
         "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin:\n    print('reçu :', ligne.strip())\n",
         "server.json-rpc-replies", "les messages de suivi vont sur stderr, print(..., file=sys.stderr)",
@@ -105,6 +113,118 @@ MISTAKES = {
     "the helper raises on a refused connection": (
         "model", "    except Exception as erreur:\n", "    except openai.APIStatusError as erreur:\n", "model.refused",
         "ask a levé une exception au lieu de répondre", "ask raised an exception instead of answering"),
+    # Issue 34: what each bad line the lesson's server survives, and each transport mistake, is named.
+    "the server stops on an empty line": (
+        "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin:\n    if not ligne.strip():\n        break\n",
+        "server.blank-line", "Votre serveur s’est arrêté sur une ligne vide (code 0), avant la fin de son entrée.",
+        "Your server stopped on an empty line (code 0), before its input ended."),
+    "the server takes any JSON line for a request": (
+        "server", "    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n        traiter(msg)\n",
+        "    traiter(msg)\n", "server.not-a-request",
+        "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : [1, 2] (code 1).",
+        "Your server stopped on a JSON line that is not a request: [1, 2] (code 1)."),
+    "the server needs params in initialize": (
+        "server", '    demandee = (msg.get("params") or {}).get("protocolVersion")\n',
+        '    demandee = msg["params"]["protocolVersion"]\n', "server.initialize-without-params",
+        'Votre serveur s’est arrêté sur un initialize sans params : {"jsonrpc": "2.0", "id": 31, "method": '
+        '"initialize"} (code 1).',
+        'Your server stopped on an initialize without params: {"jsonrpc": "2.0", "id": 31, "method": '
+        '"initialize"} (code 1).'),
+    "the server goes on after the -32602": (
+        "server", '        return echec(msg["id"], -32602,', '        echec(msg["id"], -32602,', "server.reply-ids",
+        "initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
+        "initialize (id 2) got 2 replies: a request gets one, and only one."),
+    "the parse error carries the previous request's id": (
+        "server", '        echec(None, -32700, "Erreur d’analyse")\n', '        echec(msg.get("id"), -32700, "Erreur d’analyse")\n',
+        "server.parse-error",
+        "L’erreur -32700 porte l’id 0 au lieu de null : une ligne qui n’est pas du JSON n’a pas d’id que le serveur "
+        "puisse lire, pas même celui de la requête d’avant.",
+        "The -32700 error carries the id 0 instead of null: a line that is not JSON has no id the server can read, "
+        "not even the previous request's."),
+    "the server reads all its input before answering": (
+        "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin.readlines():\n", "server.flushes-each-reply",
+        "Pas de réponse à cette ligne en 3.5 s : votre serveur ne répond qu’une fois son entrée fermée, comme s’il "
+        "lisait toute son entrée avant de répondre.",
+        "No reply to this line in 3.5 s: your server answers only once its input has closed, as if it read all its "
+        "input before answering."),
+    "the client writes its messages without a newline": (
+        "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n', "    serveur.stdin.write(json.dumps(plein))\n",
+        "client.seven-messages",
+        "Le serveur a reçu du client une ligne qui ne finit jamais (597 caractères sans retour à la ligne) : il lit "
+        "ligne par ligne, et attend encore la fin de celle-ci.",
+        "The server received from the client one line that never ends (597 characters with no newline): it reads "
+        "line by line, and is still waiting for this one's end."),
+    "the client never flushes the server's input": (
+        "client", "serveur.stdin.flush()\n", "", "client.seven-messages",
+        "Le serveur n’a rien reçu du client en 8 s, pas un octet", "The server received nothing from the client in 8 s, not one byte"),
+    "the client asks with the question alone": (
+        "client", 'r = ask([{"role": "user", "content": q}],', "r = ask(q,", "client.asks-model",
+        'ask reçoit "En une phrase, dites ce que peut faire… là où il attend une liste de messages, chacun un objet '
+        "avec role et content.",
+        'ask gets "En une phrase, dites ce que peut faire… where it expects a list of messages, each an object with '
+        "role and content."),
+    "the helper gives the error's own text as its reason": (
+        "model", "({why_no_model(erreur, model_settings())})", "({erreur})", "model.refused",
+        "La raison « Connection error. » n’est pas une de celles que donne why_no_model (fourni) : pour une connexion "
+        "refusée, il dit « connexion refusée par 127.0.0.1:",
+        "The reason “Connection error.” is not one why_no_model (given) gives: for a refused connection it says "
+        "“connection refused by 127.0.0.1:"),
+    # Found by a walk with mistakes the checks were not written for (issue 34), then named.
+    "the server writes its replies without a newline": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}), end="", flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie colle plusieurs réponses l’une à l’autre : chaque réponse finit par un retour à la "
+        "ligne, une réponse par ligne.",
+        "Line 1 of the output glues several replies together: each reply ends with a newline, one reply per line."),
+    "the server never becomes ready": (
+        "server", '            etat = "pret"\n', "            pass\n", "server.tools-list-when-ready",
+        "tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
+        "notifications/initialized qui le fait passer de l’attente à prêt.",
+        "tools/list (id 5) still gets -32600: the server never became ready. The notification "
+        "notifications/initialized is what moves it from waiting to ready."),
+    "the server reads on past the end of its input": (
+        "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
+        "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit ",
+        "Once its input closed, the server does not stop: it wrote "),
+    "the helper leaves the SDK's retries on": (
+        "model", "                               timeout=delai, max_retries=0)\n", "                               timeout=delai)\n",
+        "model.slow", "requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",
+        "requests to the silent model: a request with no answer in time is not retried"),
+    "the server reads its input with input()": (
+        "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = input()\n", "server.exits-at-eof",
+        "Le serveur s’est arrêté avec le code 1 à la fin de son entrée : input() y lève EOFError. La fin de l’entrée "
+        "termine la boucle, sans erreur.",
+        "The server stopped with code 1 at the end of its input: input() raises EOFError there. The end of input ends "
+        "the loop, without an error."),
+    "the server writes its replies on stderr": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}), file=sys.stderr, flush=True)\n', "server.json-rpc-replies",
+        "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne lit que stdout ; stderr est pour "
+        "les messages de suivi.",
+        "The server wrote its replies on stderr, and nothing on stdout: the client reads stdout only; stderr is for "
+        "log messages."),
+    "the client indents its messages": (
+        "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n',
+        '    serveur.stdin.write(json.dumps(plein, indent=2) + "\\n")\n', "client.seven-messages",
+        "Le serveur a reçu le premier message sur 5 lignes : il lit un message par ligne, et aucune de ces lignes n’en "
+        "est un. Un message JSON tient sur une seule ligne (sans indentation).",
+        "The server received the first message on 5 lines: it reads one message per line, and none of these lines is "
+        "one. A JSON message fits on one line (no indent)."),
+    "the client prints the arrow without its space": (
+        "client", '    print("-> " + json.dumps(plein))\n', '    print("->" + json.dumps(plein))\n', "client.prints-exchange",
+        "Les lignes commencent par « -> » sans l’espace qui suit la flèche.",
+        'The lines start with "-> " without the space after the arrow.'),
+    "the client prints the Python dict": (
+        "client", '    print("-> " + json.dumps(plein))\n', '    print("->", plein)\n', "client.prints-exchange",
+        "Les lignes « -> » montrent le dict de Python (apostrophes, None, True) au lieu du texte JSON échangé avec le "
+        "serveur.",
+        'The "-> " lines show Python\'s dict (single quotes, None, True) instead of the JSON text exchanged with the '
+        "server."),
+    "the server turns ids into text": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    m["id"] = None if m["id"] is None else str(m["id"])\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        "server.reply-ids", 'La réponse à tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
+        'The reply to tools/list (id 1) carries the id "1": copy the id as it is.'),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),
@@ -166,8 +286,23 @@ def test_the_server_gets_no_help_to_flush_even_when_the_kit_has_some(tmp_path, m
 def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
     kind, old, new, *_ = MISTAKES["the server crashes on a bad line"]
     report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
-    crash = next(r for r in report.results if r.id == "server.keeps-running")
+    crash = next(r for r in report.results if r.id == "server.parse-error")
     line = 1 + (FIXTURES / SOURCES["server"]).read_text().replace(old, new).splitlines().index("    msg = json.loads(ligne)")
     assert crash.output.splitlines() == [
         f"server.py, line {line}", "    msg = json.loads(ligne)", "This text is not JSON: json.loads refused it.",
         "json.decoder.JSONDecodeError: Expecting value: line 2 column 1 (char 39)"]
+
+
+@pytest.mark.parametrize(("mistake", "shown"), [
+    ("the server turns ids into text", ["attendu : 1", 'obtenu  : "1"']),
+    ("the parse error carries the previous request's id", ["attendu : id = null", "obtenu  : id = 0"]),
+    ("the server answers a notification", ["attendu : —", 'obtenu  : {"jsonrpc": "2.0", "id": null, "result": {}}']),
+])
+def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
+    """What the first ✗ shows under its message is JSON (null, false, "1"), never Python's
+    None or False, and never two values that read the same (a count of 13 against 13)."""
+    kind, old, new, *_ = MISTAKES[mistake]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang="fr")
+    lines = click.unstyle(render(report)).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
+    assert [line.strip() for line in lines[start + 2:start + 4]] == shown

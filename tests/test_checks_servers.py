@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
+from lab.checks import registry
 from lab.process.launch import HERE
 from lab.results import PASSED, SKIPPED
 
@@ -63,8 +64,29 @@ def test_each_buggy_server_is_caught_by_its_check(bug, tmp_path):
 def test_a_correct_server_written_differently_gets_full_marks(tmp_path):
     (tmp_path / "server.py").write_text(ALT)
     report = run_some(tmp_path, "server.")
-    assert len(report.results) == 19
-    assert report.score == report.max_score == 19, [(r.id, r.message) for r in report.results if r.status != PASSED]
+    server_checks = [check for check in registry()[0] if check.id.startswith("server.")]
+    assert len(report.results) == len(server_checks)
+    assert report.score == report.max_score == sum(check.points for check in server_checks), [
+        (r.id, r.message) for r in report.results if r.status != PASSED]
+
+
+def test_a_server_that_stops_on_each_kind_of_bad_line_loses_those_checks_only(tmp_path):
+    """Each kind of bad line the lesson's server survives costs its own check: the kinds after
+    the one it stopped on are sent again in a session of their own."""
+    source = ALT
+    for old, new in (("        continue\n    try:", "        break\n    try:"),  # stops on an empty line
+                     ("    if not isinstance(msg, dict):", "    if False:"),  # [1, 2].get
+                     ('(msg.get("params") or {})', 'msg["params"]')):
+        source = mutate(source, old, new)
+    (tmp_path / "server.py").write_text(source)
+    report = run_some(tmp_path, "server.", lang="fr")
+    assert failed(report) == {"server.blank-line", "server.not-a-request", "server.initialize-without-params"}
+    said = {r.id: r.message for r in report.results if r.status != PASSED}
+    assert said == {
+        "server.blank-line": "Votre serveur s’est arrêté sur une ligne vide (code 0), avant la fin de son entrée.",
+        "server.not-a-request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : [1, 2] (code 1).",
+        "server.initialize-without-params": 'Votre serveur s’est arrêté sur un initialize sans params : '
+                                            '{"jsonrpc": "2.0", "id": 31, "method": "initialize"} (code 1).'}
 
 
 def test_a_server_that_does_not_start_skips_the_other_checks(tmp_path):

@@ -23,7 +23,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import MISSING, field_of, parse, same
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
@@ -45,6 +45,7 @@ class StudentClientRun:
     eof: bool = False  # its input was closed
     closed_after: int = -1  # how many replies it had been sent when its input closed
     asks: list[dict] = field(default_factory=list)  # the spy model's calls
+    unended: int = 0  # characters of a line the server received and never saw the end of
 
     def printed(self, prefix: str) -> list[Any]:
         lines = self.run.stdout_lines() if self.run else []
@@ -110,7 +111,11 @@ class Spies:
             if raw is END:
                 self.record("eof", sent)
                 return
+            if isinstance(raw, int):  # a line begun, not ended yet
+                self.record("unended", raw)
+                continue
             self.record("in", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            self.record("unended", 0 if raw.endswith(b"\n") else len(raw))  # a last line without its end
             reply = session.handle_line(lenient(raw))
             for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
                 if sent == LAST_REPLY - 1:
@@ -163,12 +168,18 @@ class Spies:
 END = object()  # the relay's end of input
 
 
-def unframe(frame: bytes) -> bytes | object:
-    """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), or
-    END; ValueError, KeyError or TypeError for anything else."""
+def unframe(frame: bytes) -> bytes | int | object:
+    """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), the
+    size of a line not ended yet ({"unended": N}), or END; ValueError, KeyError or TypeError for
+    anything else."""
     message = json.loads(frame)
     if message.get("end") is True:
         return END
+    if "unended" in message:
+        size = message["unended"]
+        if type(size) is not int:
+            raise TypeError("unended")
+        return size
     return message["line"].encode("utf-8", "surrogateescape")
 
 
@@ -224,6 +235,8 @@ def run_student_client(context: Context) -> StudentClientRun:
             outcome.eof, outcome.closed_after = True, value
         elif kind == "ask":
             outcome.asks.append(value)
+        elif kind == "unended":
+            outcome.unended = value
     return outcome
 
 
@@ -234,16 +247,41 @@ def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
+    transport = in_each_language("client.transport.hint")
+    if outcome.unended and not any(isinstance(message, dict) for message in outcome.received):
+        # The messages left without their newline: the server saw one line begun, never ended.
+        shown = "\n".join(str(message) for message in outcome.received) or "—"
+        raise Failed(scenario_messages()[0], shown, reason="client.line_never_ended", fields={"size": outcome.unended},
+                     output=client_trace(outcome, context.lang), hint=transport)
     if not outcome.received:
         # Stopped at its limit: a hang (or a loop) the report names as such, not a missing message.
         if outcome.run.cpu_exhausted:
-            reason, fields = "run.spun", {"who": "client", "cpu": CLIENT_CPU}
-        elif outcome.run.timed_out:
-            reason, fields = "client.hangs_silent", {"seconds": CLIENT_LIMIT}
+            reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
+        elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
+            reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
         else:
-            reason, fields = "client.sent_nothing", {}
-        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang))
+            reason, fields, hint = "client.sent_nothing", {}, None
+        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
+                     hint=hint)
     return outcome
+
+
+def split_message(received: list[Any]) -> int:
+    """How many lines the first message took, when it took more than one (JSON written with
+    indent: no line of it is a message); 0 otherwise."""
+    if any(isinstance(message, dict) for message in received):
+        return 0
+    text = ""
+    for count, line in enumerate(received[:200], start=1):
+        text += line if isinstance(line, str) else json.dumps(line)
+        if len(text) > 100_000:  # far more than a message of the lesson: not one split over lines
+            return 0
+        try:
+            whole = json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+        return count if count > 1 and isinstance(whole, dict) else 0
+    return 0
 
 
 def part_one(judge):
@@ -272,6 +310,10 @@ def part_one(judge):
 def seven_messages(context: Context) -> None:
     outcome = client_run(context)
     expected = scenario_messages()
+    split = split_message(outcome.received)
+    if split:  # the server got lines, none a message: said here, the other checks judge what they can
+        raise Failed(expected[0], "\n".join(str(line) for line in outcome.received[:split]),
+                     reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
     for number, want in enumerate(expected, start=1):
         got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
         for path in ("method", "id", "params.protocolVersion"):
@@ -311,6 +353,14 @@ def prints_exchange(context: Context) -> None:
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
+        glued = [line for line in lines if seen and line.startswith(prefix.strip())
+                 and same(parse(line[len(prefix.strip()):]), seen[0])]
+        python = [line for line in lines if seen and line.startswith(prefix.strip())
+                  and python_value(line[len(prefix.strip()):]) == seen[0]]
+        if python:
+            raise Failed(expected[0], python[0], reason="client.printed_python", fields={"prefix": prefix})
+        if glued and not printed:
+            raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
             raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
@@ -355,9 +405,32 @@ def asks_model(context: Context) -> None:
     if len(outcome.asks) != 1:
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once",
                      output=client_trace(outcome, context.lang))
-    contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
+    messages = outcome.asks[0].get("messages")
+    if not (isinstance(messages, list) and messages
+            and all(isinstance(m, dict) and {"role", "content"} <= set(m) for m in messages)):
+        given = shown_value(messages)
+        raise Failed(question, given, reason="client.ask_not_messages", fields={"given": given})
+    contents = [str(m.get("content", "")) for m in messages]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+
+
+def python_value(text: str) -> Any:
+    """What Python's own print of a dict reads as ({'id': 1, 'x': None}), or MISSING."""
+    import ast
+
+    if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
+        return MISSING
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return MISSING
+
+
+def shown_value(value: Any) -> str:
+    """A value as JSON, cut to a line's length."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def prints_model_answer(context: Context) -> None:

@@ -10,6 +10,7 @@ so only the student's own timeout can save the silent case.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import tempfile
 import time
@@ -18,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line
-from lab.checks.texts import in_each_language, say
+from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line, model_reasons
+from lab.checks.texts import in_each_language, pattern, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, start_student
 from lab.process.talk import Conversation, Run
@@ -43,6 +44,7 @@ class ModelRun:
     text: str = ""  # what the model answered this run (a fresh nonce in it: it cannot be guessed)
     results: dict[str, Any] = field(default_factory=dict)
     requests: list[dict] = field(default_factory=list)  # what the endpoints received
+    refused_address: str = ""  # host:port of the refused case, as why_no_model names it
 
 
 def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
@@ -112,7 +114,7 @@ def run_model(context: Context) -> ModelRun:
                     results[case["name"]] = outcome
             ended = session.close()
         run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
-        return ModelRun(run, answer_text, results, list(endpoints.requests))
+        return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}")
     finally:
         if session is not None:
             session.close()
@@ -223,10 +225,31 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     if len(said) != 1:
         expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_line")
+    if name == "refused":
+        given_reason(context, said[0], model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     if within and outcome["seconds"] > within:
+        tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests)
+        if tries > 1:  # the SDK's own retries, left on
+            raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.retried", fields={"count": tries})
         raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
+
+
+def given_reason(context: Context, line: str, address: str) -> None:
+    """The line's reason is one why_no_model (given, model_setup.py) writes, in either language:
+    one of its reasons, or an error it does not know named by its type ("URLError: …"); not the
+    error's own text (str(error): "Connection error.", in the library's words)."""
+    reason = next((line[len(before):-len(").")] for lang in ("fr", "en")
+                   for before in [model_fallback_line(lang).split("{reason}")[0].replace("’", "'")]
+                   if line.startswith(before)), "")
+    templates = [template.replace("’", "'") for lang in ("fr", "en") for key, template in model_reasons(lang).items()
+                 if key != "other"]
+    if any(re.fullmatch(pattern(template), reason) for template in templates) or re.match(r"[A-Za-z_][\w.]*: ", reason):
+        return
+    expected = model_reasons(context.lang)["refused"].format(address=address)
+    raise Failed(f"… ({expected}).", line, reason="model.reason_not_given", fields={"reason": reason, "expected": expected},
+                 hint=in_each_language("model.reason_not_given.hint"))
 
 
 RUN = ("model.run",)

@@ -15,14 +15,90 @@ from typing import Any, Callable
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
+from lab.checks.reference import reference_replies
 from lab.checks.server_session import (
-    MISSING, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, Transcript, expect_reply, field_of, find, owes_reply, same)
+    MISSING, NOT_READ, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, expect_reply, field_of, find,
+    one_session, owes_reply, ping, same)
 from lab.checks.server_session import PROBES as SESSIONS
-from lab.checks.texts import say
+from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
+from lab.process.student import child_env
+from lab.process.talk import converse
 
-# The two stdio sessions, and the direct calls of the written parts (see parts.py).
-PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml"))}
+# The lesson's kinds of bad line, each followed by a ping: the first ping left unanswered by a
+# server that stopped names the line it stopped on. The lesson's server (serveur2.js) survives
+# every one of them. They go in one session (the initialize lines while the server is new, so
+# last); a server that stops on one kind is given the kinds after it in another session, so that
+# its death costs that kind's check only.
+BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
+    "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
+    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
+    "server.initialize-without-params": [
+        {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
+        {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
+}
+BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
+
+
+Span = tuple[Transcript, int, int]  # a session, and where a kind's lines are in it: [start, end)
+
+
+def stopped_on(transcript: Transcript) -> int | None:
+    """The index of the line a server that stopped before its input ended stopped on: the line
+    before the first ping it left unanswered (None when it did not stop, or on no line of ours)."""
+    if transcript.run is None or transcript.stopped_at is None:
+        return None
+    for index, message in enumerate(transcript.sent):
+        is_ping = isinstance(message, dict) and message.get("method") == "ping"
+        if is_ping and find(transcript.replies, message["id"]) is MISSING:
+            return index - 1
+    return None
+
+
+def bad_lines(context: Context) -> dict[str, Span]:
+    """Each kind of BAD_LINES, with the session that judges it (module comment above)."""
+    found: dict[str, Span] = {}
+    kinds = list(BAD_LINES)
+    while kinds:
+        messages, spans = [], {}
+        for kind in kinds:
+            spans[kind] = (len(messages), len(messages) + len(BAD_LINES[kind]))
+            messages += BAD_LINES[kind]
+        # One run each: only a stop is judged here, and a stop is no timing verdict to confirm.
+        transcript = one_session(context, messages, "server.py", reference_replies)
+        killer = stopped_on(transcript)
+        done = [kind for kind in kinds if killer is None or killer < 0 or spans[kind][0] <= killer]
+        for kind in done:
+            found[kind] = (transcript, *spans[kind])
+        kinds = kinds[len(done):]
+    return found
+
+
+def burst(context: Context) -> str:
+    """Why replies came only once the input closed, seen from outside: BURST pings at once, the
+    input left open. "buffered": some came before the end (it answers as it reads, and its replies
+    wait in stdout's buffer until it fills); "at_end": none came before the input closed (it reads
+    all its input before answering); "" when it answered nothing at all."""
+    script = context.folder / "server.py"
+    if not script.is_file():
+        return ""
+    talk = converse(context.launch, script.resolve(), cwd=context.folder, env=child_env(context.launch, context.lang),
+                    cpu_seconds=SERVER_CPU)
+    for number in range(BURST):
+        if not talk.send(json.dumps(ping(number)).encode() + b"\n"):
+            break
+    early = talk.read_line(REPLY_LIMIT)  # a line, or None: none came (or it ended)
+    talk.finish(REPLY_LIMIT)
+    if early is not None:
+        return "buffered"
+    return "at_end" if talk.remaining_lines() else ""
+
+
+# The two stdio sessions, the bad lines' sessions, the direct calls of the written parts (see
+# parts.py), and the burst that tells a server that never flushes from one that reads all first.
+PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
+          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + 2.0, NOT_READ),
+          "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
@@ -43,6 +119,8 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
     run = transcript.run
     assert run is not None
     if not transcript.lines:
+        if on_stderr(run.stderr):
+            raise Failed(transcript.reference[0], "—", reason="server.replies_on_stderr", output=transcript.traceback())
         if run.timed_out:
             reason, fields = "run.silent", {"seconds": SERVER_LIMIT}
         elif run.cpu_exhausted:
@@ -52,6 +130,10 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
         raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
+        if isinstance(reply, str) and glued(line):  # replies written without their newline
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued",
+                         fields={"number": number},
+                         output=transcript.traceback())
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
                          reason="server.not_json", fields={"number": number}, output=transcript.traceback())
@@ -62,10 +144,33 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
                          output=transcript.traceback())
 
 
+def on_stderr(stderr: bytes) -> bool:
+    """Some line of stderr is a JSON-RPC reply: the replies went to the wrong stream."""
+    for line in stderr.decode("utf-8", errors="replace").splitlines()[:50]:
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(reply, dict) and "jsonrpc" in reply and ("result" in reply or "error" in reply):
+            return True
+    return False
+
+
+def glued(line: str) -> bool:
+    """A JSON object followed by another on the same line: replies that lack their newline."""
+    try:
+        _, end = json.JSONDecoder().raw_decode(line)
+    except (ValueError, RecursionError):
+        return False
+    return line[end:].lstrip().startswith("{")
+
+
 def keeps_running(context: Context) -> None:
     for probe in (S, R):
         transcript: Transcript = context.probe(probe)
         if transcript.stopped_at is not None and transcript.run is not None:
+            if isinstance(transcript.sent[transcript.stopped_at], bytes):
+                continue  # it stopped on the line that is not JSON: parse-error names it
             line = transcript.message_text(transcript.stopped_at)
             code = "?" if transcript.run.code is None else transcript.run.code
             raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason="server.stopped_early",
@@ -82,6 +187,9 @@ def flushes_each_reply(context: Context) -> None:
             continue  # its reply never came, even at the end of input: not a flush problem
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
+            if context.probe("server.burst") == "at_end":  # flushed or not, it answers only at the end
+                raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.answers_at_end",
+                             fields={"seconds": REPLY_LIMIT}, hint=in_each_language("server.answers_at_end.hint"))
             raise Failed(f"< {REPLY_LIMIT:g} s", line,
                          reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
@@ -112,11 +220,35 @@ def owed_ids(transcript: Transcript) -> list[Any]:
     return [reply["id"] for reply in owed]
 
 
+def is_parse_error(reply: Any) -> bool:
+    return field_of(reply, "error.code") == -32700
+
+
+def as_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def one_reply_each(transcript: Transcript) -> None:
+    """No request gets two replies (a `return` missing after an error, say): the request named.
+    A -32700 that carries a request's id is parse-error's to name, not a second reply."""
+    for expected in transcript.reference:
+        request_id = expected.get("id")
+        if request_id is None:
+            continue
+        replies = [reply for reply in transcript.replies if isinstance(reply, dict)
+                   and same(reply.get("id", MISSING), request_id) and not is_parse_error(reply)]
+        if len(replies) > 1:
+            raise Failed(as_json(expected), "\n".join(as_json(reply) for reply in replies), reason="server.two_replies",
+                         fields={"what": transcript.request(request_id), "count": len(replies)},
+                         hint=in_each_language("server.two_replies.hint"))
+
+
 def reply_ids(context: Context) -> None:
-    """The ids that come back are the requests' own, unchanged, in their order. A reply that
-    does not come at all is the check of that reply's rule (one mistake, one penalty)."""
+    """The ids that come back are the requests' own, unchanged, in their order, one reply each.
+    A reply that does not come at all is the check of that reply's rule (one mistake, one penalty)."""
     for probe in BOTH:
         transcript: Transcript = context.probe(probe)
+        one_reply_each(transcript)
         want = owed_ids(transcript)
         got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
         for request_id in want:
@@ -124,7 +256,7 @@ def reply_ids(context: Context) -> None:
                 continue
             changed = [one for one in got if str(one) == str(request_id) and not any(same(one, w) for w in want)]
             if changed:
-                raise Failed(request_id, changed[0], reason="server.id_changed",
+                raise Failed(as_json(request_id), as_json(changed[0]), reason="server.id_changed",
                              fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
@@ -134,24 +266,61 @@ def reply_ids(context: Context) -> None:
 
 
 def notifications_unanswered(context: Context) -> None:
+    """Replies that answer no request: the notifications'. A request answered twice is reply-ids'
+    to name, a -32700 with a request's id parse-error's (one mistake, one penalty)."""
     for probe in ("server.scenario", "server.rules"):
         transcript: Transcript = context.probe(probe)
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
+        requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
         extra = []
         for reply in transcript.replies:
             key = repr(reply.get("id")) if isinstance(reply, dict) else ""
             if owed[key] > 0:
                 owed[key] -= 1
-            else:
+            elif key not in requests and not is_parse_error(reply):
                 extra.append(reply)
         if extra:
-            raise Failed(len(transcript.reference), len(transcript.replies),
-                         reason="server.too_many_replies", fields={"count": len(extra), "example": str(extra[0])})
+            raise Failed("—", "\n".join(as_json(reply) for reply in extra),
+                         reason="server.answers_notifications",
+                         fields={"count": len(extra), "example": as_json(extra[0])})
+
+
+def not_json_index(transcript: Transcript) -> int:
+    return next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
 
 
 def parse_error(context: Context) -> None:
-    expect_reply(context, "server.rules", None, ("error.code", "id"))
+    transcript: Transcript = context.probe(R)
+    index = not_json_index(transcript)
+    if transcript.stopped_at == index and transcript.run is not None:
+        code = "?" if transcript.run.code is None else transcript.run.code
+        raise Failed(say(context.lang, "server.reads_to_the_end"), transcript.message_text(index),
+                     reason="server.stopped_on_not_json", fields={"code": code}, output=transcript.traceback())
+    wrong = [reply for reply in transcript.replies if is_parse_error(reply) and reply.get("id") is not None]
+    if wrong and find(transcript.replies, None) is MISSING:
+        raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
+                     fields={"id": as_json(wrong[0]["id"])})
+    if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
+        expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
+
+
+def survives(check_id: str, reason: str) -> Callable[[Context], None]:
+    """The server did not stop on one of its bad lines (BAD_LINES[check_id])."""
+
+    def judged(context: Context) -> None:
+        transcript, start, end = context.probe("server.bad-lines")[check_id]
+        killer = stopped_on(transcript)
+        if killer is None or not start <= killer < end:
+            return
+        assert transcript.run is not None
+        code = "?" if transcript.run.code is None else transcript.run.code
+        line = transcript.message_text(killer)
+        line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
+        raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
+                     fields={"code": code, "line": line}, output=transcript.traceback())
+
+    return judged
 
 
 def exits_at_eof(context: Context) -> None:
@@ -164,6 +333,13 @@ def exits_at_eof(context: Context) -> None:
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
                      reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
+    if run.code is not None and run.code < 0 and len(transcript.lines) > len(transcript.reference):
+        # Stopped for what it wrote once its input closed: a loop that reads the end of input as a line.
+        extra = len(transcript.lines) - len(transcript.reference)
+        raise Failed("code 0", transcript.lines[-1][:200], reason="server.writes_on_at_eof", fields={"count": extra},
+                     output=transcript.traceback())
+    if run.code != 0 and b"EOFError" in run.stderr:  # input() at the end of input
+        raise Failed(0, run.code, reason="server.eof_error", fields={"code": run.code}, output=transcript.traceback())
     if run.code != 0:
         raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 
@@ -176,6 +352,12 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
     return isinstance(reply, dict) and "result" in reply
 
 
+def any_result(transcript: Transcript, request_id: Any) -> bool:
+    """One of the replies to `request_id` is a result (a second reply after an error counts)."""
+    return any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), request_id)
+               for reply in transcript.replies)
+
+
 def first_accepted(context: Context) -> tuple[str, Any]:
     """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
@@ -186,7 +368,7 @@ def first_accepted(context: Context) -> tuple[str, Any]:
 
 def accepts_known_version(context: Context) -> None:
     expect_reply(context, R, "init-2025", ("result.protocolVersion",))
-    if not is_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+    if not any_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
@@ -199,6 +381,12 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
 
     def judged(context: Context) -> None:
         probe, request_id = lesson if is_result(context.probe(S), 3) else ready
+        transcript: Transcript = context.probe(probe)
+        reply = find(transcript.replies, request_id)
+        listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
+        if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
+            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason="server.never_ready",
+                         fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
 
     return judged
@@ -314,7 +502,8 @@ def direct_flushes(context: Context) -> None:
 
 
 # Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on
-# after any line, stops at the end of input, answers no notification) are part 3's.
+# after any line, the bad lines of BAD_LINES included, stops at the end of input, answers no
+# notification) are part 3's.
 CHECKS = [
     Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
           cause=True),
@@ -322,9 +511,17 @@ CHECKS = [
     Check(id="server.notifications-unanswered", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-3", notifications_unanswered), cause=True),
     Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True),
-    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", flushes_each_reply, direct_flushes),
+    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS + ("server.burst",),
+          run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True),
     Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error)),
+    Check(id="server.blank-line", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
+          lazy_probes=PARTS, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
+    Check(id="server.not-a-request", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
+          lazy_probes=PARTS, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
+    Check(id="server.initialize-without-params", task="server-3", needs=(STARTS,),
+          probes=("server.bad-lines",) + BOTH, lazy_probes=PARTS,
+          run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
     Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof)),
     Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
           run=by_part("server-2", replies_agree((S, 2, ("error.code",))))),

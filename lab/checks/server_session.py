@@ -131,8 +131,9 @@ def parse(line: str) -> Any:
 
 
 def owes_reply(message: Any) -> bool:
-    """A request (it has an id) or a line that is not JSON (answered with id null)."""
-    return isinstance(message, bytes) or (isinstance(message, dict) and "id" in message)
+    """A request (it has an id) or a line that is not JSON (answered with id null); a blank
+    line is no message at all, and owes nothing."""
+    return (isinstance(message, bytes) and bool(message.strip())) or (isinstance(message, dict) and "id" in message)
 
 
 def session(context: Context, messages: list[Any], script_name: str = "server.py",

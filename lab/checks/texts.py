@@ -235,6 +235,61 @@ TEXTS: dict[str, dict[str, str]] = {
                          "peut être vérifié avant.",
         "load.import": "{file}, ligne {line}, importe un module introuvable : vérifiez son nom, et que le fichier est "
                        "bien à côté ({beside}).",
+        # Issue 34: every mistake named first (lab/checks/server_checks.py, client_checks.py, model_checks.py).
+        "server.replies_glued": "La ligne {number} de la sortie colle plusieurs réponses l’une à l’autre : chaque "
+                                "réponse finit par un retour à la ligne, une réponse par ligne.",
+        "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
+                                   "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
+                                   "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
+        "server.never_ready": "{what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
+                              "notification notifications/initialized qui le fait passer de l’attente à prêt.",
+        "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
+                         "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
+        "server.replies_on_stderr": "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne "
+                                    "lit que stdout ; stderr est pour les messages de suivi.",
+        "server.eof_error": "Le serveur s’est arrêté avec le code {code} à la fin de son entrée : input() y lève "
+                            "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
+        "client.message_split": "Le serveur a reçu le premier message sur {count} lignes : il lit un message par "
+                                "ligne, et aucune de ces lignes n’en est un. Un message JSON tient sur une seule "
+                                "ligne (sans indentation).",
+        "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
+        "client.printed_python": "Les lignes « {prefix}» montrent le dict de Python (apostrophes, None, True) au "
+                                 "lieu du texte JSON échangé avec le serveur.",
+        "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
+                                   "pour elle, après une erreur non plus.",
+        "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
+        "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
+                                        "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
+        "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
+                                 "n’a pas d’id que le serveur puisse lire, pas même celui de la requête d’avant.",
+        "server.stopped_on_not_json": "Votre serveur s’est arrêté (code {code}) sur une ligne qui n’est pas du JSON, "
+                                      "avant la fin de son entrée.",
+        "server.stopped_on_blank_line": "Votre serveur s’est arrêté sur une ligne vide (code {code}), avant la fin de "
+                                        "son entrée.",
+        "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
+                                           "{line} (code {code}).",
+        "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
+                                                       "{line} (code {code}).",
+        "server.answers_at_end": "Pas de réponse à cette ligne en {seconds:g} s : votre serveur ne répond qu’une fois "
+                                 "son entrée fermée, comme s’il lisait toute son entrée avant de répondre. Un vrai "
+                                 "client attend chaque réponse avant d’envoyer la suite.",
+        "server.answers_at_end.hint": "Répondez à chaque ligne dès qu’elle est lue, avant de lire la suivante : un "
+                                      "programme qui lit d’abord toute son entrée (read(), readlines()) attend "
+                                      "qu’elle se ferme.",
+        "client.nothing_reached": "Le serveur n’a rien reçu du client en {seconds:g} s, pas un octet, et le client ne "
+                                  "s’est pas arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé "
+                                  "(flush), à moins qu’il n’attende le serveur avant d’envoyer.",
+        "client.line_never_ended": "Le serveur a reçu du client une ligne qui ne finit jamais ({size} caractères sans "
+                                   "retour à la ligne) : il lit ligne par ligne, et attend encore la fin de celle-ci.",
+        "client.transport.hint": "Chaque message part sur une ligne à lui : son JSON, un retour à la ligne (\\n), puis "
+                                 "flush, pour qu’il parte aussitôt ; le serveur lit ligne par ligne.",
+        "client.ask_not_messages": "ask reçoit {given} là où il attend une liste de messages, chacun un objet avec "
+                                   "role et content.",
+        "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
+                                  "pour une connexion refusée, il dit « {expected} ».",
+        "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
+                                       "dans la langue choisie ; le texte de l’erreur elle-même est celui de la "
+                                       "bibliothèque.",
     },
     "en": {
         "part.unwritten": "This part is still to write (“{task}”).",
@@ -424,6 +479,57 @@ TEXTS: dict[str, dict[str, str]] = {
                          "as Latin-1 or Windows-1252?). Save it as UTF-8; nothing else can be checked before that.",
         "load.import": "{file}, line {line}, imports a module that cannot be found: check its name, and that the file "
                        "is beside it ({beside}).",
+        # Issue 34: every mistake named first (lab/checks/server_checks.py, client_checks.py, model_checks.py).
+        "server.replies_glued": "Line {number} of the output glues several replies together: each reply ends with "
+                                "a newline, one reply per line.",
+        "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
+                                   "and was stopped. At the end of input, reading gives an empty string (an empty "
+                                   "line gives \"\\n\"): the loop ends there.",
+        "server.never_ready": "{what} still gets -32600: the server never became ready. The notification "
+                              "notifications/initialized is what moves it from waiting to ready.",
+        "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
+                         "retried (the openai SDK retries on its own unless told not to).",
+        "server.replies_on_stderr": "The server wrote its replies on stderr, and nothing on stdout: the client reads "
+                                    "stdout only; stderr is for log messages.",
+        "server.eof_error": "The server stopped with code {code} at the end of its input: input() raises EOFError "
+                            "there. The end of input ends the loop, without an error.",
+        "client.message_split": "The server received the first message on {count} lines: it reads one message per "
+                                "line, and none of these lines is one. A JSON message fits on one line (no indent).",
+        "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
+        "client.printed_python": "The \"{prefix}\" lines show Python's dict (single quotes, None, True) instead of "
+                                 "the JSON text exchanged with the server.",
+        "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
+                                   "after an error either.",
+        "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
+        "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
+                                        "none. For example: {example}",
+        "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
+                                 "id the server can read, not even the previous request's.",
+        "server.stopped_on_not_json": "Your server stopped (code {code}) on a line that is not JSON, before its input "
+                                      "ended.",
+        "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
+        "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
+                                           "(code {code}).",
+        "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
+                                                       "(code {code}).",
+        "server.answers_at_end": "No reply to this line in {seconds:g} s: your server answers only once its input has "
+                                 "closed, as if it read all its input before answering. A real client waits for each "
+                                 "reply before sending the next message.",
+        "server.answers_at_end.hint": "Answer each line as soon as it is read, before reading the next: a program "
+                                      "that first reads all its input (read(), readlines()) waits for it to close.",
+        "client.nothing_reached": "The server received nothing from the client in {seconds:g} s, not one byte, and "
+                                  "the client did not stop: what it writes stays on its side until it is flushed, "
+                                  "unless it waits for the server before sending.",
+        "client.line_never_ended": "The server received from the client one line that never ends ({size} characters "
+                                   "with no newline): it reads line by line, and is still waiting for this one's end.",
+        "client.transport.hint": "Each message goes on a line of its own: its JSON, a newline (\\n), then flush, so "
+                                 "that it leaves at once; the server reads line by line.",
+        "client.ask_not_messages": "ask gets {given} where it expects a list of messages, each an object with role "
+                                   "and content.",
+        "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
+                                  "connection it says “{expected}”.",
+        "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "
+                                       "chosen language; the error's own text is the library's.",
     },
 }
 

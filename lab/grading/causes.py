@@ -116,8 +116,8 @@ def crash_kind(code: str) -> str:
 # A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
                  "part.not_yet": UNWRITTEN, "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
-                 "client.hangs_silent": HANG, "model.load_hangs": HANG, "file.does_not_load": CRASH,
-                 "model.stopped_before": CRASH}
+                 "client.hangs_silent": HANG, "client.nothing_reached": HANG, "model.load_hangs": HANG,
+                 "file.does_not_load": CRASH, "model.stopped_before": CRASH}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
 # The error line Python ends a traceback with ("NameError: name 'x' is not defined"), as the
 # student's trimmed output shows it (lab/checks/tracebacks.py): a client that sent nothing

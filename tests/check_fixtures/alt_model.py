@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from collections import namedtuple
 
+from model_setup import check_model_address, model_settings, why_no_model
+
 Answer = namedtuple("Answer", "text recorded")
 
 
@@ -20,11 +22,14 @@ def ask(messages, sample, max_tokens=80):
     request = urllib.request.Request(base + "/v1/chat/completions", data=body, method="POST",
                                      headers={"content-type": "application/json", "authorization": "Bearer lab"})
     try:
+        check_model_address(model_settings())  # given: nothing listens, said at once
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return Answer(json.load(response)["choices"][0]["message"]["content"], False)
     except urllib.error.HTTPError as error:
         reason = f"HTTP status {error.code}"
     except Exception as error:
-        reason = str(error)
+        # why_no_model (given) says why, in the run's language.
+        slow = isinstance(error, TimeoutError)
+        reason = f"no answer within {timeout:g} s" if slow else why_no_model(error, model_settings())
     print(f"Recorded sample: no model answered ({reason}).")
     return Answer(sample, True)

@@ -27,6 +27,8 @@ def fail(msg_id, code, text, data=None):
 
 def answer(msg):
     global state
+    if not isinstance(msg, dict):  # JSON, but not a request: an array, a number
+        return fail(None, -32600, "Invalid request")
     method = msg.get("method")
     if "id" not in msg:
         if method == "notifications/initialized" and state == "waiting":
@@ -38,7 +40,7 @@ def answer(msg):
     if method == "initialize":
         if state != "new":
             return fail(msg_id, -32600, "Already initialized")
-        version = msg.get("params", {}).get("protocolVersion")
+        version = (msg.get("params") or {}).get("protocolVersion")
         if version not in VERSIONS:
             return fail(msg_id, -32602, "Unsupported version", {"requested": version, "supported": VERSIONS})
         state = "waiting"

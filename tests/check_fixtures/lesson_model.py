@@ -1,14 +1,15 @@
 """The lesson's model.js, written in Python as a student who follows the lesson would.
 
 Independent of solutions/: the openai client with its own time limit, and the
-recorded sample when no model answers. Mutated one line at a time by
-tests/test_checks_mistakes.py: keep each replaced line unique.
+recorded sample when no model answers, its reason said by why_no_model (given).
+Mutated one line at a time by tests/test_checks_mistakes.py: keep each replaced line unique.
 """
 
 import os
 from typing import NamedTuple
 
 import openai
+from model_setup import model_settings, why_no_model
 
 
 class Answer(NamedTuple):
@@ -26,5 +27,5 @@ def ask(messages, sample, max_tokens=80):
                                                  max_tokens=max_tokens)
         return Answer(reponse.choices[0].message.content, False)
     except Exception as erreur:
-        print(f"Échantillon enregistré : aucun modèle n’a répondu ({erreur}).")
+        print(f"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(erreur, model_settings())}).")
         return Answer(sample, True)

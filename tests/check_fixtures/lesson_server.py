@@ -60,4 +60,5 @@ for ligne in sys.stdin:
     except ValueError:
         echec(None, -32700, "Erreur d’analyse")
         continue
-    traiter(msg)
+    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête
+        traiter(msg)

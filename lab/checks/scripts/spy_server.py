@@ -4,8 +4,9 @@ It connects to the spy server of the checks (127.0.0.1:LAB_SPY_SERVER_PORT, serv
 checks from outside the client's sandbox, where the reference server answers and what
 arrives is written down), passes its stdin there line by line, and what comes back to its
 stdout. Each line goes as one JSON object, {"line": TEXT} (bytes that are not UTF-8 kept as
-surrogate escapes), and the end of its stdin as {"end": true}, so the spy tells a client that
-closes the server's input from one that kills the server. It never outlives LIFETIME seconds.
+surrogate escapes), the size of a line begun and not ended yet as {"unended": N}, and the end of
+its stdin as {"end": true}, so the spy tells a client that closes the server's input from one
+that kills the server, and sees a line that never ends. It never outlives LIFETIME seconds.
 
 It runs in the client's sandbox, where the client could rewrite it: the spy treats anything
 it sends that is not such a frame as the client's doing (lab/checks/client_checks.py).
@@ -27,8 +28,15 @@ def frame(message: dict) -> bytes:
 
 def forward_input(connection: socket.socket) -> None:
     try:
-        for line in sys.stdin.buffer:
-            connection.sendall(frame({"line": line.decode("utf-8", "surrogateescape")}))
+        pending = b""
+        while chunk := os.read(0, 65536):  # as it arrives: a line that never ends is seen too
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                connection.sendall(frame({"line": (line + b"\n").decode("utf-8", "surrogateescape")}))
+            if pending:
+                connection.sendall(frame({"unended": len(pending)}))
+        if pending:
+            connection.sendall(frame({"line": pending.decode("utf-8", "surrogateescape")}))
         connection.sendall(frame({"end": True}))
     except OSError:
         pass
