@@ -23,9 +23,10 @@ from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
-from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.server_session import LINE_CAP, MISSING, field_of, parse, same
 from lab.checks.texts import say
 from lab.checks.tracebacks import trimmed
+from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
@@ -146,7 +147,7 @@ class Spies:
             try:
                 line = lines.readline(1 << 20)
                 try:
-                    self.record("ask", json.loads(line))
+                    self.record("ask", parse_json(line, LINE_CAP))
                 except ValueError:
                     self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
                 connection.sendall(json.dumps(MODEL_TEXT).encode() + b"\n")
@@ -167,7 +168,7 @@ END = object()  # the relay's end of input
 def unframe(frame: bytes) -> bytes | object:
     """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), or
     END; ValueError, KeyError or TypeError for anything else."""
-    message = json.loads(frame)
+    message = parse_json(frame, 2 * LINE_CAP)
     if message.get("end") is True:
         return END
     return message["line"].encode("utf-8", "surrogateescape")
@@ -185,7 +186,7 @@ def lenient(raw: bytes) -> bytes:
     leaving it out costs its own check only (client.jsonrpc-on-every-message reads the line
     as it was sent), not every check after it (one mistake, one penalty)."""
     try:
-        message = json.loads(raw)
+        message = parse_json(raw, LINE_CAP)
     except ValueError:
         return raw
     if isinstance(message, dict) and "jsonrpc" not in message:
@@ -256,15 +257,7 @@ def part_one(judge):
         missing = unwritten_task(client_trace(outcome, context.lang)) if outcome.run is not None else ""
         if not missing or outcome.received:
             return judge(context)
-        found: parts.PartsRun = context.probe("server.parts")
-        client = found.result.get("client", {})
-        problem = client.get("import", client)
-        if "error" in problem:
-            raise Failed("scenario()", problem["error"], reason="client.scenario_raises",
-                         output=parts.student_trace(found, problem))
-        listed = client.get("scenario")
-        if not isinstance(listed, list):
-            raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
+        listed = parts.scenario_list(context.probe("server.parts"))
         judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged
