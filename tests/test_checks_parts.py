@@ -189,3 +189,44 @@ def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):
     assert (result.status, result.actual) == (FAILED, "prêt")
     assert result.message == ("Line 1 of the output is not JSON. On stdout, nothing but the replies: log messages "
                               "go to stderr, print(..., file=sys.stderr).")
+
+
+# Written at the end of a part-1-only server.py: send also answers the runner's order in its
+# place, on every file the runner's frames hold open for writing (the runner answers after).
+ANSWERS_IN_ITS_PLACE = '''
+import io as _io
+_send = send
+def send(message):
+    _send(message)
+    frame, orders, files = sys._getframe(1), [], []
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and "nonce" in value:
+                orders.append(value)
+            if isinstance(value, _io.TextIOWrapper) and "w" in getattr(value, "mode", ""):
+                files.append(value)
+        frame = frame.f_back
+    for file in files:
+        for order in orders:
+            file.write(to_json({"nonce": order["nonce"], "out": "", "unflushed": False, "returned": None}) + "\\n")
+            file.flush()
+'''
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "La réponse à fail(1, -32600, \"Pas initialisé\") n’est pas celle du kit : quelque chose dans votre code a "
+           "écrit à sa place (sur la vraie sortie du programme, ou en changeant les fonctions du kit)."),
+    ("en", "The answer to fail(1, -32600, \"Not initialized\") is not the kit's: something in your code wrote in its "
+           "place (on the program's real output, or by changing the kit's functions)."),
+])
+def test_a_call_answered_twice_is_the_students_failure(tmp_path, lang, message):
+    """The runner shares its process with the student's code, which can find the order it carries
+    out and answer it first: the runner's own answer then comes twice, and the call counts as
+    not answered (never a kit error, never the forged facts)."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8") + ANSWERS_IN_ITS_PLACE, encoding="utf-8")
+    report = run_checks(folder, lang)
+    result = next(r for r in report.results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.message) == (FAILED, message)
+    assert [r.id for r in report.results if r.status == "error"] == []
