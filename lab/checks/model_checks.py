@@ -1,8 +1,9 @@
 """The model helper's checks: the student's `ask` against local endpoints (see endpoints.py).
 
-All four cases run in one child process (scripts/model_runner.py), so the openai
-import is paid once: a model that answers, a refused port, an HTTP error, and a model
-that accepts the connection and never answers. The runner gives ask no deadline: this
+All four cases run in one child process (scripts/model_runner.py), which imports openai
+whole before model.py, so that import is paid once and counted in no case: a model that
+answers, a refused port, an HTTP error, and a model that accepts the connection and never
+answers. The runner gives ask no deadline: this
 process reads each case's result with a time limit and kills the runner when it passes,
 so only the student's own timeout can save the silent case.
 """
@@ -56,8 +57,8 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
     # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
-    # at once: it only has to cover the openai import on a busy machine. The silent model
-    # comes last, once openai is loaded.
+    # at once: a busy machine must not pass for a slow helper (openai is already loaded by
+    # then: the runner imports it before model.py). The silent model comes last.
     return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
