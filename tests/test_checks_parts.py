@@ -230,3 +230,52 @@ def test_a_call_answered_twice_is_the_students_failure(tmp_path, lang, message):
     result = next(r for r in report.results if r.id == "server.json-rpc-replies")
     assert (result.status, result.message) == (FAILED, message)
     assert [r.id for r in report.results if r.status == "error"] == []
+
+
+# One mistake in an earlier part, the rest of the solutions right: (file, old, new), the checks
+# that fail (its own) and the score. Part 1 is lent where it spoils the whole server's output
+# (issue 34: a bug in send or fail once cost 19 of 34; a client's transport bug all 7 points).
+ONE_MISTAKE = {
+    "send forgets jsonrpc": ("server.py", 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")',
+                             'sys.stdout.write(to_json(message) + "\\n")',
+                             {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "fail names message text": ("server.py", 'error = {"code": code, "message": text}',
+                                'error = {"code": code, "text": text}',
+                                {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "send crashes": ("server.py", 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")',
+                     'sys.stdout.write(to_json({"jsonrpc": "2.0", **mesage}) + "\\n")',
+                     {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "the client never ends a line": ("client.py", 'server.stdin.write(line + "\\n")', "server.stdin.write(line)",
+                                     {"client.jsonrpc-on-every-message", "client.prints-exchange",
+                                      "client.closes-input", "client.asks-model", "client.prints-model-answer"}, 29),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(ONE_MISTAKE))
+def test_one_mistake_of_an_earlier_part_costs_its_own_checks(tmp_path, mistake):
+    file_name, old, new, failing, score = ONE_MISTAKE[mistake]
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    source = (folder / file_name).read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    (folder / file_name).write_text(source.replace(old, new), encoding="utf-8")
+    report = run_checks(folder, "en")
+    assert {r.id for r in report.results if r.status != PASSED} == failing, [
+        (r.id, r.message) for r in report.results if r.status != PASSED]
+    assert report.score == score
+
+
+def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):
+    """A server that stops on the lesson's first line (part 3 reads params every message has not)
+    writes nothing: part 2's initialize is still called directly, and earns its 5 points."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    start = "def handle(message: dict) -> None:\n    global state\n"
+    assert source.count(start) == 1
+    server.write_text(source.replace(start, start + '    message["params"]\n'), encoding="utf-8")
+    report = run_checks(folder, "en")
+    assert points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in report.results)[
+        "server-2"] == (5, 5)
+    assert {r.status for r in report.results if r.task == "server-3"} == {SKIPPED}

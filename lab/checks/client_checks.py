@@ -249,15 +249,21 @@ def client_run(context: Context) -> StudentClientRun:
 
 
 def part_one(judge):
-    """`judge` on what the spy server received; when the client sent nothing because a later
-    part is still to write, on what scenario() returns, called directly (see parts.py)."""
+    """`judge` on what the spy server received; when the client sent nothing (a later part
+    still to write, or a mistake in sending: part 2's checks say which), on what scenario()
+    returns, called directly (see parts.py): one mistake costs its own checks."""
 
     def judged(context: Context) -> None:
         outcome: StudentClientRun = context.probe("client.run")
-        missing = unwritten_task(client_trace(outcome, context.lang)) if outcome.run is not None else ""
-        if not missing or outcome.received:
+        if outcome.run is None or outcome.received:
             return judge(context)
-        listed = parts.scenario_list(context.probe("server.parts"))
+        missing = unwritten_task(client_trace(outcome, context.lang))
+        try:
+            listed = parts.scenario_list(context.probe("server.parts"))
+        except Failed:
+            if missing:
+                raise
+            return judge(context)  # no scenario() to call (a client written otherwise): what the run saw
         judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged

@@ -19,6 +19,7 @@ twice is the student's failure (`part.…` reasons), never a kit error.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import shutil
@@ -31,15 +32,17 @@ from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
 from lab.checks.reference import copy_with_given_modules, encode_lines, reference_replies, scenario_messages
-from lab.checks.server_session import Transcript, parse, rules_messages
+from lab.checks.server_session import Transcript, parse, rules_messages, session
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
+LENT_SERVER = Path(__file__).resolve().parent / "scripts" / "lent_server.py"
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # the frames a traceback keeps
 RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
+LENT_COPY = "lab_lent_server.py"
 LOAD_LIMIT = 8.0  # seconds for the first answer: the sandbox's start, the interpreter's and the import
 CALL_LIMIT = 3.0  # seconds each later call may take
 PARTS_LIMIT = 10.0  # seconds one runner may take in all (the three run side by side)
@@ -90,6 +93,11 @@ def load(name: str) -> tuple[str, dict]:
     return IMPORT.format(name), {"load": name}
 
 
+def lend(order: tuple[str, dict]) -> tuple[str, dict]:
+    """A load after which send, reply and fail are the lesson's (part 1 lent)."""
+    return order[0], {**order[1], "lend": True}
+
+
 def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
     return described(function, arguments), {"call": function, "args": arguments}
 
@@ -103,8 +111,9 @@ def run_parts(context: Context) -> PartsRun:
         written = {name: [call(*call_of(reply)) for reply in reference_replies(encode_lines(messages), context.lang)]
                    for name, messages in sessions.items()}
         jobs[("server-1", S, R)] = [load("server"), *written[S], *written[R]]
+        # Part 2 with part 1 lent (scripts/lent_server.py): a mistake of part 1's costs its own checks.
         jobs[("server-2", S, R)] = [order for name, messages in initialize_messages().items()
-                                    for order in (load("server"), *(call("initialize", [m]) for m in messages))]
+                                    for order in (lend(load("server")), *(call("initialize", [m]) for m in messages))]
     if (context.folder / "client.py").is_file():
         jobs[("client-1", "")] = [load("client"), call("scenario", [])]
     if not jobs:
@@ -133,6 +142,7 @@ def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
         work = Path(temp)
         copy_with_given_modules(context.folder, work)
         shutil.copyfile(RUNNER, work / RUNNER_COPY)
+        shutil.copyfile(LENT_SERVER, work / LENT_COPY)
         session = converse(context.launch, work / RUNNER_COPY, cwd=work, env=child_env(context.launch, context.lang),
                            cpu_seconds=PARTS_CPU)
         deadline = time.monotonic() + PARTS_LIMIT
@@ -254,17 +264,31 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
 def scenario_list(parts: PartsRun) -> list[Any]:
     """What client part 1's scenario() returned, called directly; Failed when it is no list."""
     calls = parts.calls.get(("client-1", ""), [])
-    for name, facts in calls:
-        if "lost" in facts:
-            raise Failed(name, "—", reason=facts["lost"], fields={"call": name, **facts["fields"]})
+    for name, facts in calls[:1]:  # the file's load: client.py that does not load says so
+        raise_problem(parts, name, facts)
+    for name, facts in calls[1:]:
         if "error" in facts:
             raise Failed("scenario()", facts["error"], reason="client.scenario_raises",
                          output=student_trace(parts, facts))
+        raise_problem(parts, name, facts)
     facts = calls[-1][1] if len(calls) == 2 else {}
     listed = facts.get("returned", facts.get("unreturnable", "—"))
     if not isinstance(listed, list) or "unreturnable" in facts:
         raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
     return listed
+
+
+def lent_session(context: Context, messages: list[Any]) -> Transcript:
+    """A stdio session with the student's server.py run with part 1 lent (scripts/lent_server.py),
+    in a folder of the kit's beside the student's files: parts 2 and 3 judged on their own when
+    part 1's mistake spoils the whole server's output."""
+    with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
+        work = Path(temp)
+        copy_with_given_modules(context.folder, work)
+        shutil.copyfile(LENT_SERVER, work / LENT_COPY)
+        transcript = session(dataclasses.replace(context, folder=work), messages, LENT_COPY)
+    transcript.script = "server.py"  # its tracebacks show the student's file
+    return transcript
 
 
 def student_trace(parts: PartsRun, outcome: dict) -> str:

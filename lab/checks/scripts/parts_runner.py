@@ -6,7 +6,8 @@ until client part 2 exists, the client sends nothing). It reads one order a line
 answers each with one line, the order's nonce in it:
 
 - {"nonce": N, "load": "server"}: a fresh copy of server.py (its globals as written) →
-  {"nonce": N, "loaded": true}, or {"nonce": N, "error": "Type: text", "trace": ...};
+  {"nonce": N, "loaded": true}, or {"nonce": N, "error": "Type: text", "trace": ...}; with
+  "lend": true, its send, reply and fail are then the lesson's (lab_lent_server.py, beside);
 - {"nonce": N, "call": "reply", "args": [...]}: reply(*args) on the module loaded last →
   {"nonce": N, "out": what it wrote on stdout, "unflushed": true when some of it was never
   flushed, "returned": what it returned (as JSON), or "unreturnable": why it is not JSON,
@@ -75,6 +76,10 @@ def carry_out(order: dict, modules: dict) -> dict:
     try:
         if "load" in order:
             modules["last"] = fresh(order["load"])
+            if order.get("lend"):  # part 1 lent: send, reply and fail are the lesson's
+                from lab_lent_server import fail, reply, send
+
+                modules["last"].send, modules["last"].reply, modules["last"].fail = send, reply, fail
             facts["loaded"] = True
         else:
             facts.update(as_json(getattr(modules["last"], order["call"])(*order["args"])))
