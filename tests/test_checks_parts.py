@@ -279,3 +279,18 @@ def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):
     assert points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in report.results)[
         "server-2"] == (5, 5)
     assert {r.status for r in report.results if r.task == "server-3"} == {SKIPPED}
+
+
+def test_part_1_cannot_borrow_the_lent_part_1(tmp_path):
+    """The lesson's part 1 is lent (lab_lent_server.py) only to the process of part 2's calls and
+    to the sessions that judge parts 2 and 3: part 1's own calls cannot import it."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8") + (
+        "\n\ndef reply(request_id, result):\n    import lab_lent_server\n    lab_lent_server.reply(request_id, result)\n"
+        "\n\ndef fail(request_id, code, text, data=None):\n    import lab_lent_server\n"
+        "    lab_lent_server.fail(request_id, code, text, data)\n"), encoding="utf-8")
+    result = next(r for r in run_checks(folder, "en").results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.message) == (
+        FAILED, 'fail(1, -32600, "Not initialized") raises an exception instead of writing its reply.')
+    assert result.actual == "ModuleNotFoundError: No module named 'lab_lent_server'"

@@ -122,14 +122,15 @@ def run_parts(context: Context) -> PartsRun:
         done = {key: pool.submit(carry_out, context, orders) for key, orders in jobs.items()}
     for (part, *probes), future in done.items():
         answered = list(zip([name for name, _ in jobs[(part, *probes)]], future.result()))
+        ended = [step for step in answered[-1:] if "lost" in step[1]]  # the rules' calls, when none came
         if part == "server-1":  # one load, then the scenario's replies, then the rules'
             count = len(written[S])
             found.calls[(part, S)] = answered[:1 + count]
-            found.calls[(part, R)] = answered[:1] + answered[1 + count:]
+            found.calls[(part, R)] = answered[:1] + (answered[1 + count:] or ended)
         elif part == "server-2":  # each session its own load
             loads = [index for index, (name, _) in enumerate(answered) if name == IMPORT.format("server")]
             split = loads[1] if len(loads) > 1 else len(answered)
-            found.calls[(part, S)], found.calls[(part, R)] = answered[:split], answered[split:]
+            found.calls[(part, S)], found.calls[(part, R)] = answered[:split], answered[split:] or ended
         else:
             found.calls[(part, "")] = answered
     return found
@@ -142,7 +143,8 @@ def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
         work = Path(temp)
         copy_with_given_modules(context.folder, work)
         shutil.copyfile(RUNNER, work / RUNNER_COPY)
-        shutil.copyfile(LENT_SERVER, work / LENT_COPY)
+        if any(order.get("lend") for _, order in orders):  # only where part 1 is lent: never beside part 1's calls
+            shutil.copyfile(LENT_SERVER, work / LENT_COPY)
         session = converse(context.launch, work / RUNNER_COPY, cwd=work, env=child_env(context.launch, context.lang),
                            cpu_seconds=PARTS_CPU)
         deadline = time.monotonic() + PARTS_LIMIT
