@@ -117,3 +117,12 @@ def test_an_answers_file_nested_thousands_deep_is_not_toml_for_the_student() -> 
         (Path(folder) / "answers.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
         said = read_answers(Context(folder=Path(folder), lang="en", probes={}))
     assert said == ("answers.not_toml", {"file": "answers.toml", "said": "nested too deep"})
+
+
+def test_a_reasons_fields_are_cleaned_like_every_other_text() -> None:
+    """What a reason quotes (a student's reply, its keys) reaches report.json and the class page."""
+    from lab.grading.hygiene import clean_report
+
+    result = CheckResult(**PASSING, fields={"got": "\x1b[31m", "nested": {"\u202e": ["\x00"]}}, focus=["\x07"])
+    cleaned = clean_report(Report(target="t", lang="en", results=[result])).results[0]
+    assert (cleaned.fields, cleaned.focus) == ({"got": "\\x1b[31m", "nested": {"\\u202e": ["\\x00"]}}, ["\\x07"])

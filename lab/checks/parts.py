@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import copy_with_given_modules, encode_lines, reference_replies, scenario_messages
+from lab.checks.reference import encode_lines, give_helper_bytecode, reference_replies, scenario_messages
 from lab.checks.server_session import Transcript, parse, rules_messages, session
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
-from lab.process.student import child_env
+from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, converse
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
@@ -141,7 +141,7 @@ def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
     ends at the first order that got no answer (its facts say why: {"lost": ...})."""
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
         work = Path(temp)
-        copy_with_given_modules(context.folder, work)
+        students_own(context.folder, work)
         shutil.copyfile(RUNNER, work / RUNNER_COPY)
         if any(order.get("lend") for _, order in orders):  # only where part 1 is lent: never beside part 1's calls
             shutil.copyfile(LENT_SERVER, work / LENT_COPY)
@@ -280,13 +280,21 @@ def scenario_list(parts: PartsRun) -> list[Any]:
     return listed
 
 
+def students_own(folder: Path, work: Path) -> None:
+    """The student's .py files copied into a check's folder, as they are: a given module the
+    student lacks stays missing (as `python server.py` finds it), only its bytecode is given."""
+    for source in folder.glob("*.py"):
+        copy_student_file(source, work / source.name)
+    give_helper_bytecode(work)
+
+
 def lent_session(context: Context, messages: list[Any]) -> Transcript:
     """A stdio session with the student's server.py run with part 1 lent (scripts/lent_server.py),
     in a folder of the kit's beside the student's files: parts 2 and 3 judged on their own when
     part 1's mistake spoils the whole server's output."""
     with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
         work = Path(temp)
-        copy_with_given_modules(context.folder, work)
+        students_own(context.folder, work)
         shutil.copyfile(LENT_SERVER, work / LENT_COPY)
         transcript = session(dataclasses.replace(context, folder=work), messages, LENT_COPY)
     transcript.script = "server.py"  # its tracebacks show the student's file
