@@ -154,3 +154,41 @@ def test_the_refused_port_is_never_the_endpoints_own(monkeypatch):
     monkeypatch.setattr(endpoints.socket, "socket", Drawn)
     assert endpoints.refused_port(other_than=4242).getsockname()[1] == 5151
     assert closed == [4242, 4242]
+
+
+# ask answers its own case in the runner's place (the order found in the runner's frames, on
+# every file they hold open for writing), then returns: the runner's own answer comes second.
+ANSWERS_IN_ITS_PLACE = """
+import io, json, sys
+from collections import namedtuple
+
+Answer = namedtuple("Answer", "text recorded")
+
+
+def ask(messages, sample, max_tokens=80):
+    frame, orders, files = sys._getframe(1), [], []
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and "nonce" in value:
+                orders.append(value)
+            if isinstance(value, io.TextIOWrapper) and "w" in getattr(value, "mode", ""):
+                files.append(value)
+        frame = frame.f_back
+    for file in files:
+        for order in orders:
+            file.write(json.dumps({"nonce": order["nonce"], "text": "forged", "recorded": False, "printed": ""}) + "\\n")
+            file.flush()
+    return Answer(sample, True)
+"""
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "La réponse à ask(…) n’est pas celle du kit : quelque chose dans votre code a écrit à sa place (sur la "
+           "vraie sortie du programme, ou en changeant les fonctions du kit)."),
+    ("en", "The answer to ask(…) is not the kit's: something in your code wrote in its place (on the program's real "
+           "output, or by changing the kit's functions)."),
+])
+def test_a_case_answered_in_the_runners_place_is_the_helpers_failure(tmp_path, lang, message):
+    (tmp_path / "model.py").write_text(ANSWERS_IN_ITS_PLACE, encoding="utf-8")
+    report = run_some(tmp_path, "model.", lang=lang)
+    assert {(r.status, r.message) for r in report.results} == {("failed", message)}

@@ -32,6 +32,7 @@ PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner
 PREPARE_LIMIT = 10.0  # seconds to start the sandbox and the interpreter, and import openai (the kit's)
 IMPORT_LIMIT = 15.0  # seconds to import model.py, once the kit's own imports are done
 CASES_LIMIT = 32.0  # seconds the four cases may take in all (their limits: 4 + 12 + 12 + 2.1)
+BARRIER_LIMIT = 2.0  # seconds for the runner's answer to the order after the last case
 # The cases' data, in the run's language: everything a student sees is in one language.
 # The cases' data, in the run's language (one language per run, test data included).
 MODEL_TEXTS = in_each_language("model.data.answer")
@@ -106,6 +107,8 @@ def run_model(context: Context) -> ModelRun:
                 first = order({"load": pending[0]["env"]}, IMPORT_LIMIT)
             if "lost" in first or "error" in first:
                 not_loaded = say(context.lang, "model.not_loaded", load_seconds=IMPORT_LIMIT)
+                if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
+                    not_loaded = say(context.lang, first["lost"], call="import model")
                 results["import"] = first.get("error", not_loaded)
                 results["import_trace"] = first.get("trace", "")
                 results["import_hung"] = first.get("lost") == "part.hangs"
@@ -122,6 +125,8 @@ def run_model(context: Context) -> ModelRun:
                         break
                     results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
                     asked[case["name"]] = len(facts) - 1
+                else:  # one more order, answered once every answer before it is written: a second
+                    order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
             ended = session.close()
             parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
             for name, index in asked.items():
@@ -153,7 +158,7 @@ def model_shape(facts: dict, order: dict) -> bool:
     return set(facts) in ({"text", "recorded", "printed"}, {"error", "trace", "printed"})
 
 
-PROBES = {"model.run": Probe(run_model, PREPARE_LIMIT + IMPORT_LIMIT + CASES_LIMIT + 3.0,
+PROBES = {"model.run": Probe(run_model, PREPARE_LIMIT + IMPORT_LIMIT + CASES_LIMIT + BARRIER_LIMIT + 3.0,
                              ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}
 
 
