@@ -11,7 +11,8 @@ answers each with one line, the order's nonce in it:
 - {"nonce": N, "call": "reply", "args": [...]}: reply(*args) on the module loaded last →
   {"nonce": N, "out": what it wrote on stdout, "unflushed": true when some of it was never
   flushed, "returned": what it returned (as JSON), or "unreturnable": why it is not JSON,
-  or "error" and "trace" when it raised}.
+  or "error" and "trace" when it raised};
+- {"nonce": N, "end": true}: nothing → {"nonce": N, "loaded": true}, after every answer before it.
 
 It judges nothing and holds nothing but the order it carries out: the checks, outside the
 sandbox, send each order with a fresh nonce once the last one is answered, and judge the
@@ -74,7 +75,9 @@ def carry_out(order: dict, modules: dict) -> dict:
     sys.stdout = captured
     facts = {}
     try:
-        if "load" in order:
+        if "end" in order:  # nothing to do: its answer comes after every answer before it
+            facts["loaded"] = True
+        elif "load" in order:
             modules["last"] = fresh(order["load"])
             if order.get("lend"):  # part 1 lent: send, reply and fail are the lesson's
                 from lab_lent_server import fail, reply, send
@@ -88,7 +91,7 @@ def carry_out(order: dict, modules: dict) -> dict:
     finally:
         sys.stdout = io.StringIO()  # a thread of the student's printing later writes nowhere
     written = captured.getvalue()
-    if "load" not in order:
+    if "call" in order:
         facts.update(out=written[:OUT_CAP], unflushed=captured.flushed < len(written))
     return facts
 
