@@ -41,7 +41,7 @@ from typing import Any, Optional
 
 from lab.process.groups import kill_group
 from lab.process.launch import HERE, Launch
-from lab.process.capped import read_capped
+from lab.process.capped import parse_json, read_capped
 from lab.process.trusted import start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
@@ -177,7 +177,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     runs = {}
     for line in out.splitlines():
         try:
-            run = RealClientRun.from_dict(json.loads(line))
+            run = RealClientRun.from_dict(parse_json(line, 1 << 20))
         except (ValueError, TypeError):
             continue
         runs[run.client] = run
@@ -355,7 +355,7 @@ def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fet
         return RealClientRun("inspector", FAILED, reason="real.inspector_no_answer", fields={"seconds": limit})
     if code == 0:
         try:
-            listed = json.loads(out)
+            listed = parse_json(out, 1 << 20)
         except ValueError:
             return RealClientRun("inspector", FAILED, reason="real.no_json", fields={"output": out[:200]})
         tools = listed.get("tools") if isinstance(listed, dict) else None

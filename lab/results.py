@@ -6,11 +6,43 @@ CSV) is made from a `Report`; none of them looks at the checks themselves.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 STATUSES = (PASSED, FAILED, SKIPPED, ERROR)
+
+# What a result shows may come from a student's program (a reply, a traceback, a value it
+# returned): every text of a result is cut here, in one place, so that a report keeps its size
+# whatever a submission prints (one 900 KB reply once made a report pass the run's 4 MiB).
+SHOWN_CHARS = 2000  # expected, actual, output, message, title, hint
+FIELD_CHARS = 300  # each text of a reason's fields (and of the lists and reasons nested in them)
+FIELD_ITEMS = 20  # items kept of a list, or keys of a dict, in the fields
+
+
+def cut(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text`, or its first `limit` characters and " …"."""
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def capped_field(value: Any, depth: int = 0) -> Any:
+    """A reason's field with every text in it cut (numbers and None kept as they are)."""
+    if isinstance(value, str):
+        return cut(value, FIELD_CHARS)
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    if depth >= 4:
+        return cut(str(value), FIELD_CHARS)
+    if isinstance(value, dict):
+        return {cut(str(key), FIELD_CHARS): capped_field(item, depth + 1)
+                for key, item in list(value.items())[:FIELD_ITEMS]}
+    if isinstance(value, (list, tuple)):
+        return [capped_field(item, depth + 1) for item in list(value)[:FIELD_ITEMS]]
+    return cut(str(value), FIELD_CHARS)
+
+
+def capped_fields(values: Any) -> dict[str, Any]:
+    return {str(key): capped_field(value) for key, value in dict(values).items()} if isinstance(values, dict) else {}
 
 
 @dataclass
@@ -35,6 +67,29 @@ class CheckResult:
     @property
     def score(self) -> int:
         return self.points if self.status == PASSED else 0
+
+    def capped(self) -> "CheckResult":
+        """Every text of it cut to its size (SHOWN_CHARS, FIELD_CHARS); the engine and the
+        grader's reading of a check run's report both end with this."""
+        for name in ("title", "hint", "expected", "actual", "message", "output", "reason"):
+            setattr(self, name, cut(str(getattr(self, name))))
+        self.fields = capped_fields(self.fields)
+        self.focus = [cut(str(path), FIELD_CHARS) for path in self.focus][:FIELD_ITEMS] if isinstance(
+            self.focus, list) else []
+        return self
+
+    @classmethod
+    def from_dict(cls, item: dict[str, Any]) -> "CheckResult":
+        """A result as a report's JSON holds it: its known keys only, each of its type, capped."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(item) - known
+        if unknown:
+            raise KeyError(f"unknown keys {sorted(unknown)[:3]}")
+        result = cls(**item)
+        if not all(isinstance(getattr(result, name), str) for name in ("id", "task", "status")) or \
+                type(result.points) is not int or not isinstance(result.duration, (int, float)):
+            raise TypeError("a result's id, task, status, points or duration has the wrong type")
+        return result.capped()
 
 
 @dataclass
@@ -79,15 +134,15 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Report":
-        results = [CheckResult(**item) for item in data.get("results", [])]
+        results = [CheckResult.from_dict(item) for item in data.get("results", [])]
         return cls(
             target=data["target"],
             lang=data.get("lang", "fr"),
             results=results,
-            error=data.get("error", ""),
-            reason=str(data.get("reason") or ""),
-            fields=dict(data.get("fields") or {}),
+            error=cut(str(data.get("error", ""))),
+            reason=cut(str(data.get("reason") or ""), FIELD_CHARS),
+            fields=capped_fields(data.get("fields") or {}),
             duration=data.get("duration", 0.0),
             kit_error=bool(data.get("kit_error", False)),
-            warnings=[str(w) for w in data.get("warnings", [])],
+            warnings=[cut(str(w)) for w in data.get("warnings", [])][:FIELD_ITEMS],
         )

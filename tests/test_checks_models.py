@@ -8,6 +8,8 @@ import pytest
 from checks_helpers import FIXTURES, failed, mutate, run_some
 
 ALT = (FIXTURES / "alt_model.py").read_text()
+URLLIB = (FIXTURES / "urllib_model.py").read_text()
+MODEL_CHECKS = ["model.request", "model.answers", "model.refused", "model.http-error", "model.slow"]
 
 BUGS = {
     "hides the HTTP status": ('        reason = f"HTTP status {error.code}"\n', '        reason = "oops"\n',
@@ -24,8 +26,7 @@ BUGS = {
 def test_a_correct_helper_written_differently_passes(tmp_path):
     (tmp_path / "model.py").write_text(ALT)
     report = run_some(tmp_path, "model.")
-    assert [r.id for r in report.results] == ["model.request", "model.answers", "model.refused",
-                                              "model.http-error", "model.slow"]
+    assert [r.id for r in report.results] == MODEL_CHECKS
     assert report.score == report.max_score == 5, [(r.id, r.message, r.actual) for r in report.results]
 
 
@@ -45,6 +46,37 @@ def test_a_helper_importing_modules_of_its_own_passes(tmp_path):
     assert [(r.id, r.status) for r in report.results] == [(name, "passed") for name in (
         "model.request", "model.answers", "model.refused", "model.http-error", "model.slow")], \
         [(r.id, r.message, r.output) for r in report.results]
+
+
+def test_a_helper_written_with_urllib_and_the_given_why_no_model_scores_full_marks(tmp_path):
+    """Issue 34: the kit imported openai in a thread of its own while model.py ran, and the given
+    why_no_model met a half-loaded module (AttributeError: partially initialized module 'openai'
+    has no attribute 'APITimeoutError'): 3 of 5. The kit's imports are now done before model.py loads."""
+    (tmp_path / "model.py").write_text(URLLIB, encoding="utf-8")
+    report = run_some(tmp_path, "model.")
+    assert [(r.id, r.status) for r in report.results] == [(name, "passed") for name in MODEL_CHECKS], [
+        (r.id, r.message, r.output) for r in report.results if r.status != "passed"]
+
+
+# Stands in for the SDK (beside model.py, it is what `import openai` finds): its import takes
+# longer than the first case's limit (4 s), as the real one may on a busy machine.
+SLOW_OPENAI = """import time
+time.sleep(5)
+class OpenAIError(Exception): pass
+class APIConnectionError(OpenAIError): pass
+class APITimeoutError(APIConnectionError): pass
+class APIStatusError(OpenAIError): pass
+"""
+
+
+def test_no_case_counts_the_time_of_the_kits_own_imports(tmp_path):
+    """The kit imports openai whole, with a limit of its own, before model.py loads: the first
+    case's 4 s count from its request, never from the kit's start."""
+    (tmp_path / "model.py").write_text(URLLIB, encoding="utf-8")
+    (tmp_path / "openai.py").write_text(SLOW_OPENAI, encoding="utf-8")
+    report = run_some(tmp_path, "model.")
+    assert [(r.id, r.status) for r in report.results] == [(name, "passed") for name in MODEL_CHECKS], [
+        (r.id, r.message, r.output) for r in report.results if r.status != "passed"]
 
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
@@ -122,3 +154,41 @@ def test_the_refused_port_is_never_the_endpoints_own(monkeypatch):
     monkeypatch.setattr(endpoints.socket, "socket", Drawn)
     assert endpoints.refused_port(other_than=4242).getsockname()[1] == 5151
     assert closed == [4242, 4242]
+
+
+# ask answers its own case in the runner's place (the order found in the runner's frames, on
+# every file they hold open for writing), then returns: the runner's own answer comes second.
+ANSWERS_IN_ITS_PLACE = """
+import io, json, sys
+from collections import namedtuple
+
+Answer = namedtuple("Answer", "text recorded")
+
+
+def ask(messages, sample, max_tokens=80):
+    frame, orders, files = sys._getframe(1), [], []
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and "nonce" in value:
+                orders.append(value)
+            if isinstance(value, io.TextIOWrapper) and "w" in getattr(value, "mode", ""):
+                files.append(value)
+        frame = frame.f_back
+    for file in files:
+        for order in orders:
+            file.write(json.dumps({"nonce": order["nonce"], "text": "forged", "recorded": False, "printed": ""}) + "\\n")
+            file.flush()
+    return Answer(sample, True)
+"""
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "La réponse à ask(…) n’est pas celle du kit : quelque chose dans votre code a écrit à sa place (sur la "
+           "vraie sortie du programme, ou en changeant les fonctions du kit)."),
+    ("en", "The answer to ask(…) is not the kit's: something in your code wrote in its place (on the program's real "
+           "output, or by changing the kit's functions)."),
+])
+def test_a_case_answered_in_the_runners_place_is_the_helpers_failure(tmp_path, lang, message):
+    (tmp_path / "model.py").write_text(ANSWERS_IN_ITS_PLACE, encoding="utf-8")
+    report = run_some(tmp_path, "model.", lang=lang)
+    assert {(r.status, r.message) for r in report.results} == {("failed", message)}

@@ -189,3 +189,108 @@ def test_a_print_on_stdout_is_caught_before_the_loop_exists(tmp_path):
     assert (result.status, result.actual) == (FAILED, "prêt")
     assert result.message == ("Line 1 of the output is not JSON. On stdout, nothing but the replies: log messages "
                               "go to stderr, print(..., file=sys.stderr).")
+
+
+# Written at the end of a part-1-only server.py: send also answers the runner's order in its
+# place, on every file the runner's frames hold open for writing (the runner answers after).
+ANSWERS_IN_ITS_PLACE = '''
+import io as _io
+_send = send
+def send(message):
+    _send(message)
+    frame, orders, files = sys._getframe(1), [], []
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and "nonce" in value:
+                orders.append(value)
+            if isinstance(value, _io.TextIOWrapper) and "w" in getattr(value, "mode", ""):
+                files.append(value)
+        frame = frame.f_back
+    for file in files:
+        for order in orders:
+            file.write(to_json({"nonce": order["nonce"], "out": "", "unflushed": False, "returned": None}) + "\\n")
+            file.flush()
+'''
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "La réponse à fail(1, -32600, \"Pas initialisé\") n’est pas celle du kit : quelque chose dans votre code a "
+           "écrit à sa place (sur la vraie sortie du programme, ou en changeant les fonctions du kit)."),
+    ("en", "The answer to fail(1, -32600, \"Not initialized\") is not the kit's: something in your code wrote in its "
+           "place (on the program's real output, or by changing the kit's functions)."),
+])
+def test_a_call_answered_twice_is_the_students_failure(tmp_path, lang, message):
+    """The runner shares its process with the student's code, which can find the order it carries
+    out and answer it first: the runner's own answer then comes twice, and the call counts as
+    not answered (never a kit error, never the forged facts)."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8") + ANSWERS_IN_ITS_PLACE, encoding="utf-8")
+    report = run_checks(folder, lang)
+    result = next(r for r in report.results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.message) == (FAILED, message)
+    assert [r.id for r in report.results if r.status == "error"] == []
+
+
+# One mistake in an earlier part, the rest of the solutions right: (file, old, new), the checks
+# that fail (its own) and the score. Part 1 is lent where it spoils the whole server's output
+# (issue 34: a bug in send or fail once cost 19 of 34; a client's transport bug all 7 points).
+ONE_MISTAKE = {
+    "send forgets jsonrpc": ("server.py", 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")',
+                             'sys.stdout.write(to_json(message) + "\\n")',
+                             {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "fail names message text": ("server.py", 'error = {"code": code, "message": text}',
+                                'error = {"code": code, "text": text}',
+                                {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "send crashes": ("server.py", 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")',
+                     'sys.stdout.write(to_json({"jsonrpc": "2.0", **mesage}) + "\\n")',
+                     {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}, 31),
+    "the client never ends a line": ("client.py", 'server.stdin.write(line + "\\n")', "server.stdin.write(line)",
+                                     {"client.jsonrpc-on-every-message", "client.prints-exchange",
+                                      "client.closes-input", "client.asks-model", "client.prints-model-answer"}, 29),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(ONE_MISTAKE))
+def test_one_mistake_of_an_earlier_part_costs_its_own_checks(tmp_path, mistake):
+    file_name, old, new, failing, score = ONE_MISTAKE[mistake]
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    source = (folder / file_name).read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    (folder / file_name).write_text(source.replace(old, new), encoding="utf-8")
+    report = run_checks(folder, "en")
+    assert {r.id for r in report.results if r.status != PASSED} == failing, [
+        (r.id, r.message) for r in report.results if r.status != PASSED]
+    assert report.score == score
+
+
+def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):
+    """A server that stops on the lesson's first line (part 3 reads params every message has not)
+    writes nothing: part 2's initialize is still called directly, and earns its 5 points."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    start = "def handle(message: dict) -> None:\n    global state\n"
+    assert source.count(start) == 1
+    server.write_text(source.replace(start, start + '    message["params"]\n'), encoding="utf-8")
+    report = run_checks(folder, "en")
+    assert points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in report.results)[
+        "server-2"] == (5, 5)
+    assert {r.status for r in report.results if r.task == "server-3"} == {SKIPPED}
+
+
+def test_part_1_cannot_borrow_the_lent_part_1(tmp_path):
+    """The lesson's part 1 is lent (lab_lent_server.py) only to the process of part 2's calls and
+    to the sessions that judge parts 2 and 3: part 1's own calls cannot import it."""
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    server.write_text(server.read_text(encoding="utf-8") + (
+        "\n\ndef reply(request_id, result):\n    import lab_lent_server\n    lab_lent_server.reply(request_id, result)\n"
+        "\n\ndef fail(request_id, code, text, data=None):\n    import lab_lent_server\n"
+        "    lab_lent_server.fail(request_id, code, text, data)\n"), encoding="utf-8")
+    result = next(r for r in run_checks(folder, "en").results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.message) == (
+        FAILED, 'fail(1, -32600, "Not initialized") raises an exception instead of writing its reply.')
+    assert result.actual == "ModuleNotFoundError: No module named 'lab_lent_server'"

@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 
-from lab.process.capped import CappedReader, read_capped
+import pytest
+
+from lab.process.capped import JSON_DEPTH, CappedReader, parse_json, read_capped
 from lab.process.groups import kill_group
 
 MIB = 1 << 20
@@ -90,3 +92,25 @@ def test_read_capped_does_not_wait_for_a_grandchild_that_holds_the_pipe():
         os.kill(grandchild, signal.SIGKILL)
     assert out.wait(5)  # its end closes the pipe: the reader ends and closes its stream
     assert process.stdout.closed
+
+
+def test_parse_json_reads_json_within_its_caps():
+    line = '{"id": "[[[{", "result": [{"a": [1, 2.5, null, true]}], "text": "\\"]]]"}'
+    assert parse_json(line, 1000) == {"id": "[[[{", "result": [{"a": [1, 2.5, None, True]}], "text": '"]]]'}
+    assert parse_json(line.encode(), 1000) == parse_json(line, 1000)
+    assert parse_json("[" * JSON_DEPTH + "]" * JSON_DEPTH, 1000) == parse_json("[" * JSON_DEPTH + "]" * JSON_DEPTH, 1000)
+
+
+@pytest.mark.parametrize(("data", "cap", "said"), [
+    ("[" * 200_000 + "]" * 200_000, 1 << 20, "nested deeper than 32"),  # once a RecursionError in the trusted parse
+    ('{"a":' * (JSON_DEPTH + 1) + "1" + "}" * (JSON_DEPTH + 1), 1000, "nested deeper than 32"),
+    ('"' + "x" * 2000 + '"', 1000, "longer than 1000"),
+    (b"\xff", 1000, "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"),
+    ("not json", 1000, "Expecting value: line 1 column 1 (char 0)"),
+    ("1" * 5000, 1 << 20, "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; "
+                          "use sys.set_int_max_str_digits() to increase the limit"),
+])
+def test_parse_json_refuses_what_is_too_long_too_deep_or_not_json_with_a_value_error(data, cap, said):
+    with pytest.raises(ValueError) as refused:
+        parse_json(data, cap)
+    assert str(refused.value) == said

@@ -53,6 +53,8 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
         return tomllib.loads(data.decode(encoding))
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
+    except RecursionError:  # tomllib reads nested arrays by recursion: a file nested thousands deep
+        return "answers.not_toml", {"file": FILE, "said": "nested too deep"}
     except tomllib.TOMLDecodeError as error:
         # tomllib speaks English only: its place is cut out of its words, for the sentence to say
         # it, and its commonest words are said in the student's language (TOML_MISTAKES).

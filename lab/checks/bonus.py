@@ -22,7 +22,6 @@ failing (`lab grade --bonus` stops before grading instead: lab/grading/classroom
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lab import real_clients

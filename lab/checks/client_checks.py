@@ -22,9 +22,10 @@ from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
-from lab.checks.server_session import MISSING, field_of, parse, same
+from lab.checks.server_session import LINE_CAP, MISSING, field_of, parse, same
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
+from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
 
@@ -150,7 +151,7 @@ class Spies:
             try:
                 line = lines.readline(1 << 20)
                 try:
-                    self.record("ask", json.loads(line))
+                    self.record("ask", parse_json(line, LINE_CAP))
                 except ValueError:
                     self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
                 connection.sendall(json.dumps(MODEL_TEXT).encode() + b"\n")
@@ -172,7 +173,7 @@ def unframe(frame: bytes) -> bytes | int | object:
     """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), the
     size of a line not ended yet ({"unended": N}), or END; ValueError, KeyError or TypeError for
     anything else."""
-    message = json.loads(frame)
+    message = parse_json(frame, 2 * LINE_CAP)
     if message.get("end") is True:
         return END
     if "unended" in message:
@@ -195,7 +196,7 @@ def lenient(raw: bytes) -> bytes:
     leaving it out costs its own check only (client.jsonrpc-on-every-message reads the line
     as it was sent), not every check after it (one mistake, one penalty)."""
     try:
-        message = json.loads(raw)
+        message = parse_json(raw, LINE_CAP)
     except ValueError:
         return raw
     if isinstance(message, dict) and "jsonrpc" not in message:
@@ -285,23 +286,21 @@ def split_message(received: list[Any]) -> int:
 
 
 def part_one(judge):
-    """`judge` on what the spy server received; when the client sent nothing because a later
-    part is still to write, on what scenario() returns, called directly (see parts.py)."""
+    """`judge` on what the spy server received; when the client sent nothing (a later part
+    still to write, or a mistake in sending: part 2's checks say which), on what scenario()
+    returns, called directly (see parts.py): one mistake costs its own checks."""
 
     def judged(context: Context) -> None:
         outcome: StudentClientRun = context.probe("client.run")
-        missing = unwritten_task(client_trace(outcome, context.lang)) if outcome.run is not None else ""
-        if not missing or outcome.received:
+        if outcome.run is None or outcome.received:
             return judge(context)
-        found: parts.PartsRun = context.probe("server.parts")
-        client = found.result.get("client", {})
-        problem = client.get("import", client)
-        if "error" in problem:
-            raise Failed("scenario()", problem["error"], reason="client.scenario_raises",
-                         output=parts.student_trace(found, problem))
-        listed = client.get("scenario")
-        if not isinstance(listed, list):
-            raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
+        missing = unwritten_task(client_trace(outcome, context.lang))
+        try:
+            listed = parts.scenario_list(context.probe("server.parts"))
+        except Failed:
+            if missing:
+                raise
+            return judge(context)  # no scenario() to call (a client written otherwise): what the run saw
         judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
     return judged

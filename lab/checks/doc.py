@@ -31,8 +31,11 @@ not checkable yet (–), and so is a check of a written part that needs a part s
 Each part is judged as soon as it is written. Until server part 3 (the loop) exists, parts 1
 and 2 are judged by calling `reply`, `fail` and `initialize` directly, in the same sandbox
 (lab/checks/parts.py); until client part 2 exists, client part 1 by calling `scenario()`. A
-correct part earns its points whatever the state of the others. Tasks marked *opt-in* run
-only with `lab check --bonus`.
+mistake of server part 1 that spoils the whole output (in `send` or `fail`) costs part 1's
+checks: parts 2 and 3 are judged on a run with part 1 lent (the lesson's `send`, `reply` and
+`fail`), part 2 by its calls when the server stops on a later line; a client that sends
+nothing keeps part 1's checks by `scenario()`. A correct part earns its points whatever the
+state of the others. Tasks marked *opt-in* run only with `lab check --bonus`.
 
 Comment lire un échec. Chaque partie montre un échec : une cause (marquée *cause*) si l’une a
 échoué, sinon le premier ; les autres vérifications en échec sont nommées sur une ligne. Le
@@ -40,7 +43,9 @@ JSON ne montre que les clés qui diffèrent ; une pile d’appels, seulement vot
 ligne, et l’erreur. Une vérification dont un prérequis n’a pas réussi, ou qui attend une partie
 encore à écrire, n’est pas encore vérifiable (–). Chaque partie est jugée dès qu’elle est
 écrite : tant que la boucle (serveur, partie 3) manque, les parties 1 et 2 sont jugées en
-appelant directement leurs fonctions ; de même client, partie 1 avec scenario().
+appelant directement leurs fonctions ; de même client, partie 1 avec scenario(). Une erreur
+de la partie 1 du serveur (dans send ou fail) ne coûte que ses vérifications : les parties 2
+et 3 sont jugées avec la partie 1 de la leçon prêtée.
 """
 
 def cell(value: str) -> str:

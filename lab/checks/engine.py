@@ -22,10 +22,9 @@ from typing import Any, Callable
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
-from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
+from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report, capped_fields, cut
 
 PROBE_GRACE = 5.0  # seconds a check waits beyond a probe's own limit before giving up on it
-MAX_SHOWN = 2000  # characters of expected/actual/output kept in a result
 
 
 class Failed(Exception):
@@ -38,7 +37,8 @@ class Failed(Exception):
         super().__init__(reason)
         self.expected = expected
         self.actual = actual
-        self.reason, self.fields = reason, dict(fields or {})
+        # Fields may hold what a student's program wrote: cut before they are written into a sentence.
+        self.reason, self.fields = reason, capped_fields(fields or {})
         self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")}
         self.output = output
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
@@ -177,7 +177,7 @@ def shown(value: Any) -> str:
             text = json.dumps(value, ensure_ascii=False)
         except (TypeError, ValueError):
             text = repr(value)
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + " …"
+    return cut(text)
 
 
 def run_probe(context: Context, name: str) -> Any:
@@ -238,8 +238,8 @@ def said_unwritten(reply: Any) -> str:
 
 def said(result: CheckResult, lang: str, reason: str, **fields: Any) -> None:
     """A result's reason, kept as its key and fields and written in the run's language."""
-    result.reason, result.fields = reason, fields
-    result.message = say(lang, reason, **fields)
+    result.reason, result.fields = reason, capped_fields(fields)
+    result.message = say(lang, reason, **result.fields)
 
 
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
@@ -297,7 +297,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         else:
             said(result, lang, "kit.error", what=f"{type(error).__name__}: {error}")
     result.duration = round(time.monotonic() - started, 3)
-    return result
+    return result.capped()
 
 
 def run(folder: Path, lang: str, checks: list[Check], probes: dict[str, Probe],

@@ -1,15 +1,15 @@
 """The model helper's checks: the student's `ask` against local endpoints (see endpoints.py).
 
-All four cases run in one child process (scripts/model_runner.py), so the openai
-import is paid once: a model that answers, a refused port, an HTTP error, and a model
-that accepts the connection and never answers. The runner gives ask no deadline: this
+All four cases run in one child process (scripts/model_runner.py), which imports openai
+whole before model.py, so that import is paid once and counted in no case: a model that
+answers, a refused port, an HTTP error, and a model that accepts the connection and never
+answers. The runner gives ask no deadline: this
 process reads each case's result with a time limit and kills the runner when it passes,
 so only the student's own timeout can save the silent case.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import tempfile
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line, model_reasons
 from lab.checks.texts import in_each_language, pattern, say
@@ -28,7 +29,10 @@ from lab.process.talk import Conversation, Run
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
-IMPORT_LIMIT = 15.0  # seconds to start and import model.py (and openai, on a busy machine)
+PREPARE_LIMIT = 10.0  # seconds to start the sandbox and the interpreter, and import openai (the kit's)
+IMPORT_LIMIT = 15.0  # seconds to import model.py, once the kit's own imports are done
+CASES_LIMIT = 32.0  # seconds the four cases may take in all (their limits: 4 + 12 + 12 + 2.1)
+BARRIER_LIMIT = 2.0  # seconds for the runner's answer to the order after the last case
 # The cases' data, in the run's language: everything a student sees is in one language.
 # The cases' data, in the run's language (one language per run, test data included).
 MODEL_TEXTS = in_each_language("model.data.answer")
@@ -55,8 +59,8 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
     # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
-    # at once: it only has to cover the openai import on a busy machine. The silent model
-    # comes last, once openai is loaded.
+    # at once: a busy machine must not pass for a slow helper (openai is already loaded by
+    # then: the runner imports it before model.py). The silent model comes last.
     return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
             case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
@@ -87,32 +91,48 @@ def run_model(context: Context) -> ModelRun:
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             refused = refused_port(other_than=endpoints.server_address[1])
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
-            # Each message carries a fresh id that its answer must echo: a line printed ahead of
-            # time (by model.py writing to the runner's stdout) answers no case.
-            for case in pending:
-                case["id"] = secrets.token_hex(8)
-            ready = secrets.token_hex(8)
-            session.send(json.dumps({"env": pending[0]["env"], "id": ready}).encode() + b"\n")
-            first = parse_line(session.read_line(IMPORT_LIMIT))
-            if "import" in first or first.get("ready") != ready:
+            # Each order carries a fresh nonce that its answer must echo, sent once the last one is
+            # answered: a line printed ahead of time (by model.py) answers nothing (parts.answer).
+            nonces: list[str] = []
+            facts: list[dict] = []
+            asked: dict[str, int] = {}  # a case's name -> its order's index in facts
+
+            def order(message: dict, limit: float) -> dict:
+                nonces.append(secrets.token_hex(12))
+                facts.append(parts.answer(session, {**message, "nonce": nonces[-1]}, nonces, limit, model_shape, facts))
+                return facts[-1]
+
+            # The kit's own imports first, then model.py: each its own limit, and no case's.
+            first = order({"prepare": True}, PREPARE_LIMIT)
+            if "lost" not in first:
+                first = order({"load": pending[0]["env"]}, IMPORT_LIMIT)
+            if "lost" in first or "error" in first:
                 not_loaded = say(context.lang, "model.not_loaded", load_seconds=IMPORT_LIMIT)
-                results["import"] = str(first.get("import", not_loaded))[:300]
-                results["import_trace"] = str(first.get("trace", ""))
-                results["import_hung"] = "import" not in first and not first.get("ready")
+                if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
+                    not_loaded = say(context.lang, first["lost"], call="import model")
+                results["import"] = first.get("error", not_loaded)
+                results["import_trace"] = first.get("trace", "")
+                results["import_hung"] = first.get("lost") == "part.hangs"
             else:
                 for case in pending:
                     sent = time.monotonic()
-                    session.send(json.dumps(case).encode() + b"\n")
-                    line = session.read_line(case["limit"])
+                    outcome = order({key: case[key] for key in ("env", "messages", "sample", "max_tokens")},
+                                    case["limit"])
                     seconds = round(time.monotonic() - sent, 3)
-                    if line is None:  # no answer in time: this case and the later ones are hung
+                    if outcome.get("lost") in ("part.hangs", "part.stopped"):
+                        # No answer in time, or the runner ended: this case and the later ones are hung.
                         for later in pending[pending.index(case):]:
                             results[later["name"]] = {"hung": case["name"], "seconds": seconds}
                         break
-                    outcome = case_frame(parse_line(line), case["id"])
-                    outcome.update(seconds=seconds, hung=False)
-                    results[case["name"]] = outcome
+                    results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
+                    asked[case["name"]] = len(facts) - 1
+                else:  # one more order, answered once every answer before it is written: a second
+                    order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
             ended = session.close()
+            parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
+            for name, index in asked.items():
+                if "lost" in facts[index] and "lost" not in results[name]:
+                    results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
         run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
         return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}")
     finally:
@@ -124,34 +144,23 @@ def run_model(context: Context) -> ModelRun:
             refused.close()
 
 
-def parse_line(line: bytes | None) -> dict:
-    try:
-        value = json.loads(line or b"{}")
-    except ValueError:
-        return {"error": "the runner printed something that is not JSON"}
-    return value if isinstance(value, dict) else {}
-
-
-# The fields of a case's answer, as the runner writes them (lab/checks/scripts/model_runner.py).
+# The facts of an answer, as the runner writes them (lab/checks/scripts/model_runner.py).
 # The runner shares its process with model.py, which can write to its stdout or reach into it:
-# a frame that is not one of these is the student's doing, judged as a failure, never a kit error.
-FRAME_TYPES = {"text": (str,), "recorded": (bool, type(None)), "error": (str,), "trace": (str,), "printed": (str,)}
+# an answer that is not of this shape is the student's doing, judged as a failure, never a kit error.
+FACT_TYPES = {"ready": (bool,), "text": (str,), "recorded": (bool, type(None)), "error": (str,), "trace": (str,),
+              "printed": (str,)}
 
 
-def case_frame(frame: dict, case_id: str) -> dict:
-    """The runner's answer to the case `case_id`, or an error the checks report as the
-    helper's when it is not this case's or not well formed."""
-    if frame.get("id") != case_id:
-        return {"error": "the runner's answer is not this case's"}
-    if "error" not in frame and "text" not in frame:
-        return {"error": "the runner's answer holds neither a text nor an error"}
-    for name, types in FRAME_TYPES.items():
-        if name in frame and not isinstance(frame[name], types):
-            return {"error": f"the runner's answer is malformed ({name})"}
-    return frame
+def model_shape(facts: dict, order: dict) -> bool:
+    if not parts.has_types(facts, FACT_TYPES):
+        return False
+    if "prepare" in order or "load" in order:
+        return facts == {"ready": True} or ("load" in order and set(facts) == {"error", "trace"})
+    return set(facts) in ({"text", "recorded", "printed"}, {"error", "trace", "printed"})
 
 
-PROBES = {"model.run": Probe(run_model, 50.0, ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}  # the import's limit and the cases', and more
+PROBES = {"model.run": Probe(run_model, PREPARE_LIMIT + IMPORT_LIMIT + CASES_LIMIT + BARRIER_LIMIT + 3.0,
+                             ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}
 
 
 def outcome_of(context: Context, name: str) -> dict:
@@ -174,6 +183,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if outcome.get("hung"):
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
                      reason="model.ask_hangs")
+    if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
+        raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))

@@ -2,73 +2,234 @@
 
 `python server.py` stops at once until server part 3 (the loop) is written, and the client
 sends nothing until client part 2 is: a stdio session cannot judge parts 1 and 2 then. The
-parts probe (scripts/parts_runner.py, in the same sandbox as every student process) imports
-the student's files and calls the written parts' functions directly. `view(context)` gives
-the checks of a part the stdio transcripts when the whole program ran, and transcripts built
-from those calls when it stopped because a *later* part is still to write: the same check
-functions judge either.
+parts probe calls the written parts' functions directly, through scripts/parts_runner.py in
+the same sandbox as every student process; `view(context)` gives the checks of a part the
+stdio transcripts when the whole program ran, and transcripts built from those calls when it
+stopped because a *later* part is still to write: the same check functions judge either.
+
+The verdict is made here, never in the sandbox. The runner shares its process with the
+student's code, so it is told one order at a time, each with a fresh nonce, and hands back
+raw facts only (what the call wrote, returned or raised); this side judges them against the
+reference. The reference enters the sandbox only as the arguments a call itself receives,
+and each process gets only its own calls: part 1's (the reference replies to write), part
+2's (the lesson's initialize messages, so `initialize` cannot find part 1's results) and the
+client's each run in a process of their own. An answer that is missing, malformed or given
+twice is the student's failure (`part.…` reasons), never a kit error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import secrets
 import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import copy_for_student, copy_with_given_modules, encode_lines, reference_replies, scenario_messages
-from lab.checks.server_session import Transcript, parse, rules_messages
+from lab.checks.reference import copy_for_student, encode_lines, give_helper_bytecode, reference_replies, scenario_messages
+from lab.checks.server_session import Transcript, parse, rules_messages, session
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env
-from lab.process.talk import Run, run_python
+from lab.process.capped import parse_json
+from lab.process.student import child_env, copy_student_file
+from lab.process.talk import Run, converse
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
+LENT_SERVER = Path(__file__).resolve().parent / "scripts" / "lent_server.py"
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # the frames a traceback keeps
 RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
-PARTS_LIMIT = 10.0  # seconds: far more than the runner needs (importing openai, if model.py does, included)
+LENT_COPY = "lab_lent_server.py"
+LOAD_LIMIT = 8.0  # seconds for the first answer: the sandbox's start, the interpreter's and the import
+CALL_LIMIT = 3.0  # seconds each later call may take
+PARTS_LIMIT = 10.0  # seconds one runner may take in all (the three run side by side)
 PARTS_CPU = 3  # seconds of CPU: an endless loop in a part is stopped here
+ANSWER_CAP = 1 << 17  # characters of one answer (the runner keeps what a call wrote or returned smaller)
 S, R = "server.scenario", "server.rules"
+IMPORT = "import {}"  # how a load is named to the student
+
+# The facts an answer may hold (the runner's own shape, lab/checks/scripts/parts_runner.py);
+# anything else is not the runner's answer.
+FACT_TYPES: dict[str, tuple[type, ...] | None] = {
+    "loaded": (bool,), "out": (str,), "unflushed": (bool,), "returned": None, "unreturnable": (str,),
+    "error": (str,), "trace": (str,)}
 
 
 @dataclass
 class PartsRun:
-    run: Run | None = None  # None when there is neither server.py nor client.py
-    result: dict = field(default_factory=dict)  # the runner's line
-    cases: dict = field(default_factory=dict)  # what it was asked
+    """What each direct call did, by (part, probe): [(the call as the student would type it,
+    its facts)], the file's load first. Facts that say no answer came: {"lost": reason key,
+    "fields": ...}."""
+
+    calls: dict[tuple[str, str], list[tuple[str, dict]]] = field(default_factory=dict)
     lang: str = ""  # the run's language, to explain tracebacks
 
 
-def cases(lang: str) -> dict:
-    """The calls to make: part 1 writes each reply the reference server gives in the two
-    sessions; part 2 answers the sessions' initialize messages, in their order."""
-    sessions = {S: scenario_messages(), R: rules_messages()}
-    return {
-        "replies": {name: reference_replies(encode_lines(messages), lang) for name, messages in sessions.items()},
-        "initialize": {name: [m for m in messages if isinstance(m, dict) and m.get("method") == "initialize"][:2]
-                       for name, messages in sessions.items()},
-    }
+def described(function: str, arguments: list[Any]) -> str:
+    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})"
+
+
+def call_of(reply: dict) -> tuple[str, list[Any]]:
+    """The call of part 1 that should write this reference reply."""
+    if "result" in reply:
+        return "reply", [reply.get("id"), reply["result"]]
+    error = reply.get("error", {})
+    data = [error["data"]] if "data" in error else []
+    return "fail", [reply.get("id"), error.get("code"), error.get("message"), *data]
+
+
+def initialize_messages() -> dict[str, list[dict]]:
+    """Part 2's calls: the sessions' initialize messages, in their order (the rules session's
+    init-2025 alone, on a new module)."""
+    found = {name: [m for m in messages if isinstance(m, dict) and m.get("method") == "initialize"]
+             for name, messages in ((S, scenario_messages()), (R, rules_messages()))}
+    return {S: found[S][:2], R: found[R][:1]}
+
+
+def load(name: str) -> tuple[str, dict]:
+    return IMPORT.format(name), {"load": name}
+
+
+def lend(order: tuple[str, dict]) -> tuple[str, dict]:
+    """A load after which send, reply and fail are the lesson's (part 1 lent)."""
+    return order[0], {**order[1], "lend": True}
+
+
+def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
+    return described(function, arguments), {"call": function, "args": arguments}
 
 
 def run_parts(context: Context) -> PartsRun:
-    present = [name for name in ("server.py", "client.py") if (context.folder / name).is_file()]
-    if not present:
-        return PartsRun()
-    asked = cases(context.lang)
-    asked["initialize"][R] = asked["initialize"][R][:1]  # init-2025 alone, on a new module
+    """The direct calls, in three processes side by side (each only its own calls)."""
+    found = PartsRun(lang=context.lang)
+    jobs: dict[tuple[str, ...], list[tuple[str, dict]]] = {}
+    if (context.folder / "server.py").is_file():
+        sessions = {S: scenario_messages(), R: rules_messages()}
+        written = {name: [call(*call_of(reply)) for reply in reference_replies(encode_lines(messages), context.lang)]
+                   for name, messages in sessions.items()}
+        jobs[("server-1", S, R)] = [load("server"), *written[S], *written[R]]
+        # Part 2 with part 1 lent (scripts/lent_server.py): a mistake of part 1's costs its own checks.
+        jobs[("server-2", S, R)] = [order for name, messages in initialize_messages().items()
+                                    for order in (lend(load("server")), *(call("initialize", [m]) for m in messages))]
+    if (context.folder / "client.py").is_file():
+        jobs[("client-1", "")] = [load("client"), call("scenario", [])]
+    if not jobs:
+        return found
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        done = {key: pool.submit(carry_out, context, orders) for key, orders in jobs.items()}
+    for (part, *probes), future in done.items():
+        answered = list(zip([name for name, _ in jobs[(part, *probes)]], future.result()))
+        ended = [step for step in answered[-1:] if "lost" in step[1]]  # the rules' calls, when none came
+        if part == "server-1":  # one load, then the scenario's replies, then the rules'
+            count = len(written[S])
+            found.calls[(part, S)] = answered[:1 + count]
+            found.calls[(part, R)] = answered[:1] + (answered[1 + count:] or ended)
+        elif part == "server-2":  # each session its own load
+            loads = [index for index, (name, _) in enumerate(answered) if name == IMPORT.format("server")]
+            split = loads[1] if len(loads) > 1 else len(answered)
+            found.calls[(part, S)], found.calls[(part, R)] = answered[:split], answered[split:] or ended
+        else:
+            found.calls[(part, "")] = answered
+    return found
+
+
+def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
+    """The facts of each order, told to a runner one at a time with a fresh nonce; the list
+    ends at the first order that got no answer (its facts say why: {"lost": ...})."""
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
         work = Path(temp)
-        copy_with_given_modules(context.folder, work)
+        students_own(context.folder, work)
         copy_for_student(RUNNER, work / RUNNER_COPY)
-        run = run_python(context.launch, work / RUNNER_COPY, data=json.dumps(asked).encode(), limit=PARTS_LIMIT,
-                         cwd=work, env=child_env(context.launch, context.lang), cpu_seconds=PARTS_CPU)
-    lines = run.stdout_lines()
+        if any(order.get("lend") for _, order in orders):  # only where part 1 is lent: never beside part 1's calls
+            copy_for_student(LENT_SERVER, work / LENT_COPY)
+        session = converse(context.launch, work / RUNNER_COPY, cwd=work, env=child_env(context.launch, context.lang),
+                           cpu_seconds=PARTS_CPU)
+        deadline = time.monotonic() + PARTS_LIMIT
+        nonces: list[str] = []
+        facts: list[dict] = []
+        try:
+            for index, (_, order) in enumerate(orders):
+                nonces.append(secrets.token_hex(12))
+                limit = min(LOAD_LIMIT if index == 0 else CALL_LIMIT, deadline - time.monotonic())
+                facts.append(answer(session, {**order, "nonce": nonces[-1]}, nonces, limit, part_shape, facts))
+                if any("lost" in one for one in facts):
+                    break
+            else:  # one more order, answered once every answer before it is written: a second
+                nonces.append(secrets.token_hex(12))  # answer to the last call comes before it
+                answer(session, {"end": True, "nonce": nonces[-1]}, nonces, CALL_LIMIT, part_shape, facts)
+        finally:
+            run = session.finish(0.5)
+        answered_twice(session, nonces, facts)
+        if facts and facts[-1].get("lost") == "part.stopped" and run.cpu_exhausted:
+            facts[-1] = lost("part.spins", cpu=PARTS_CPU)
+    return facts
+
+
+def lost(reason: str, **fields: Any) -> dict:
+    return {"lost": reason, "fields": fields}
+
+
+def answer(session: Any, order: dict, nonces: list[str], limit: float, shape: Callable[[dict, dict], bool],
+           earlier: list[dict]) -> dict:
+    """The facts a runner answers `order` with (its nonce is nonces[-1]), read within `limit`,
+    if `shape(facts, order)` says they have the runner's shape (else {"lost": "part.bad_answer"}).
+    Lines that carry none of the runner's nonces are the student's output, and skipped; an
+    earlier order answered again makes that order's facts (in `earlier`) bad."""
+    until = time.monotonic() + max(0.0, limit)
+    if not session.send(json.dumps(order, ensure_ascii=False).encode() + b"\n"):
+        return lost("part.stopped")
+    while True:
+        line = session.read_line(until - time.monotonic())
+        if line is None:
+            return lost("part.stopped") if session.ended else lost("part.hangs", seconds=round(max(limit, 0.1), 1))
+        said = nonce_of(line, nonces)
+        if said == order["nonce"]:
+            facts = parse_json(line, ANSWER_CAP)
+            del facts["nonce"]
+            return facts if shape(facts, order) else lost("part.bad_answer")
+        if said and "lost" not in earlier[nonces.index(said)]:  # an earlier order answered again:
+            earlier[nonces.index(said)] = lost("part.bad_answer")  # the student's code wrote in the runner's place
+        elif said == "":  # a line made to look like an answer
+            return lost("part.bad_answer")
+
+
+def answered_twice(session: Any, nonces: list[str], facts: list[dict]) -> None:
+    """After the runner's end: an answer that came again (the student's code writing in the
+    runner's place) makes that order's answer bad."""
+    for line in session.remaining_lines():
+        twice = nonce_of(line, nonces[:len(facts)])
+        if twice and "lost" not in facts[nonces.index(twice)]:  # a late answer is no second one
+            facts[nonces.index(twice)] = lost("part.bad_answer")
+
+
+def nonce_of(line: bytes, nonces: list[str]) -> str | None:
+    """The nonce an answer carries, for a line that holds one of `nonces` anywhere (else None:
+    not an answer); "" when such a line is not an answer of the runner's shape."""
+    if not any(nonce.encode() in line for nonce in nonces):
+        return None
     try:
-        result = json.loads(lines[-1]) if lines else {}
+        said = parse_json(line, ANSWER_CAP)
     except ValueError:
-        result = {}
-    return PartsRun(run, result if isinstance(result, dict) else {}, asked, context.lang)
+        return ""
+    return said.get("nonce") if isinstance(said, dict) and said.get("nonce") in nonces else ""
+
+
+def has_types(facts: dict, types: dict[str, tuple[type, ...] | None]) -> bool:
+    """Every fact named in `types` and of one of its types (None: any JSON value)."""
+    return all(name in types and (types[name] is None or type(value) in types[name]) for name, value in facts.items())
+
+
+def part_shape(facts: dict, order: dict) -> bool:
+    """The shape parts_runner.py answers a load or a call with."""
+    if not has_types(facts, FACT_TYPES):
+        return False
+    if "error" in facts:
+        return "trace" in facts and not {"loaded", "returned", "unreturnable"} & set(facts)
+    if "load" in order or "end" in order:
+        return set(facts) == {"loaded"} and facts["loaded"] is True
+    return {"out", "unflushed"} <= set(facts) and len({"returned", "unreturnable"} & set(facts)) == 1
 
 
 @dataclass
@@ -79,44 +240,72 @@ class DirectTranscript(Transcript):
     described: list[str] = field(default_factory=list)  # each call as the student would type it
 
 
-def described(function: str, arguments: list[Any]) -> str:
-    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})"
+def raise_problem(parts: PartsRun, name: str, facts: dict) -> None:
+    """A Failed for a load or a call that raised or got no answer; nothing for one that went well."""
+    if "lost" in facts:
+        raise Failed(name, "—", reason=facts["lost"], fields={"call": name, **facts["fields"]})
+    if "error" in facts:
+        if name.startswith("import "):
+            file = name.removeprefix("import ") + ".py"
+            raise Failed(name, facts["error"], reason="file.does_not_load", fields={"file": file},
+                         output=student_trace(parts, facts))
+        raise Failed(name, facts["error"], reason="part.raises", fields={"call": name}, output=student_trace(parts, facts))
 
 
 def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[dict]) -> DirectTranscript:
     """What the part's calls wrote, as a transcript the stdio checks can read."""
-    server = parts.result.get("server", {})
-    if "import" in server:
-        problem = server["import"]
-        raise Failed("import server", problem["error"], reason="file.does_not_load", fields={"file": "server.py"},
-                     output=student_trace(parts, problem))
-    calls = server.get("part1" if part == "server-1" else "part2", {}).get(probe, [])
-    if part == "server-1":
-        names = [described(*call_of(reply)) for reply in parts.cases["replies"][probe]]
-    else:
-        names = [described("initialize", [m]) for m in parts.cases["initialize"][probe]]
-    lines = [line for call in calls for line in call.get("out", "").splitlines() if line.strip()]
-    transcript = DirectTranscript(sent=[name.encode() for name in names], reference=reference,
-                                  run=Run(b"", b"", 0, 0.0), lines=lines, replies=[parse(line) for line in lines],
-                                  calls=calls, described=names, lang=parts.lang)
-    for name, call in zip(names, calls):
-        if "error" in call:
-            raise Failed(name, call["error"], reason="part.raises", fields={"call": name},
-                         output=student_trace(parts, call))
+    calls = parts.calls.get((part, probe), [])
+    for name, facts in calls:
+        raise_problem(parts, name, facts)
+    steps = calls[1:]  # after the file's load
+    names = [name for name, _ in steps]
+    lines = [line for _, facts in steps for line in facts.get("out", "").splitlines() if line.strip()]
+    return DirectTranscript(sent=[name.encode() for name in names], reference=reference,
+                            run=Run(b"", b"", 0, 0.0), lines=lines, replies=[parse(line) for line in lines],
+                            calls=[facts for _, facts in steps], described=names, lang=parts.lang)
+
+
+def scenario_list(parts: PartsRun) -> list[Any]:
+    """What client part 1's scenario() returned, called directly; Failed when it is no list."""
+    calls = parts.calls.get(("client-1", ""), [])
+    for name, facts in calls[:1]:  # the file's load: client.py that does not load says so
+        raise_problem(parts, name, facts)
+    for name, facts in calls[1:]:
+        if "error" in facts:
+            raise Failed("scenario()", facts["error"], reason="client.scenario_raises",
+                         output=student_trace(parts, facts))
+        raise_problem(parts, name, facts)
+    facts = calls[-1][1] if len(calls) == 2 else {}
+    listed = facts.get("returned", facts.get("unreturnable", "—"))
+    if not isinstance(listed, list) or "unreturnable" in facts:
+        raise Failed("[{…}, …]", listed, reason="client.scenario_not_a_list")
+    return listed
+
+
+def students_own(folder: Path, work: Path) -> None:
+    """The student's .py files copied into a check's folder, as they are: a given module the
+    student lacks stays missing (as `python server.py` finds it), only its bytecode is given."""
+    for source in folder.glob("*.py"):
+        copy_student_file(source, work / source.name)
+    give_helper_bytecode(work)
+
+
+def lent_session(context: Context, messages: list[Any]) -> Transcript:
+    """A stdio session with the student's server.py run with part 1 lent (scripts/lent_server.py),
+    in a folder of the kit's beside the student's files: parts 2 and 3 judged on their own when
+    part 1's mistake spoils the whole server's output."""
+    with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
+        work = Path(temp)
+        students_own(context.folder, work)
+        copy_for_student(LENT_SERVER, work / LENT_COPY)
+        transcript = session(dataclasses.replace(context, folder=work), messages, LENT_COPY)
+    transcript.script = "server.py"  # its tracebacks show the student's file
     return transcript
 
 
 def student_trace(parts: PartsRun, outcome: dict) -> str:
     """The traceback of a call that raised, trimmed to the student's files and explained."""
     return trimmed(outcome.get("trace") or outcome["error"], STUDENT_FILES, parts.lang)
-
-
-def call_of(reply: dict) -> tuple[str, list[Any]]:
-    if "result" in reply:
-        return "reply", [reply.get("id"), reply["result"]]
-    error = reply.get("error", {})
-    data = [error["data"]] if "data" in error else []
-    return "fail", [reply.get("id"), error.get("code"), error.get("message"), *data]
 
 
 class PartView(Context):

@@ -14,11 +14,12 @@ from functools import partial
 from typing import Any, Callable
 
 from lab.checks import parts
-from lab.checks.engine import Check, Context, Failed, Probe, Waiting, printed_besides, unwritten_task
-from lab.checks.reference import reference_replies
+from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, printed_besides,
+                               unwritten_task)
+from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
-    MISSING, NOT_READ, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, expect_reply, field_of, find,
-    one_session, owes_reply, ping, same)
+    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, expect_reply,
+    field_of, find, one_session, owes_reply, ping, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -95,15 +96,20 @@ def burst(context: Context) -> str:
 
 
 # The two stdio sessions, the bad lines' sessions, the direct calls of the written parts (see
-# parts.py), and the burst that tells a server that never flushes from one that reads all first.
+# parts.py), the burst that tells a server that never flushes from one that reads all first, and
+# the two sessions again with part 1 lent, read when part 1's mistake spoils the whole server's output.
+S_LENT, R_LENT = "server.scenario.lent", "server.rules.lent"
 PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
           "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + 2.0, NOT_READ),
-          "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ)}
+          "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ),
+          S_LENT: Probe(lambda context: parts.lent_session(context, scenario_messages()), PROBE_LIMIT, NOT_READ),
+          R_LENT: Probe(lambda context: parts.lent_session(context, rules_messages()), PROBE_LIMIT, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
 BOTH = (S, R)
 PARTS = ("server.parts",)  # read by a check judged by_part only when the whole server does not run
+LATER = ("server.parts", S_LENT, R_LENT)  # and, for parts 2 and 3, the sessions with part 1 lent
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -458,9 +464,11 @@ def by_part(part: str, judge: Callable[[Context], None],
 
     def judged(context: Context) -> None:
         missing = waits_for(context)
+        printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
+        if part != "server-1" and part_one_unwritten(context, missing):
+            raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
         if not missing:
-            return judge(context)
-        printed = context.probe(S).traceback()  # what `python server.py` wrote: shown with the verdict
+            return judge(lent_if_needed(context, part) if part != "server-1" else context)
         if part not in ("server-1", "server-2"):
             raise Waiting(missing, printed)
         found: parts.PartsRun = context.probe("server.parts")
@@ -476,6 +484,46 @@ def by_part(part: str, judge: Callable[[Context], None],
             raise
 
     return judged
+
+
+def part_one_unwritten(context: Context, missing: str) -> bool:
+    """Is server part 1 still to write? Said by `python server.py`, or, when it stopped on a
+    later part first, by part 1's direct calls."""
+    if missing in ("", "server-1"):
+        return missing == "server-1"
+    found: parts.PartsRun = context.probe("server.parts")
+    try:
+        parts.direct_transcript(found, S, "server-1", context.probe(S).reference)
+    except Failed as failure:
+        return unwritten_task(failure.output) == "server-1"
+    return False
+
+
+def lent_if_needed(context: Context, part: str) -> Context:
+    """The context a check of part 2 or 3 reads: the whole server's sessions, or, when their
+    output breaks part 1's rule (STARTS fails: a bug in send or fail, a crash), the sessions with
+    part 1 lent (parts.lent_session), so that part 1's mistake costs its own checks; when those
+    break it too (a crash of part 3's, say), part 2 by its direct calls, as before the loop
+    exists. Else the check waits for STARTS, as its `needs` would say."""
+    try:
+        json_rpc_replies(context)
+        return context
+    except Failed:
+        pass
+    run = context.probe(S).run
+    if run is not None and not run.timed_out and not run.cpu_exhausted:  # a hang is no part 1 mistake
+        lent = parts.PartView(context, {S: lambda: context.probe(S_LENT), R: lambda: context.probe(R_LENT)})
+        try:
+            json_rpc_replies(lent)
+            return lent
+        except Failed:
+            pass
+        found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
+        if found is not None and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
+            # It loads: its crash is a later line's. Part 2 as before the loop exists.
+            return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
+                                                          context.probe(name).reference) for name in BOTH})
+    raise Skipped(WAITS_FOR, title=in_each_language(f"{STARTS}.title")[context.lang])
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:
@@ -508,45 +556,45 @@ CHECKS = [
     Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
           cause=True),
     Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", reply_ids)),
-    Check(id="server.notifications-unanswered", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.notifications-unanswered", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", notifications_unanswered), cause=True),
-    Check(id="server.keeps-running", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", keeps_running), cause=True),
+    Check(id="server.keeps-running", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", keeps_running), cause=True),
     Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS + ("server.burst",),
           run=by_part("server-1", flushes_each_reply, direct_flushes),
           cause=True),
-    Check(id="server.parse-error", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", parse_error)),
-    Check(id="server.blank-line", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
-          lazy_probes=PARTS, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
-    Check(id="server.not-a-request", task="server-3", needs=(STARTS,), probes=("server.bad-lines",) + BOTH,
-          lazy_probes=PARTS, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
-    Check(id="server.initialize-without-params", task="server-3", needs=(STARTS,),
-          probes=("server.bad-lines",) + BOTH, lazy_probes=PARTS,
+    Check(id="server.parse-error", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", parse_error)),
+    Check(id="server.blank-line", task="server-3", probes=("server.bad-lines",) + BOTH,
+          lazy_probes=LATER, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
+    Check(id="server.not-a-request", task="server-3", probes=("server.bad-lines",) + BOTH,
+          lazy_probes=LATER, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
+    Check(id="server.initialize-without-params", task="server-3",
+          probes=("server.bad-lines",) + BOTH, lazy_probes=LATER,
           run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
-    Check(id="server.exits-at-eof", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-3", exits_at_eof)),
-    Check(id="server.refuses-unknown-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.exits-at-eof", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", exits_at_eof)),
+    Check(id="server.refuses-unknown-version", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", replies_agree((S, 2, ("error.code",))))),
-    Check(id="server.error-data", task="server-2", needs=(STARTS, "server.refuses-unknown-version"), probes=BOTH,
-          lazy_probes=PARTS,
+    Check(id="server.error-data", task="server-2", needs=("server.refuses-unknown-version",), probes=BOTH,
+          lazy_probes=LATER,
           run=by_part("server-2", error_data)),
-    Check(id="server.accepts-known-version", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.accepts-known-version", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", accepts_known_version)),
-    Check(id="server.capabilities-only-tools", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.capabilities-only-tools", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", capabilities_only_tools)),
-    Check(id="server.list-changed-false", task="server-2", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.list-changed-false", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", list_changed_false)),
-    Check(id="server.gate-before-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.gate-before-initialize", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))))),
-    Check(id="server.gate-while-waiting", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.gate-while-waiting", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))))),
-    Check(id="server.tools-list-when-ready", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.tools-list-when-ready", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",)))),
-    Check(id="server.unknown-method", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.unknown-method", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",)))),
-    Check(id="server.ping-every-state", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.ping-every-state", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
                             (R, "ping-ready", ("result",))))),
-    Check(id="server.second-initialize", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.second-initialize", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))))),
-    Check(id="server.id-zero", task="server-3", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS,
+    Check(id="server.id-zero", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((R, 0, ("result",))))),
 ]

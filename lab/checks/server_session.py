@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed, Probe
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
+from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
 from lab.checks.tracebacks import trimmed
@@ -123,9 +124,14 @@ def same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+LINE_CAP = 1 << 20  # characters of one line parsed (a pipe keeps 1 MiB: lab/process/talk.py)
+
+
 def parse(line: str) -> Any:
+    """A line a student's program wrote, as JSON; the line itself when it is not JSON the kit
+    reads (longer than LINE_CAP, or nested deeper than lab/process/capped.py's JSON_DEPTH)."""
     try:
-        return json.loads(line)
+        return parse_json(line, LINE_CAP)
     except ValueError:
         return line
 

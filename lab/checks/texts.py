@@ -35,6 +35,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "file.missing": "Il n’y a pas de fichier {file}.",
         "file.does_not_load": "{file} ne se charge pas.",
         "part.raises": "{call} lève une exception au lieu d’écrire sa réponse.",
+        # A direct call that gave nothing back (lab/checks/parts.py), or an answer that is not the kit's.
+        "part.hangs": "{call} ne rend pas la main : rien n’est revenu en {seconds:g} s.",
+        "part.spins": "{call} tourne sans fin : il a utilisé tout son temps de calcul ({cpu} s de CPU).",
+        "part.stopped": "Le programme s’est arrêté pendant {call} (os._exit, un signal ?) : l’appel n’a rien rendu.",
+        "part.bad_answer": "La réponse à {call} n’est pas celle du kit : quelque chose dans votre code a écrit à sa "
+                           "place (sur la vraie sortie du programme, ou en changeant les fonctions du kit).",
         "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
         "answers.no_table": "La table [{table}] manque dans {file}.",
         # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
@@ -300,6 +306,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "file.missing": "There is no {file} file.",
         "file.does_not_load": "{file} does not load.",
         "part.raises": "{call} raises an exception instead of writing its reply.",
+        "part.hangs": "{call} does not return: nothing came back within {seconds:g} s.",
+        "part.spins": "{call} loops forever: it used up its CPU time ({cpu} s).",
+        "part.stopped": "The program stopped during {call} (os._exit, a signal?): the call gave nothing back.",
+        "part.bad_answer": "The answer to {call} is not the kit's: something in your code wrote in its place (on "
+                           "the program's real output, or by changing the kit's functions).",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
         "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "

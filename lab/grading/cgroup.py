@@ -28,7 +28,7 @@ import secrets
 import time
 from pathlib import Path
 
-from lab.grading.capacity import PIDS_FOR_CHECKS, PIDS_PER_JOB
+from lab.grading.capacity import PIDS_PER_JOB
 from lab.grading.sweep import pid_namespace, start_time
 from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT

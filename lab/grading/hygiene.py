@@ -44,14 +44,25 @@ def csv_cell(value: object) -> str:
     return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
 
 
+def clean_value(value: object) -> object:
+    """A reason's field with every text in it clean (fields nest a few levels at most: lab/results.py)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_text(str(key)): clean_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_value(item) for item in value]
+    return value
+
+
 def clean_result(result: CheckResult) -> CheckResult:
     changes = {f.name: clean_text(getattr(result, f.name)) for f in fields(result)
                if isinstance(getattr(result, f.name), str)}
-    return replace(result, **changes)
+    return replace(result, **changes, fields=clean_value(result.fields), focus=clean_value(result.focus))
 
 
 def clean_report(report: Report) -> Report:
     """A copy of `report` whose every text field is clean (the scores are left as they are)."""
     return replace(report, target=clean_text(report.target), lang=clean_text(report.lang),
-                   error=clean_text(report.error),
+                   error=clean_text(report.error), fields=clean_value(report.fields),
                    results=[clean_result(result) for result in report.results])

@@ -34,7 +34,6 @@ every check scored 0 with the reason (see catalogue.py), or a kit error when the
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
 import re
@@ -49,7 +48,7 @@ from lab.grading import capacity, catalogue, private_copy, sweep
 from lab.grading.cgroup import PIDS_FOR_CHECKS, SubmissionGroup
 from lab.i18n import text
 from lab.layout import STUDENT_FILES
-from lab.process.capped import read_capped
+from lab.process.capped import parse_json, read_capped
 from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
 from lab.process.launch import Launch
 from lab.process.preloaded import start
@@ -303,7 +302,7 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     """
     if outcome.code is None:
         return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
-    parsed = parse_report(outcome.stdout)
+    parsed = parse_report(outcome.stdout, limits.output_bytes)
     if parsed is None:
         if outcome.stdout_truncated:
             report = checks.stopped("", lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
@@ -327,15 +326,17 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     return report
 
 
-def parse_report(stdout: bytes) -> Report | None:
-    """The whole stdout as a Report, else its last line (a stray print may come before it)."""
+def parse_report(stdout: bytes, cap: int = Limits.output_bytes) -> Report | None:
+    """The whole stdout as a Report, else its last line (a stray print may come before it);
+    None when neither is one: parsed with caps (lab/process/capped.py), each result read by
+    its known fields and types, every text cut (lab/results.py)."""
     text = stdout.decode("utf-8", errors="replace").strip()
     for candidate in (text, text.rsplit("\n", 1)[-1]):
         try:
-            data = json.loads(candidate)
+            data = parse_json(candidate, cap)
             if isinstance(data, dict) and isinstance(data.get("results"), list):
                 return Report.from_dict(data)
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, AttributeError):
             continue
     return None
 

@@ -15,10 +15,12 @@ kit opens, which this thread would then read.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import threading
 import time
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from lab.process.groups import wait_for
 
@@ -85,3 +87,28 @@ def read_capped(process, deadline: float, out_cap: int, err_cap: int) -> tuple[C
     out.wait(grace - time.monotonic())
     err.wait(grace - time.monotonic())
     return out, err, False
+
+
+# JSON from a child (a student's line, a runner's answer, a check run's report): hostile input.
+# json.loads recurses once per nesting level, so a line of 200,000 "[" raises RecursionError
+# (no ValueError) in the trusted process; the depth is counted first, outside the strings.
+JSON_DEPTH = 32  # the kit's own frames and the lesson's replies nest 6 deep at most
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+JSON_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def parse_json(data: bytes | str, cap: int, depth: int = JSON_DEPTH) -> Any:
+    """The JSON value `data` holds; ValueError when it is longer than `cap` (bytes, or characters
+    for a str), nested deeper than `depth`, not UTF-8 or not JSON. It never raises anything else."""
+    if len(data) > cap:
+        raise ValueError(f"longer than {cap}")
+    text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+    level = 0
+    for bracket in JSON_BRACKETS.finditer(JSON_STRING.sub("", text)):
+        level += 1 if bracket.group() in "[{" else -1
+        if level > depth:
+            raise ValueError(f"nested deeper than {depth}")
+    try:
+        return json.loads(text)
+    except RecursionError:  # not reached within JSON_DEPTH; kept so that nothing else escapes
+        raise ValueError("nested too deep") from None

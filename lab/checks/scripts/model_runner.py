@@ -1,11 +1,20 @@
-"""Calls the student's `ask` once per case, in this one process (the openai import is paid once).
+"""Calls the student's `ask` once per case, in this one process, and hands back what each call did.
 
-Usage: python model_runner.py, run in a folder holding the student's model.py. It prints
-one JSON line when model.py is loaded ({"ready": ID}, or {"import": error}), then reads
-one case a line on stdin (the environment to set, the messages, the sample, max_tokens),
-calls ask(messages, sample, max_tokens) and prints one JSON line: what came back and what
-ask printed, with the case's id. The checks judge from outside: they time each case themselves, give up on a
-case that does not answer in time, and read only the line that answers the case they sent.
+Usage: python model_runner.py, run in a folder holding the student's model.py. It reads one
+order a line and answers each with one line, the order's nonce in it:
+
+- {"nonce": N, "prepare": true}: the kit's own imports (openai, when it is installed), done
+  whole before model.py runs, so that a helper never meets a half-loaded module and no case's
+  time counts them → {"nonce": N, "ready": true};
+- {"nonce": N, "load": ENV}: the environment set, model.py imported →
+  {"nonce": N, "ready": true}, or {"nonce": N, "error": "Type: text", "trace": ...};
+- {"nonce": N, "env": ..., "messages": ..., "sample": ..., "max_tokens": ...}: the environment
+  set, ask(messages, sample, max_tokens) called → {"nonce": N, "text": ..., "recorded": ...,
+  "printed": what ask printed}, or "error" and "trace" in place of text and recorded.
+
+It judges nothing: the checks, outside the sandbox, send each order with a fresh nonce once
+the last one is answered, time each case themselves, give up on one that does not answer in
+time, and judge the facts there.
 """
 
 import contextlib
@@ -13,8 +22,10 @@ import io
 import json
 import os
 import sys
-import threading
 import traceback
+
+PRINTED_CAP = 4000  # characters of what ask printed, kept
+TEXT_CAP = 20000  # characters of the text it returned, kept
 
 
 def one_line(error: BaseException) -> str:
@@ -40,50 +51,59 @@ def answer_parts(answer):
 
 def run_case(ask, case: dict) -> dict:
     os.environ.update(case["env"])
-    outcome: dict = {}
+    facts: dict = {}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         try:
             text, recorded = answer_parts(ask(case["messages"], case["sample"], case["max_tokens"]))
-            outcome.update(text=text if isinstance(text, str) else repr(text),
-                           recorded=recorded if isinstance(recorded, bool) else None)
+            facts.update(text=(text if isinstance(text, str) else repr(text))[:TEXT_CAP],
+                         recorded=recorded if isinstance(recorded, bool) else None)
         except BaseException as error:  # SystemExit too: the student's code must not end the run
-            outcome.update(error=one_line(error), trace=full_trace(error))
-    outcome["printed"] = printed.getvalue()[:4000]
-    return outcome
+            facts = {"error": one_line(error), "trace": full_trace(error)}
+    facts["printed"] = printed.getvalue()[:PRINTED_CAP]
+    return facts
 
 
-def import_openai_early() -> None:
-    """Most helpers import openai, which costs most of this run: start it while the checks
-    send the first case (a helper importing it later finds it loaded; ask's timing is
-    measured per case, after this)."""
+def prepare() -> dict:
     try:
         import openai  # noqa: F401
     except Exception:
         pass  # not installed, or broken: the helper's own import will say so
+    return {"ready": True}
 
 
-def main() -> None:
-    threading.Thread(target=import_openai_early, daemon=True).start()
-    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")  # what ask prints goes to the case's record
-    sys.stdout = io.StringIO()
-
-    def say(message: dict) -> None:
-        replies.write(json.dumps(message, ensure_ascii=False) + "\n")
-        replies.flush()
-
-    first = json.loads(sys.stdin.readline() or "{}")
-    os.environ.update(first.get("env", {}))  # a helper that reads its settings at import sees the first case's
-    sys.path.insert(0, os.getcwd())
+def load() -> tuple:
+    """(ask, {"ready": true}), or (None, {"error", "trace"}) when model.py does not load."""
     try:
         from model import ask  # the student's model.py, in the current folder
     except BaseException as error:
-        say({"import": one_line(error), "trace": full_trace(error)})
-        os._exit(0)
-    say({"ready": first.get("id")})
-    for line in sys.stdin:
-        case = json.loads(line)
-        say({**run_case(ask, case), "id": case.get("id")})
+        return None, {"error": one_line(error), "trace": full_trace(error)}
+    return ask, {"ready": True}
+
+
+def main() -> None:
+    # The orders come on a descriptor of the runner's own, and its answers go out on one:
+    # what the student's code reads from 0 finds nothing, what it writes on 1 goes to stderr.
+    orders = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(2, 1)
+    sys.stdout = io.StringIO()
+    sys.path.insert(0, os.getcwd())
+    ask = None
+    for line in orders:
+        order = json.loads(line)
+        if "prepare" in order:
+            facts = prepare()
+        elif "load" in order:
+            os.environ.update(order["load"])  # a helper that reads its settings at import sees the first case's
+            ask, facts = load()
+        else:
+            facts = run_case(ask, order)
+        answers.write(json.dumps({**facts, "nonce": order["nonce"]}, ensure_ascii=False) + "\n")
+        answers.flush()
+        if "error" in facts and "load" in order:
+            break
     os._exit(0)  # threads left waiting on a slow model end here
 
 

@@ -1,18 +1,22 @@
-"""Calls the functions of the student's written parts directly, for the parts a whole run cannot reach yet.
+"""Calls the functions of a student's file one at a time and hands back what each call did.
 
-Usage: python parts_runner.py < cases (JSON), run in a folder holding the student's server.py
-and client.py. Until server part 3 (the loop) exists, `python server.py` stops at once, and
-until client part 2 exists the client sends nothing: these calls judge parts 1 and 2 all the
-same, the way model_runner.py calls the model helper's `ask`.
+Usage: python parts_runner.py, run in a folder holding the student's files, for the parts a
+whole run cannot reach yet (until server part 3 exists, `python server.py` stops at once;
+until client part 2 exists, the client sends nothing). It reads one order a line and
+answers each with one line, the order's nonce in it:
 
-- server part 1: reply(...) or fail(...) for every reply the reference server gave (the
-  checks compare what they write), stdout captured, its flushes counted;
-- server part 2: initialize(...) on the lesson's initialize messages, and `state` after each;
-- client part 1: scenario().
+- {"nonce": N, "load": "server"}: a fresh copy of server.py (its globals as written) →
+  {"nonce": N, "loaded": true}, or {"nonce": N, "error": "Type: text", "trace": ...}; with
+  "lend": true, its send, reply and fail are then the lesson's (lab_lent_server.py, beside);
+- {"nonce": N, "call": "reply", "args": [...]}: reply(*args) on the module loaded last →
+  {"nonce": N, "out": what it wrote on stdout, "unflushed": true when some of it was never
+  flushed, "returned": what it returned (as JSON), or "unreturnable": why it is not JSON,
+  or "error" and "trace" when it raised};
+- {"nonce": N, "end": true}: nothing → {"nonce": N, "loaded": true}, after every answer before it.
 
-It prints one JSON line. Each call is {"out": what it wrote, "unflushed": ..., "state": ...}
-or {"error": "Type: text", "trace": the frames of the student's file}. Nothing it prints
-itself is read from anywhere but that line.
+It judges nothing and holds nothing but the order it carries out: the checks, outside the
+sandbox, send each order with a fresh nonce once the last one is answered, and judge the
+facts against the reference there. A line without that order's nonce answers nothing.
 """
 
 import importlib.util
@@ -21,6 +25,9 @@ import json
 import os
 import sys
 import traceback
+
+OUT_CAP = 4000  # characters of what a call wrote, kept
+RETURNED_CAP = 60000  # characters of what a call returned, as JSON
 
 
 def one_line(error: BaseException) -> str:
@@ -53,85 +60,58 @@ def fresh(name: str):
     return module
 
 
-def call(function, *args, module=None) -> dict:
+def as_json(value) -> dict:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        if len(text) > RETURNED_CAP:
+            return {"unreturnable": f"more than {RETURNED_CAP} characters"}
+        return {"returned": json.loads(text)}
+    except BaseException as error:  # a value JSON cannot write (a set, a cycle, too deep)
+        return {"unreturnable": one_line(error)}
+
+
+def carry_out(order: dict, modules: dict) -> dict:
     captured = Captured()
-    saved = sys.stdout
     sys.stdout = captured
-    outcome: dict = {}
+    facts = {}
     try:
-        function(*args)
+        if "end" in order:  # nothing to do: its answer comes after every answer before it
+            facts["loaded"] = True
+        elif "load" in order:
+            modules["last"] = fresh(order["load"])
+            if order.get("lend"):  # part 1 lent: send, reply and fail are the lesson's
+                from lab_lent_server import fail, reply, send
+
+                modules["last"].send, modules["last"].reply, modules["last"].fail = send, reply, fail
+            facts["loaded"] = True
+        else:
+            facts.update(as_json(getattr(modules["last"], order["call"])(*order["args"])))
     except BaseException as error:  # SystemExit too: the student's code must not end the run
-        outcome.update(error=one_line(error), trace=full_trace(error))
+        facts = {"error": one_line(error), "trace": full_trace(error)}
     finally:
-        sys.stdout = saved
+        sys.stdout = io.StringIO()  # a thread of the student's printing later writes nowhere
     written = captured.getvalue()
-    outcome.update(out=written[:4000], unflushed=captured.flushed < len(written))
-    if module is not None:
-        state = getattr(module, "state", None)
-        outcome["state"] = state if isinstance(state, str) else repr(state)[:100]
-    return outcome
-
-
-def loaded(name: str) -> tuple:
-    """(module, None), or (None, {"error", "trace"}) when it does not load."""
-    saved = sys.stdout
-    sys.stdout = io.StringIO()  # what it prints at import is not this runner's line
-    try:
-        return fresh(name), None
-    except BaseException as error:
-        return None, {"error": one_line(error), "trace": full_trace(error)}
-    finally:
-        sys.stdout = saved
-
-
-def as_call(module, reply: dict) -> tuple:
-    """The call of part 1 that should write this reference reply."""
-    if "result" in reply:
-        return module.reply, reply.get("id"), reply["result"]
-    error = reply.get("error", {})
-    return (module.fail, reply.get("id"), error.get("code"), error.get("message")) + (
-        (error["data"],) if "data" in error else ())
-
-
-def server_parts(cases: dict) -> dict:
-    module, problem = loaded("server")
-    if problem:
-        return {"import": problem}
-    part1 = {name: [call(*as_call(module, reply)) for reply in replies]
-             for name, replies in cases["replies"].items()}
-    part2 = {}
-    for name, messages in cases["initialize"].items():
-        module, problem = loaded("server")
-        part2[name] = [call(module.initialize, message, module=module) for message in messages] if module else []
-    return {"part1": part1, "part2": part2}
-
-
-def client_part(cases: dict) -> dict:
-    module, problem = loaded("client")
-    if problem:
-        return {"import": problem}
-    got: list = []
-    outcome = call(lambda: got.append(module.scenario()))
-    if "error" not in outcome:
-        try:
-            outcome["scenario"] = json.loads(json.dumps(got[0]))
-        except (TypeError, ValueError) as error:
-            outcome.update(error=one_line(error), trace="")
-    return outcome
+    if "call" in order:
+        facts.update(out=written[:OUT_CAP], unflushed=captured.flushed < len(written))
+    return facts
 
 
 def main() -> None:
-    cases = json.loads(sys.stdin.read() or "{}")
+    # The orders come on a descriptor of the runner's own, and its answers go out on one:
+    # what the student's code reads from 0 finds nothing, what it writes on 1 goes to stderr.
+    orders = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)
     sys.stdin = io.StringIO()  # a module that reads its input at import finds it empty
     sys.path.insert(0, os.getcwd())
-    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    result = {}
-    if os.path.isfile("server.py"):
-        result["server"] = server_parts(cases)
-    if os.path.isfile("client.py"):
-        result["client"] = client_part(cases)
-    replies.write(json.dumps(result, ensure_ascii=False) + "\n")
-    replies.flush()
+    modules: dict = {}
+    for line in orders:
+        order = json.loads(line)
+        facts = carry_out(order, modules)
+        answers.write(json.dumps({**facts, "nonce": order["nonce"]}, ensure_ascii=False) + "\n")
+        answers.flush()
     os._exit(0)  # threads a student's module started end here
 
 
