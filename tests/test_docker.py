@@ -633,11 +633,18 @@ def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     from lab.grading.capacity import Fit, Host, fit_jobs
 
     grader = services["grader"]
-    assert (grader["cpus"], grader["pids_limit"], grader["mem_limit"]) == (2.0, 256, "2147483648")
+    assert (grader["cpus"], grader["pids_limit"], grader["mem_limit"]) == (2.0, 1024, "2147483648")
     # What lab grade then picks inside it: its user is not root and the container's cgroup tree
-    # is read-only, so no submission has a group of its own: under the pids limit, one at a time.
-    host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]), groups=False)
-    assert fit_jobs(host) == Fit(1, "groups") and fit_jobs(host, bonus=True) == Fit(1, "groups")
+    # is read-only, so no submission has a group of its own: as many as the pids limit holds with
+    # every sandbox at its own process limit.
+    from lab.grading.capacity import PIDS_RESERVE, WORST_JOB_PIDS
+    host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]), groups=False,
+                own_limits=True)
+    assert fit_jobs(host) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[False], "groups") == Fit(5, "groups")
+    assert fit_jobs(host, bonus=True) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[True], "groups")
+    small = compose_config("grade", LAB_GRADER_PIDS="256")["services"]["grader"]
+    assert fit_jobs(Host(cpus=2.0, pids=small["pids_limit"], memory=int(small["mem_limit"]), groups=False,
+                         own_limits=True)) == Fit(1, "groups")
     unlimited = compose_config("grade", LAB_GRADER_PIDS="-1")["services"]["grader"]
     assert unlimited["pids_limit"] == -1  # docs/platforms.md's table: no shared count to take from
     free = Host(cpus=unlimited["cpus"], memory=int(unlimited["mem_limit"]), groups=False)

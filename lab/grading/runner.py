@@ -45,7 +45,8 @@ from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
 from lab.grading import capacity, catalogue, private_copy, sweep
-from lab.grading.cgroup import PIDS_FOR_CHECKS, SubmissionGroup
+from lab.grading.capacity import PIDS_FOR_CHECKS
+from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
 from lab.layout import STUDENT_FILES
 from lab.process.capped import parse_json, read_capped
