@@ -640,7 +640,7 @@ def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     from lab.grading.capacity import PIDS_RESERVE, WORST_JOB_PIDS
     host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]), groups=False,
                 own_limits=True)
-    assert fit_jobs(host) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[False], "groups") == Fit(5, "groups")
+    assert fit_jobs(host) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[False], "groups") == Fit(3, "groups")
     assert fit_jobs(host, bonus=True) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[True], "groups")
     small = compose_config("grade", LAB_GRADER_PIDS="256")["services"]["grader"]
     assert fit_jobs(Host(cpus=2.0, pids=small["pids_limit"], memory=int(small["mem_limit"]), groups=False,

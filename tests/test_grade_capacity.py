@@ -75,21 +75,21 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("host", "asked", "expected"), [
     (Host(cpus=8), None, Fit(24, "cpu")),  # three per CPU when nothing else limits
-    (Host(cpus=8, pids=256), None, Fit(5, "pids")),  # the docker grader's 256 on an 8-core host
-    (Host(cpus=2, pids=256), None, Fit(5, "pids")),
-    (Host(cpus=8, pids=256), 32, Fit(5, "pids")),  # an explicit --jobs is lowered too
-    (Host(cpus=4, pids=256), 5, Fit(5, "asked")),  # but kept when the limits allow it
+    (Host(cpus=8, pids=256), None, Fit(3, "pids")),  # 256 on an 8-core host
+    (Host(cpus=2, pids=256), None, Fit(3, "pids")),
+    (Host(cpus=8, pids=256), 32, Fit(3, "pids")),  # an explicit --jobs is lowered too
+    (Host(cpus=4, pids=256), 3, Fit(3, "asked")),  # but kept when the limits allow it
     (Host(cpus=2, pids=512), 8, Fit(6, "cpu")),  # and held to three per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
     (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
     (Host(cpus=8, pids=46), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
-    (Host(cpus=8, pids=68), None, Fit(1, "pids")),
-    (Host(cpus=8, pids=128), None, Fit(2, "pids")),
+    (Host(cpus=8, pids=96), None, Fit(1, "pids")),
+    (Host(cpus=8, pids=168), None, Fit(2, "pids")),
     # No control group per submission under a process limit: they all draw on it, so only as
-    # many as it holds each at its worst, 24 + 6 sandboxes x 24 (the docker grader: one).
+    # many as it holds each at its worst, 40 + 12 sandboxes x 24.
     (Host(cpus=2, pids=256, groups=False), None, Fit(1, "groups")),
     (Host(cpus=2, pids=256, groups=False), 4, Fit(1, "groups")),
-    (Host(cpus=8, pids=1024, groups=False), None, Fit(5, "groups")),
+    (Host(cpus=8, pids=1024, groups=False), None, Fit(3, "groups")),  # the docker grader
     (Host(cpus=2, pids=60000, groups=False), None, Fit(6, "cpu")),  # a desktop's ulimit -u
     (Host(cpus=2, groups=False), None, Fit(6, "cpu")),  # no limit to share: nothing to take
     # As root its sandboxes share uid 65534, with no process limit of their own: one.
@@ -98,12 +98,12 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected
     assert (capacity.JOBS_PER_CPU, capacity.PIDS_PER_JOB, capacity.PIDS_IN_TURN, capacity.PIDS_RESERVE,
-            capacity.MEMORY_PER_JOB) == (3, {False: 44, True: 96}, {False: 12, True: 26}, 24, 256 * 1024**2)
+            capacity.MEMORY_PER_JOB) == (3, {False: 72, True: 108}, {False: 12, True: 26}, 24, 256 * 1024**2)
 
 
 @pytest.mark.parametrize(("host", "expected"), [
     (Host(cpus=2, pids=256), Fit(2, "pids")),  # the docker grader: the real clients hold more threads
-    (Host(cpus=8, pids=128), Fit(1, "pids")),
+    (Host(cpus=8, pids=140), Fit(1, "pids")),
     (Host(cpus=8, pids=64), Fit(1, "pids", probes_in_turn=True)),
 ])
 def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:

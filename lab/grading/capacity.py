@@ -39,13 +39,15 @@ from lab.process.limits import SANDBOX_PIDS
 # Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
 # figures in docs/platforms.md), with 10 % headroom or more.
 PIDS_RESERVE = 24
-PIDS_PER_JOB = {False: 44, True: 96}  # its probes all at once: the size of its control group too
+PIDS_PER_JOB = {False: 72, True: 108}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
 # Of a job's, what its check run keeps out of its student processes' reach (lab/grading/cgroup.py).
-PIDS_FOR_CHECKS = {False: 24, True: 48}
+PIDS_FOR_CHECKS = {False: 40, True: 60}
 # Without a control group per submission, one job at its worst: its check run, and each of the
-# sandboxes it has at once (5 probes, 8 more with --bonus, a margin over each) at its own limit.
-SANDBOXES_AT_ONCE = {False: 6, True: 14}
+# sandboxes it has at once (12: the two sessions, the three direct-call runners, the client and
+# its spy, the model runner, the bad lines, the burst, the two lent sessions; 8 more with
+# --bonus) at its own limit.
+SANDBOXES_AT_ONCE = {False: 12, True: 20}
 WORST_JOB_PIDS = {bonus: PIDS_FOR_CHECKS[bonus] + SANDBOXES_AT_ONCE[bonus] * SANDBOX_PIDS for bonus in (False, True)}
 # A job waits on student processes most of its time: with two per CPU the cores stood idle
 # part of a class's time, and four were no faster than three (docs/performance.md).
