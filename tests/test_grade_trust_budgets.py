@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, SOLUTIONS, with_prelude
-from lab.grading import cgroup, sweep
+from lab.grading import capacity, cgroup, sweep
 from lab.process import sandbox
 from lab.process.limits import KEYRING_CALLS
 
@@ -433,7 +433,7 @@ def test_a_check_that_could_not_start_its_process_is_the_students_failure_only_w
     first = report.results[0]
     if used_up:
         assert (first.status, first.message, report.kit_error) == (
-            "failed", text("en", "grade.pids_used_up", pids=20), False)
+            "failed", text("en", "grade.pids_used_up", pids=capacity.PIDS_PER_JOB[False] - capacity.PIDS_FOR_CHECKS[False]), False)
         assert first.message == ("Your programs used up every process and thread of this submission (20): "
                                  "this file could not be started. A program starts only what it needs, and waits for it.")
     else:
