@@ -16,6 +16,7 @@ from pathlib import Path
 
 from jsonrpc_lines import language, to_json
 from model import ask
+from model_setup import facts
 from server_replies import announced_capabilities, next_line, read_reply, run_client, wait_for_exit, watch
 
 TEXTS = {
@@ -83,17 +84,13 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
     # TODO (client, partie 3) :
-    #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
-    #   (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    #   quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
-    #   TEXT["model_says"] puis le texte reçu.
+    #   comme client2.js : ask (model.py) reçoit, après les faits (facts, fourni), la question
+    #   TEXT["question"] et les capacités annoncées en JSON (announced_capabilities), l’échantillon
+    #   TEXT["sample"] et 60 jetons ; affichez TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
-    #   as client2.js does: the model (ask, from model.py) gets one user question,
-    #   TEXT["question"] followed by the capabilities the server announced, as JSON
-    #   (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    #   no model answers, and the answer fits in 60 tokens. The client prints
-    #   TEXT["model_says"], then the text it got.
+    #   as client2.js does: ask (model.py) gets, after the facts (facts, given), the question
+    #   TEXT["question"] and the announced capabilities as JSON (announced_capabilities), the
+    #   sample TEXT["sample"] and 60 tokens; print TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

@@ -5,11 +5,12 @@
 `ask(messages, sample)` asks an OpenAI-compatible endpoint (AI_URL) for a short answer.
 When no model answers, for whatever reason, it prints one line saying why and returns
 the recorded sample instead: it never raises.
-model_setup.py (given) reads the settings (the environment, then a .env file) and says,
-in a few words, why no model answered.
+model_setup.py (given) reads the settings (the environment, then a .env file), says in a
+few words why no model answered, and reads the model's answer (model_answer: one line, "…"
+when it was cut, and a warning with the sample when the sentence looks wrong).
 """
 
-from model_setup import Answer, check_model_address, model_settings, why_no_model
+from model_setup import Answer, check_model_address, model_answer, model_settings, why_no_model
 
 TEXTS = {
     "fr": {"fallback": "Échantillon enregistré : aucun modèle n’a répondu ({reason})."},
@@ -23,15 +24,17 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # TODO (assistant du modèle) :
     #   ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     #   et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
-    #   comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
-    #   jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
-    #   soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
-    #   qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
+    #   comme venant du modèle (model_answer, fourni, lit la réponse). Une requête a son propre
+    #   délai (le réglage timeout) et n’est jamais réessayée : le client attend une réponse,
+    #   pas une file d’essais. Si quoi que ce soit échoue, rendre l’échantillon, marqué comme
+    #   enregistré, après la ligne "fallback" qui dit pourquoi (why_no_model, fourni, trouve
+    #   la raison) : ask ne lève jamais.
     # TODO (model helper):
     #   what demander (model.js) promises: ask the model (AI_URL, with its key and model
     #   name: the settings), through the openai SDK, and return its text, marked as coming
-    #   from the model. A request has its own deadline (the timeout setting) and is never
-    #   retried: the client waits for an answer, not a queue of attempts. If anything fails,
-    #   return the sample, marked as recorded, after the "fallback" line saying why
-    #   (why_no_model, given, finds the reason): ask never raises.
+    #   from the model (model_answer, given, reads the response). A request has its own
+    #   deadline (the timeout setting) and is never retried: the client waits for an answer,
+    #   not a queue of attempts. If anything fails, return the sample, marked as recorded,
+    #   after the "fallback" line saying why (why_no_model, given, finds the reason): ask
+    #   never raises.
     raise NotImplementedError("assistant du modèle / model helper")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from jsonrpc_lines import language, to_json
 from model import ask
+from model_setup import facts
 from server_replies import announced_capabilities, next_line, read_reply, run_client, wait_for_exit, watch
 
 TEXTS = {
@@ -104,19 +105,15 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
     # BEGIN SOLUTION client-3
-    # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
-    # fr: (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    # fr: quand aucun modèle ne répond, et la réponse tient en 60 jetons. Le client affiche
-    # fr: TEXT["model_says"] puis le texte reçu.
-    # en: as client2.js does: the model (ask, from model.py) gets one user question,
-    # en: TEXT["question"] followed by the capabilities the server announced, as JSON
-    # en: (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    # en: no model answers, and the answer fits in 60 tokens. The client prints
-    # en: TEXT["model_says"], then the text it got.
-    capabilities = to_json(announced_capabilities(replies))
-    question = TEXT["question"] + capabilities
-    answer = ask([{"role": "user", "content": question}], TEXT["sample"], 60)
+    # fr: comme client2.js : ask (model.py) reçoit, après les faits (facts, fourni), la question
+    # fr: TEXT["question"] et les capacités annoncées en JSON (announced_capabilities), l’échantillon
+    # fr: TEXT["sample"] et 60 jetons ; affichez TEXT["model_says"] puis le texte reçu.
+    # en: as client2.js does: ask (model.py) gets, after the facts (facts, given), the question
+    # en: TEXT["question"] and the announced capabilities as JSON (announced_capabilities), the
+    # en: sample TEXT["sample"] and 60 tokens; print TEXT["model_says"], then the text it got.
+    capabilities = announced_capabilities(replies)
+    question = {"role": "user", "content": TEXT["question"] + to_json(capabilities)}
+    answer = ask([facts(capabilities), question], TEXT["sample"], 60)
     print(TEXT["model_says"] + answer.text, flush=True)
     # END SOLUTION
 

@@ -1,12 +1,15 @@
 """Given: the model's settings, and why no model answered, for model.py. Use it; do not edit it.
 Fourni : les réglages du modèle, et pourquoi aucun modèle n’a répondu, pour model.py.
 Servez-vous-en ; ne le modifiez pas.
+For client.py too: facts(capabilities), the announced capabilities told in plain words.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import socket
 import sys
 from typing import NamedTuple
@@ -152,3 +155,96 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if isinstance(error, (AttributeError, KeyError, ValueError)):  # a body that is not the JSON expected
         return NoModel("unreadable")
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])
+
+
+# Told before the lesson's question: about raw JSON alone, a small model guesses (that the list changes).
+FACTS = {
+    "fr": {"tools": "Le serveur a des outils, que le client peut lister et appeler",
+           "resources": "Le serveur a des ressources, que le client peut lister et lire",
+           "prompts": "Le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
+           "logging": "Le serveur peut envoyer au client des messages de journal, dont le client choisit le niveau",
+           "other": "Le serveur annonce aussi « {name} », une capacité que ce client ne connaît pas",
+           True: " ; il préviendra le client quand cette liste change",
+           False: " ; il ne préviendra pas le client quand cette liste change",
+           "nothing": "Le serveur n’annonce aucune capacité : le client ne peut rien lui demander"},
+    "en": {"tools": "The server has tools, which the client can list and call",
+           "resources": "The server has resources, which the client can list and read",
+           "prompts": "The server has prompts (message templates), which the client can list and get",
+           "logging": "The server can send log messages to the client, which chooses their level",
+           "other": "The server also announces \"{name}\", a capability this client does not know",
+           True: "; it will tell the client when that list changes",
+           False: "; it will not tell the client when that list changes",
+           "nothing": "The server announces no capability: the client can ask it for nothing"},
+}
+LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
+
+
+def facts(capabilities: object) -> dict:
+    """The system message that says what `capabilities` (an initialize result's) mean."""
+    words = FACTS[model_settings().lang]
+    sentences = []
+    for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():
+        sentence = words[name] if name in (*LISTS, "logging") else words["other"].format(name=name)
+        if name in LISTS:  # listChanged false or absent: no promise that the server will tell
+            sentence += words[isinstance(value, dict) and value.get("listChanged") is True]
+        sentences.append(sentence + ".")
+    return {"role": "system", "content": " ".join(sentences) or words["nothing"] + "."}
+
+
+DOUBTS = {
+    "fr": {"line": "La phrase ci-dessous peut être fausse ({reasons}) ; l’échantillon enregistré dit : {sample}",
+           "missing": "elle ne nomme pas {name}", "extra": "elle nomme {name}, que le serveur n’annonce pas",
+           "changes": "elle dit que la liste change, ce que listChanged ne promet pas", "cut": "elle a été coupée",
+           "language": "elle n’est pas en français", "lines": "elle tenait sur plusieurs lignes", "and": " ; ",
+           "tools": "les outils", "resources": "les ressources", "prompts": "les prompts", "logging": "le journal"},
+    "en": {"line": "The sentence below may be wrong ({reasons}); the recorded sample says: {sample}",
+           "missing": "it does not name {name}", "extra": "it names {name}, which the server does not announce",
+           "changes": "it says the list changes, which listChanged does not promise",
+           "language": "it is not in English", "lines": "it was on several lines", "cut": "it was cut", "and": "; ",
+           "tools": "tools", "resources": "resources", "prompts": "prompts", "logging": "logging"},
+}
+NAMED = {"tools": r"outil|tool", "resources": r"ressource|resource", "logging": r"journa|\blogs?\b|logging",
+         "prompts": r"prompt|invite|mod[eè]les? de messages?|message templates?"}
+CHANGE = r"chang|modifi|évolu|mises? à jour|met à jour|updat"
+NEGATION = r"\bne\b|\bn[’']|\bpas\b|\bjamais\b|\bsans\b|\baucun|\bnot\b|n[’']t\b|\bnever\b|\bno\b|\bwithout\b|false"
+COMMON = {"fr": {"le", "la", "les", "des", "un", "une", "est", "et", "il", "peut", "que", "qui", "pas", "de", "du"},
+          "en": {"the", "a", "is", "and", "it", "can", "that", "which", "not", "of", "its", "will", "to", "has"}}
+
+
+def model_answer(response: object, messages: list, sample: str, lang: str) -> Answer:
+    """A chat completion's text on one line, with "…" when max_tokens cut it. When it looks wrong for the
+    capabilities asked about (the last user message's JSON), a line first says why, with the sample."""
+    choice = response.choices[0]  # type: ignore[attr-defined]
+    text, cut = choice.message.content, choice.finish_reason == "length"  # "length": max_tokens reached
+    if not text or not text.strip():
+        raise IndexError("no text")
+    sentence = " ".join(text.split()) + "…" * cut
+    capabilities = asked_about(messages)
+    reasons = [] if capabilities is None else doubts(sentence, capabilities, lang, "\n" in text.strip(), cut)
+    if reasons:
+        print(DOUBTS[lang]["line"].format(reasons=DOUBTS[lang]["and"].join(reasons), sample=sample), flush=True)
+    return Answer(sentence, recorded=False)
+
+
+def asked_about(messages: list) -> dict | None:  # the JSON object in the last user message, if any
+    content = ([m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"] or [""])[-1]
+    content = content if isinstance(content, str) else ""
+    try:
+        value = json.JSONDecoder().raw_decode(content, content.index("{"))[0]
+    except ValueError:  # no "{", or no JSON object after it
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def doubts(sentence: str, capabilities: dict, lang: str, lines: bool, cut: bool) -> list[str]:
+    """Why `sentence` may be wrong, judged from the capabilities alone, in `lang`."""
+    lower, words = sentence.lower(), DOUBTS[lang]
+    reasons = [words["missing" if name in capabilities else "extra"].format(name=words[name])
+               for name, pattern in NAMED.items() if (name in capabilities) != bool(re.search(pattern, lower))]
+    promised = [isinstance(v, dict) and v.get("listChanged") is True for k, v in capabilities.items() if k in LISTS]
+    if not all(promised) and re.search(CHANGE, lower) and not re.search(NEGATION, lower):
+        reasons.append(words["changes"])
+    tokens = re.findall(r"[a-zà-ÿ]+", lower)
+    if sum(t in COMMON[lang] for t in tokens) < sum(t in COMMON["en" if lang == "fr" else "fr"] for t in tokens):
+        reasons.append(words["language"])
+    return reasons + [words["lines"]] * lines + [words["cut"]] * cut
