@@ -178,10 +178,10 @@ FACTS = {
 }
 LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
 
-
-def facts(capabilities: object) -> dict:
-    """The system message that says what `capabilities` (an initialize result's) mean."""
-    words = FACTS[model_settings().lang]
+def facts(capabilities: object, lang: str = "") -> dict:
+    """The system message that says what `capabilities` (an initialize result's) mean, in `lang`
+    (LAB_LANG's language unless given)."""
+    words = FACTS[lang or model_settings().lang]
     sentences = []
     for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():
         sentence = words[name] if name in (*LISTS, "logging") else words["other"].format(name=name)

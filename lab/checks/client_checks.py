@@ -205,6 +205,9 @@ def run_student_client(context: Context) -> StudentClientRun:
             if source.name not in ("server.py", "model.py"):
                 copy_student_file(source, work / source.name)
         copy_student_file(context.folder / "model.py", work / "student_model.py")
+        for helper in reference.HELPERS:  # the kit's copy of a given module the folder lacks (facts: model_setup)
+            if not (work / helper).is_file():
+                shutil.copyfile(reference.helper_module(helper), work / helper)
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)
@@ -359,6 +362,10 @@ def asks_model(context: Context) -> None:
     contents = [str(m.get("content", "")) for m in outcome.asks[0].get("messages") or [] if isinstance(m, dict)]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+    facts = [reference.load("model_setup").facts(capabilities, lang) for lang in ("fr", "en")]
+    messages = outcome.asks[0].get("messages")
+    if not isinstance(messages, list) or not any(fact in messages for fact in facts):  # given: model_setup.facts
+        raise Failed(facts[0 if context.lang == "fr" else 1], outcome.asks[0], reason="client.question_lacks_facts")
 
 
 def prints_model_answer(context: Context) -> None:
