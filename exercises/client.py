@@ -84,13 +84,13 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
     # TODO (client, partie 3) :
-    #   comme client2.js : ask (model.py) reçoit, après les faits (facts, fourni), la question
-    #   TEXT["question"] et les capacités annoncées en JSON (announced_capabilities), l’échantillon
-    #   TEXT["sample"] et 60 jetons ; affichez TEXT["model_says"] puis le texte reçu.
+    #   comme client2.js, mais ask (model.py) reçoit d’abord facts(capacités) (fourni), puis la
+    #   question d’utilisateur TEXT["question"] + les capacités en JSON (announced_capabilities),
+    #   l’échantillon TEXT["sample"] et 60 jetons. Affichez TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
-    #   as client2.js does: ask (model.py) gets, after the facts (facts, given), the question
-    #   TEXT["question"] and the announced capabilities as JSON (announced_capabilities), the
-    #   sample TEXT["sample"] and 60 tokens; print TEXT["model_says"], then the text it got.
+    #   as client2.js does, but ask (model.py) first gets facts(capabilities) (given), then the
+    #   user question TEXT["question"] + the capabilities as JSON (announced_capabilities), the
+    #   sample TEXT["sample"] and 60 tokens. Print TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

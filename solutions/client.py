@@ -105,12 +105,12 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, part 3
     # BEGIN SOLUTION client-3
-    # fr: comme client2.js : ask (model.py) reçoit, après les faits (facts, fourni), la question
-    # fr: TEXT["question"] et les capacités annoncées en JSON (announced_capabilities), l’échantillon
-    # fr: TEXT["sample"] et 60 jetons ; affichez TEXT["model_says"] puis le texte reçu.
-    # en: as client2.js does: ask (model.py) gets, after the facts (facts, given), the question
-    # en: TEXT["question"] and the announced capabilities as JSON (announced_capabilities), the
-    # en: sample TEXT["sample"] and 60 tokens; print TEXT["model_says"], then the text it got.
+    # fr: comme client2.js, mais ask (model.py) reçoit d’abord facts(capacités) (fourni), puis la
+    # fr: question d’utilisateur TEXT["question"] + les capacités en JSON (announced_capabilities),
+    # fr: l’échantillon TEXT["sample"] et 60 jetons. Affichez TEXT["model_says"] puis le texte reçu.
+    # en: as client2.js does, but ask (model.py) first gets facts(capabilities) (given), then the
+    # en: user question TEXT["question"] + the capabilities as JSON (announced_capabilities), the
+    # en: sample TEXT["sample"] and 60 tokens. Print TEXT["model_says"], then the text it got.
     capabilities = announced_capabilities(replies)
     question = {"role": "user", "content": TEXT["question"] + to_json(capabilities)}
     answer = ask([facts(capabilities), question], TEXT["sample"], 60)
