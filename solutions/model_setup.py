@@ -157,38 +157,40 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])
 
 
-# Told before the lesson's question: about raw JSON alone, a small model guesses (that the list changes).
+# Told before the question, what each JSON key means: asked about the JSON alone, a small model guesses.
 FACTS = {
-    "fr": {"tools": "Le serveur a des outils, que le client peut lister et appeler",
-           "resources": "Le serveur a des ressources, que le client peut lister et lire",
-           "prompts": "Le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
-           "logging": "Le serveur peut envoyer au client des messages de journal, dont le client choisit le niveau",
-           "other": "Le serveur annonce aussi « {name} », une capacité que ce client ne connaît pas",
-           True: " ; il préviendra le client quand cette liste change",
-           False: " ; il ne préviendra pas le client quand cette liste change",
-           "nothing": "Le serveur n’annonce aucune capacité : le client ne peut rien lui demander"},
-    "en": {"tools": "The server has tools, which the client can list and call",
-           "resources": "The server has resources, which the client can list and read",
-           "prompts": "The server has prompts (message templates), which the client can list and get",
-           "logging": "The server can send log messages to the client, which chooses their level",
-           "other": "The server also announces \"{name}\", a capability this client does not know",
-           True: "; it will tell the client when that list changes",
-           False: "; it will not tell the client when that list changes",
-           "nothing": "The server announces no capability: the client can ask it for nothing"},
+    "fr": {"tools": "le serveur a des outils, que le client peut lister et appeler",
+           "resources": "le serveur a des ressources, que le client peut lister et lire",
+           "prompts": "le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
+           "logging": "le serveur peut envoyer au client des messages de journal, dont le client choisit le niveau",
+           "other": "une capacité que ce client ne connaît pas", "absent": "pas de listChanged",
+           True: "il préviendra le client quand cette liste change",
+           False: "il ne préviendra pas le client quand cette liste change", "start": "Dans ces capacités, ",
+           "means": "« {name} » veut dire : {fact}.", "nothing": "Le serveur n’annonce aucune capacité."},
+    "en": {"tools": "the server has tools, which the client can list and call",
+           "resources": "the server has resources, which the client can list and read",
+           "prompts": "the server has prompts (message templates), which the client can list and get",
+           "logging": "the server can send log messages to the client, which chooses their level",
+           "other": "a capability this client does not know", "absent": "no listChanged",
+           True: "it will tell the client when that list changes",
+           False: "it will not tell the client when that list changes", "start": "In these capabilities, ",
+           "means": "\"{name}\" means: {fact}.", "nothing": "The server announces no capability."},
 }
 LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
 
+
 def facts(capabilities: object, lang: str = "") -> dict:
-    """The system message that says what `capabilities` (an initialize result's) mean, in `lang`
-    (LAB_LANG's language unless given)."""
+    """The system message saying what `capabilities` (initialize's) mean, in `lang` (else LAB_LANG's)."""
     words = FACTS[lang or model_settings().lang]
-    sentences = []
-    for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():
-        sentence = words[name] if name in (*LISTS, "logging") else words["other"].format(name=name)
+    sentences: list[str] = []
+    for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():  # in their order
+        kind = name if name in (*LISTS, "logging") else "other"
+        sentences.append(words["means"].format(name=name, fact=words[kind]))
         if name in LISTS:  # listChanged false or absent: no promise that the server will tell
-            sentence += words[isinstance(value, dict) and value.get("listChanged") is True]
-        sentences.append(sentence + ".")
-    return {"role": "system", "content": " ".join(sentences) or words["nothing"] + "."}
+            flag = value.get("listChanged", ...) if isinstance(value, dict) else ...
+            shown = words["absent"] if flag is ... else "listChanged: " + json.dumps(flag)[:40]
+            sentences.append(words["means"].format(name=shown, fact=words[flag is True]))
+    return {"role": "system", "content": words["start"] + " ".join(sentences) if sentences else words["nothing"]}
 
 
 DOUBTS = {
@@ -212,8 +214,7 @@ COMMON = {"fr": {"le", "la", "les", "des", "un", "une", "est", "et", "il", "peut
 
 
 def model_answer(response: object, messages: list, sample: str, lang: str) -> Answer:
-    """A chat completion's text on one line, with "…" when max_tokens cut it. When it looks wrong for the
-    capabilities asked about (the last user message's JSON), a line first says why, with the sample."""
+    """A chat completion's text on one line, "…" if cut; if it looks wrong, first a line saying why."""
     choice = response.choices[0]  # type: ignore[attr-defined]
     text, cut = choice.message.content, choice.finish_reason == "length"  # "length": max_tokens reached
     if not text or not text.strip():
@@ -227,8 +228,7 @@ def model_answer(response: object, messages: list, sample: str, lang: str) -> An
 
 
 def asked_about(messages: list) -> dict | None:  # the JSON object in the last user message, if any
-    content = ([m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"] or [""])[-1]
-    content = content if isinstance(content, str) else ""
+    content = str(([m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"] or [""])[-1])
     try:
         value = json.JSONDecoder().raw_decode(content, content.index("{"))[0]
     except ValueError:  # no "{", or no JSON object after it
@@ -244,7 +244,7 @@ def doubts(sentence: str, capabilities: dict, lang: str, lines: bool, cut: bool)
     promised = [isinstance(v, dict) and v.get("listChanged") is True for k, v in capabilities.items() if k in LISTS]
     if not all(promised) and re.search(CHANGE, lower) and not re.search(NEGATION, lower):
         reasons.append(words["changes"])
-    tokens = re.findall(r"[a-zà-ÿ]+", lower)
+    tokens = re.findall(r"[a-zà-ÿ]+", lower)  # the run's language: more of its common words than of the other's
     if sum(t in COMMON[lang] for t in tokens) < sum(t in COMMON["en" if lang == "fr" else "fr"] for t in tokens):
         reasons.append(words["language"])
     return reasons + [words["lines"]] * lines + [words["cut"]] * cut

@@ -9,47 +9,49 @@ import pytest
 from lab.checks import reference
 
 SETUP = reference.load("model_setup")
-NO_CHANGE = {"fr": " ; il ne préviendra pas le client quand cette liste change.",
-             "en": "; it will not tell the client when that list changes."}
-CHANGE = {"fr": " ; il préviendra le client quand cette liste change.",
-          "en": "; it will tell the client when that list changes."}
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("tools", [{"listChanged": False}, {}, {"listChanged": "yes"}, None])
-def test_listchanged_false_absent_or_not_true_promises_no_notice(lang: str, tools: object) -> None:
-    assert SETUP.facts({"tools": tools}, lang) == {
-        "role": "system", "content": SETUP.FACTS[lang]["tools"] + NO_CHANGE[lang]}
+@pytest.mark.parametrize("tools, shown", [({"listChanged": False}, "listChanged: false"), ({}, "absent"),
+                                          ({"listChanged": "yes"}, 'listChanged: "yes"'), (None, "absent")])
+def test_listchanged_false_absent_or_not_true_promises_no_notice(lang: str, tools: object, shown: str) -> None:
+    words = SETUP.FACTS[lang]
+    shown = words["absent"] if shown == "absent" else shown
+    assert SETUP.facts({"tools": tools}, lang) == {"role": "system", "content": words["start"] + " ".join([
+        words["means"].format(name="tools", fact=words["tools"]), words["means"].format(name=shown, fact=words[False])])}
 
 
 def test_the_lessons_capabilities_in_plain_french_and_english() -> None:
     assert SETUP.facts({"tools": {"listChanged": False}}, "fr")["content"] == (
-        "Le serveur a des outils, que le client peut lister et appeler ; "
-        "il ne préviendra pas le client quand cette liste change.")
+        "Dans ces capacités, « tools » veut dire : le serveur a des outils, que le client peut lister et appeler. "
+        "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change.")
     assert SETUP.facts({"tools": {"listChanged": False}}, "en")["content"] == (
-        "The server has tools, which the client can list and call; it will not tell the client when that list changes.")
+        'In these capabilities, "tools" means: the server has tools, which the client can list and call. '
+        '"listChanged: false" means: it will not tell the client when that list changes.')
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_capability_a_server_may_announce_is_stated_in_its_order(lang: str) -> None:
     announced = {"resources": {"listChanged": True, "subscribe": True}, "logging": {}, "prompts": {},
-                 "tools": {"listChanged": True}, "experimental": {"x": {}}}
+                 "experimental": {"x": {}}}
     words = SETUP.FACTS[lang]
-    assert SETUP.facts(announced, lang)["content"] == " ".join([
-        words["resources"] + CHANGE[lang], words["logging"] + ".", words["prompts"] + NO_CHANGE[lang],
-        words["tools"] + CHANGE[lang], words["other"].format(name="experimental") + "."])
+    means = words["means"].format
+    assert SETUP.facts(announced, lang)["content"] == words["start"] + " ".join([
+        means(name="resources", fact=words["resources"]), means(name="listChanged: true", fact=words[True]),
+        means(name="logging", fact=words["logging"]), means(name="prompts", fact=words["prompts"]),
+        means(name=words["absent"], fact=words[False]), means(name="experimental", fact=words["other"])])
 
 
 @pytest.mark.parametrize("announced", [{}, [], "tools", None])
 def test_no_capabilities_or_a_value_that_is_not_an_object_announces_nothing(announced: object) -> None:
-    assert SETUP.facts(announced, "fr")["content"] == "Le serveur n’annonce aucune capacité : le client ne peut rien lui demander."
+    assert SETUP.facts(announced, "fr")["content"] == "Le serveur n’annonce aucune capacité."
 
 
 def test_the_facts_speak_lab_lang_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAB_LANG", "en")
-    assert SETUP.facts({"tools": {}})["content"].startswith("The server has tools")
+    assert SETUP.facts({"tools": {}})["content"].startswith('In these capabilities, "tools" means')
     monkeypatch.setenv("LAB_LANG", "fr")
-    assert SETUP.facts({"tools": {}})["content"].startswith("Le serveur a des outils")
+    assert SETUP.facts({"tools": {}})["content"].startswith("Dans ces capacités, « tools » veut dire")
 
 
 LESSON = {"tools": {"listChanged": False}}
