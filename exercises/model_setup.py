@@ -157,8 +157,7 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])
 
 
-# Told before the question, what each JSON key means: asked about the JSON alone, a small model guesses.
-FACTS = {
+FACTS = {  # told before the question: asked about the JSON alone, a small model guesses its meaning
     "fr": {"tools": "le serveur a des outils, que le client peut lister et appeler",
            "resources": "le serveur a des ressources, que le client peut lister et lire",
            "prompts": "le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
@@ -166,7 +165,8 @@ FACTS = {
            "other": "une capacité que ce client ne connaît pas", "absent": "pas de listChanged",
            True: "il préviendra le client quand cette liste change",
            False: "il ne préviendra pas le client quand cette liste change", "start": "Dans ces capacités, ",
-           "means": "« {name} » veut dire : {fact}.", "nothing": "Le serveur n’annonce aucune capacité."},
+           "means": "« {name} » veut dire : {fact}.", "nothing": "Le serveur n’annonce aucune capacité.",
+           "end": " Dites ce que cela veut dire, sans citer le JSON."},
     "en": {"tools": "the server has tools, which the client can list and call",
            "resources": "the server has resources, which the client can list and read",
            "prompts": "the server has prompts (message templates), which the client can list and get",
@@ -174,23 +174,23 @@ FACTS = {
            "other": "a capability this client does not know", "absent": "no listChanged",
            True: "it will tell the client when that list changes",
            False: "it will not tell the client when that list changes", "start": "In these capabilities, ",
-           "means": "\"{name}\" means: {fact}.", "nothing": "The server announces no capability."},
+           "means": "\"{name}\" means: {fact}.", "nothing": "The server announces no capability.",
+           "end": " Say what this means, without quoting the JSON."},
 }
 LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
 
 
 def facts(capabilities: object, lang: str = "") -> dict:
-    """The system message saying what `capabilities` (initialize's) mean, in `lang` (else LAB_LANG's)."""
+    """What each key of `capabilities` means, as a system message in `lang` (else LAB_LANG's)."""
     words = FACTS[lang or model_settings().lang]
-    sentences: list[str] = []
+    said: list[str] = []
     for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():  # in their order
-        kind = name if name in (*LISTS, "logging") else "other"
-        sentences.append(words["means"].format(name=name, fact=words[kind]))
+        said.append(words["means"].format(name=name, fact=words[name if name in (*LISTS, "logging") else "other"]))
         if name in LISTS:  # listChanged false or absent: no promise that the server will tell
             flag = value.get("listChanged", ...) if isinstance(value, dict) else ...
             shown = words["absent"] if flag is ... else "listChanged: " + json.dumps(flag)[:40]
-            sentences.append(words["means"].format(name=shown, fact=words[flag is True]))
-    return {"role": "system", "content": words["start"] + " ".join(sentences) if sentences else words["nothing"]}
+            said.append(words["means"].format(name=shown, fact=words[flag is True]))
+    return {"role": "system", "content": words["start"] + " ".join(said) + words["end"] if said else words["nothing"]}
 
 
 DOUBTS = {

@@ -18,16 +18,18 @@ def test_listchanged_false_absent_or_not_true_promises_no_notice(lang: str, tool
     words = SETUP.FACTS[lang]
     shown = words["absent"] if shown == "absent" else shown
     assert SETUP.facts({"tools": tools}, lang) == {"role": "system", "content": words["start"] + " ".join([
-        words["means"].format(name="tools", fact=words["tools"]), words["means"].format(name=shown, fact=words[False])])}
+        words["means"].format(name="tools", fact=words["tools"]), words["means"].format(name=shown, fact=words[False])]) + words["end"]}
 
 
 def test_the_lessons_capabilities_in_plain_french_and_english() -> None:
     assert SETUP.facts({"tools": {"listChanged": False}}, "fr")["content"] == (
         "Dans ces capacités, « tools » veut dire : le serveur a des outils, que le client peut lister et appeler. "
-        "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change.")
+        "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change. "
+        "Dites ce que cela veut dire, sans citer le JSON.")
     assert SETUP.facts({"tools": {"listChanged": False}}, "en")["content"] == (
         'In these capabilities, "tools" means: the server has tools, which the client can list and call. '
-        '"listChanged: false" means: it will not tell the client when that list changes.')
+        '"listChanged: false" means: it will not tell the client when that list changes. '
+        "Say what this means, without quoting the JSON.")
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -39,7 +41,7 @@ def test_every_capability_a_server_may_announce_is_stated_in_its_order(lang: str
     assert SETUP.facts(announced, lang)["content"] == words["start"] + " ".join([
         means(name="resources", fact=words["resources"]), means(name="listChanged: true", fact=words[True]),
         means(name="logging", fact=words["logging"]), means(name="prompts", fact=words["prompts"]),
-        means(name=words["absent"], fact=words[False]), means(name="experimental", fact=words["other"])])
+        means(name=words["absent"], fact=words[False]), means(name="experimental", fact=words["other"])]) + words["end"]
 
 
 @pytest.mark.parametrize("announced", [{}, [], "tools", None])
