@@ -10,8 +10,8 @@ prompts with listChanged true. Each run is judged from what `lab run` printed:
   fallback   no model answered (the recorded sample was printed);
   doubtful   the kit's post-check doubted the sentence (model_setup.doubts);
   right      otherwise; "strict" also asks, when a listChanged is false, that the sentence says
-             the list will not be announced as changing (a negated change), which the kit's
-             post-check does not require.
+             the list will not be announced as changing (a negated change, the JSON quoted back
+             aside), which the kit's post-check does not require.
 It prints each sentence (read them: the counts are only as good as the post-check) and one
 Markdown row: runs, right, strict, doubtful, fallback, median and slowest run, server memory.
 The GGUF files used for docs/docker.md come from PyPI packages (docs/docker.md says which).
@@ -115,8 +115,8 @@ def judge(stdout: str, rich: bool) -> tuple[str, str]:
         return "fallback", sentence
     if any(line.startswith(DOUBT) for line in lines):
         return "doubtful", sentence
-    lower = sentence.lower()
-    strict = rich or bool(re.search(CHANGE, lower) and re.search(NEGATION, lower))
+    lower = re.sub(r"\{.*\}|listchanged", "", sentence.lower())  # the JSON quoted back says nothing
+    strict = rich or bool(re.search(CHANGE, lower) and re.search(NEGATION.replace("|false", ""), lower))
     return "strict" if strict else "right", sentence
 
 
@@ -128,6 +128,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--lang", choices=("fr", "en"), default="fr")
     parser.add_argument("--server", choices=("lesson", "rich"), default="lesson")
+    parser.add_argument("--timeout", help="AI_TIMEOUT for lab run (default: the kit's, 30 s); a loaded machine "
+                        "makes a right answer late, and a late one is a fallback")
     args = parser.parse_args()
     if not args.url and not (args.llama_server and args.model):
         parser.error("give --url, or --llama-server and --model")
@@ -145,6 +147,8 @@ def main() -> None:
             for run in range(1, args.runs + 1):
                 env = {key: value for key, value in os.environ.items() if not key.startswith(("AI_", "LAB_"))}
                 env["AI_URL"] = url
+                if args.timeout:
+                    env["AI_TIMEOUT"] = args.timeout
                 started = time.monotonic()
                 done = subprocess.run([sys.executable, "-m", "lab", "--lang", args.lang, "run", str(folder)],
                                       capture_output=True, text=True, env=env, cwd=scratch, timeout=300)
