@@ -205,9 +205,8 @@ def run_student_client(context: Context) -> StudentClientRun:
             if source.name not in ("server.py", "model.py"):
                 copy_student_file(source, work / source.name)
         copy_student_file(context.folder / "model.py", work / "student_model.py")
-        for helper in reference.HELPERS:  # the kit's copy of a given module the folder lacks (facts: model_setup)
-            if not (work / helper).is_file():
-                shutil.copyfile(reference.helper_module(helper), work / helper)
+        if not (work / "model_setup.py").is_file():  # model.py's given module, for facts: the kit's copy, as for model.py
+            shutil.copyfile(reference.helper_module("model_setup.py"), work / "model_setup.py")
         shutil.copyfile(SCRIPTS / "spy_server.py", work / "server.py")
         shutil.copyfile(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)
