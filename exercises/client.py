@@ -17,6 +17,7 @@ from pathlib import Path
 
 from jsonrpc_lines import language, to_json
 from model import ask
+from model_setup import facts
 from server_replies import announced_capabilities, next_line, read_reply, run_client, wait_for_exit, watch
 
 TEXTS = {
@@ -88,18 +89,15 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, partie 3 / part 3
     # TODO (client, partie 3) :
-    #   comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    #   TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
-    #   (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    #   quand aucun modèle ne répond, et la réponse est bornée à 60 (max_tokens : des
-    #   morceaux de mots, comme le dernier argument de demander). Le client affiche
-    #   TEXT["model_says"] puis le texte reçu.
+    #   comme client2.js : ask (de model.py) reçoit d’abord facts(capacités) (fourni : ce
+    #   qu’elles veulent dire), puis la question d’utilisateur TEXT["question"] suivie des
+    #   capacités annoncées en JSON (announced_capabilities), l’échantillon TEXT["sample"] et
+    #   la limite 60 (max_tokens). Le client affiche TEXT["model_says"] puis le texte reçu.
     # TODO (client, part 3):
-    #   as client2.js does: the model (ask, from model.py) gets one user question,
-    #   TEXT["question"] followed by the capabilities the server announced, as JSON
-    #   (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    #   no model answers, and the answer is capped at 60 (max_tokens: pieces of words, as
-    #   demander's last argument). The client prints TEXT["model_says"], then the text it got.
+    #   as client2.js does: ask (from model.py) first gets facts(capabilities) (given: what
+    #   they mean), then the user question TEXT["question"] followed by the announced
+    #   capabilities as JSON (announced_capabilities), the sample TEXT["sample"] and the cap
+    #   60 (max_tokens). The client prints TEXT["model_says"], then the text it got.
     raise NotImplementedError("client, partie 3 / client, part 3")
 
 

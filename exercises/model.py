@@ -4,13 +4,13 @@
 `ask(messages, sample)` demande une réponse courte à un modèle compatible OpenAI (AI_URL).
 Quand aucun modèle ne répond, quelle qu’en soit la raison, il affiche une ligne qui dit
 pourquoi et rend l’échantillon enregistré : il ne lève jamais. model_setup.py (fourni) lit
-les réglages (l’environnement, puis un fichier .env) et dit pourquoi aucun modèle n’a répondu.
+les réglages, dit pourquoi aucun modèle n’a répondu et lit la réponse (model_answer).
 The lesson's model helper (model.js), in Python: `ask(messages, sample)` asks a model
 (AI_URL) for a short answer; when none answers, it prints one line saying why and returns
-the recorded sample: it never raises. model_setup.py (given) reads the settings.
+the recorded sample: it never raises. model_setup.py (given) reads the settings and the answer.
 """
 
-from model_setup import Answer, check_model_address, model_settings, why_no_model
+from model_setup import Answer, check_model_address, model_answer, model_settings, why_no_model
 
 TEXTS = {
     "fr": {"fallback": "Échantillon enregistré : aucun modèle n’a répondu ({reason})."},
@@ -24,7 +24,7 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # TODO (assistant du modèle) :
     #   ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     #   et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
-    #   comme venant du modèle. Une requête a son propre délai (le réglage timeout) et n’est
+    #   comme venant du modèle (model_answer, fourni, lit la réponse). Une requête a son propre délai (le réglage timeout) et n’est
     #   jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
     #   soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     #   qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
@@ -34,7 +34,7 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # TODO (model helper):
     #   what demander (model.js) promises: ask the model (AI_URL, with its key and model
     #   name: the settings), through the openai SDK, and return its text, marked as coming
-    #   from the model. A request has its own deadline (the timeout setting) and is never
+    #   from the model (model_answer, given, reads the response). A request has its own deadline (the timeout setting) and is never
     #   retried: the client waits for an answer, not a queue of attempts. If anything fails,
     #   return the sample, marked as recorded, after the "fallback" line saying why
     #   (why_no_model, given, finds the reason): ask never raises.

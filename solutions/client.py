@@ -15,6 +15,7 @@ from pathlib import Path
 
 from jsonrpc_lines import language, to_json
 from model import ask
+from model_setup import facts
 from server_replies import announced_capabilities, next_line, read_reply, run_client, wait_for_exit, watch
 
 TEXTS = {
@@ -109,20 +110,17 @@ def main() -> None:
     wait_for_exit(server)
     # ------------------------------------------------------------ client, partie 3 / part 3
     # BEGIN SOLUTION client-3
-    # fr: comme client2.js : le modèle (ask, de model.py) reçoit une question d’utilisateur,
-    # fr: TEXT["question"] suivie des capacités que le serveur a annoncées, en JSON
-    # fr: (announced_capabilities les trouve dans replies) ; l’échantillon TEXT["sample"] sert
-    # fr: quand aucun modèle ne répond, et la réponse est bornée à 60 (max_tokens : des
-    # fr: morceaux de mots, comme le dernier argument de demander). Le client affiche
-    # fr: TEXT["model_says"] puis le texte reçu.
-    # en: as client2.js does: the model (ask, from model.py) gets one user question,
-    # en: TEXT["question"] followed by the capabilities the server announced, as JSON
-    # en: (announced_capabilities finds them in replies); the sample TEXT["sample"] serves when
-    # en: no model answers, and the answer is capped at 60 (max_tokens: pieces of words, as
-    # en: demander's last argument). The client prints TEXT["model_says"], then the text it got.
-    capabilities = to_json(announced_capabilities(replies))
-    question = TEXT["question"] + capabilities
-    answer = ask([{"role": "user", "content": question}], TEXT["sample"], 60)
+    # fr: comme client2.js : ask (de model.py) reçoit d’abord facts(capacités) (fourni : ce
+    # fr: qu’elles veulent dire), puis la question d’utilisateur TEXT["question"] suivie des
+    # fr: capacités annoncées en JSON (announced_capabilities), l’échantillon TEXT["sample"] et
+    # fr: la limite 60 (max_tokens). Le client affiche TEXT["model_says"] puis le texte reçu.
+    # en: as client2.js does: ask (from model.py) first gets facts(capabilities) (given: what
+    # en: they mean), then the user question TEXT["question"] followed by the announced
+    # en: capabilities as JSON (announced_capabilities), the sample TEXT["sample"] and the cap
+    # en: 60 (max_tokens). The client prints TEXT["model_says"], then the text it got.
+    capabilities = announced_capabilities(replies)
+    question = {"role": "user", "content": TEXT["question"] + to_json(capabilities)}
+    answer = ask([facts(capabilities), question], TEXT["sample"], 60)
     print(TEXT["model_says"] + answer.text, flush=True)
     # END SOLUTION
 

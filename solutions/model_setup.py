@@ -1,15 +1,17 @@
-"""Fourni : les réglages du modèle, et pourquoi aucun modèle n’a répondu, pour model.py.
-Servez-vous-en ; ne le modifiez pas. model.py appelle model_settings, check_model_address et
-why_no_model, et rend une Answer ; le reste sert why_no_model.
-Given: the model's settings, and why no model answered, for model.py. Use it; do not edit it.
-model.py calls model_settings, check_model_address and why_no_model, and returns an Answer;
-the rest serves why_no_model.
+"""Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue,
+pour model.py ; facts(capacités), les capacités annoncées dites en mots simples, pour client.py.
+Servez-vous-en ; ne le modifiez pas.
+Given: the model's settings, why no model answered and its answer read, for model.py;
+facts(capabilities), the announced capabilities told in plain words, for client.py.
+Use it; do not edit it.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import socket
 import sys
 from typing import NamedTuple
@@ -23,10 +25,8 @@ REASONS = {
         "unknown_host": "hôte inconnu : {host}",
         "unreachable": "{address} injoignable",
         "timeout": "pas de réponse en {seconds:g} s",
-        "closed": "connexion fermée par {address}",
-        "status": "statut HTTP {status}",
-        "unreadable": "réponse illisible",
-        "no_text": "réponse sans texte",
+        "closed": "connexion fermée par {address}", "status": "statut HTTP {status}",
+        "unreadable": "réponse illisible", "no_text": "réponse sans texte",
         "other": "{error}",
     },
     "en": {
@@ -36,10 +36,8 @@ REASONS = {
         "unknown_host": "unknown host: {host}",
         "unreachable": "{address} unreachable",
         "timeout": "no answer within {seconds:g} s",
-        "closed": "connection closed by {address}",
-        "status": "HTTP status {status}",
-        "unreadable": "unreadable answer",
-        "no_text": "answer with no text",
+        "closed": "connection closed by {address}", "status": "HTTP status {status}",
+        "unreadable": "unreadable answer", "no_text": "answer with no text",
         "other": "{error}",
     },
 }
@@ -51,8 +49,7 @@ class Answer(NamedTuple):
 
 
 class NoModel(Exception):
-    """Aucun modèle n’a répondu : une clé de REASONS et ses champs.
-    No model answered: a key of REASONS, and its fields."""
+    """Aucun modèle n’a répondu : une clé de REASONS et ses champs. / No model answered: a key of REASONS."""
 
     def __init__(self, reason: str, **fields: object) -> None:
         super().__init__(reason)
@@ -99,12 +96,9 @@ def model_settings() -> Settings:
 
 
 def check_model_address(settings: Settings) -> None:
-    """fr : lève NoModel tout de suite quand un réglage est faux ou que rien n’écoute à AI_URL.
-    en: raises NoModel at once when the settings are wrong or nothing listens at AI_URL."""
-    # fr : une simple connexion : sans modèle (le cas courant en classe), elle échoue en une
-    # milliseconde, avant même de charger le SDK openai (une demi-seconde).
-    # en: a plain TCP connection: with no model around (a classroom's usual case) it fails in a
-    # millisecond, before the openai SDK (half a second to import) is even loaded.
+    """Lève NoModel tout de suite si un réglage est faux ou que rien n’écoute à AI_URL (en: the same)."""
+    # fr : une simple connexion : sans modèle (le cas courant en classe), elle échoue avant même de
+    # charger le SDK openai. / en: a plain connection: with no model it fails before openai loads.
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
@@ -129,15 +123,12 @@ def check_model_address(settings: Settings) -> None:
 
 
 def why_no_model(error: BaseException, settings: Settings) -> str:
-    """fr : pourquoi aucun modèle n’a répondu, en quelques mots, dans la langue des réglages.
-    en: why no model answered, in a few words, in the settings' language."""
+    """Pourquoi aucun modèle n’a répondu, en quelques mots. / Why no model answered, in a few words."""
     found = reason_of(error, settings)
     return REASONS[settings.lang][found.reason].format(**found.fields)
 
 
-# Sous le capot : rien à lire ici pour la leçon ; chaque erreur possible de la requête devient
-# une raison de REASONS. / Under the hood: nothing to read here for the lesson; each error the
-# request may raise becomes a reason of REASONS.
+# Sous le capot : rien à lire ici pour la leçon. / Under the hood: nothing to read for the lesson.
 def reason_of(error: BaseException, settings: Settings) -> NoModel:
     openai = sys.modules.get("openai")  # its errors can only come from it once it is imported
     if isinstance(error, NoModel):
@@ -164,3 +155,96 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     if isinstance(error, (AttributeError, KeyError, ValueError)):  # a body that is not the JSON expected
         return NoModel("unreadable")
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])
+
+
+FACTS = {  # told before the question: asked about the JSON alone, a small model guesses its meaning
+    "fr": {"tools": "le serveur a des outils, que le client peut lister et appeler",
+           "resources": "le serveur a des ressources, que le client peut lister et lire",
+           "prompts": "le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
+           "logging": "le serveur peut envoyer au client des messages de journal, dont le client choisit le niveau",
+           "other": "une capacité que ce client ne connaît pas", "absent": "pas de listChanged",
+           True: "il préviendra le client quand cette liste change", "start": "Dans ces capacités, ",
+           False: "il ne préviendra pas le client quand cette liste change",
+           "means": "« {name} » veut dire : {fact}.", "nothing": "Le serveur n’annonce aucune capacité.",
+           "end": " Dites ce que cela veut dire, sans citer le JSON."},
+    "en": {"tools": "the server has tools, which the client can list and call",
+           "resources": "the server has resources, which the client can list and read",
+           "prompts": "the server has prompts (message templates), which the client can list and get",
+           "logging": "the server can send log messages to the client, which chooses their level",
+           "other": "a capability this client does not know", "absent": "no listChanged",
+           True: "it will tell the client when that list changes",
+           False: "it will not tell the client when that list changes", "start": "In these capabilities, ",
+           "means": "\"{name}\" means: {fact}.", "nothing": "The server announces no capability.",
+           "end": " Say what this means, without quoting the JSON."},
+}
+LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
+
+
+def facts(capabilities: object, lang: str = "") -> dict:
+    """What each key of `capabilities` means, as a system message in `lang` (else LAB_LANG's)."""
+    words = FACTS[lang or model_settings().lang]
+    said: list[str] = []
+    for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():  # in their order
+        said.append(words["means"].format(name=name, fact=words[name if name in (*LISTS, "logging") else "other"]))
+        if name in LISTS:  # listChanged false or absent: no promise that the server will tell
+            flag = value.get("listChanged", ...) if isinstance(value, dict) else ...
+            shown = words["absent"] if flag is ... else "listChanged: " + json.dumps(flag)[:40]
+            said.append(words["means"].format(name=shown, fact=words[flag is True]))
+    return {"role": "system", "content": words["start"] + " ".join(said) + words["end"] if said else words["nothing"]}
+
+
+DOUBTS = {
+    "fr": {"line": "La phrase ci-dessous peut être fausse ({reasons}) ; l’échantillon enregistré dit : {sample}",
+           "missing": "elle ne nomme pas {name}", "extra": "elle nomme {name}, que le serveur n’annonce pas",
+           "changes": "elle dit que la liste change, ce que listChanged ne promet pas", "cut": "elle a été coupée",
+           "language": "elle n’est pas en français", "lines": "elle tenait sur plusieurs lignes", "and": " ; ",
+           "tools": "les outils", "resources": "les ressources", "prompts": "les prompts", "logging": "le journal"},
+    "en": {"line": "The sentence below may be wrong ({reasons}); the recorded sample says: {sample}",
+           "missing": "it does not name {name}", "extra": "it names {name}, which the server does not announce",
+           "changes": "it says the list changes, which listChanged does not promise",
+           "language": "it is not in English", "lines": "it was on several lines", "cut": "it was cut", "and": "; ",
+           "tools": "tools", "resources": "resources", "prompts": "prompts", "logging": "logging"},
+}
+NAMED = {"tools": r"outil|tool", "resources": r"ressource|resource", "logging": r"journa|\blogs?\b|logging",
+         "prompts": r"prompt|invite|mod[eè]les? de messages?|message templates?"}
+CHANGE = r"chang|modifi|évolu|mises? à jour|met à jour|updat"
+NEGATION = r"\bne\b|\bn[’']|\bpas\b|\bjamais\b|\bsans\b|\baucun|\bnot\b|n[’']t\b|\bnever\b|\bno\b|\bwithout\b|false"
+COMMON = {"fr": {"le", "la", "les", "des", "un", "une", "est", "et", "il", "peut", "que", "qui", "pas", "de", "du"},
+          "en": {"the", "a", "is", "and", "it", "can", "that", "which", "not", "of", "its", "will", "to", "has"}}
+
+
+def model_answer(response: object, messages: list, sample: str, lang: str) -> Answer:
+    """A chat completion's text on one line, "…" if cut; if it looks wrong, first a line saying why."""
+    choice = response.choices[0]  # type: ignore[attr-defined]
+    text, cut = choice.message.content, choice.finish_reason == "length"  # "length": max_tokens reached
+    if not text or not text.strip():
+        raise IndexError("no text")
+    sentence = " ".join(text.split()) + "…" * cut
+    capabilities = asked_about(messages)
+    reasons = [] if capabilities is None else doubts(sentence, capabilities, lang, "\n" in text.strip(), cut)
+    if reasons:
+        print(DOUBTS[lang]["line"].format(reasons=DOUBTS[lang]["and"].join(reasons), sample=sample), flush=True)
+    return Answer(sentence, recorded=False)
+
+
+def asked_about(messages: list) -> dict | None:  # the JSON object in the last user message, if any
+    content = str(([m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"] or [""])[-1])
+    try:
+        value = json.JSONDecoder().raw_decode(content, content.index("{"))[0]
+    except ValueError:  # no "{", or no JSON object after it
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def doubts(sentence: str, capabilities: dict, lang: str, lines: bool, cut: bool) -> list[str]:
+    """Why `sentence` may be wrong, judged from the capabilities alone, in `lang`."""
+    lower, words = sentence.lower(), DOUBTS[lang]
+    reasons = [words["missing" if name in capabilities else "extra"].format(name=words[name])
+               for name, pattern in NAMED.items() if (name in capabilities) != bool(re.search(pattern, lower))]
+    promised = [isinstance(v, dict) and v.get("listChanged") is True for k, v in capabilities.items() if k in LISTS]
+    if not all(promised) and re.search(CHANGE, lower) and not re.search(NEGATION, lower):
+        reasons.append(words["changes"])
+    tokens = re.findall(r"[a-zà-ÿ]+", lower)  # the run's language: more of its common words than of the other's
+    if sum(t in COMMON[lang] for t in tokens) < sum(t in COMMON["en" if lang == "fr" else "fr"] for t in tokens):
+        reasons.append(words["language"])
+    return reasons + [words["lines"]] * lines + [words["cut"]] * cut

@@ -23,6 +23,8 @@ BUGS = {
                                         {"client.closes-input"}),
     "asks without the capabilities": ('capabilities = json.dumps(replies[2]["result"]["capabilities"])',
                                       'capabilities = "tools"', {"client.asks-model"}),
+    "asks without the facts": ('answer = ask([facts(replies[2]["result"]["capabilities"]), question]',
+                               "answer = ask([question]", {"client.asks-model"}),
     "does not print the answer": ('print("the model says: " + answer.text)', 'print("the model says: ?")',
                                   {"client.prints-model-answer"}),
 }

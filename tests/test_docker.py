@@ -217,7 +217,9 @@ def test_local_model_is_llama_cpp_with_the_lessons_key_and_name(services: dict[s
     assert option(command, "--api-key") == "lab"
     assert option(command, "--alias") == "lab"
     assert option(command, "--host") == "0.0.0.0"
-    assert option(command, "--model") == "/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    assert option(command, "--model") == "/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    assert option(command, "--temp") == "0.2"  # the sentence measured right needs it (docs/docker.md)
+    assert "--no-repack" in command  # llama-server segfaults at warm-up on AMX CPUs without it
 
 
 def test_local_model_file_lives_in_a_named_volume_filled_once(compose_config: Callable[..., Config]) -> None:
@@ -228,9 +230,9 @@ def test_local_model_file_lives_in_a_named_volume_filled_once(compose_config: Ca
     assert [{k: v[k] for k in model_volume} for v in download["volumes"]] == [model_volume]
     assert config["volumes"]["models"]["name"] == "mcp-handshake-lab-models"
     assert local["depends_on"]["model-download"]["condition"] == "service_completed_successfully"
-    assert download["environment"]["LAB_MODEL_FILE"] == "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    assert download["environment"]["LAB_MODEL_FILE"] == "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     assert download["environment"]["LAB_MODEL_URL"].endswith(
-        "/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf"
+        "/Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     )
 
 

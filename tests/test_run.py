@@ -12,6 +12,11 @@ from typing import Any
 from conftest import ROOT, SOLUTIONS, refused_url
 
 QUESTION = 'En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : {"tools":{"listChanged":false}}'
+FACTS = ("Dans ces capacités, « tools » veut dire : le serveur a des outils, que le client peut lister et appeler. "
+         "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change. "
+         "Dites ce que cela veut dire, sans citer le JSON.")
+SAMPLE = "Il peut lister des outils, et il ne dit pas que sa liste va changer."
+DOUBT = "La phrase ci-dessous peut être fausse ({}) ; l’échantillon enregistré dit : " + SAMPLE
 
 
 def lab(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -51,8 +56,61 @@ def test_lab_run_with_a_model_asks_about_the_announced_capabilities(fake_model: 
     assert done.stdout.splitlines()[-1] == "le modèle dit : Il liste des outils."
     assert "Échantillon" not in done.stdout
     [sent] = endpoint.requests
-    assert sent["json"]["messages"] == [{"role": "user", "content": QUESTION}]
+    assert sent["json"]["messages"] == [{"role": "system", "content": FACTS}, {"role": "user", "content": QUESTION}]
     assert sent["json"]["max_tokens"] == 60
+    assert "temperature" not in sent["json"]  # the server's own (docker-compose.yml: --temp 0.2)
+
+
+def last_lines(fake_model: Any, text: str, finish_reason: str = "stop", lang: str = "fr") -> list[str]:
+    """The last two lines `lab run` prints when the model answers `text`."""
+    from fake_model import completion
+
+    body = completion(text)
+    body["choices"][0]["finish_reason"] = finish_reason
+    done = lab("--lang", lang, "run", env={"AI_URL": fake_model(body=body).url})
+    assert done.returncode == 0, done.stderr
+    assert "Échantillon enregistré : aucun" not in done.stdout
+    return done.stdout.splitlines()[-2:]
+
+
+def test_a_right_sentence_is_printed_alone(fake_model: Any) -> None:
+    right = "Il a des outils que le client peut lister et appeler, et il ne préviendra pas si leur liste change."
+    assert last_lines(fake_model, right) == ['<- {"jsonrpc":"2.0","id":6,"error":{"code":-32601,'
+                                             '"message":"Méthode inconnue : resources/list"}}', "le modèle dit : " + right]
+    right = "It has tools the client can list and call; it will not say when that list changes."
+    assert last_lines(fake_model, right, lang="en")[-1] == "the model says: " + right
+
+
+def test_a_wrong_sentence_is_shown_beside_the_recorded_sample_with_the_reason(fake_model: Any) -> None:
+    wrong = "Il prévient le client quand la liste des outils change."
+    assert last_lines(fake_model, wrong) == [
+        DOUBT.format("elle dit que la liste change, ce que listChanged ne promet pas"), "le modèle dit : " + wrong]
+    wrong = "Il peut lister des outils et lire des ressources, sans annoncer de changement."
+    assert last_lines(fake_model, wrong) == [
+        DOUBT.format("elle nomme les ressources, que le serveur n’annonce pas"), "le modèle dit : " + wrong]
+    assert last_lines(fake_model, "Il peut annoncer des capacités.") == [
+        DOUBT.format("elle ne nomme pas les outils"), "le modèle dit : Il peut annoncer des capacités."]
+
+
+def test_a_multi_line_answer_is_printed_on_one_line_and_doubted(fake_model: Any) -> None:
+    assert last_lines(fake_model, "Il a des outils.\n\nIl ne dit pas\nque la liste change.\n") == [
+        DOUBT.format("elle tenait sur plusieurs lignes"),
+        "le modèle dit : Il a des outils. Il ne dit pas que la liste change."]
+
+
+def test_a_cut_answer_ends_with_an_ellipsis_and_is_doubted(fake_model: Any) -> None:
+    assert last_lines(fake_model, "Il a des outils que le client peut lis", finish_reason="length") == [
+        DOUBT.format("elle a été coupée"), "le modèle dit : Il a des outils que le client peut lis…"]
+
+
+def test_an_answer_in_the_other_language_is_doubted_in_the_runs_language(fake_model: Any) -> None:
+    english = "It can list and call tools, and it will not tell the client when the list changes."
+    assert last_lines(fake_model, english) == [DOUBT.format("elle n’est pas en français"),
+                                               "le modèle dit : " + english]
+    french = "Il a des outils, et il ne préviendra pas le client quand la liste change."
+    assert last_lines(fake_model, french, lang="en") == [
+        "The sentence below may be wrong (it is not in English); the recorded sample says: "
+        "It can list tools, and it does not say its list will change.", "the model says: " + french]
 
 
 def test_lab_run_speaks_english_with_lang_en() -> None:

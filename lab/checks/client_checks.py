@@ -216,6 +216,8 @@ def run_student_client(context: Context) -> StudentClientRun:
             if source.name not in ("server.py", "model.py"):
                 copy_student_file(source, work / source.name)
         copy_student_file(context.folder / "model.py", work / "student_model.py")
+        if not (work / "model_setup.py").is_file():  # model.py's given module, for facts: the kit's copy, as for model.py
+            reference.copy_for_student(reference.helper_module("model_setup.py"), work / "model_setup.py")
         reference.copy_for_student(SCRIPTS / "spy_server.py", work / "server.py")
         reference.copy_for_student(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)
@@ -412,6 +414,9 @@ def asks_model(context: Context) -> None:
     contents = [str(m.get("content", "")) for m in messages]
     if not any(spelling in content for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+    facts = reference.load("model_setup").facts  # given: the system message the model gets first
+    if not any(facts(capabilities, lang) in messages for lang in ("fr", "en")):
+        raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
 
 
 def python_value(text: str) -> Any:

@@ -146,6 +146,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.did_not_end": "Le client ne s’est pas terminé.",
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.question_lacks_capabilities": "La question ne contient pas les capacités annoncées, en JSON.",
+        "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
         "client.exit_code": "Le client ne finit pas avec le code 0.",
         # The model helper (lab/checks/model_checks.py).
@@ -404,6 +405,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.did_not_end": "The client did not end.",
         "client.ask_once": "The client must call ask once.",
         "client.question_lacks_capabilities": "The question does not hold the announced capabilities, as JSON.",
+        "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.answer_not_printed": "The client does not print the model's answer.",
         "client.exit_code": "The client does not end with code 0.",
         "model.data.answer": "It can list tools.",

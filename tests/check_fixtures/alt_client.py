@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from model import ask
+from model_setup import facts
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,5 +46,6 @@ while len(replies) < 6:
 server.stdin.close()
 server.wait(timeout=5)
 capabilities = json.dumps(replies[2]["result"]["capabilities"])
-answer = ask([{"role": "user", "content": "What can a server with these capabilities do? " + capabilities}], "sample", 60)
+question = {"role": "user", "content": "What can a server with these capabilities do? " + capabilities}
+answer = ask([facts(replies[2]["result"]["capabilities"]), question], "sample", 60)
 print("the model says: " + answer.text)

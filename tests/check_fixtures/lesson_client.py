@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from model import ask
+from model_setup import facts
 
 serveur = subprocess.Popen([sys.executable, str(Path(__file__).parent / "server.py")],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -48,5 +49,5 @@ serveur.wait()
 
 capacites = json.dumps(vues[2]["result"]["capabilities"])
 q = "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : " + capacites
-r = ask([{"role": "user", "content": q}], "Il peut lister des outils, et il ne dit pas que sa liste va changer.", 60)
+r = ask([facts(vues[2]["result"]["capabilities"]), {"role": "user", "content": q}], "Il peut lister des outils, et il ne dit pas que sa liste va changer.", 60)
 print("le modèle dit : " + r.text)
