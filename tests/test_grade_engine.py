@@ -194,6 +194,8 @@ def test_student_processes_never_see_the_preloader_without_the_sandbox(tmp_path:
     assert result.rows[0][1].score == result.rows[0][1].max_score
     reports = {path.name: json.loads(path.read_text()) for path in seen.iterdir()}
     by_file = {name: [r for file, r in reports.items() if file.startswith(name)] for name in ("server.py", "model.py")}
-    assert len(by_file["server.py"]) == 2 and len(by_file["model.py"]) == 1  # two sessions, one model runner
+    # The reference's server runs: the scenario's, the rules' and the bad lines' sessions; one model runner.
+    assert len(by_file["server.py"]) == len(("server.scenario", "server.rules", "server.bad-lines"))
+    assert len(by_file["model.py"]) == 1
     assert all("LAB_PRELOAD" not in report["env"] for report in reports.values())
     assert [r["openai"] for r in by_file["model.py"]] == [True]  # the model runner was forked, preloaded
