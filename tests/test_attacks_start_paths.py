@@ -27,6 +27,7 @@ from lab.grading import classroom
 from lab.grading.runner import Limits
 from lab.process import preloader as preload
 from lab.process import sandbox
+from totals import FULL
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None, reason="needs bubblewrap")
 
@@ -162,11 +163,11 @@ def test_no_attack_on_a_start_path_earns_a_point_or_runs_as_the_grader(
     scores, graded, header = grade([honest, editable, printer, disk, setuid, stops], tmp_path / "out", path,
                                    monkeypatch, tmp_path)
     assert header == "Start path: student code in bubblewrap; " + HEADERS[path]
-    assert scores["honest"] == (34, False)
+    assert scores["honest"] == (FULL, False)
     assert scores["editable"] == (0, False) and not (marks / "sitecustomize").exists()
     assert graded == {"honest": 1, "editable": 1, "printer": 1, "disk": 1, "setuid": 1, "stops": 1}  # once each
-    assert scores["printer"][1] is False and scores["printer"][0] < 34
-    assert scores["disk"] == scores["stops"] and scores["stops"][0] < 34  # it never kept WINS bytes written
+    assert scores["printer"][1] is False and scores["printer"][0] < FULL
+    assert scores["disk"] == scores["stops"] and scores["stops"][0] < FULL  # it never kept WINS bytes written
     assert scores["setuid"] == scores["stops"]  # never host root, and nothing setuid on the grader's disk
 
 
@@ -240,10 +241,10 @@ def test_a_malformed_frame_from_a_student_process_is_the_students_failure(
                                                                 "def _ask(", 1), encoding="utf-8")
     prepend(forger / "client.py", FORGED_RELAY)
     scores, graded, _ = grade([honest, forger], tmp_path / "out", "preloaded", monkeypatch, tmp_path)
-    assert scores["honest"] == (34, False)
+    assert scores["honest"] == (FULL, False)
     assert graded == {"honest": 1, "forger": 1}
     score, kit_error = scores["forger"]
-    assert kit_error is False and score < 34
+    assert kit_error is False and score < FULL
 
 
 IDENTITY = "import os\nprint(os.getuid(), os.geteuid(), os.getgid(), os.getgroups())\n"

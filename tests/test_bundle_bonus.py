@@ -22,6 +22,7 @@ from lab.grading import bundle
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
 from test_grade_bundle import run_autograder, unpack
+from totals import BONUS, FULL
 
 SOLUTIONS = ROOT / "solutions"
 
@@ -68,7 +69,7 @@ def test_the_bonus_bundle_grades_a_perfect_bonus_at_full_marks(tmp_path: Path) -
     statuses = {test["name"].rsplit("(", 1)[1].rstrip(")"): test["status"] for test in results["tests"]}
     assert [name for name, status in statuses.items() if status != "passed"] == [], results["output"]
     assert {"bonus.sdk-legacy", "bonus.sdk-auto", "bonus.inspector"} <= set(statuses)
-    assert results["score"] == sum(test["max_score"] for test in results["tests"]) == 47
+    assert results["score"] == sum(test["max_score"] for test in results["tests"]) == FULL + BONUS
     assert results["extra_data"] == {"status": "graded"}
 
 

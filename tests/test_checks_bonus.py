@@ -14,6 +14,7 @@ from lab import real_clients
 from lab.checks import registry, run_checks, selected_checks
 from lab.checks.engine import run
 from lab.results import FAILED, PASSED, SKIPPED, Report
+from totals import BONUS, FULL, points
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -63,7 +64,7 @@ def test_the_bonus_checks_run_only_on_request() -> None:
     assert [check.id for check in selected_checks(bonus=True) if check.task == "bonus"] == BONUS_IDS
     lesson_only = run_checks(SOLUTIONS, "en")
     assert [result.id for result in lesson_only.results if result.task == "bonus"] == []
-    assert lesson_only.score == lesson_only.max_score == 34
+    assert lesson_only.score == lesson_only.max_score == FULL
 
 
 def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:
@@ -74,7 +75,7 @@ def test_the_solution_scores_full_marks_on_the_bonus_checks() -> None:
         assert inspector.message.startswith("skipped: this client cannot run here (")
         got["bonus.inspector"] = PASSED
     assert got == {check_id: PASSED for check_id in BONUS_IDS}, [r.message for r in report.results]
-    assert report.max_score == 13
+    assert report.max_score == BONUS
 
 
 def test_a_bonus_server_that_keeps_the_lessons_rule_loses_that_rules_check_only(tmp_path: Path) -> None:
@@ -86,7 +87,7 @@ def test_a_bonus_server_that_keeps_the_lessons_rule_loses_that_rules_check_only(
     if got["bonus.inspector"] == SKIPPED:  # no npx here: said, never silently lost (see below)
         got["bonus.inspector"] = PASSED
     assert got == {check_id: PASSED for check_id in BONUS_IDS} | {"bonus.unknown-version-latest": FAILED}
-    assert report.max_score - report.score == 2  # the rule's own points
+    assert report.max_score - report.score == points("bonus.unknown-version-latest")  # the rule's own points
     unknown = next(result for result in report.results if result.id == "bonus.unknown-version-latest")
     assert unknown.message == "Reply to initialize (id \"init-unknown\"): error is {\"code\": -32602, " \
         "\"message\": \"Unsupported protocol version\", \"data\": {\"requested\": \"1999-01-01\", " \
@@ -192,7 +193,7 @@ def test_without_npx_the_inspector_check_is_skipped_with_the_reason(monkeypatch:
     inspector = report.results[-1]
     assert (inspector.status, inspector.message) == (
         SKIPPED, "ignoré : ce client ne peut pas tourner ici (npx n’est pas dans le PATH (Node.js n’est pas installé))")
-    assert inspector.score == 0 and report.score == 3
+    assert inspector.score == 0 and report.score == points("bonus.json-rpc-replies", "bonus.unknown-version-latest")
 
 
 def test_while_grading_a_check_run_without_the_inspector_given_is_a_kit_error_never_npx(

@@ -11,6 +11,7 @@ import pytest
 from checks_helpers import ROOT
 from lab.checks import reference, run_checks
 from lab.checks.tracebacks import load_hint
+from totals import FULL
 
 SOLUTIONS = ROOT / "solutions"
 
@@ -53,7 +54,7 @@ def test_a_missing_given_module_fails_the_files_that_import_it_and_the_hint_name
 def test_model_py_without_its_given_module_is_judged_with_the_kits_copy(tmp_path):
     # As the model checks always did: model.py alone is judged on its own (tests/test_checks_models.py).
     report = run_checks(solved_folder(tmp_path / "work", without="model_setup.py"), "en")
-    assert failing_tasks(report) == set() and report.score == 34
+    assert failing_tasks(report) == set() and report.score == FULL
 
 
 def test_an_edited_model_setup_is_the_one_the_model_checks_run(tmp_path):

@@ -12,6 +12,7 @@ import pytest
 
 from checks_helpers import ROOT
 from lab.results import PASSED, Report
+from totals import LESSON_CHECKS
 
 TASKS = ["server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers"]
 
@@ -31,7 +32,7 @@ def test_the_solutions_score_full_marks_and_exit_0(tmp_path):
     assert report.to_dict() == json.loads(result.stdout)
     assert report.lang == "en" and report.error == ""
     checks = report.results
-    assert len(checks) == 34
+    assert len(checks) == LESSON_CHECKS
     assert [task for task in TASKS if any(r.task == task for r in checks)] == TASKS
     assert [(r.id, r.status) for r in checks if r.status != PASSED] == []
     assert report.score == report.max_score
@@ -45,7 +46,7 @@ def test_the_untouched_exercises_fail_every_check_and_exit_1():
     report = Report.from_dict(json.loads(result.stdout))
     assert report.lang == "fr"
     checks = [r for r in report.results if r.task != "bonus"]
-    assert len(checks) == 34
+    assert len(checks) == LESSON_CHECKS
     assert [r.id for r in checks if r.status == PASSED] == []
     assert {r.status for r in checks} == {"failed", "skipped"}
     skipped = {r.id for r in checks if r.status == "skipped"}

@@ -18,6 +18,7 @@ from lab.grading.class_report import write_report
 from lab.grading.classroom import grade_class
 from lab.grading.runner import Limits
 from test_class_report_browser import chromium
+from totals import FULL, task_points
 
 FIRST_LINE = {"server.py": "\nimport ", "client.py": "\nimport ", "model.py": "\nfrom "}  # where a bug goes in
 BUGS = {"syntax": "def (", "indent": "  x = 1", "crash": "undefined_name", "hang": "import time\ntime.sleep(600)"}
@@ -113,7 +114,7 @@ def test_summary_csv_names_each_kind_of_submission(graded: tuple[str, Path, list
         "fr": "Travail vide (server.py, client.py, model.py, answers.toml : rien d’écrit) : rien n’a pu être vérifié.",
         "en": "Empty submission (server.py, client.py, model.py, answers.toml: nothing written): nothing could be checked.",
     }[graded[0]]
-    assert rows["untouched-answers"]["score"] == "31"  # the three answers checks, nothing else
+    assert rows["untouched-answers"]["score"] == str(FULL - task_points("answers"))  # the answers checks, nothing else
     assert all(row["status"] == "graded" for row in summary)
 
 

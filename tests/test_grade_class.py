@@ -14,6 +14,7 @@ from hostile import ROOT, STUB_ENGINE, make_submission, tree_digest
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import RETRY_PAUSES, grade_class, output_names
 from lab.grading.runner import Limits
+from totals import FULL
 
 TIMEOUT = 2.0
 LIMITS = Limits(timeout=TIMEOUT)
@@ -322,7 +323,7 @@ def test_a_nested_folder_is_found_and_a_case_only_name_is_named(tmp_path: Path) 
     result = grade_class([tmp_path / "ana", cased], tmp_path / "out", lang="en", jobs=2, limits=Limits(timeout=60))
     ana, ben = (report for _, report in result.rows)
     assert ana.warnings[0] == "Graded folder: sub/exercises/"
-    assert (ana.score, ana.max_score) == (34, 34)
+    assert (ana.score, ana.max_score) == (FULL, FULL)
     assert ben.warnings[0] == "Client.py found, but the file must be called client.py (case matters): counted as missing."
     assert {r.id for r in ben.results if r.status != "passed"} >= {"client.seven-messages"}
     assert [name for name, _ in result.rows] == ["ana", "ben"]
@@ -338,5 +339,5 @@ def test_one_students_upload_a_folder_deep_is_graded_there_not_refused_as_a_clas
     done = run_lab("grade", "carol", "--out", "grades", cwd=tmp_path, lang=lang)
     assert done.returncode == 0, done.stderr
     rows = read_summary(tmp_path / "grades" / "summary.csv")
-    assert [(row["submission"], row["score"], row["max"]) for row in rows] == [("carol", "34", "34")]
+    assert [(row["submission"], row["score"], row["max"]) for row in rows] == [("carol", str(FULL), str(FULL))]
     assert note in (tmp_path / "grades" / "carol" / "results.json").read_text(encoding="utf-8")

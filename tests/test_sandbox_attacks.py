@@ -30,6 +30,7 @@ from hostile import ROOT, SOLUTIONS, tree_digest
 from hostile.attacks import FALLBACK_WITHOUT_REQUEST, FORGED, FROM_MODEL, MARK, ORPHAN, make_attack, preludes
 from lab.process import sandbox
 from lab.grading.catalogue import Catalogue
+from totals import FULL
 
 pytestmark = pytest.mark.skipif(sandbox.find()[0] is None and not os.environ.get("LAB_ATTACKS_NO_SANDBOX"),
                                 reason="bubblewrap cannot run here (.ci/run installs it)")
@@ -399,8 +400,8 @@ def test_a_full_output_disk_makes_kit_errors_and_summary_csv_is_still_written(tm
         "Error: summary.csv is written, but not the class report (No space left on device): free some room, "
         "then lab report.")
     rows = {row.split(",")[0]: row.split(",") for row in lines[2:]}
-    assert list(rows) == list(names) and rows["first"][1:3] == ["34", "34"] and rows["first"][5] == "graded"
-    kit_error = ["", "34", "", "This submission's results could not be written (No space left on device).",
+    assert list(rows) == list(names) and rows["first"][1:3] == [str(FULL), str(FULL)] and rows["first"][5] == "graded"
+    kit_error = ["", str(FULL), "", "This submission's results could not be written (No space left on device).",
                  "kit-error"]
     # Graded in full, then written nowhere: a kit error, never a zero (and no results file of its
     # own that the summary would contradict).
