@@ -22,8 +22,8 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # BEGIN SOLUTION model
     # fr: ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
-    # fr: comme venant du modèle (model_answer, fourni, lit la réponse). Une requête a son propre délai (le réglage timeout) et n’est
-    # fr: jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
+    # fr: comme venant du modèle (model_answer, fourni, lit la réponse). Une requête a son
+    # fr: propre délai (le réglage timeout) et n’est jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
     # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
     # fr: qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
     # fr: check_model_address (fourni) dit aussitôt quand rien ne répond à AI_URL ou qu’un
@@ -31,8 +31,8 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # fr: erreur que why_no_model sait dire, comme celles de la requête.
     # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model
     # en: name: the settings), through the openai SDK, and return its text, marked as coming
-    # en: from the model (model_answer, given, reads the response). A request has its own deadline (the timeout setting) and is never
-    # en: retried: the client waits for an answer, not a queue of attempts. If anything fails,
+    # en: from the model (model_answer, given, reads the response). A request has its own
+    # en: deadline (the timeout setting) and is never retried: the client waits for an answer, not a queue of attempts. If anything fails,
     # en: return the sample, marked as recorded, after the "fallback" line saying why
     # en: (why_no_model, given, finds the reason): ask never raises.
     # en: check_model_address (given) tells at once when nothing answers at AI_URL or a

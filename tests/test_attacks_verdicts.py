@@ -12,7 +12,7 @@ attack gets a student's failure (never a kit error) or the score its work earns.
 - `deep` (row 7): the solutions, whose server writes one line nested 200,000 deep first and
   whose client prints one such line after "<- ";
 - `huge` (row 8): the solutions, whose tools/list result carries one 900 KB string (an honest
-  server otherwise: 33 of 34).
+  server otherwise: full marks but for that one check).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import pytest
 from hostile import ROOT, SOLUTIONS
 from lab.process import sandbox
 from lab.results import FIELD_CHARS
+from totals import FULL, points
 
 GRADE_LIMIT = 600  # seconds for the whole class
 UNDER_PARTS_RUNNER = "_s.argv[0].endswith('lab_parts_runner.py')"
@@ -189,7 +190,7 @@ def students_failure(graded: dict, name: str) -> dict[str, dict]:
 def test_the_class_is_graded_and_the_honest_classmate_keeps_full_marks(graded: dict) -> None:
     assert graded["code"] == 0, graded["stderr"]
     honest = graded["results"]["honest"]
-    assert (honest["status"], honest["score"], honest["max_score"]) == ("pass", 34, 34)
+    assert (honest["status"], honest["score"], honest["max_score"]) == ("pass", FULL, FULL)
 
 
 def test_reply_fail_and_initialize_that_search_the_runners_frames_find_no_reference(graded: dict) -> None:
@@ -234,9 +235,9 @@ def test_a_line_nested_200000_deep_is_a_line_that_is_not_json(graded: dict) -> N
 
 
 def test_a_900_kb_reply_costs_its_own_check_and_the_report_keeps_its_size(graded: dict) -> None:
-    """Row 8: once a report past 4 MiB, a kit error for a 33/34 submission."""
+    """Row 8: once a report past 4 MiB, a kit error for a submission one point short of full marks."""
     tests = students_failure(graded, "huge")
-    assert graded["results"]["huge"]["score"] == 33
+    assert graded["results"]["huge"]["score"] == FULL - points("server.tools-list-when-ready")
     failed = {code: test for code, test in tests.items() if test["status"] != "pass"}
     assert list(failed) == ["server.tools-list-when-ready"]
     said = failed["server.tools-list-when-ready"]["message"].splitlines()[0]
