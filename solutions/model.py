@@ -23,21 +23,22 @@ def ask(messages: list, sample: str, max_tokens: int = 80) -> Answer:
     # fr: ce que promet demander (model.js) : poser la question au modèle (AI_URL, avec sa clé
     # fr: et son nom de modèle : les réglages), par le SDK openai, et rendre son texte, marqué
     # fr: comme venant du modèle (model_answer, fourni, lit la réponse). Une requête a son
-    # fr: propre délai (le réglage timeout) et n’est jamais réessayée : le client attend une réponse, pas une file d’essais. Si quoi que ce
-    # fr: soit échoue, rendre l’échantillon, marqué comme enregistré, après la ligne "fallback"
-    # fr: qui dit pourquoi (why_no_model, fourni, trouve la raison) : ask ne lève jamais.
+    # fr: propre délai (le réglage timeout) et n’est jamais réessayée : le client attend une
+    # fr: réponse, pas une file d’essais. Si quoi que ce soit échoue, rendre l’échantillon,
+    # fr: marqué comme enregistré, après la ligne "fallback" qui dit pourquoi (why_no_model,
+    # fr: fourni, trouve la raison) : ask ne lève jamais.
     # fr: check_model_address (fourni) dit aussitôt quand rien ne répond à AI_URL ou qu’un
     # fr: réglage est faux, sans attendre le délai : appelez-le avant la requête ; il lève une
     # fr: erreur que why_no_model sait dire, comme celles de la requête.
-    # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model
-    # en: name: the settings), through the openai SDK, and return its text, marked as coming
-    # en: from the model (model_answer, given, reads the response). A request has its own
-    # en: deadline (the timeout setting) and is never retried: the client waits for an answer, not a queue of attempts. If anything fails,
-    # en: return the sample, marked as recorded, after the "fallback" line saying why
-    # en: (why_no_model, given, finds the reason): ask never raises.
-    # en: check_model_address (given) tells at once when nothing answers at AI_URL or a
-    # en: setting is wrong, without waiting for the deadline: call it before the request; it
-    # en: raises an error why_no_model can say, as the request's errors are.
+    # en: what demander (model.js) promises: ask the model (AI_URL, with its key and model name:
+    # en: the settings), through the openai SDK, and return its text, marked as coming from the
+    # en: model (model_answer, given, reads the response). A request has its own deadline (the
+    # en: timeout setting) and is never retried: the client waits for an answer, not a queue of
+    # en: attempts. If anything fails, return the sample, marked as recorded, after the
+    # en: "fallback" line saying why (why_no_model, given, finds the reason): ask never raises.
+    # en: check_model_address (given) tells at once when nothing answers at AI_URL or a setting
+    # en: is wrong, without waiting for the deadline: call it before the request; it raises an
+    # en: error why_no_model can say, as the request's errors are.
     try:
         check_model_address(settings)  # nothing listens: say so now, without importing openai
         import openai
