@@ -108,7 +108,7 @@ def first_problem(results: list[CheckResult], lang: str) -> list[str]:
     if problem is None:  # only skipped checks: say why once
         skipped = next(r for r in results if r.status == SKIPPED)
         return [INDENT + skipped.message]
-    lines = [f"    {click.style('✗', fg='red')} {problem.title}  [{problem.id}]"]
+    lines = [f"    {click.style('✗', fg='red')} {problem.title}"]  # the title in the run's language; the id is for the formats
     if problem.message:
         lines.append(INDENT + indented(problem.message, 0))
     for key, value in (*compared(problem, lang), ("check.output", problem.output), ("check.hint", problem.hint)):

@@ -151,10 +151,10 @@ def test_an_error_with_its_details_is_one_answer(tmp_path):
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("fr", ["✗ Mots clés : les exemples  [answers.keywords]",
+    ("fr", ["✗ Mots clés : les exemples",
             "Cellule mots_cles.poignee_de_main : elle manque, et la table a une clé « poigne_de_main » que la leçon "
             "n’a pas : une faute de frappe pour poignee_de_main ?"]),
-    ("en", ["✗ Keywords: the examples  [answers.keywords]",
+    ("en", ["✗ Keywords: the examples",
             "Cell mots_cles.poignee_de_main (keywords: handshake): it is missing, and the table has a key "
             "“poigne_de_main” the lesson does not have: a typo for poignee_de_main?"]),
 ])

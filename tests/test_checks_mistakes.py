@@ -158,7 +158,8 @@ MISTAKES = {
         "client", "serveur.stdin.flush()\n", "", "client.seven-messages",
         "Le serveur n’a rien reçu du client en 8 s, pas un octet", "The server received nothing from the client in 8 s, not one byte"),
     "the client asks with the question alone": (
-        "client", 'r = ask([{"role": "user", "content": q}],', "r = ask(q,", "client.asks-model",
+        "client", 'r = ask([facts(vues[2]["result"]["capabilities"]), {"role": "user", "content": q}],', "r = ask(q,",
+        "client.asks-model",
         'ask reçoit "En une phrase, dites ce que peut faire… là où il attend une liste de messages, chacun un objet '
         "avec role et content.",
         'ask gets "En une phrase, dites ce que peut faire… where it expects a list of messages, each an object with '
@@ -245,7 +246,9 @@ def first_failure(report) -> tuple[str, str]:
     """The first ✗ line's check id, and the message under it."""
     lines = click.unstyle(render(report)).splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
-    return re.search(r"\[([a-z0-9.-]+)\]$", lines[index]).group(1), lines[index + 1].strip()
+    titled = [result.id for result in report.results if result.title == lines[index].removeprefix("    ✗ ")]
+    assert len(titled) == 1, lines[index]  # a title names one check
+    return titled[0], lines[index + 1].strip()
 
 
 @pytest.mark.parametrize("kind", sorted(FILES))

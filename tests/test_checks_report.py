@@ -31,7 +31,7 @@ def test_each_part_shows_its_mark_score_and_first_failure():
         "",
         "✓ server, part 1               1/1",
         "✗ server, part 2               0/2",
-        "    ✗ title server.b  [server.b]",
+        "    ✗ title server.b",
         "      Reply 2 is wrong.",
         '      expected: {"code": -32602}',
         '      actual:   {"code": -32600}',
@@ -87,7 +87,7 @@ def test_a_root_cause_is_shown_before_the_failures_it_explains():
     lines = click.unstyle(render(report)).splitlines()
     assert lines[2:9] == [
         "✗ serveur, partie 1            1/4",
-        "    ✗ title server.keeps-running  [server.keeps-running]",
+        "    ✗ title server.keeps-running",
         "      Le serveur s’est arrêté (code 1).",
         "      sortie  : server.py, line 58",
         "                    msg = json.loads(line)",
@@ -137,7 +137,7 @@ def test_a_part_still_to_write_is_said_once_without_a_list_of_its_checks():
     lines = click.unstyle(render(report)).splitlines()
     assert lines[3:8] == [
         "✗ serveur, partie 2            0/3",
-        "    ✗ title server.b  [server.b]",
+        "    ✗ title server.b",
         f"      {still}",
         "      piste   : Si la version demandée n’est pas dans VERSIONS…",
         "      échouent aussi : « title server.d »",  # server.c fails for the reason already said

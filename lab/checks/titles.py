@@ -70,7 +70,7 @@ TITLES: dict[str, dict[str, str]] = {
         "client.closes-input.title": "Après six réponses, le client ferme l’entrée du serveur",
         "client.closes-input.hint": "Fermez l’entrée du serveur après la sixième réponse : il voit la fin de son entrée et s’arrête.",
         "client.asks-model.title": "Le client demande au modèle d’expliquer les capacités annoncées",
-        "client.asks-model.hint": "Une seule question au modèle, avec les capacités de la réponse 3 en JSON, par ask.",
+        "client.asks-model.hint": "Un seul appel à ask : d’abord facts(capacités) (fourni), puis la question avec les capacités de la réponse 3 en JSON (partie 3).",
         "client.prints-model-answer.title": "Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
         "client.prints-model-answer.hint": "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask.",
         # lab/checks/model_checks.py
@@ -179,7 +179,7 @@ TITLES: dict[str, dict[str, str]] = {
         "client.closes-input.title": "After six replies the client closes the server's input",
         "client.closes-input.hint": "Close the server's input after the sixth reply: it sees the end of its input and stops.",
         "client.asks-model.title": "The client asks the model to explain the announced capabilities",
-        "client.asks-model.hint": "One question to the model, with the capabilities of reply 3 as JSON, through ask.",
+        "client.asks-model.hint": "One call to ask: first facts(capabilities) (given), then the question with the capabilities of reply 3 as JSON (part 3).",
         "client.prints-model-answer.title": "The client prints \"the model says:\" and the answer, and ends (code 0)",
         "client.prints-model-answer.hint": "Print the lesson's \"the model says:\" line followed by the text ask returned.",
         # lab/checks/model_checks.py
