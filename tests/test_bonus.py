@@ -428,7 +428,7 @@ def test_lab_run_server_bonus_shows_the_lessons_scenario_against_the_bonus_serve
     assert received[1]["result"]["protocolVersion"] == LATEST
     assert done.stdout.splitlines()[-1] == "le modèle dit : Il liste des outils."
     [asked] = endpoint.requests
-    assert asked["json"]["messages"][0]["content"].endswith(': {"tools":{"listChanged":false}}')
+    assert asked["json"]["messages"][-1]["content"].endswith(': {"tools":{"listChanged":false}}')
 
 
 def test_lab_run_server_bonus_needs_a_bonus_server_in_the_folder(tmp_path: Path) -> None:

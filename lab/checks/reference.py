@@ -284,7 +284,8 @@ def copy_for_student(source: Path | str, target: Path | str, limit: int = 1 << 3
     """A regular file (never read through a link), at most `limit` bytes of it, copied as
     write_for_student writes; the bytes copied."""
     with os.fdopen(open_regular(source), "rb") as reader:
-        data = reader.read(limit)
+        # read(n) allocates n bytes at once: never more than the file holds (a --memory cap)
+        data = reader.read(min(limit, os.fstat(reader.fileno()).st_size))
     write_for_student(target, data, executable)
     return len(data)
 

@@ -12,6 +12,7 @@ import platform
 import resource
 import struct
 import sys
+import threading
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -19,6 +20,7 @@ GROUP_PREFIX = "lab-grade-"  # a submission's group
 # Processes and threads one sandbox may hold (a real client, node, holds about 15 with the
 # server it starts): RLIMIT_NPROC set inside its own user namespace counts that sandbox alone.
 SANDBOX_PIDS = 24
+THREAD_STACK = 1024 * 1024  # bytes of stack for each new Python thread of a limited process
 
 
 def cap(kind: int, soft: int, hard: int) -> None:
@@ -32,6 +34,9 @@ def cap(kind: int, soft: int, hard: int) -> None:
 def apply_limits(cpu_seconds: int, memory_bytes: int, file_bytes: int) -> None:
     cap(resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 2)  # SIGXCPU first, SIGKILL 2 s later
     cap(resource.RLIMIT_AS, memory_bytes, memory_bytes)
+    # A thread's stack reserves 8 MiB of address space by default: the check run's threads (one
+    # or more per probe) would not fit in a --memory of a few hundred MiB ("can't start new thread").
+    threading.stack_size(THREAD_STACK)
     cap(resource.RLIMIT_FSIZE, file_bytes, file_bytes)
     cap(resource.RLIMIT_CORE, 0, 0)
     if sys.platform == "linux" and platform.machine() in KEYRING_CALLS:

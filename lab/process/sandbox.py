@@ -45,7 +45,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.layout import solutions_dir
-from lab.process.limits import SANDBOX_PIDS
 
 KIT = Path(__file__).resolve().parent.parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -277,6 +276,8 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
         command += [spec.setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
                     "--inh-caps=-all", "--no-new-privs"]
     elif spec.prlimit:  # in its own user namespace: a process limit of this sandbox's own
+        from lab.process.limits import SANDBOX_PIDS  # POSIX only (resource), as bubblewrap is
+
         command += [spec.prlimit, f"--nproc={SANDBOX_PIDS}"]
     if listen or cpu_seconds or not argv:
         command += [sys.executable, "-I", "-S", "-c", LAUNCHER, str(cpu_seconds), str(channel), *listen, "--"]
