@@ -63,7 +63,10 @@ SDK_REQUIREMENT = "mcp==2.3.0"  # the SDK release the bonus checks are tested wi
 INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
 FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
-QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false"}
+QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false",
+             # Node 22's HTTP client (undici) reserves gigabytes of address space for WebAssembly guard
+             # regions: under the check run's RLIMIT_AS (--memory) it failed "Out of memory" at start.
+             "NODE_OPTIONS": "--disable-wasm-trap-handler"}
 FAIL_FAST_NPM = {"npm_config_fetch_retries": "0", "npm_config_fetch_timeout": "30000"}
 OUTPUT_CAP = 64 * 1024  # bytes of a child's stdout or stderr worth reading
 KIT_PARENT = str(Path(__file__).resolve().parent.parent)  # the folder that holds `lab/`
@@ -300,7 +303,7 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
             code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                                        limit, folder)
+                                        limit, folder, env={**os.environ, **QUIET_NPM})
             return inspector_outcome(code, out, err, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
