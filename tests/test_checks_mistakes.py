@@ -171,6 +171,20 @@ MISTAKES = {
         "The reason “Connection error.” is not one why_no_model (given) gives: for a refused connection it says "
         "“connection refused by 127.0.0.1:"),
     # Found by a walk with mistakes the checks were not written for (issue 34), then named.
+    "the helper leaves out max_tokens": (
+        "model", "messages=messages,\n                                                 max_tokens=max_tokens)",
+        "messages=messages)", "model.request",
+        "La requête n’est pas celle de la leçon : max_tokens diffère(nt).",
+        "The request is not the lesson's: max_tokens differ(s)."),
+    "the helper marks the model's text as recorded": (
+        "model", "return Answer(reponse.choices[0].message.content, False)",
+        "return Answer(reponse.choices[0].message.content, True)", "model.answers",
+        "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré",
+        "ask returns the model's text, but marked as the recorded sample"),
+    "the client puts the whole reply 3 in the question": (
+        "client", 'capacites = json.dumps(vues[2]["result"]["capabilities"])', "capacites = json.dumps(vues[2])",
+        "client.asks-model", "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3)",
+        "The question does not end with the announced capabilities (reply 3's result.capabilities)"),
     "the server writes its replies without a newline": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}), end="", flush=True)\n', "server.json-rpc-replies",

@@ -412,7 +412,7 @@ def asks_model(context: Context) -> None:
         given = shown_value(messages)
         raise Failed(question, given, reason="client.ask_not_messages", fields={"given": given})
     contents = [str(m.get("content", "")) for m in messages]
-    if not any(spelling in content for content in contents for spelling in spellings):
+    if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     if not any(facts(capabilities, lang) in messages for lang in ("fr", "en")):

@@ -198,8 +198,8 @@ def answers(context: Context) -> None:
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     model: ModelRun = context.probe("model.run")
     if got != {"text": model.text, "recorded": False}:
-        raise Failed({"text": model.text, "recorded": False}, got, reason="model.not_its_text",
-                     output=outcome.get("printed", ""))
+        reason = "model.text_marked_recorded" if got["text"] == model.text else "model.not_its_text"
+        raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
 
 def request_shape(context: Context) -> None:
@@ -214,7 +214,9 @@ def request_shape(context: Context) -> None:
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}
     if got != expected:
-        raise Failed(expected, got, reason="model.request_differs")
+        differ = [key for key in ("path", "authorization") if got[key] != expected[key]]
+        differ += [key for key in expected["body"] if got["body"][key] != expected["body"][key]]
+        raise Failed(expected, got, reason="model.request_differs", fields={"fields": ", ".join(differ)})
 
 
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
