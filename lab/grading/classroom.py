@@ -318,7 +318,8 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
     write_atomically(path, formats.render(report, fmt, name))
-    record = {"format": fmt, "bonus": bonus, "settings": settings or {}, "report": report.to_dict()}
+    record = {"kit": class_report.kit_version(), "format": fmt, "bonus": bonus, "settings": settings or {},
+              "report": report.to_dict()}
     write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
     return path
 
