@@ -304,6 +304,10 @@ def test_hostile_records_cost_their_students_rows_only(tmp_path: Path) -> None:
         (score, 3, f"{name}/results.json") for name, score in (("ana", 3), ("ben", 1), ("cy", 0), ("dee", 0))]
     assert [row[:3] for row in student_rows(parse(class_report.render(record, "fr")))][:3] == [
         ("ana", 3, 3), ("ben", 1, 3), ("cy", 0, 3)]
+    # A link in place of a record is not followed (a classmate's, or any file of the machine).
+    (tmp_path / "ben" / FULL_RECORD_NAME).unlink()
+    (tmp_path / "ben" / FULL_RECORD_NAME).symlink_to(tmp_path / "ana" / FULL_RECORD_NAME)
+    assert read_class(tmp_path).submissions[1].unreadable == "ValueError: not a file"
 
 
 def rows_failed(out: Path, name: str) -> list[str]:

@@ -94,11 +94,13 @@ class Older(Exception):
 def read_record(folder: Path, submission: Submission) -> None:
     """Fill `submission` from its record. Raises Older; a malformed record sets `unreadable`."""
     path = folder / FULL_RECORD_NAME
-    if not path.is_file() or path.is_symlink():
+    if not path.is_file() and not path.is_symlink():
         raise Older(folder.name)
     results_file = next((name for name in formats.FILE_NAMES.values() if (folder / name).is_file()), "")
     submission.feedback = f"{folder.name}/{results_file}" if results_file else ""
     try:
+        if path.is_symlink() or not path.is_file():
+            raise ValueError("not a file")
         with path.open("rb") as handle:
             data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
         if not isinstance(data, dict):
