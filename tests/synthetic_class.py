@@ -21,9 +21,7 @@ from lab.checks.engine import run
 from lab.grading import class_report, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import SUMMARY_NAME, write_one
-from lab.grading.readback import FULL_RECORD_NAME
 from lab.grading.runner import Limits
-from lab.i18n import text
 from lab.results import FAILED, PASSED, Report
 
 HOSTILE_NAMES = [  # folder names: no "/" (see test_class_report.py for "</script>" in a name)
@@ -72,14 +70,16 @@ def answers_results(folder: Path, lang: str, rng: random.Random) -> list:
 
 
 def ended_run(catalogue: Catalogue, ending: str, lang: str, name: str) -> Report:
-    reasons = {
-        "hung": text(lang, "grade.timeout", seconds=LIMITS.timeout),
-        "cpu": text(lang, "grade.crashed", code=-24, stderr=""),
-        "crashed": text(lang, "grade.crashed", code=1, stderr="Traceback (most recent call last):\n  SyntaxError"),
-        "stopped": text(lang, "grade.too_much_output", limit=4),
-        "kit_error": "RuntimeError: can't start new thread",
-    }
-    return catalogue.failed(name, lang, reasons[ending])
+    """A run that did not finish, as the grader records it: its message key and fields."""
+    if ending == "kit_error":  # an error the grader has no message for
+        return catalogue.failed(name, lang, "RuntimeError: can't start new thread")
+    key, fields = {
+        "hung": ("grade.timeout", {"seconds": LIMITS.timeout}),
+        "cpu": ("grade.crashed", {"code": -24, "stderr": ""}),
+        "crashed": ("grade.crashed", {"code": 1, "stderr": "Traceback (most recent call last):\n  SyntaxError"}),
+        "stopped": ("grade.too_much_output", {"limit": 4}),
+    }[ending]
+    return catalogue.stopped(name, lang, key, **fields)
 
 
 def student_report(catalogue: Catalogue, index: int, lang: str, scratch: Path, rng: random.Random) -> Report:
@@ -123,14 +123,9 @@ def build_class(out: Path, count: int, fmt: str = "gradescope", lang: str = "fr"
 
 
 def write_class(out: Path, rows: list[tuple[str, Report]], fmt: str, lang: str) -> None:
-    """Each report in its folder, summary.csv and grading.json, as `lab grade` writes them.
-
-    Only the format's own file is kept in each folder (no full record, FULL_RECORD_NAME), so
-    that what the page shows is read from that format.
-    """
+    """Each report in its folder (with its record), summary.csv and grading.json, as `lab grade` writes them."""
     for name, report in rows:
         write_one(out, name, report, fmt)
-        (out / name / FULL_RECORD_NAME).unlink(missing_ok=True)
     (out / SUMMARY_NAME).write_text(formats.summary_csv(rows), encoding="utf-8")
     class_report.record_grading(out, rows, {
         "format": fmt, "lang": lang, "bonus": False, "sandbox": "bubblewrap", "jobs": 4, "preload": True,

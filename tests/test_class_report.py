@@ -1,6 +1,7 @@
-"""The class report (lab/grading/class_report.py): its figures, read back from every format,
-match summary.csv and the per-student files; student text is shown as text; `lab report`
-rebuilds it and says clearly when there is nothing to report."""
+"""The class report (lab/grading/class_report.py): its figures, read from each submission's
+record (.lab-report.json) whatever the format, match summary.csv and the per-student files;
+student text is shown as text; `lab report` rebuilds it and says clearly when there is nothing
+to report, or when another kit graded the folder."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from conftest import ROOT
 from hostile import STUB_ENGINE, make_submission
 from lab.checks import registry, task_title
 from lab.checks.texts import say
-from lab.grading import causes, class_report, class_stats, formats
+from lab.grading import class_report, class_stats, formats
 from lab.grading.catalogue import Catalogue
 from lab.grading.classroom import grade_class, output_names
-from lab.grading.readback import (ClassRecord, Submission, parse_explanation, read_class, unquoted)
+from lab.grading.readback import FULL_RECORD_NAME, RECORD_BYTES, ClassRecord, Submission, read_class, unquoted
 from lab.grading.runner import Limits
 from lab.i18n import text
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -35,7 +36,7 @@ def first_check(task: str):
     return next(check for check in registry()[0] if check.task == task)
 
 
-def result(check, status: str, lang: str = "fr", **fields: str) -> CheckResult:
+def result(check, status: str, lang: str = "fr", **fields: object) -> CheckResult:
     return CheckResult(id=check.id, task=check.task, points=check.points, status=status,
                        title=check.title[lang], hint=check.hint[lang], **fields)
 
@@ -46,19 +47,21 @@ def small_class(lang: str = "fr") -> list[tuple[str, Report]]:
     answers = [check for check in registry()[0] if check.task == "answers"][-1]
     cell = "Cellule six_reponses.1 : ce n’est pas ce que répond le serveur."
     asks = "la réponse 1 de `lab run`"
+
+    def wrong(*others: str) -> dict:
+        return {"reason": "answers.cell", "fields": {"cell": "six_reponses.1", "empty_cells": [], "wrong_cells": [*others]}}
     rows = [
         ("ana", Report("ana", lang, [result(one, PASSED), result(two, PASSED), result(answers, PASSED)], duration=2.5)),
         ("ben", Report("ben", lang, [
             result(one, PASSED), result(two, FAILED, expected='{"a": 1}', actual='{"a": 2}', message="différent"),
             result(answers, FAILED, expected=asks, actual="-32601",
-                   message=cell + " Autres cellules fausses : six_reponses.4.")], duration=3.0)),
+                   message=cell + " Autres cellules fausses : six_reponses.4.", **wrong("six_reponses.4"))], duration=3.0)),
         ("cy", Report("cy", lang, [
             result(one, FAILED, expected="x", actual="y"), result(two, SKIPPED, message=say("fr", "part.waits_for", title=one.title["fr"])),
-            result(answers, FAILED, expected=asks, actual="-32601", message=cell)], duration=4.0)),
+            result(answers, FAILED, expected=asks, actual="-32601", message=cell, **wrong())], duration=4.0)),
     ]
-    hung = text(lang, "grade.timeout", seconds=90)
     templates = [result(check, ERROR) for check in (one, two, answers)]
-    rows.append(("dee", Catalogue(templates).failed("dee", lang, hung)))
+    rows.append(("dee", Catalogue(templates).stopped("dee", lang, "grade.timeout", seconds=90)))
     rows[-1][1].duration = 90.0
     return rows
 
@@ -242,24 +245,26 @@ def test_a_forged_csv_guard_and_unknown_columns_and_statuses_are_read(tmp_path: 
     # A later summary may guard cells against formulas and add columns: read by name, unguarded.
     lines = [summary[0] + ",status,path"] + [line + ",,/class/x" for line in summary[1:]]
     lines[2] = lines[2].replace("ben,", "'ben,", 1)
-    lines[3] = lines[3].rsplit(",", 2)[0] + ",kit error,/class/cy"
+    lines[3] = lines[3].rsplit(",", 2)[0] + ",kit-error,/class/cy"
     (tmp_path / "summary.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    results = (tmp_path / "ana" / "results.csv").read_text(encoding="utf-8").replace(",passed,", ",weird,", 1)
-    (tmp_path / "ana" / "results.csv").write_text(results, encoding="utf-8")
+    data = json.loads((tmp_path / "ana" / FULL_RECORD_NAME).read_text(encoding="utf-8"))
+    data["report"]["results"][0]["status"] = "weird"
+    (tmp_path / "ana" / FULL_RECORD_NAME).write_text(json.dumps(data), encoding="utf-8")
     record = read_class(tmp_path)
     assert [s.name for s in record.submissions] == ["ana", "ben", "cy", "dee"]
     assert [class_stats.run_kind(s) for s in record.submissions] == [None, None, "kit_error", "hung"]
     assert record.submissions[0].checks[0].status == "weird"
-    assert record.mismatches == ["ana"]  # its file now fails a check that summary.csv says passed
+    assert record.mismatches == ["ana"]  # its record now fails a check that summary.csv says passed
     page = class_report.render(record, "fr")
     assert "Attention : pour ana, le fichier de résultats et summary.csv ne disent pas la même chose" in page
 
 
-def test_a_missing_or_broken_results_file_falls_back_on_summary_csv(tmp_path: Path) -> None:
+def test_a_missing_or_malformed_record_costs_that_students_row_only(tmp_path: Path) -> None:
     write_class(tmp_path, small_class(), "gradescope", "fr")
     (tmp_path / "ben" / "results.json").unlink()
+    (tmp_path / "ben" / FULL_RECORD_NAME).unlink()
     (tmp_path / "ben").rmdir()
-    (tmp_path / "cy" / "results.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "cy" / FULL_RECORD_NAME).write_text("{not json", encoding="utf-8")
     record = read_class(tmp_path)
     by_name = {s.name: s for s in record.submissions}
     assert (by_name["ben"].score, by_name["ben"].feedback, by_name["ben"].unreadable) == (1, "", "missing")
@@ -269,6 +274,40 @@ def test_a_missing_or_broken_results_file_falls_back_on_summary_csv(tmp_path: Pa
     assert [row[:3] for row in student_rows(page)] == [
         ("ana", 3, 3), ("ben", 1, 3), ("cy", 0, 3), ("dee", 0 if hung_is_scored(tmp_path) else None, 3)]
     assert page.find("table", id="students").all("tr")[2].all("td")[-1].text == "pas de fichier"
+
+
+def test_hostile_records_cost_their_students_rows_only(tmp_path: Path) -> None:
+    """A record too long, nested too deep, of the wrong types or with unknown keys: that row only."""
+    rows = small_class()
+    write_class(tmp_path, rows, "gradescope", "fr")
+    kit = json.loads((tmp_path / "ana" / FULL_RECORD_NAME).read_text(encoding="utf-8"))["kit"]
+
+    def forge(name: str, report: object) -> None:
+        record = {"kit": kit, "format": "gradescope", "bonus": False, "report": report}
+        (tmp_path / name / FULL_RECORD_NAME).write_text(json.dumps(record), encoding="utf-8")
+
+    ben = rows[1][1].to_dict()
+    ben["results"][0]["points"] = "1000"
+    forge("ben", ben)
+    deep = rows[2][1].to_dict()
+    deep["fields"] = json.loads("[" * 500 + "]" * 500)
+    forge("cy", deep)
+    dee = rows[3][1].to_dict()
+    dee["results"][0]["verdict"] = "passed"
+    forge("dee", dee)
+    long = rows[0][1].to_dict()
+    long["warnings"] = ["x" * RECORD_BYTES]
+    forge("ana", long)
+    record = read_class(tmp_path)
+    assert [s.unreadable.split(":")[0] for s in record.submissions] == ["ValueError", "TypeError", "ValueError", "KeyError"]
+    assert [(s.score, s.max_score, s.feedback) for s in record.submissions] == [
+        (score, 3, f"{name}/results.json") for name, score in (("ana", 3), ("ben", 1), ("cy", 0), ("dee", 0))]
+    assert [row[:3] for row in student_rows(parse(class_report.render(record, "fr")))][:3] == [
+        ("ana", 3, 3), ("ben", 1, 3), ("cy", 0, 3)]
+    # A link in place of a record is not followed (a classmate's, or any file of the machine).
+    (tmp_path / "ben" / FULL_RECORD_NAME).unlink()
+    (tmp_path / "ben" / FULL_RECORD_NAME).symlink_to(tmp_path / "ana" / FULL_RECORD_NAME)
+    assert read_class(tmp_path).submissions[1].unreadable == "ValueError: not a file"
 
 
 def rows_failed(out: Path, name: str) -> list[str]:
@@ -286,29 +325,23 @@ def test_without_summary_csv_the_folders_are_read(tmp_path: Path) -> None:
     assert "non enregistré" in class_report.render(record, "fr")
 
 
-def test_explanations_are_read_back_in_both_languages() -> None:
-    for lang in ("fr", "en"):
-        check = CheckResult("a.b", "t", 1, FAILED, "T", hint="do x", expected="line 1\nline 2", actual="y",
-                            message="why", output="printed\nHint: not a hint")
-        assert parse_explanation(formats.explain(check, lang)) == {
-            "message": "why", "expected": "line 1\nline 2", "actual": "y", "hint": "do x",
-            "output": "printed\nHint: not a hint"}
+def test_run_kinds_come_from_the_graders_message_keys() -> None:
+    def kind(reason: str = "", error: str = "", kit_error: bool = False, **fields: object) -> str | None:
+        return class_stats.run_kind(Submission("x", error=error or reason, reason=reason, fields=fields,
+                                               kit_error=kit_error))
+
+    assert kind("grade.timeout", seconds=2.5) == "hung"
+    assert kind("grade.crashed", code=-24, stderr="") == "cpu"
+    assert kind("grade.crashed", code=-9, stderr="Killed") == "stopped"
+    assert kind("grade.crashed", code=1, stderr="Traceback") == "crashed"
+    assert kind("grade.too_much_output", limit=4) == "stopped"
+    assert kind("grade.not_a_folder", path="/x") == "unreadable"
+    assert kind("grade.timeout", kit_error=True, seconds=2.5) == "hung"  # the key decides, whatever the status
+    # The grader's sentence without its key is an error the grader has no message for.
+    assert kind(error=text("en", "grade.timeout", seconds=2.5)) == "kit_error"
+    assert kind(error="RuntimeError: can't start new thread") == "kit_error"
+    assert kind() is None and kind(kit_error=True) == "kit_error"
     assert unquoted("'=1+2") == "=1+2" and unquoted("'ana") == "'ana" and unquoted("'") == "'"
-
-
-def test_run_kinds_come_from_the_graders_own_messages() -> None:
-    def kind(error: str, kit_error: bool = False) -> str | None:
-        return class_stats.run_kind(Submission("x", error=error, kit_error=kit_error))
-
-    for lang in ("fr", "en"):
-        assert kind(text(lang, "grade.timeout", seconds=2.5)) == "hung"
-        assert kind(text(lang, "grade.crashed", code=-24, stderr="")) == "cpu"
-        assert kind(text(lang, "grade.crashed", code=-9, stderr="Killed")) == "stopped"
-        assert kind(text(lang, "grade.crashed", code=1, stderr="Traceback")) == "crashed"
-        assert kind(text(lang, "grade.too_much_output", limit=4)) == "stopped"
-        assert kind(text(lang, "grade.not_a_folder", path="/x")) == "unreadable"
-    assert kind("RuntimeError: can't start new thread") == "kit_error"
-    assert kind("") is None and kind("", kit_error=True) == "kit_error"
 
 
 def test_grading_json_keeps_the_times_of_earlier_runs(tmp_path: Path) -> None:
@@ -405,40 +438,39 @@ def test_names_escaped_or_guarded_in_summary_csv_still_find_their_folder(tmp_pat
     assert record.mismatches == []
 
 
-def test_a_full_record_beside_the_results_file_is_read_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("lang", "line"), ids=["fr", "en"], argvalues=[
+    ("fr", "{path} a été noté par un autre kit : notez-le de nouveau avec ce kit (`lab grade ... --out {path}`), "
+           "puis lab report."),
+    ("en", "{path} was graded by another kit: regrade it with this kit (`lab grade ... --out {path}`), then lab report."),
+])
+@pytest.mark.parametrize("older", ["no record", "another kit", "no kit named"])
+def test_a_folder_another_kit_graded_gets_the_regrade_line(tmp_path: Path, lang: str, line: str, older: str) -> None:
+    write_class(tmp_path, small_class(), "gradescope", "fr")
+    path = tmp_path / "ben" / FULL_RECORD_NAME
+    if older == "no record":  # a kit that kept the results file only
+        path.unlink()
+    else:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["kit"] = "0.0.1"
+        if older == "no kit named":
+            del data["kit"]
+        path.write_text(json.dumps(data), encoding="utf-8")
+    done = lab("--lang", lang, "report", str(tmp_path))
+    assert (done.returncode, done.stdout, click_error(done.stderr)) == (1, "", line.format(path=tmp_path))
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_the_record_gives_the_kit_error_and_its_error(tmp_path: Path) -> None:
     rows = small_class()
-    write_class(tmp_path, rows, "gradescope", "fr")
-    for name, report in rows:  # as a grader that keeps the whole Report to resume a stopped run
-        data = report.to_dict()
-        data["kit_error"] = name == "cy"
-        record = {"format": "gradescope", "bonus": False, "report": data}
-        (tmp_path / name / ".lab-report.json").write_text(json.dumps(record), encoding="utf-8")
-    (tmp_path / "cy" / ".lab-report.json").write_text(json.dumps({"report": {
-        **rows[2][1].to_dict(), "kit_error": True, "error": "OSError: [Errno 24] Too many open files"}}), encoding="utf-8")
+    rows[2][1].kit_error, rows[2][1].error = True, "OSError: [Errno 24] Too many open files"
+    write_class(tmp_path, rows, "junit", "fr")
     record = read_class(tmp_path)
     statuses = [[check.status for check in s.checks] for s in record.submissions]
     assert statuses == [[PASSED] * 3, [PASSED, FAILED, FAILED], [FAILED, SKIPPED, FAILED], [ERROR] * 3]
     assert [s.duration for s in record.submissions] == [2.5, 3.0, 4.0, 90.0]
     assert [class_stats.run_kind(s) for s in record.submissions] == [None, None, "kit_error", "hung"]
-    assert [s.feedback for s in record.submissions] == [f"{n}/results.json" for n in ("ana", "ben", "cy", "dee")]
-
-
-def test_classroom_shaped_exercism_files_find_their_check_ids_by_title(tmp_path: Path) -> None:
-    rows = small_class()
-    write_class(tmp_path, rows, "exercism", "fr")
-    for name, report in rows:  # GitHub Classroom's reporter prints test_code: the reasons go there
-        path = tmp_path / name / "results.json"
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for test, result in zip(data["tests"], report.results):
-            test["line_no"] = 0
-            test["test_code"] = "" if result.status == PASSED else formats.explain(result, "fr", with_output=False)
-            test["message"] = None
-        path.write_text(json.dumps(data), encoding="utf-8")
-    record = read_class(tmp_path)
-    assert [[c.id for c in s.checks] for s in record.submissions] == [[r.id for r in report.results] for _, report in rows]
-    ben = record.submissions[1].checks
-    assert (ben[2].expected, ben[2].actual) == ("la réponse 1 de `lab run`", "-32601")
-    assert record.mismatches == []
+    assert [s.kit_error for s in record.submissions] == [False, False, True, False]
+    assert [s.feedback for s in record.submissions] == [f"{n}/results.xml" for n in ("ana", "ben", "cy", "dee")]
 
 
 def test_an_unscored_kit_error_in_summary_csv_is_left_out_of_the_scores(tmp_path: Path) -> None:
@@ -455,36 +487,3 @@ def test_an_unscored_kit_error_in_summary_csv_is_left_out_of_the_scores(tmp_path
     bars = {bar.attrs["data-low"]: bar.attrs["data-count"] for bar in page.find("svg", id="histogram").all("g")}
     assert bars == {"0": "1", "1": "1", "2": "0", "3": "1"}
     assert page.find("table", id="students").all("tr")[4].find("td").text == "—/3"
-
-
-def test_a_kit_error_wrapper_around_a_known_message_keeps_its_kind(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lab.i18n import MESSAGES
-
-    monkeypatch.setitem(MESSAGES["fr"], "grade.kit_error", "Erreur du kit, pas une note : {reason}")
-    monkeypatch.setitem(MESSAGES["en"], "grade.kit_error", "Kit error, not a mark: {reason}")
-    monkeypatch.setattr(causes, "KIT_ERROR_PREFIX", causes.kit_error_prefix())
-    hung = "Kit error, not a mark: " + text("en", "grade.timeout", seconds=9)
-    assert class_stats.run_kind(Submission("x", error=hung, kit_error=True)) == "hung"
-    other = "Erreur du kit, pas une note : MemoryError"
-    assert class_stats.run_kind(Submission("x", error=other)) == "kit_error"
-
-
-@pytest.mark.parametrize("fmt", ["gradescope", "junit", "csv"])
-def test_a_kit_error_status_in_a_results_file_is_read(tmp_path: Path, fmt: str) -> None:
-    write_class(tmp_path, small_class(), fmt, "fr")
-    path = tmp_path / "cy" / formats.FILE_NAMES[fmt]
-    content = path.read_text(encoding="utf-8")
-    if fmt == "gradescope":  # as graders that give a kit error a status of its own write it
-        data = json.loads(content)
-        data["extra_data"] = {"status": "kit-error"}
-        content = json.dumps(data)
-    elif fmt == "junit":
-        content = content.replace('<property name="status" value="graded" />',
-                                  '<property name="status" value="kit-error" />')
-    else:
-        content = "\n".join(line.replace(",failed,", ",kit-error,").replace(",skipped,", ",kit-error,")
-                            for line in content.splitlines()) + "\n"
-    path.write_text(content, encoding="utf-8")
-    record = read_class(tmp_path)
-    assert [s.kit_error for s in record.submissions] == [False, False, True, False]
-    assert [class_stats.run_kind(s) for s in record.submissions] == [None, None, "kit_error", "hung"]

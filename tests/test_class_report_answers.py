@@ -1,10 +1,8 @@
 """The class report's answers table reads the answers checks' kept keys and fields (the cell,
-the other cells, a file that cannot be read), and reads an older record's sentences back into
-the same keys: the same counts in French and in English, with or without the keys."""
+the other cells, a file that cannot be read): the same counts in French and in English."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -36,15 +34,8 @@ def graded(root: Path, lang: str) -> list[Submission]:
     return submissions
 
 
-def without_keys(submissions: list[Submission]) -> list[Submission]:
-    """The same record as an older --out folder holds it: sentences, no reason keys."""
-    return [dataclasses.replace(s, checks=[dataclasses.replace(c, reason="", fields={}) for c in s.checks])
-            for s in submissions]
-
-
 @pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("keys", [True, False], ids=["keys", "sentences"])
-def test_the_answers_table_counts_each_cell_from_the_keys_or_the_sentences(tmp_path: Path, lang: str, keys: bool) -> None:
+def test_the_answers_table_counts_each_cell_from_the_keys(tmp_path: Path, lang: str) -> None:
     submissions = graded(tmp_path, lang)
     six = next(c for c in submissions[0].checks if c.id == "answers.six-replies")
     assert six.reason == "answers.cell"
@@ -52,7 +43,7 @@ def test_the_answers_table_counts_each_cell_from_the_keys_or_the_sentences(tmp_p
                           "empty_cells": ["six_reponses.5", "six_reponses.6"], "wrong_cells": []}
     assert [c.reason for c in submissions[2].checks] == ["answers.not_toml_at"] * 3
     assert [c.reason for c in submissions[3].checks] == ["answers.not_utf8"] * 3
-    record = ClassRecord(tmp_path, submissions if keys else without_keys(submissions), {}, True)
+    record = ClassRecord(tmp_path, submissions, {}, True)
     assert class_stats.answers_unreadable(record) == 2
     asks = {"fr": "la réponse 1 de `lab run`", "en": "reply 1 of `lab run`"}[lang]
     # Wrong values and empty cells apart: ann left 5 and 6 empty, bob wrote 6 wrong (its value unseen).

@@ -115,36 +115,11 @@ def test_each_cause_is_read_from_the_reason_key_whatever_the_message_says() -> N
     assert check_cause(check(FAILED, "id 0 is a valid id")) == "rule:server.id-zero"
 
 
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_an_older_record_without_keys_gets_the_same_causes_from_its_sentences(lang: str) -> None:
-    """Results written before reasons were kept: their message, the table's own sentence, is read back."""
-    from lab.checks.texts import say
-    from lab.i18n import text
-
-    def old(reason: str, output: str = "", **fields: object) -> CheckResult:
-        return check(FAILED, say(lang, reason, **fields), output)
-
-    assert check_cause(old("file.missing", file="client.py")) == "missing:client.py"
-    assert check_cause(check(FAILED, text(lang, "grade.bonus_not_attempted", file="bonus_server.py"))) \
-        == "missing:bonus_server.py"
-    assert check_cause(old("run.silent", who="server", seconds=5.0)) == "hang:server.py"
-    assert check_cause(old("run.spun", who="bonus", cpu=2.5)) == "cpu:server.py"
-    assert check_cause(old("run.stopped_silent", "IndentationError: unexpected indent", who="server", code=1)) \
-        == "syntax:server.py"
-    assert check_cause(old("run.stopped_silent", "KeyError: 'x'", who="server", code=-6)) == "crash:server.py"
-    assert check_cause(old("part.unwritten", task="client-2")) == "unwritten:client-2"
-    assert check_cause(old("part.not_yet", task="server-1")) == "unwritten:server-1"
-    assert check_cause(check(FAILED, "id 0 is a valid id")) == "rule:server.id-zero"
-
-
 def test_the_first_cause_is_the_first_check_that_failed_on_its_own() -> None:
     first = registry()[0][0]
     waiting = check(FAILED, reason="part.waits_for", title=first.title["en"], check_id="server.reply-ids")
-    # A format without a skipped status wrote the wait as a failure, its sentence only.
-    from lab.checks.texts import say
-    waiting_as_failed = check(FAILED, say("fr", "part.waits_for", title=first.title["fr"]), check_id="server.reply-ids")
-    assert not could_run(waiting) and not could_run(waiting_as_failed) and not could_run(check(SKIPPED, "x"))
-    assert first_cause([check(PASSED), waiting, waiting_as_failed, check(FAILED, "no", check_id="server.b")]) \
+    assert not could_run(waiting) and not could_run(check(SKIPPED, "x"))
+    assert first_cause([check(PASSED), waiting, check(FAILED, "no", check_id="server.b")]) \
         == "rule:server.b"
     assert first_cause([check(PASSED)]) == ""
     assert first_cause([check(FAILED, "no")], error="boom") == "kit-error"
@@ -178,17 +153,15 @@ def test_python_errors_name_the_students_file_not_the_private_copy(graded: tuple
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("keys", [True, False], ids=["keys", "sentences"])
-def test_a_client_or_model_that_does_not_run_and_an_untouched_table_are_named(lang: str, keys: bool) -> None:
-    """With the reason keys, or read back from the sentences of an older record."""
+def test_a_client_or_model_that_does_not_run_and_an_untouched_table_are_named(lang: str) -> None:
+    """From the reason keys and fields (the sentence is the language's own, and unread)."""
     from lab.checks.texts import say
 
     def failed(reason: str, output: str = "", actual: str = "", check_id: str = "client.seven-messages",
                task: str = "client-1", **fields: object) -> CheckResult:
         result = check(FAILED, say(lang, reason, **fields), output, check_id, task)
         result.actual = actual
-        if keys:
-            result.reason, result.fields = reason, dict(fields)
+        result.reason, result.fields = reason, dict(fields)
         return result
 
     traceback = "client.py, line 13\n    undefined_name\nNameError: name 'undefined_name' is not defined"

@@ -122,19 +122,6 @@ def test_a_kit_error_is_shown_as_one_and_sends_no_points() -> None:
     assert own.notices == ["Points 0/3"]
 
 
-def test_readback_merges_a_checks_points_back_into_one_check(tmp_path: Path) -> None:
-    from lab.grading.readback import read_class
-
-    folder = tmp_path / "alice"
-    folder.mkdir()
-    (folder / "results.json").write_text(formats.render(mixed_report("en"), "classroom", "alice"), encoding="utf-8")
-    (tmp_path / "summary.csv").write_text(formats.summary_csv([("alice", mixed_report("en"))]), encoding="utf-8")
-    [submission] = read_class(tmp_path).submissions
-    assert [(check.title, check.points) for check in submission.checks] == [
-        ("Le serveur démarre", 2), ("Refuse 1999-01-01", 3), ("Prêt après initialized", 4),
-        ("Le client envoie sept messages", 1)]
-
-
 def test_without_a_sandbox_lab_grade_still_writes_a_file_the_reporter_reads(tmp_path: Path) -> None:
     """bwrap refused (as on ubuntu-latest before the workflow's sysctl): exit 1 with the
     reason, and a kit-error results file, so the reporter shows the reason, not a JSON error."""

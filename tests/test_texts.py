@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from lab.checks.texts import TEXTS, field_names, recognise, say
+from lab.checks.texts import TEXTS, field_names, say
 from lab.checks.titles import TITLES
 
 # Modules whose texts all live in the tables, and the class report's figures that read them.
@@ -132,22 +132,10 @@ def test_fields_that_are_words_are_written_in_the_runs_language() -> None:
         "skipped: this client cannot run here (@x/y is not in npx's cache, and this run does not fetch it)"
 
 
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_a_sentence_is_read_back_into_its_key_from_the_same_table(lang: str) -> None:
-    assert recognise(say(lang, "file.missing", file="model.py"), ("run.silent", "file.missing")) == \
-        ("file.missing", {"file": "model.py"})
-    assert recognise(say(lang, "run.silent", who="server", seconds=4.5), ("run.silent",)) == \
-        ("run.silent", {"who": TEXTS[lang]["who.server"], "seconds": "4.5"})
-    said, line, column = "Expected ']' at the end of a table declaration", 1, 11
-    what = {"reason": "answers.toml_table"}
-    assert recognise(say(lang, "answers.not_toml_at", file="answers.toml", said=said, line=line, column=column,
-                         what=what), ("answers.not_toml_at", "answers.not_toml")) == \
-        ("answers.not_toml_at", {"file": "answers.toml", "said": said, "line": "1", "column": "11",
-                                 "what": TEXTS[lang]["answers.toml_table"]})
+def test_the_answers_cell_sentence_names_the_other_cells() -> None:
     assert say("en", "answers.cell", cell="mots_cles.etat", why={"reason": "answers.why_empty"}, empty_cells=[],
                wrong_cells=["mots_cles.negocier"]) == \
         "Cell mots_cles.etat (keywords: state): it is empty. Other wrong cells: mots_cles.negocier (keywords: negotiate)."
-    assert recognise("Le serveur a répondu deux fois.", tuple(key for key in TEXTS[lang] if key != "real.said")) is None
 
 
 def test_a_result_keeps_its_reason_through_json_and_only_where_there_is_one() -> None:

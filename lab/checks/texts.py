@@ -17,7 +17,6 @@ reads both. To add a reason: a key here in both languages, then
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any, Callable
 
@@ -615,32 +614,3 @@ def in_each_language(key: str, **fields: Any) -> dict[str, str]:
 def field_names(template: str) -> set[str]:
     """The {name} placeholders of a template."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-# ---------------------------------------------------------------- reading a sentence back
-
-def pattern(template: str) -> str:
-    """A template's first line as a regex, each field a named group (`{name:g}` → (?P<name>.*?)),
-    a field met again the same text as the first time."""
-    pieces = re.split(r"\{(\w+)(?:[^}]*)\}", template.split("\n")[0])
-    regex, named = "", set()
-    for index, piece in enumerate(pieces):
-        if index % 2 == 0:
-            regex += re.escape(piece)
-        else:  # a field written twice is the same text twice
-            regex += f"(?P={piece})" if piece in named else f"(?P<{piece}>.*?)"
-            named.add(piece)
-    return regex
-
-
-def recognise(message: str, keys: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
-    """(key, fields as written) when `message`'s first line is one of `keys`' sentences, in
-    either language: for results written before reasons were kept (an older --out folder, a
-    results file read back without the kit's record). Built from this table: no second copy."""
-    first = message.strip().split("\n")[0]
-    for key in keys:
-        for lang in ("fr", "en"):
-            found = re.fullmatch(pattern(TEXTS[lang][key]), first)
-            if found:
-                return key, found.groupdict()
-    return None

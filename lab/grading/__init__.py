@@ -9,7 +9,7 @@ and writes the formats the platforms read (Gradescope, Exercism, GitHub Classroo
 - hygiene.py: control characters escaped and CSV formulas neutralised, before any format
 - classroom.py: the class in parallel, output folders, summary CSV, retries of resource failures
 - capacity.py: how many submissions at once, within the host's CPU, process and memory limits
-- readback.py: an output folder read back (summary.csv, grading.json, each results file)
+- readback.py: an output folder read back (summary.csv, grading.json, each submission's .lab-report.json)
 - class_stats.py: the class report's figures; class_report.py: report.html and grading.json
 - progress.py: the terminal progress bar
 - bundle.py: the Gradescope autograder zip, and which folder of an upload is graded

@@ -17,19 +17,15 @@ the class report:
   untouched (every cell of it empty) is `unwritten:answers`;
 - "" when every check passed.
 
-A check's cause is read from its reason key (`CheckResult.reason`, lab/checks/texts.py), the
-same whatever language the class was graded in. How the run ended is read from the grader's
-own messages (lab/i18n.py, both languages). A result written before reasons were kept has
-its message read back into a key of the same tables (reason_of), so an older --out folder
-gets the same causes.
+A check's cause is read from its reason key and fields (`CheckResult.reason`,
+lab/checks/texts.py), how the run ended from the grader's message key (`Report.reason`,
+lab/i18n.py): the same whatever language the class was graded in, never from a sentence.
 """
 
 from __future__ import annotations
 
 import re
 
-from lab.checks.texts import TEXTS, recognise
-from lab.i18n import MESSAGES
 from lab.results import ERROR, FAILED, PASSED, CheckResult
 
 HUNG, CPU, CRASHED, STOPPED, UNREADABLE, KIT_ERROR = "hung", "cpu", "crashed", "stopped", "unreadable", "kit_error"
@@ -43,36 +39,6 @@ FILES = {"server": "server.py", "client": "client.py", "model": "model.py", "ans
          "bonus": "bonus_server.py"}  # a check id's first word: the student file it runs
 
 
-def message_pattern(key: str) -> re.Pattern[str]:
-    """The first line of a grader message, in either language, with its fields as groups."""
-    alternatives = []
-    for lang in ("fr", "en"):
-        first_line = MESSAGES[lang][key].split("\n")[0]
-        pieces = re.split(r"\{(\w+)(?:[^}]*)\}", first_line)
-        regex = "".join(re.escape(piece) if index % 2 == 0 else f"(?P<{piece}_{lang}>.*?)"
-                        for index, piece in enumerate(pieces))
-        alternatives.append(regex)
-    return re.compile("|".join(f"(?:{regex})" for regex in alternatives))
-
-
-PATTERNS = {key: message_pattern(f"grade.{key}") for key in ("timeout", "crashed", "too_much_output", "not_a_folder",
-                                                              "copy_files", "copy_bytes", "copy_time", "copy_depth",
-                                                              "many_folders", "empty")}
-
-
-def kit_error_prefix() -> re.Pattern[str] | None:
-    """The grader's "kit error: {reason}" wrapper, in either language, if it has one."""
-    regexes = []
-    for lang in ("fr", "en"):
-        template = MESSAGES[lang].get("grade.kit_error", "")
-        if template.count("{") == 1 and template.endswith("}"):
-            regexes.append(re.escape(template[:template.index("{")]))
-    return re.compile("|".join(regexes)) if regexes else None
-
-
-KIT_ERROR_PREFIX = kit_error_prefix()
-
-
 RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.not_a_folder": UNREADABLE,
                "grade.copy_files": REFUSED, "grade.copy_bytes": REFUSED, "grade.copy_time": REFUSED,
                "grade.copy_depth": REFUSED, "grade.many_folders": REFUSED, "grade.empty": EMPTY}
@@ -82,23 +48,13 @@ def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None 
     """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
 
     The grader's message key (`reason`, Report.reason) decides, whatever status came with it
-    (a grader may call every run it could not finish a kit error); without one (a results
-    file read back, an older record) the error's first line is read back into one of the same
-    messages; an error the grader has no message for is its own failure.
+    (a grader may call every run it could not finish a kit error); an error the grader has no
+    message for is its own failure.
     """
     if reason in RUN_REASONS:
         return RUN_REASONS[reason]
     if reason == "grade.crashed":
         return crash_kind(str((fields or {}).get("code", "")))
-    first = error.split("\n")[0].strip()
-    if KIT_ERROR_PREFIX is not None and (prefix := KIT_ERROR_PREFIX.match(first)):
-        first = first[prefix.end():]
-    for key, kind in RUN_REASONS.items():
-        if PATTERNS[key.removeprefix("grade.")].fullmatch(first):
-            return kind
-    crashed = PATTERNS["crashed"].fullmatch(first)
-    if crashed:
-        return crash_kind(next((value for name, value in crashed.groupdict().items() if name.startswith("code") and value), ""))
     return KIT_ERROR if error or kit_error else None
 
 
@@ -126,50 +82,18 @@ PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b
 ANSWERS_TASK = "answers"
 
 
-def task_of_part(name: str) -> str:
-    """The task id whose title is `name` ("serveur, partie 3" → "server-3"), or `name`."""
-    try:
-        from lab.checks import registry
-
-        tasks = registry()[2]
-    except Exception:
-        return name
-    return next((task for task, titles in tasks.items() if name in titles.values()), name)
-
-
 def file_of(check: CheckResult) -> str:
     return FILES.get(check.id.split(".")[0], check.id.split(".")[0])
 
 
-def reason_of(check: CheckResult) -> tuple[str, dict]:
-    """The check's reason key and fields. A result without one (an --out folder written before
-    results kept their reasons, or a results file read back without the kit's record) has its
-    message read back into a key of the same table, in either language (texts.recognise)."""
-    if check.reason:
-        return check.reason, check.fields
-    found = recognise(check.message, READ_BACK)
-    if found is None:
-        return "", {}
-    key, fields = found
-    if "task" in fields:  # written as the part's title: its task id
-        fields = {**fields, "task": task_of_part(fields["task"])}
-    return key, fields
-
-
-READ_BACK = ("file.missing", "part.unwritten", "part.not_yet", "part.waits_for", "run.silent", "run.spun",
-             "run.stopped_silent", "file.does_not_load", "model.stopped_before", "client.sent_nothing", "answers.cell")
-
-
 def check_cause(check: CheckResult) -> str:
     """The cause a failed check names, as a code (module docstring), read from its reason key."""
-    reason, fields = reason_of(check)
+    reason, fields = check.reason, check.fields
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
         kind = CRASH
     if reason == "answers.cell" and untouched_table(check, fields):
         return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
-    if kind is None and reason == "" and (bonus := recognise_bonus(check.message)):
-        return f"{MISSING}:{bonus}"
     if kind == MISSING:
         return f"{MISSING}:{fields.get('file', file_of(check))}"
     if kind == UNWRITTEN:
@@ -184,20 +108,8 @@ def check_cause(check: CheckResult) -> str:
 
 def untouched_table(check: CheckResult, fields: dict) -> bool:
     """An answers check's first wrong cell is empty (written as "—") and no other it names is
-    wrong: the table is still to write, not a rule broken. A result without its fields (read
-    back) names the wrong cells in a sentence of its own (answers.also_wrong)."""
-    if check.actual not in ("", "—"):
-        return False
-    if check.reason:
-        return not fields.get("wrong_cells")
-    return not any(TEXTS[lang]["answers.also_wrong"].partition("{cells}")[0] in check.message for lang in TEXTS)
-
-
-def recognise_bonus(message: str) -> str:
-    """The file an older record's "bonus not attempted" names (the grader's sentence, lab/i18n.py), or ""."""
-    pattern = message_pattern("grade.bonus_not_attempted")
-    found = pattern.fullmatch(message.strip().split("\n")[0])
-    return next((value for value in found.groupdict().values() if value), "") if found else ""
+    wrong: the table is still to write, not a rule broken."""
+    return check.actual in ("", "—") and not fields.get("wrong_cells")
 
 
 def could_run(check: CheckResult) -> bool:
@@ -206,7 +118,7 @@ def could_run(check: CheckResult) -> bool:
     write a skip as a failure with the engine's reason: read that too."""
     if check.status == PASSED:
         return True
-    return check.status == FAILED and reason_of(check)[0] not in ("part.not_yet", "part.waits_for")
+    return check.status == FAILED and check.reason not in ("part.not_yet", "part.waits_for")
 
 
 def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False, reason: str = "",

@@ -1,8 +1,7 @@
 """The class report's figures, from a ClassRecord: pure functions, no HTML.
 
 What went wrong with a run, and which answers.toml cells a student got wrong, is read from
-the reason keys and fields the results keep (lab/grading/causes.py, lab/checks/texts.py); a
-record written before they were kept has its sentences read back into the same keys.
+the reason keys and fields the results keep (lab/grading/causes.py, lab/checks/texts.py).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from dataclasses import dataclass, field
 from lab.grading import causes
 from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
                                 check_cause, could_run, file_of, first_cause, split)
-from lab.checks.texts import TEXTS, recognise
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
@@ -191,45 +189,16 @@ def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str,
 
 
 def answers_reason(check: CheckResult) -> tuple[str, dict]:
-    """An answers check's reason key and fields: kept in the result, or, in a record written
-    before they were (an older --out folder), its sentence read back from the same table."""
-    if check.reason:
-        key, fields = check.reason, check.fields if isinstance(check.fields, dict) else {}
-        if key == CELL:  # a results file is the student's to write: only names are taken from it
-            fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
-                      **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
-        return key, fields
-    found = recognise(check.message, (*UNREADABLE, CELL))
-    if found is None:
-        return "", {}
-    key, fields = found
-    if key == CELL:  # the sentence as written: the first cell's name, then the cells named after it
-        fields = {"cell": plain_cell(fields["cell"]), "empty_cells": named_cells(check.message, "answers.still_empty"),
-                  "wrong_cells": named_cells(check.message, "answers.also_wrong")}
+    """An answers check's reason key and fields; of a wrong cell's, only names are taken."""
+    key, fields = check.reason, check.fields
+    if key == CELL:
+        fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
+                  **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
     return key, fields
 
 
 def names(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str) and item] if isinstance(value, list) else []
-
-
-def plain_cell(name: str) -> str:
-    """A cell's name in the file, without the English label it is shown with (answers_checks.cell_name)."""
-    return name.split(" (")[0].strip()
-
-
-def named_cells(message: str, key: str) -> list[str]:
-    """The cells a written sentence names after `key`'s words (" Autres cellules fausses : a, b."),
-    in either language; the cells sentences come last, `wrong_cells` the very last."""
-    for lang in TEXTS:
-        before, _, after = TEXTS[lang][key].partition("{cells}")
-        if before in message:
-            listed = message.split(before, 1)[1]
-            for other in ("answers.still_empty", "answers.also_wrong"):
-                listed = listed.split(TEXTS[lang][other].partition("{cells}")[0])[0]
-            listed = listed.strip().removesuffix(after.strip())
-            return [plain_cell(cell) for cell in listed.split(", ") if cell.strip()]
-    return []
 
 
 def unreadable(check: CheckResult) -> bool:

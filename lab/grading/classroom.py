@@ -35,6 +35,8 @@ from lab.grading.capacity import Fit, Host, fit_jobs, holds_one_job, one_job_pid
 from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.private_copy import CopyCaps, files_digest
+from lab.grading.readback import FULL_RECORD_NAME as DONE_NAME  # graded, and how (read by lab report)
+from lab.grading.readback import SUMMARY_NAME
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -44,11 +46,9 @@ from lab.process.sandbox import Spec
 from lab.process.student import joins_here
 from lab.results import ERROR, Report
 
-SUMMARY_NAME = "summary.csv"
 # Room held for summary.csv while the class is graded (a generous bound for one row), so that a
 # disk the results fill up still takes the summary: released just before it is written.
 RESERVE_NAME, RESERVE_PER_ROW = ".lab-summary-room", 4096
-DONE_NAME = ".lab-report.json"  # in each submission's output folder: graded, and how
 # Files `lab grade` writes beside the submissions' folders: no folder may take their names.
 CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
@@ -318,7 +318,8 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
     write_atomically(path, formats.render(report, fmt, name))
-    record = {"format": fmt, "bonus": bonus, "settings": settings or {}, "report": report.to_dict()}
+    record = {"kit": class_report.kit_version(), "format": fmt, "bonus": bonus, "settings": settings or {},
+              "report": report.to_dict()}
     write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
     return path
 
