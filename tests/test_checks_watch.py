@@ -69,6 +69,6 @@ def test_the_watching_command_judges_each_save_in_the_same_process(tmp_path):
     finally:
         watcher.terminate()
         watcher.wait(timeout=10)
-    assert first != second and "server.refuses-unknown-version" in "".join(view)
+    assert first != second and "    ✗ Reply 2: an unknown version is refused with -32602\n" in view  # its title
     assert "Fix the first error of each part and save: the checks run again by themselves.\n" in view
     assert elapsed < 3.0  # bench/watch_speed.py measures it precisely
