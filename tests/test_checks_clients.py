@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from checks_helpers import FIXTURES, failed, mutate, run_some
+from checks_helpers import FIXTURES, ROOT, failed, mutate, run_some
+from lab.checks.texts import in_each_language
 from totals import checks_of
 
 ALT = (FIXTURES / "alt_client.py").read_text()
@@ -64,3 +65,22 @@ def test_a_client_that_sends_nothing_says_why(tmp_path):
     (result,) = report.results
     assert result.message == "Le serveur n’a rien reçu du client."
     assert result.output == "Pas de serveur pour moi"
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("fr", "Le client a affiché ses messages (« -> »), mais le serveur n’en a reçu aucun : ils sont restés du côté "
+           "du client."),
+    ("en", 'The client printed its messages ("-> "), but the server received none of them: they stayed on the '
+           "client's side."),
+])
+def test_a_client_that_prints_its_messages_but_never_flushes_them_is_told_so(tmp_path, lang, said):
+    """Found by a walk (issue 34): the solution's client without its flush waits for a reply that
+    cannot come, gives up and stops; the server saw nothing, and the client did print "-> " lines."""
+    source = (ROOT / "solutions" / "client.py").read_text(encoding="utf-8")
+    assert source.count("    server.stdin.flush()\n") == 1
+    for name in ("client.py", "jsonrpc_lines.py", "server_replies.py", "model_setup.py"):
+        (tmp_path / name).write_text((ROOT / "solutions" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "client.py").write_text(source.replace("    server.stdin.flush()\n", ""), encoding="utf-8")
+    report = run_some(tmp_path, "client.", lang=lang)
+    first = next(result for result in report.results if result.status == "failed")
+    assert (first.message, first.hint) == (said, in_each_language("client.transport.hint")[lang]), first.id

@@ -262,6 +262,8 @@ def client_run(context: Context) -> StudentClientRun:
             reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
         elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
             reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
+        elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
+            reason, fields, hint = "client.printed_not_sent", {}, transport
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),

@@ -286,6 +286,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.nothing_reached": "Le serveur n’a rien reçu du client en {seconds:g} s, pas un octet, et le client ne "
                                   "s’est pas arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé "
                                   "(flush), à moins qu’il n’attende le serveur avant d’envoyer.",
+        "client.printed_not_sent": "Le client a affiché ses messages (« -> »), mais le serveur n’en a reçu aucun : ils "
+                                   "sont restés du côté du client.",
         "client.line_never_ended": "Le serveur a reçu du client une ligne qui ne finit jamais ({size} caractères sans "
                                    "retour à la ligne) : il lit ligne par ligne, et attend encore la fin de celle-ci.",
         "client.transport.hint": "Chaque message part sur une ligne à lui : son JSON, un retour à la ligne (\\n), puis "
@@ -534,6 +536,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.nothing_reached": "The server received nothing from the client in {seconds:g} s, not one byte, and "
                                   "the client did not stop: what it writes stays on its side until it is flushed, "
                                   "unless it waits for the server before sending.",
+        "client.printed_not_sent": "The client printed its messages (\"-> \"), but the server received none of them: "
+                                   "they stayed on the client's side.",
         "client.line_never_ended": "The server received from the client one line that never ends ({size} characters "
                                    "with no newline): it reads line by line, and is still waiting for this one's end.",
         "client.transport.hint": "Each message goes on a line of its own: its JSON, a newline (\\n), then flush, so "
