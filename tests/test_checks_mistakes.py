@@ -181,6 +181,10 @@ MISTAKES = {
         "return Answer(reponse.choices[0].message.content, True)", "model.answers",
         "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré",
         "ask returns the model's text, but marked as the recorded sample"),
+    "the helper does not mark the sample as recorded": (
+        "model", "        return Answer(sample, True)", "        return Answer(sample, False)", "model.refused",
+        "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré",
+        "ask returns the sample, but does not mark it as recorded"),
     "the client puts the whole reply 3 in the question": (
         "client", 'capacites = json.dumps(vues[2]["result"]["capabilities"])', "capacites = json.dumps(vues[2])",
         "client.asks-model", "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3)",

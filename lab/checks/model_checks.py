@@ -225,7 +225,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLES[context.lang], "recorded": True}:
-        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason="model.not_the_sample",
+        reason = "model.sample_not_marked" if got["text"] == SAMPLES[context.lang] else "model.not_the_sample"
+        raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason=reason,
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
     if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
