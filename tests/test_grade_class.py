@@ -52,8 +52,11 @@ def test_a_hostile_class_is_graded_whole_and_nobody_harms_anybody(tmp_path: Path
     # Each endless one cost its own time limit, no more; the four kit errors (below) were each
     # tried again after the retry pauses, two jobs side by side.
     durations = {name: report.duration for name, report in result.rows}
-    assert TIMEOUT <= durations["hangs"] < TIMEOUT + 1 and TIMEOUT <= durations["loops"] < TIMEOUT + 1
-    assert elapsed < 2 * TIMEOUT + 2 * sum(RETRY_PAUSES) + 3
+    reports = dict(result.rows)
+    assert [reports[name].reason for name in ("hangs", "loops")] == ["grade.timeout"] * 2  # stopped at their limit
+    # Time bounds at 3x what is expected, for a busy machine; that each stopped once is the reason above.
+    assert TIMEOUT <= durations["hangs"] < 3 * TIMEOUT and TIMEOUT <= durations["loops"] < 3 * TIMEOUT
+    assert elapsed < 3 * (2 * TIMEOUT + 2 * sum(RETRY_PAUSES))
     names = [name for name, _ in result.rows]
     assert names == [*kinds, "full-2"]
     scores = {name: report.score for name, report in result.rows}

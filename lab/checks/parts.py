@@ -20,6 +20,7 @@ twice is the student's failure (`part.…` reasons), never a kit error.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import secrets
 import tempfile
@@ -30,7 +31,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lab.checks.engine import Context, Failed
-from lab.checks.reference import copy_for_student, encode_lines, give_helper_bytecode, reference_replies, scenario_messages
+from lab.checks.reference import (copy_for_student, encode_lines, give_helper_bytecode, reference_replies,
+                                  scenario_messages, write_for_student)
+from lab.checks.reference import load as reference_module
 from lab.checks.server_session import Transcript, parse, rules_messages, session
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
@@ -143,7 +146,7 @@ def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
         students_own(context.folder, work)
         copy_for_student(RUNNER, work / RUNNER_COPY)
         if any(order.get("lend") for _, order in orders):  # only where part 1 is lent: never beside part 1's calls
-            copy_for_student(LENT_SERVER, work / LENT_COPY)
+            write_lent_server(work)
         session = converse(context.launch, work / RUNNER_COPY, cwd=work, env=child_env(context.launch, context.lang),
                            cpu_seconds=PARTS_CPU)
         deadline = time.monotonic() + PARTS_LIMIT
@@ -290,6 +293,15 @@ def students_own(folder: Path, work: Path) -> None:
     give_helper_bytecode(work)
 
 
+def write_lent_server(work: Path) -> None:
+    """scripts/lent_server.py into `work`, with the part 1 it lends: the reference's send, reply
+    and fail, their source taken from solutions/server.py (their one home)."""
+    server = reference_module("server")
+    part_one = "".join(inspect.getsource(getattr(server, name)) + "\n\n" for name in ("send", "reply", "fail"))
+    write_for_student(work / "lab_lent_part1.py", f"import sys\n\nfrom jsonrpc_lines import to_json\n\n\n{part_one}".encode())
+    copy_for_student(LENT_SERVER, work / LENT_COPY)
+
+
 def lent_session(context: Context, messages: list[Any]) -> Transcript:
     """A stdio session with the student's server.py run with part 1 lent (scripts/lent_server.py),
     in a folder of the kit's beside the student's files: parts 2 and 3 judged on their own when
@@ -297,7 +309,7 @@ def lent_session(context: Context, messages: list[Any]) -> Transcript:
     with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
         work = Path(temp)
         students_own(context.folder, work)
-        copy_for_student(LENT_SERVER, work / LENT_COPY)
+        write_lent_server(work)
         transcript = session(dataclasses.replace(context, folder=work), messages, LENT_COPY)
     transcript.script = "server.py"  # its tracebacks show the student's file
     return transcript
