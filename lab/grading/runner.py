@@ -38,6 +38,7 @@ import math
 import os
 import re
 import secrets
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -301,7 +302,9 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     refused them a fork): a check that could not start its student process then failed
     because of them, the student's failure, not the kit's (the check run's room is its own).
     """
-    if outcome.code is None:
+    # Its CPU limit is its time limit (Limits.cpu_seconds): a check run that spent it all was
+    # stopped at its time limit too, whichever of the two came first.
+    if outcome.code is None or outcome.code == -signal.SIGXCPU:
         return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
     parsed = parse_report(outcome.stdout, limits.output_bytes)
     if parsed is None:
