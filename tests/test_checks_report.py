@@ -69,10 +69,16 @@ def test_watch_runs_again_after_a_save(tmp_path):
 
 
 def test_watch_stops_cleanly_on_ctrl_c(tmp_path):
+    runs = []
+
     def interrupted() -> None:
+        runs.append("run")
         raise KeyboardInterrupt
 
-    watch(tmp_path, interrupted, lambda: None)  # returns instead of raising
+    # Ctrl-C during a run ends the watch: it returns None (no traceback), after that one run,
+    # without waiting for a change.
+    assert watch(tmp_path, interrupted, lambda: runs.append("waiting")) is None
+    assert runs == ["run"]
 
 
 def test_a_root_cause_is_shown_before_the_failures_it_explains():

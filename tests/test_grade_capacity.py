@@ -74,38 +74,42 @@ def test_no_cgroup_limit_means_none(tmp_path: Path) -> None:
     assert (capacity.cgroup_pids(root, proc), capacity.cgroup_cpus(root, proc)) == (None, None)
 
 
+# The budgets of lab/grading/capacity.py, so that a host is described by how many jobs it holds
+# and a refitted budget moves the hosts with it.
+RESERVE, PER_JOB, PER_JOB_BONUS = capacity.PIDS_RESERVE, capacity.PIDS_PER_JOB[False], capacity.PIDS_PER_JOB[True]
+WORST, PER_CPU = capacity.WORST_JOB_PIDS[False], capacity.JOBS_PER_CPU
+
+
 @pytest.mark.parametrize(("host", "asked", "expected"), [
-    (Host(cpus=8), None, Fit(24, "cpu")),  # three per CPU when nothing else limits
-    (Host(cpus=8, pids=256), None, Fit(3, "pids")),  # 256 on an 8-core host
-    (Host(cpus=2, pids=256), None, Fit(3, "pids")),
-    (Host(cpus=8, pids=256), 32, Fit(3, "pids")),  # an explicit --jobs is lowered too
-    (Host(cpus=4, pids=256), 3, Fit(3, "asked")),  # but kept when the limits allow it
-    (Host(cpus=2, pids=512), 8, Fit(6, "cpu")),  # and held to three per CPU
+    (Host(cpus=8), None, Fit(8 * PER_CPU, "cpu")),  # three per CPU when nothing else limits
+    (Host(cpus=8, pids=RESERVE + 3 * PER_JOB), None, Fit(3, "pids")),
+    (Host(cpus=2, pids=RESERVE + 4 * PER_JOB - 1), None, Fit(3, "pids")),  # a job's budget whole, or not at all
+    (Host(cpus=8, pids=RESERVE + 3 * PER_JOB), 32, Fit(3, "pids")),  # an explicit --jobs is lowered too
+    (Host(cpus=4, pids=RESERVE + 3 * PER_JOB), 3, Fit(3, "asked")),  # but kept when the limits allow it
+    (Host(cpus=2, pids=RESERVE + 4 * 2 * PER_CPU * PER_JOB), 4 * PER_CPU, Fit(2 * PER_CPU, "cpu")),  # and held per CPU
     (Host(cpus=0.4), 16, Fit(1, "cpu")),  # a 0.4-CPU cgroup: one job, whatever --jobs says
-    (Host(cpus=8, memory=GiB // 2 + 1), None, Fit(2, "memory")),
-    (Host(cpus=8, pids=46), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
-    (Host(cpus=8, pids=96), None, Fit(1, "pids")),
-    (Host(cpus=8, pids=168), None, Fit(2, "pids")),
+    (Host(cpus=8, memory=2 * capacity.MEMORY_PER_JOB + 1), None, Fit(2, "memory")),
+    (Host(cpus=8, pids=RESERVE + PER_JOB - 1), None, Fit(1, "pids", probes_in_turn=True)),  # one job, its probes in turn
+    (Host(cpus=8, pids=RESERVE + PER_JOB), None, Fit(1, "pids")),
+    (Host(cpus=8, pids=RESERVE + 2 * PER_JOB), None, Fit(2, "pids")),
     # No control group per submission under a process limit: they all draw on it, so only as
-    # many as it holds each at its worst, 40 + 12 sandboxes x 24.
-    (Host(cpus=2, pids=256, groups=False), None, Fit(1, "groups")),
-    (Host(cpus=2, pids=256, groups=False), 4, Fit(1, "groups")),
-    (Host(cpus=8, pids=1024, groups=False), None, Fit(3, "groups")),  # the docker grader
-    (Host(cpus=2, pids=60000, groups=False), None, Fit(6, "cpu")),  # a desktop's ulimit -u
-    (Host(cpus=2, groups=False), None, Fit(6, "cpu")),  # no limit to share: nothing to take
+    # many as it holds each at its worst (its check run and each of its sandboxes at its limit).
+    (Host(cpus=2, pids=RESERVE + WORST, groups=False), None, Fit(1, "groups")),
+    (Host(cpus=2, pids=RESERVE + WORST, groups=False), 4, Fit(1, "groups")),
+    (Host(cpus=8, pids=RESERVE + 3 * WORST, groups=False), None, Fit(3, "groups")),
+    (Host(cpus=2, pids=60000, groups=False), None, Fit(2 * PER_CPU, "cpu")),  # a desktop's ulimit -u
+    (Host(cpus=2, groups=False), None, Fit(2 * PER_CPU, "cpu")),  # no limit to share: nothing to take
     # As root its sandboxes share uid 65534, with no process limit of their own: one.
     (Host(cpus=2, pids=60000, groups=False, own_limits=False), None, Fit(1, "groups")),
 ])
 def test_fit_jobs(host: Host, asked: int | None, expected: Fit) -> None:
     assert fit_jobs(host, asked) == expected
-    assert (capacity.JOBS_PER_CPU, capacity.PIDS_PER_JOB, capacity.PIDS_IN_TURN, capacity.PIDS_RESERVE,
-            capacity.MEMORY_PER_JOB) == (3, {False: 72, True: 108}, {False: 12, True: 26}, 24, 256 * 1024**2)
 
 
 @pytest.mark.parametrize(("host", "expected"), [
-    (Host(cpus=2, pids=256), Fit(2, "pids")),  # the docker grader: the real clients hold more threads
-    (Host(cpus=8, pids=140), Fit(1, "pids")),
-    (Host(cpus=8, pids=64), Fit(1, "pids", probes_in_turn=True)),
+    (Host(cpus=2, pids=RESERVE + 2 * PER_JOB_BONUS), Fit(2, "pids")),  # the real clients hold more threads
+    (Host(cpus=8, pids=RESERVE + PER_JOB_BONUS), Fit(1, "pids")),
+    (Host(cpus=8, pids=RESERVE + PER_JOB_BONUS - 1), Fit(1, "pids", probes_in_turn=True)),
 ])
 def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:
     assert fit_jobs(host, bonus=True) == expected
@@ -122,10 +126,11 @@ def test_the_budgets_hold_the_measured_peaks_with_headroom() -> None:
 
 
 def test_one_job_needs_its_budget_with_its_probes_in_turn() -> None:
-    assert [capacity.holds_one_job(Host(cpus=2, pids=pids)) for pids in (None, 30, 35, 36, 46)] == \
-        [True, False, False, True, True]
-    assert [capacity.holds_one_job(Host(cpus=2, pids=pids), bonus=True) for pids in (46, 49, 50)] == \
-        [False, False, True]
+    for bonus in (False, True):
+        least = RESERVE + capacity.PIDS_IN_TURN[bonus]
+        assert capacity.one_job_pids(bonus) == least
+        assert [capacity.holds_one_job(Host(cpus=2, pids=pids), bonus) for pids in (None, least - 1, least)] == \
+            [True, False, True]
 
 
 # --- resource failures ------------------------------------------------------------------
@@ -271,7 +276,8 @@ def writable_pids_cgroup() -> Path | None:
 
 def grade_under_pids_limit(limit: int, submissions: list[str], out: Path, cwd: Path,
                            *options: str) -> tuple[subprocess.CompletedProcess, int | None]:
-    """`lab grade` (English, csv) run in a fresh pids cgroup of `limit`: its result and pids peak.
+    """`lab grade` (English, csv) run in a fresh pids cgroup of `limit`: its result, and how many
+    forks the limit refused (pids.events' max; None where the kernel does not count them).
     Skipped where no such cgroup can be made, except in CI, where that is a failure."""
     group = writable_pids_cgroup()
     if group is None:
@@ -285,12 +291,14 @@ def grade_under_pids_limit(limit: int, submissions: list[str], out: Path, cwd: P
         done = subprocess.run(["sh", "-c", script, "sh", sys.executable, "-m", "lab", "grade", *submissions, *options,
                                "--out", str(out), "--lang", "en", "--format", "csv"],
                               capture_output=True, text=True, timeout=300, cwd=cwd)
-        peak = int((group / "pids.peak").read_text()) if (group / "pids.peak").exists() else None
+        events = group / "pids.events"
+        counts = dict(line.split() for line in events.read_text().splitlines()) if events.exists() else {}
+        refused = int(counts["max"]) if "max" in counts else None
     finally:
         for pid in (group / "cgroup.procs").read_text().split():
             subprocess.run(["kill", "-9", pid], check=False)
         group.rmdir()
-    return done, peak
+    return done, refused
 
 
 def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp_path: Path) -> None:
@@ -300,19 +308,19 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
         shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
         submissions.append(str(folder))
     out = tmp_path / "out"
-    done, peak = grade_under_pids_limit(100, submissions, out, tmp_path, "--jobs", "8")
+    done, refused = grade_under_pids_limit(100, submissions, out, tmp_path, "--jobs", "8")
     assert done.returncode == 0, done.stderr
-    # 100 pids, less the reserve, leave room for (100 - 24) // 38 = 2 jobs at most: --jobs 8 is lowered
-    # (by the CPUs first on a host with fewer than 2).
+    # 100 pids, less the grader's reserve, leave room for this many jobs with their probes at once
+    # (lab/grading/capacity.py): --jobs 8 is lowered to it, never below one.
+    pid_jobs = max(1, (100 - capacity.PIDS_RESERVE) // capacity.PIDS_PER_JOB[False])
     lowered = [line for line in done.stderr.splitlines() if line.startswith("--jobs 8 lowered to ")]
-    assert lowered in (["--jobs 8 lowered to 1: this host's limit on processes and threads."],
-                       ["--jobs 8 lowered to 2: this host's limit on processes and threads."])
+    assert lowered == [f"--jobs 8 lowered to {pid_jobs}: this host's limit on processes and threads."]
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     assert [row["status"] for row in rows] == ["graded"] * 6
     assert {row["score"] for row in rows} == {rows[0]["max"]}, rows  # all identical, and full marks
     assert [row["failed"] for row in rows] == [""] * 6
-    if peak is not None:
-        assert peak <= 100
+    if refused is not None:
+        assert refused == 0  # the limit was never reached: no fork was refused to anyone
 
 
 def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(tmp_path: Path) -> None:
@@ -324,7 +332,7 @@ def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(
     for name, source in (("correct", "solutions"), ("untouched", "exercises")):
         shutil.copytree(ROOT / source, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
         submissions.append(str(tmp_path / "class" / name))
-    done, peak = grade_under_pids_limit(46, submissions, tmp_path / "tight", tmp_path)
+    done, refused = grade_under_pids_limit(46, submissions, tmp_path / "tight", tmp_path)
     assert done.returncode == 0, done.stderr
     assert re.search(r"^This host's limit on processes and threads \(\d+\) does not hold a submission's files tried "
                      r"all at once: they are tried one after the other, one submission at a time \(slower, the same "
@@ -341,8 +349,8 @@ def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(
     assert graded(tmp_path / "tight") == graded(tmp_path / "free")
     assert [row[1:4] for row in graded(tmp_path / "tight")][0] == (str(FULL), str(FULL), "graded")
     assert graded(tmp_path / "tight")[1][4].split()  # the untouched exercises fail checks: there is a difference to keep
-    if peak is not None:
-        assert peak <= 46
+    if refused is not None:
+        assert refused == 0  # in turn, the job fits: no fork was refused to a student's process
 
 
 @pytest.mark.parametrize("in_turn", [True, False])
