@@ -101,7 +101,7 @@ def test_a_gateway_that_accepts_and_never_answers_times_out(
     answer, seconds = ask_timed()
     assert answer == (SAMPLE, True)
     assert capsys.readouterr().out == fallback_line("pas de réponse en 1 s")
-    assert AI_TIMEOUT - 0.1 < seconds < AI_TIMEOUT + 1
+    assert AI_TIMEOUT - 0.1 < seconds < 3 * AI_TIMEOUT  # waited for the timeout, and stopped by it
 
 
 def test_a_gateway_that_closes_the_connection_is_named(
@@ -128,7 +128,7 @@ def test_a_gateway_that_trickles_its_answer_holds_the_helper_only_while_bytes_co
     answer, seconds = ask_timed()
     assert answer == (SAMPLE, True)
     assert capsys.readouterr().out == fallback_line(f"connexion fermée par 127.0.0.1:{trickling.port}")
-    assert TRICKLED * 0.2 - 0.5 < seconds < TRICKLED * 0.2 + AI_TIMEOUT
+    assert TRICKLED * 0.2 - 0.5 < seconds < 3 * TRICKLED * 0.2  # past AI_TIMEOUT while bytes came, then ended
 
 
 @pytest.mark.parametrize(
