@@ -116,7 +116,7 @@ def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:
 
 
 def test_the_budgets_hold_the_measured_peaks_with_headroom() -> None:
-    """Peaks of processes and threads measured under a pids cgroup (docs/platforms.md), by jobs."""
+    """Peaks of processes and threads measured under a pids cgroup (docs/performance.md), by jobs."""
     at_once = {False: ((1, 50), (2, 88), (3, 120), (4, 146), (6, 204)), True: ((1, 82), (2, 146), (3, 205))}
     in_turn = {False: 29, True: 44}
     for bonus in (False, True):
