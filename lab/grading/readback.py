@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,40 +145,15 @@ def result_folders(out: Path) -> list[Path]:
                    and any((path / name).is_file() for name in names)), key=lambda path: path.name)
 
 
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def escaped_forms(name: str) -> set[str]:
-    """The ways a CSV writer may have written a name's control characters: escaped, shown, dropped."""
-    schemes = [lambda c: "", lambda c: f"\\x{ord(c):02x}", lambda c: f"\\u{ord(c):04x}",
-               lambda c: chr(0x2400 + ord(c)) if ord(c) < 32 else "\u2421" if c == "\x7f" else "?",
-               lambda c: "?", lambda c: "\ufffd"]
-    forms = {CONTROL.sub(lambda match, scheme=scheme: scheme(match.group()), name) for scheme in schemes}
-    forms |= {json.dumps(name)[1:-1], name.encode("unicode_escape").decode("ascii")}
-    return forms
-
-
 def match_folders(rows: list[dict[str, str]], folders: list[Path]) -> list[tuple[dict[str, str] | None, Path | None]]:
-    """Pair summary rows with folders: by name, then without a CSV guard, then by an escaped form."""
+    """Pair summary rows with folders by name: lab grade names both the same (output_names),
+    a row's cell guarded against formulas (hygiene.csv_cell) or not."""
     by_name = {folder.name: folder for folder in folders}
     pairs: list[tuple[dict[str, str] | None, Path | None]] = []
-    unmatched_rows: list[int] = []
     for row in rows:
         cell = row.get("submission", "")
-        folder = by_name.pop(cell, None) or by_name.pop(unquoted(cell), None)
-        if folder is None and cell.startswith("'"):  # a guard put on every cell, not only formulas
-            folder = by_name.pop(cell[1:], None)
-        if folder is None:
-            unmatched_rows.append(len(pairs))
-        pairs.append((row, folder))
-    for index in unmatched_rows:
-        cell = pairs[index][0].get("submission", "")
-        candidates = [folder for folder in by_name.values()
-                      if {cell, cell[1:] if cell.startswith("'") else cell} & escaped_forms(folder.name)]
-        if len(candidates) == 1:
-            pairs[index] = (pairs[index][0], by_name.pop(candidates[0].name))
-    pairs.extend((None, folder) for folder in sorted(by_name.values(), key=lambda path: path.name))
-    return pairs
+        pairs.append((row, by_name.pop(cell, None) or by_name.pop(unquoted(cell), None)))
+    return pairs + [(None, folder) for folder in sorted(by_name.values(), key=lambda path: path.name)]
 
 
 def read_class(out: Path) -> ClassRecord:
