@@ -433,9 +433,10 @@ def test_names_as_lab_grade_writes_them_find_their_folder(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(("lang", "line"), ids=["fr", "en"], argvalues=[
-    ("fr", "{path} a été noté par un autre kit : notez-le de nouveau avec ce kit (`lab grade ... --out {path}`), "
-           "puis lab report."),
-    ("en", "{path} was graded by another kit: regrade it with this kit (`lab grade ... --out {path}`), then lab report."),
+    ("fr", "{path} a été noté par une autre version du kit : notez-le de nouveau avec celle-ci "
+           "(`lab grade ... --out {path}`), puis lab report."),
+    ("en", "{path} was graded by another version of the kit: regrade it with this one (`lab grade ... --out {path}`), "
+           "then lab report."),
 ])
 @pytest.mark.parametrize("older", ["no record", "another kit", "no kit named"])
 def test_a_folder_another_kit_graded_gets_the_regrade_line(tmp_path: Path, lang: str, line: str, older: str) -> None:
@@ -449,9 +450,11 @@ def test_a_folder_another_kit_graded_gets_the_regrade_line(tmp_path: Path, lang:
         if older == "no kit named":
             del data["kit"]
         path.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "report.html").write_text("the older kit's page", encoding="utf-8")
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
     done = lab("--lang", lang, "report", str(tmp_path))
     assert (done.returncode, done.stdout, click_error(done.stderr)) == (1, "", line.format(path=tmp_path))
-    assert not (tmp_path / "report.html").exists()
+    assert {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()} == before  # nothing written or lost
 
 
 def test_the_record_gives_the_kit_error_and_its_error(tmp_path: Path) -> None:
