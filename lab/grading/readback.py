@@ -90,6 +90,28 @@ class Older(Exception):
     """The record was written by another kit (or is not there): the folder is to grade again."""
 
 
+def load_record(folder: Path) -> dict[str, Any]:
+    """A submission's record as JSON, read as hostile: a file of its own (never through a
+    link), within RECORD_BYTES, depth-capped. Raises OSError or ValueError."""
+    path = folder / FULL_RECORD_NAME
+    if path.is_symlink() or not path.is_file():
+        raise ValueError("not a file")
+    with path.open("rb") as handle:
+        data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return data
+
+
+def record_report(data: dict[str, Any]) -> Report:
+    """The Report a record holds, checked key by key. Raises KeyError, TypeError, ValueError
+    or AttributeError."""
+    report = Report.from_dict(data["report"])
+    if not isinstance(report.duration, (int, float)):
+        raise TypeError("duration")
+    return report
+
+
 def read_record(folder: Path, submission: Submission) -> None:
     """Fill `submission` from its record. Raises Older; a malformed record sets `unreadable`."""
     path = folder / FULL_RECORD_NAME
@@ -98,17 +120,10 @@ def read_record(folder: Path, submission: Submission) -> None:
     results_file = next((name for name in formats.FILE_NAMES.values() if (folder / name).is_file()), "")
     submission.feedback = f"{folder.name}/{results_file}" if results_file else ""
     try:
-        if path.is_symlink() or not path.is_file():
-            raise ValueError("not a file")
-        with path.open("rb") as handle:
-            data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
+        data = load_record(folder)
         if data.get("kit") != kit_version():
             raise Older(folder.name)
-        report = Report.from_dict(data["report"])
-        if not isinstance(report.duration, (int, float)):
-            raise TypeError("duration")
+        report = record_report(data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         submission.unreadable = f"{type(error).__name__}: {error}"[:200]
         return
