@@ -36,7 +36,7 @@ from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.private_copy import CopyCaps, files_digest
 from lab.grading.readback import FULL_RECORD_NAME as DONE_NAME  # graded, and how (read by lab report)
-from lab.grading.readback import SUMMARY_NAME, load_record, record_report
+from lab.grading.readback import SUMMARY_NAME, load_record
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -340,7 +340,7 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Rep
         if record.get("format") != fmt or record.get("bonus") != bonus or record.get("settings") != settings \
                 or not settings.get("files") or not (folder / formats.FILE_NAMES[fmt]).is_file():
             return None
-        report = record_report(record)
+        report = Report.from_dict(record["report"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return None if report.kit_error else report  # a kit error is worth another try

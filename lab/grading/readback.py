@@ -103,15 +103,6 @@ def load_record(folder: Path) -> dict[str, Any]:
     return data
 
 
-def record_report(data: dict[str, Any]) -> Report:
-    """The Report a record holds, checked key by key. Raises KeyError, TypeError, ValueError
-    or AttributeError."""
-    report = Report.from_dict(data["report"])
-    if not isinstance(report.duration, (int, float)):
-        raise TypeError("duration")
-    return report
-
-
 def read_record(folder: Path, submission: Submission) -> None:
     """Fill `submission` from its record. Raises Older; a malformed record sets `unreadable`."""
     path = folder / FULL_RECORD_NAME
@@ -123,7 +114,7 @@ def read_record(folder: Path, submission: Submission) -> None:
         data = load_record(folder)
         if data.get("kit") != kit_version():
             raise Older(folder.name)
-        report = record_report(data)
+        report = Report.from_dict(data["report"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         submission.unreadable = f"{type(error).__name__}: {error}"[:200]
         return
