@@ -297,7 +297,9 @@ def test_hostile_records_cost_their_students_rows_only(tmp_path: Path) -> None:
     long = rows[0][1].to_dict()
     long["warnings"] = ["x" * RECORD_BYTES]
     forge("ana", long)
+    (tmp_path / "grading.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")  # past json's recursion
     record = read_class(tmp_path)
+    assert record.grading == {}  # the options then read "not recorded"
     assert [s.unreadable.split(":")[0] for s in record.submissions] == ["ValueError", "TypeError", "ValueError", "KeyError"]
     assert [(s.score, s.max_score, s.feedback) for s in record.submissions] == [
         (score, 3, f"{name}/results.json") for name, score in (("ana", 3), ("ben", 1), ("cy", 0), ("dee", 0))]

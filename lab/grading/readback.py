@@ -13,7 +13,6 @@ student's row only.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,8 +142,10 @@ def read_summary(path: Path) -> list[dict[str, str]]:
 
 
 def read_grading(out: Path) -> dict[str, Any]:
+    """grading.json, within the caps a record is read with ({} when it is not one)."""
     try:
-        data = json.loads((out / GRADING_NAME).read_text(encoding="utf-8"))
+        with (out / GRADING_NAME).open("rb") as handle:
+            data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
