@@ -222,7 +222,7 @@ MESSAGES = {
         "report.not_written": "summary.csv est écrit, mais pas le rapport de classe ({reason}) : libérez de la place, puis lab report.",
         "summary.not_written": "summary.csv n’a pas pu être écrit ({reason}) : libérez de la place, puis relancez la même commande lab grade (les travaux déjà notés sont gardés).",
         "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
-        "report.older": "{path} a été noté par un autre kit : notez-le de nouveau avec ce kit (`lab grade ... --out {path}`), puis lab report.",
+        "report.older": "{path} a été noté par une autre version du kit : notez-le de nouveau avec celle-ci (`lab grade ... --out {path}`), puis lab report.",
         "report.empty": (
             "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
             "Lancez d’abord `lab grade ... --out {path}`."
@@ -364,7 +364,7 @@ MESSAGES = {
         "report.not_written": "summary.csv is written, but not the class report ({reason}): free some room, then lab report.",
         "summary.not_written": "summary.csv could not be written ({reason}): free some room, then run the same lab grade command again (the submissions already graded are kept).",
         "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
-        "report.older": "{path} was graded by another kit: regrade it with this kit (`lab grade ... --out {path}`), then lab report.",
+        "report.older": "{path} was graded by another version of the kit: regrade it with this one (`lab grade ... --out {path}`), then lab report.",
         "report.empty": (
             "No grading results in {path} (no summary.csv, no results file). "
             "Run `lab grade ... --out {path}` first."

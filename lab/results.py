@@ -135,6 +135,8 @@ class Report:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Report":
         results = [CheckResult.from_dict(item) for item in data.get("results", [])]
+        if not isinstance(data.get("duration", 0.0), (int, float)):
+            raise TypeError("a report's duration has the wrong type")
         return cls(
             target=data["target"],
             lang=data.get("lang", "fr"),

@@ -20,11 +20,13 @@ from lab.checks import registry, selected_checks
 from lab.checks.engine import run
 from lab.grading import class_report, formats
 from lab.grading.catalogue import Catalogue
-from lab.grading.classroom import SUMMARY_NAME, write_one
+from lab.grading.classroom import SUMMARY_NAME, output_names, write_one
 from lab.grading.runner import Limits
 from lab.results import FAILED, PASSED, Report
 
-HOSTILE_NAMES = [  # folder names: no "/" (see test_class_report.py for "</script>" in a name)
+# Folder names a student might choose, no "/" (see test_class_report.py for "</script>" in a
+# name): named in the output folder as lab grade names them (output_names).
+HOSTILE_NAMES = [
     "<img src=x onerror=alert(1)>",
     "<script>alert(1)",
     "\x1b[31mred\x1b[0m & <b>bold",
@@ -113,10 +115,11 @@ def build_class(out: Path, count: int, fmt: str = "gradescope", lang: str = "fr"
     rng = random.Random(seed)
     catalogue = Catalogue.from_engine(lang)
     assert catalogue is not None and catalogue.checks
+    chosen = [HOSTILE_NAMES[index] if hostile and index < len(HOSTILE_NAMES) else f"student-{index:03d}"
+              for index in range(count)]
     rows = []
     with tempfile.TemporaryDirectory(prefix="lab-class-") as scratch:
-        for index in range(count):
-            name = HOSTILE_NAMES[index] if hostile and index < len(HOSTILE_NAMES) else f"student-{index:03d}"
+        for index, name in enumerate(output_names([Path(scratch, name) for name in chosen])):
             rows.append((name, student_report(catalogue, index, lang, Path(scratch), rng)))
     write_class(out, rows, fmt, lang)
     return rows

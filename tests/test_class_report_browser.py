@@ -83,7 +83,7 @@ def test_the_rendered_page_shows_summary_csvs_figures_and_fetches_nothing(
             assert shown.startswith("règle : ") and len(shown) > len("règle : ")
     assert page["rows"][0]["name"] == "<img src=x onerror=alert(1)>"
     assert page["rows"][1]["name"] == "<script>alert(1)"
-    assert page["rows"][2]["name"] == "\\x1b[31mred\\x1b[0m & <b>bold"
+    assert page["rows"][2]["name"] == "_x1b[31mred_x1b[0m & <b>bold"
     assert page["rows"][0]["link"] == "%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/results.json"
     counts = Counter(row["score"] for row in summary if row["score"])
     top = max(int(row["max"]) for row in summary)

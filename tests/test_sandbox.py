@@ -94,6 +94,7 @@ def test_a_rerun_keeps_what_was_finished_and_force_grades_again(tmp_path: Path, 
                         sandboxed=False)
     assert [report.score for _, report in first.rows] == [10, 10, 10]
     (out / "bo" / DONE_NAME).unlink()  # as if the grader had been stopped while grading bo
+    (out / "bo" / DONE_NAME).symlink_to(out / "ada" / DONE_NAME)  # a link is no record: never followed
     (out / "cy" / "results.json").unlink()
     resumed: list[int] = []
     graded: list[tuple[int, int]] = []

@@ -1,7 +1,7 @@
 """Why a submission lost its first points: what an instructor re-teaches, one word per student.
 
-`first_cause(checks, error, kit_error)` reads a run as graded (a Report's results, or the same
-read back from a results file) and answers with a code written into summary.csv and shown by
+`first_cause(checks, error, kit_error)` reads a run as graded (a Report's results, as lab grade
+has them or as its record keeps them) and answers with a code written into summary.csv and shown by
 the class report:
 
 - the run itself did not finish: `hung`, `cpu`, `crashed`, `stopped` (a signal, too much
@@ -71,7 +71,7 @@ def crash_kind(code: str) -> str:
 
 # A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
-                 "part.not_yet": UNWRITTEN, "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
+                 "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
                  "client.hangs_silent": HANG, "client.nothing_reached": HANG, "model.load_hangs": HANG,
                  "file.does_not_load": CRASH, "model.stopped_before": CRASH}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
@@ -114,11 +114,8 @@ def untouched_table(check: CheckResult, fields: dict) -> bool:
 
 def could_run(check: CheckResult) -> bool:
     """Did this check judge the student's work (passed or failed on its own), rather than
-    waiting for an earlier check or stopped by the kit? Formats without a skipped status
-    write a skip as a failure with the engine's reason: read that too."""
-    if check.status == PASSED:
-        return True
-    return check.status == FAILED and check.reason not in ("part.not_yet", "part.waits_for")
+    waiting for an earlier check (skipped) or stopped by the kit (an error)?"""
+    return check.status in (PASSED, FAILED)
 
 
 def first_cause(checks: list[CheckResult], error: str = "", kit_error: bool = False, reason: str = "",

@@ -24,7 +24,8 @@ from typing import Any
 from urllib.parse import quote
 
 from lab.grading import class_stats as stats
-from lab.grading.readback import GRADING_NAME, REPORT_NAME, ClassRecord, Submission, read_class
+from lab.grading.readback import (GRADING_NAME, REPORT_NAME, ClassRecord, Submission, kit_version, read_class,
+                                  read_grading)
 from lab.i18n import decimal
 from lab.results import Report
 
@@ -241,29 +242,13 @@ def record_grading(out: Path, rows: list[tuple[str, Report]], options: dict[str,
     A rerun into the same folder keeps the times of the submissions it did not grade again.
     """
     path = out / GRADING_NAME
-    previous: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            previous = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            previous = {}
-    durations = dict(previous.get("durations") or {}) if isinstance(previous, dict) else {}
+    previous = read_grading(out).get("durations")
+    durations = dict(previous) if isinstance(previous, dict) else {}
     durations.update({name: round(report.duration, 3) for name, report in rows})
     data = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "kit_version": kit_version(),
             **options, "durations": durations}
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-def kit_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("mcp-handshake-lab")
-    except Exception:  # not installed (run from a checkout): the package's own
-        from lab import __version__
-
-        return __version__
 
 
 # ---------------------------------------------------------------- the page

@@ -36,7 +36,7 @@ from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.private_copy import CopyCaps, files_digest
 from lab.grading.readback import FULL_RECORD_NAME as DONE_NAME  # graded, and how (read by lab report)
-from lab.grading.readback import SUMMARY_NAME
+from lab.grading.readback import SUMMARY_NAME, load_record
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -331,18 +331,17 @@ def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
             "kit": class_report.kit_version(), "files": files_digest(submission, limits.copy)}
 
 
-def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict | None = None) -> Report | None:
-    """The report of a submission graded by an earlier run with the same settings and the same
-    files, if complete (`settings`: grading_settings; None compares the format and --bonus only)."""
+def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Report | None:
+    """The report of a submission graded by an earlier run with the same settings
+    (grading_settings: the kit's version and the files among them), if complete."""
     folder = out / name
     try:
-        record = json.loads((folder / DONE_NAME).read_text(encoding="utf-8"))
-        if record["format"] != fmt or record["bonus"] != bonus or not (folder / formats.FILE_NAMES[fmt]).is_file():
-            return None
-        if settings is not None and (record.get("settings") != settings or not settings.get("files")):
+        record = load_record(folder)
+        if record.get("format") != fmt or record.get("bonus") != bonus or record.get("settings") != settings \
+                or not settings.get("files") or not (folder / formats.FILE_NAMES[fmt]).is_file():
             return None
         report = Report.from_dict(record["report"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return None if report.kit_error else report  # a kit error is worth another try
 

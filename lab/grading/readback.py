@@ -13,8 +13,6 @@ student's row only.
 from __future__ import annotations
 
 import csv
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,13 +80,32 @@ def unquoted(cell: str) -> str:
 
 
 def kit_version() -> str:
-    from lab.grading.class_report import kit_version
+    """The version a record must name to be read (records of another are to grade again)."""
+    try:
+        from importlib.metadata import version
 
-    return kit_version()
+        return version("mcp-handshake-lab")
+    except Exception:  # not installed (run from a checkout): the package's own
+        from lab import __version__
+
+        return __version__
 
 
 class Older(Exception):
     """The record was written by another kit (or is not there): the folder is to grade again."""
+
+
+def load_record(folder: Path) -> dict[str, Any]:
+    """A submission's record as JSON, read as hostile: a file of its own (never through a
+    link), within RECORD_BYTES, depth-capped. Raises OSError or ValueError."""
+    path = folder / FULL_RECORD_NAME
+    if path.is_symlink() or not path.is_file():
+        raise ValueError("not a file")
+    with path.open("rb") as handle:
+        data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return data
 
 
 def read_record(folder: Path, submission: Submission) -> None:
@@ -99,17 +116,10 @@ def read_record(folder: Path, submission: Submission) -> None:
     results_file = next((name for name in formats.FILE_NAMES.values() if (folder / name).is_file()), "")
     submission.feedback = f"{folder.name}/{results_file}" if results_file else ""
     try:
-        if path.is_symlink() or not path.is_file():
-            raise ValueError("not a file")
-        with path.open("rb") as handle:
-            data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
+        data = load_record(folder)
         if data.get("kit") != kit_version():
             raise Older(folder.name)
         report = Report.from_dict(data["report"])
-        if not isinstance(report.duration, (int, float)):
-            raise TypeError("duration")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         submission.unreadable = f"{type(error).__name__}: {error}"[:200]
         return
@@ -132,8 +142,10 @@ def read_summary(path: Path) -> list[dict[str, str]]:
 
 
 def read_grading(out: Path) -> dict[str, Any]:
+    """grading.json, within the caps a record is read with ({} when it is not one)."""
     try:
-        data = json.loads((out / GRADING_NAME).read_text(encoding="utf-8"))
+        with (out / GRADING_NAME).open("rb") as handle:
+            data = parse_json(handle.read(RECORD_BYTES + 1), RECORD_BYTES)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -146,40 +158,15 @@ def result_folders(out: Path) -> list[Path]:
                    and any((path / name).is_file() for name in names)), key=lambda path: path.name)
 
 
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def escaped_forms(name: str) -> set[str]:
-    """The ways a CSV writer may have written a name's control characters: escaped, shown, dropped."""
-    schemes = [lambda c: "", lambda c: f"\\x{ord(c):02x}", lambda c: f"\\u{ord(c):04x}",
-               lambda c: chr(0x2400 + ord(c)) if ord(c) < 32 else "\u2421" if c == "\x7f" else "?",
-               lambda c: "?", lambda c: "\ufffd"]
-    forms = {CONTROL.sub(lambda match, scheme=scheme: scheme(match.group()), name) for scheme in schemes}
-    forms |= {json.dumps(name)[1:-1], name.encode("unicode_escape").decode("ascii")}
-    return forms
-
-
 def match_folders(rows: list[dict[str, str]], folders: list[Path]) -> list[tuple[dict[str, str] | None, Path | None]]:
-    """Pair summary rows with folders: by name, then without a CSV guard, then by an escaped form."""
+    """Pair summary rows with folders by name: lab grade names both the same (output_names),
+    a row's cell guarded against formulas (hygiene.csv_cell) or not."""
     by_name = {folder.name: folder for folder in folders}
     pairs: list[tuple[dict[str, str] | None, Path | None]] = []
-    unmatched_rows: list[int] = []
     for row in rows:
         cell = row.get("submission", "")
-        folder = by_name.pop(cell, None) or by_name.pop(unquoted(cell), None)
-        if folder is None and cell.startswith("'"):  # a guard put on every cell, not only formulas
-            folder = by_name.pop(cell[1:], None)
-        if folder is None:
-            unmatched_rows.append(len(pairs))
-        pairs.append((row, folder))
-    for index in unmatched_rows:
-        cell = pairs[index][0].get("submission", "")
-        candidates = [folder for folder in by_name.values()
-                      if {cell, cell[1:] if cell.startswith("'") else cell} & escaped_forms(folder.name)]
-        if len(candidates) == 1:
-            pairs[index] = (pairs[index][0], by_name.pop(candidates[0].name))
-    pairs.extend((None, folder) for folder in sorted(by_name.values(), key=lambda path: path.name))
-    return pairs
+        pairs.append((row, by_name.pop(cell, None) or by_name.pop(unquoted(cell), None)))
+    return pairs + [(None, folder) for folder in sorted(by_name.values(), key=lambda path: path.name)]
 
 
 def read_class(out: Path) -> ClassRecord:
