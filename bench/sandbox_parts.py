@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from grade_class import cpu_group, group_cpu, machine_speed  # noqa: E402
 from lab.process import sandbox  # noqa: E402
 from lab.checks.reference import encode_lines, give_helper_bytecode, scenario_messages  # noqa: E402
-from lab.process.groups import kill_group  # noqa: E402
+from lab.process.groups import stop  # noqa: E402
 from lab.process.preloader import preloader  # noqa: E402
 from lab.process.launch import Launch  # noqa: E402
 from lab.process.preloader import ZYGOTE  # noqa: E402
@@ -57,7 +57,7 @@ def holder(spec: sandbox.Spec, work: Path, listen: tuple[str, ...]) -> None:
     theirs.close()
     for listener in receive_listeners(ours, listen, process).values():
         listener.close()
-    kill_group(process)
+    stop(process)
 
 
 def python_launcher(spec: sandbox.Spec, work: Path, _zygote: str) -> None:
@@ -69,7 +69,7 @@ def session(process) -> None:
     process.stdin.close()
     replies = process.stdout.read().count(b"\n")
     process.wait(timeout=10)
-    kill_group(process)
+    stop(process)
     assert replies == 6, f"{replies} replies"
 
 
@@ -83,7 +83,7 @@ def openai_script(spec: sandbox.Spec, work: Path, zygote: str) -> None:
     process.stdin.close()
     assert process.stdout.read() == b"ok\n"
     process.wait(timeout=30)
-    kill_group(process)
+    stop(process)
 
 
 PARTS = {

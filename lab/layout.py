@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+KIT_PARENT = PACKAGE.parent  # the folder that holds `lab/`: how a trusted child finds the kit
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # what a submission holds
 # The given modules beside them (identical in exercises/): for server.py (and client.py,
 # bonus_server.py), for client.py, for model.py. Each imports only those before it.

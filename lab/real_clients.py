@@ -3,7 +3,7 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late. Their output is read as it comes, capped (lab/process/capped.py::read_capped): a
+late. Their output is read as it comes, capped (lab/process/capped.py::read_run): a
 flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
@@ -39,9 +39,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from lab.process.groups import kill_group
+from lab.layout import KIT_PARENT
 from lab.process.launch import HERE, Launch
-from lab.process.capped import parse_json, read_capped
+from lab.process.capped import parse_json, read_run
+from lab.process.result import Run
 from lab.process.trusted import start_trusted, trusted_python
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
@@ -69,7 +70,6 @@ QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", 
              "NODE_OPTIONS": "--disable-wasm-trap-handler"}
 FAIL_FAST_NPM = {"npm_config_fetch_retries": "0", "npm_config_fetch_timeout": "30000"}
 OUTPUT_CAP = 64 * 1024  # bytes of a child's stdout or stderr worth reading
-KIT_PARENT = str(Path(__file__).resolve().parent.parent)  # the folder that holds `lab/`
 
 
 @dataclass
@@ -89,24 +89,20 @@ class RealClientRun:
 
 
 def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, str, list[str]]] = None,
-               env: Optional[dict[str, str]] = None) -> tuple[Optional[int], str, str]:
-    """Run a trusted process to the end: (exit code or None if killed at `timeout`, stdout,
-    stderr), each capped at OUTPUT_CAP bytes.
+               env: Optional[dict[str, str]] = None) -> Run:
+    """Run a trusted process to the end, or kill it at `timeout` (its code None then), its
+    stdout and stderr each capped at OUTPUT_CAP bytes.
 
     `cwd`: a folder of the kit's (client_folder), never one student code can write.
     `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
     instead, with the SDK imported already (`args` is the command line that does the same in
     a new interpreter)."""
     env = dict(os.environ) if env is None else env
+    started = time.monotonic()
     process = fork_preloaded(*preloaded, cwd, env) if preloaded else None
     if process is None:
         process = start_trusted(args, env, cwd=cwd)
-    try:
-        out, err, timed_out = read_capped(process, time.monotonic() + timeout, OUTPUT_CAP, OUTPUT_CAP)
-    finally:
-        kill_group(process)  # its pipes are closed by their readers, at their end
-    code = None if timed_out else process.returncode
-    return code, out.kept().decode(errors="replace"), err.kept().decode(errors="replace")
+    return read_run(process, started, timeout, OUTPUT_CAP, OUTPUT_CAP)
 
 
 def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):
@@ -154,13 +150,12 @@ def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict
     """How a client starts `python server`: inside the launch context's sandbox when there is
     one (the client itself stays outside, so its report is out of the server's reach), and
     with what environment (the sandbox's: only what a server needs)."""
-    from lab.process.student import student_command
+    from lab.process.student import SANDBOX_BASE, student_command
 
     command = student_command(launch, [sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
     if launch.sandbox is None:
         return command, dict(os.environ)
-    return command, {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
-                     "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
+    return command, {**SANDBOX_BASE, "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
 
 
 # ---------------------------------------------------------------- the mcp SDK client
@@ -172,24 +167,24 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
-    child = f"import sys; sys.path.insert(0, {KIT_PARENT!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
+    child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
     arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
     with client_folder() as folder:
-        code, out, err = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
-                                    preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
+        done = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
+                          preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
     runs = {}
-    for line in out.splitlines():
+    for line in done.stdout_lines():
         try:
             run = RealClientRun.from_dict(parse_json(line, 1 << 20))
         except (ValueError, TypeError):
             continue
         runs[run.client] = run
-    if code is None:
+    if done.timed_out:
         why, fields = "real.sdk_late", {"seconds": limit}
-    elif last_line(err):
-        why, fields = "real.said", {"said": last_line(err)}
+    elif last_line(done.err):
+        why, fields = "real.said", {"said": last_line(done.err)}
     else:
-        why, fields = "real.sdk_stopped", {"code": code}
+        why, fields = "real.sdk_stopped", {"code": done.code}
     return [runs.get(f"sdk-{mode}") or RealClientRun(f"sdk-{mode}", FAILED, reason=why, fields=fields) for mode in modes]
 
 
@@ -302,21 +297,21 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         raise KitError("the check run was given no MCP Inspector to run")
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-            code, out, err = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                                        limit, folder, env={**os.environ, **QUIET_NPM})
-            return inspector_outcome(code, out, err, limit, fetched=False)
+            done = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
+                              limit, folder, env={**os.environ, **QUIET_NPM})
+            return inspector_outcome(done, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
         command = [INSPECTOR, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
         env = {**os.environ, **QUIET_NPM}
-        code, out, err = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
-        fetched = "ENOTCACHED" in err
+        done = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
+        fetched = "ENOTCACHED" in done.err
         if fetched and not fetch:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.not_cached", fields={"package": INSPECTOR_PACKAGE})
         if fetched:
-            code, out, err = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
-        return inspector_outcome(code, out, err, fetch_limit if fetched else limit, fetched)
+            done = run_capped([npx, "--yes", *command], fetch_limit, folder, env={**env, **FAIL_FAST_NPM})
+        return inspector_outcome(done, fetch_limit if fetched else limit, fetched)
 
 
 def npx_cache() -> Path:
@@ -338,10 +333,10 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
         return None
     find = ["--yes", "--offline", "--package", INSPECTOR, "--call", "command -v mcp-inspector"]
     with client_folder() as folder:
-        code, out, _ = run_capped([npx, *find], limit, folder, env={**os.environ, **QUIET_NPM})
-    if code != 0 or not out.strip():
+        done = run_capped([npx, *find], limit, folder, env={**os.environ, **QUIET_NPM})
+    if done.code != 0 or not done.out.strip():
         return None
-    command = Path(out.strip().splitlines()[-1]).resolve()
+    command = Path(done.out.strip().splitlines()[-1]).resolve()
     try:
         owned = command.is_file() and command.stat().st_uid == os.getuid()
     except OSError:
@@ -350,7 +345,8 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     return str(command) if owned and cached else None
 
 
-def inspector_outcome(code: Optional[int], out: str, err: str, limit: float, fetched: bool) -> RealClientRun:
+def inspector_outcome(done: Run, limit: float, fetched: bool) -> RealClientRun:
+    code, out, err = done.code, done.out, done.err
     if code is None:
         if fetched:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.fetch_late",

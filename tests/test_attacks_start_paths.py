@@ -256,7 +256,7 @@ def test_student_code_never_runs_as_host_root(tmp_path: Path) -> None:
     grader's own uid (an unprivileged user namespace maps it, and nothing else)."""
     import os
 
-    from lab.process.groups import kill_group
+    from lab.process.groups import stop
     from lab.process.launch import Launch
     from lab.process.preloader import ZYGOTE, preloader
     from lab.process.student import SANDBOX_BASE, start_student
@@ -276,5 +276,5 @@ def test_student_code_never_runs_as_host_root(tmp_path: Path) -> None:
                 assert process.wait(timeout=30) == 0, process.stderr.read()
                 seen.append(process.stdout.read().decode().strip())
             finally:
-                kill_group(process)
+                stop(process)
     assert seen == [expected, expected]

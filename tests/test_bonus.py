@@ -27,6 +27,7 @@ from conftest import ROOT, SOLUTIONS, load_module, refused_url
 from lab import real_clients
 from lab.checks.reference import load
 from lab.process.launch import Launch
+from lab.process.result import Run
 
 BONUS = SOLUTIONS / "bonus_server.py"
 LESSON = SOLUTIONS / "server.py"
@@ -335,7 +336,7 @@ def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
 ])
 def test_the_inspectors_outcome_is_read_from_what_it_printed(code, out, err, fetched, expected) -> None:
     limit = real_clients.FETCH_LIMIT if fetched else real_clients.INSPECTOR_LIMIT
-    run = real_clients.inspector_outcome(code, out, err, limit, fetched)
+    run = real_clients.inspector_outcome(Run(out.encode(), err.encode(), code, 0.0), limit, fetched)
     assert (run.outcome, run.error, said(run, "en") if run.reason else "") == expected
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from conftest import ROOT, SOLUTIONS, refused_url
 from lab.checks import reference
-from lab.process.groups import kill_group
+from lab.process.groups import stop
 from test_bonus import recorded, wire
 
 CONFORMANCE = ROOT / ".conformance"
@@ -88,7 +88,7 @@ def bridge(command: list[str], folder: Path, lang: str = "fr") -> Iterator[str]:
         process.send_signal(signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
-        kill_group(process)
+        stop(process)
 
 
 def run_suite(url: str, folder: Path, *selection: str) -> tuple[int, dict[str, list[dict]]]:

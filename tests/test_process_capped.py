@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from lab.process.capped import JSON_DEPTH, CappedReader, parse_json, read_capped
-from lab.process.groups import kill_group
+from lab.process.capped import JSON_DEPTH, CappedReader, parse_json, read_run
 
 MIB = 1 << 20
 
@@ -61,37 +60,36 @@ def test_a_chunk_that_reaches_the_cap_goes_to_on_full_not_on_chunk():
     assert (seen, full, reader.kept(), reader.dropped) == ([], [True], b"xxxx", 6)
 
 
-def test_read_capped_stops_at_the_deadline():
+def test_read_run_stops_at_the_deadline():
     process = python("import time; print('started', flush=True); time.sleep(60)")
     started = time.monotonic()
-    try:
-        out, err, timed_out = read_capped(process, started + 1.0, 100, 100)
-        waited = time.monotonic() - started
-    finally:
-        kill_group(process)
-    assert timed_out is True
+    run = read_run(process, started, 1.0, 100, 100)
+    waited = time.monotonic() - started
+    assert run.timed_out is True and process.returncode == -signal.SIGKILL  # stopped, and reaped
     assert 1.0 <= waited < 3.0
-    assert out.wait(5) and out.kept() == b"started\n" and err.kept() == b""
+    assert (run.stdout, run.stderr) == (b"started\n", b"")
 
 
-def test_read_capped_does_not_wait_for_a_grandchild_that_holds_the_pipe():
+def test_read_run_does_not_wait_for_a_grandchild_that_holds_the_pipe():
     # The child starts a grandchild in a session of its own that keeps stdout open for 30 s,
-    # then ends: the reader returns what came once the grace after the child's end is over.
+    # then ends: the run returns what came once the grace after the child's end is over.
     process = python("import subprocess, sys\n"
                      "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'],"
                      " start_new_session=True)\n"
                      "print(child.pid, flush=True)")
     started = time.monotonic()
-    out, err, timed_out = read_capped(process, started + 20.0, 100, 100)
+    run = read_run(process, started, 20.0, 100, 100)
     waited = time.monotonic() - started
-    grandchild = int(out.kept())
+    grandchild = int(run.stdout)
     try:
-        assert timed_out is False and process.returncode == 0
-        assert waited < 10.0 and not out.wait(0)  # the grandchild still holds the pipe
+        assert run.code == 0 and waited < 10.0
+        assert not process.stdout.closed  # the grandchild still holds the pipe: its reader reads on
     finally:
         os.kill(grandchild, signal.SIGKILL)
-    assert out.wait(5)  # its end closes the pipe: the reader ends and closes its stream
-    assert process.stdout.closed
+    deadline = time.monotonic() + 5
+    while not process.stdout.closed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.stdout.closed  # its end closes the pipe: the reader ends and closes its stream
 
 
 def test_parse_json_reads_json_within_its_caps():

@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from conftest import refused_url
-from lab.process.groups import kill_group
+from lab.process.groups import stop
 from test_run import lab
 
 MOCK_TEXT = "Il peut lister des outils, et sa liste ne changera pas."
@@ -62,7 +62,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 time.sleep(0.5)
         yield url
     finally:
-        kill_group(proxy)
+        stop(proxy)
 
 
 def test_lab_run_explains_the_capabilities_through_a_real_gateway(gateway: str) -> None:

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from lab.layout import KIT_PARENT
 from lab.process import sandbox
 from lab.grading.cgroup import SubmissionGroup
 from lab.process.preloader import JOIN_FAILED, ZYGOTE, available, preloader
-from lab.process.groups import kill_group
+from lab.process.groups import stop
 from lab.process.preloaded import start
 from lab.process.student import KitError, start_joined
 from lab.process.sandbox_entry import NAMESPACES
@@ -48,8 +49,8 @@ print(json.dumps({{
     'no_new_privs': int(status['NoNewPrivs']), 'hostname': os.uname().nodename,
     'processes': sorted(int(p) for p in os.listdir('/proc') if p.isdigit()),
     'openai_loaded': 'openai' in sys.modules, 'kit_checks_loaded': 'lab.checks' in sys.modules,
-    'kit_visible': os.path.exists({str(Path(sandbox.KIT) / 'lab' / 'checks')!r}),
-    'solutions_visible': os.path.exists({str(Path(sandbox.KIT) / 'solutions')!r}),
+    'kit_visible': os.path.exists({str(KIT_PARENT / 'lab' / 'checks')!r}),
+    'solutions_visible': os.path.exists({str(KIT_PARENT / 'solutions')!r}),
     'listener': reach(int(os.environ['LAB_TEST_PORT'])), 'host_service': reach(int(sys.argv[1])),
     'env': sorted(os.environ), 'fds': sorted(int(fd) for fd in os.listdir('/proc/self/fd')),
     'note': {NOTE!r} in open('/proc/self/environ', encoding='latin-1').read(),
@@ -112,7 +113,7 @@ def test_a_joined_fork_is_inside_the_sandbox_with_no_privilege(zygote: str, jail
     try:
         assert process.wait(timeout=10) == 0
     finally:
-        kill_group(process)
+        stop(process)
     assert seen["caps"] == [0, 0, 0, 0, 0]  # no capability in any set, the bounding set empty
     assert seen["no_new_privs"] == 1
     assert seen["ppid"] == 0  # its parent (the zygote's fork) is outside its pid namespace
@@ -145,7 +146,7 @@ def test_only_the_model_runner_is_forked_by_the_zygote(zygote: str, jailed: Path
             assert process.wait(timeout=20) == 0
             seen.append((isinstance(process, Forked), process.stdout.read()))
         finally:
-            kill_group(process)
+            stop(process)
     assert seen == [(False, b"False\n"), (True, b"True\n")]
 
 
@@ -163,7 +164,7 @@ def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Pa
     while not sleepers() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert sleepers(), "the sleeper did not start"
-    kill_group(process)  # what a check does at its end: the holder goes, and its pid namespace
+    stop(process)  # what a check does at its end: the holder goes, and its pid namespace
     deadline = time.monotonic() + 5
     while sleepers() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -218,7 +219,7 @@ def test_a_joined_fork_counts_against_its_submissions_group(zygote: str, jailed:
         # Held alive until its input closes: a probe that had already ended would have left the group.
         seen, process = probe(zygote, jailed, str(host_service), hold=True)
         assert process.pid in group.members()  # the zygote's fork, moved in before joining
-        kill_group(process)
+        stop(process)
     finally:
         for folder in group.folders:  # back to where we were, then remove the group
             parent_procs = folder.parent / "cgroup.procs"

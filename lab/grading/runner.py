@@ -49,15 +49,14 @@ from lab.grading import capacity, catalogue, private_copy, sweep
 from lab.grading.capacity import PIDS_FOR_CHECKS
 from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
-from lab.layout import STUDENT_FILES
-from lab.process.capped import parse_json, read_capped
-from lab.process.groups import TOKEN_VARIABLE, kill_group, kill_marked
+from lab.layout import KIT_PARENT, STUDENT_FILES
+from lab.process.capped import parse_json, read_run
+from lab.process.groups import TOKEN_VARIABLE, stop
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
-from lab.process.trusted import (KIT_PARENT, TRUSTED_FOLDER, Started, end_everything, start_trusted,
-                                 trusted_python)
+from lab.process.trusted import TRUSTED_FOLDER, Started, start_trusted, trusted_python
 from lab.results import ERROR, FAILED, Report
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
@@ -150,15 +149,12 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
     with RUNNING_LOCK:
         RUNNING[token] = process
     try:
-        out, err, timed_out = read_capped(process, started + limits.timeout, limits.output_bytes, limits.error_bytes)
+        return read_run(process, started, limits.timeout, limits.output_bytes, limits.error_bytes, token)
     finally:
         with RUNNING_LOCK:
             RUNNING.pop(token, None)
-        end_everything(process, token)
         if group is not None:
             group.close()
-    return Run(out.kept(), err.kept(), None if timed_out else process.returncode,
-               round(time.monotonic() - started, 3), stdout_truncated=out.dropped > 0)
 
 
 # The check runs going on now, by token: a stopped class run (Ctrl-C, SIGTERM) kills them all.
@@ -171,8 +167,7 @@ def kill_running() -> None:
     with RUNNING_LOCK:
         running = list(RUNNING.items())
     for token, process in running:
-        kill_group(process)
-        kill_marked(token)
+        stop(process, token)
 
 
 def relative_to_folder(report: Report, copy: str) -> None:

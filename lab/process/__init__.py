@@ -7,10 +7,10 @@ read, timed and killed. Student code runs only in processes started here.
   the server a real MCP client starts), and their environment and listeners
 - trusted.py: the one start for trusted processes (`python -I`, working folder `/`)
 - capped.py: the one reader of a child's output, student or trusted (a thread per pipe,
-  the first bytes kept, the rest counted)
+  the first bytes kept, the rest counted; `read_run`: a started trusted process into its Run)
 - result.py: the one result type of a run (Run: what it wrote, how it ended, how long)
 - talk.py: talking to a student process within limits (one run, or a line-by-line conversation)
-- groups.py: process groups and CPU budgets; killing a process with everything it started
+- groups.py: process groups and CPU budgets; `stop`, the one way a child is ended with all it started
 - sandbox.py, sandbox_entry.py: bubblewrap, and joining a running sandbox from the zygote's fork
 - preloader.py, preloaded.py, limits.py: the preloader and zygote that fork ready interpreters
 

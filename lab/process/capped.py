@@ -22,9 +22,10 @@ import threading
 import time
 from typing import IO, Any, Callable
 
-from lab.process.groups import wait_for
+from lab.process.groups import stop, wait_for
+from lab.process.result import Run
 
-EXIT_GRACE = 0.5  # seconds to read what is left once a process has ended (see read_capped)
+EXIT_GRACE = 0.5  # seconds to read what is left once a process has ended (see read_run)
 
 
 class CappedReader:
@@ -76,17 +77,21 @@ class CappedReader:
         return bytes(self.data)
 
 
-def read_capped(process, deadline: float, out_cap: int, err_cap: int) -> tuple[CappedReader, CappedReader, bool]:
-    """Read a started process's stdout and stderr until it ends or `deadline` (a monotonic time)
-    passes, keeping at most `out_cap` and `err_cap` bytes; True as the third value if the
-    deadline passed. `process`: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
+def read_run(process, started: float, limit: float, out_cap: int, err_cap: int, token: str = "") -> Run:
+    """A started process run to its end, or stopped `limit` s after `started` (a monotonic
+    time; then its code is None): its stdout and stderr read as they come, at most `out_cap`
+    and `err_cap` bytes kept. Either way it is stopped after (lab/process/groups.py::stop,
+    with `token`). `process`: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
     out, err = CappedReader(process.stdout, out_cap), CappedReader(process.stderr, err_cap)
-    if wait_for(process, deadline - time.monotonic()) is None:
-        return out, err, True
-    grace = time.monotonic() + EXIT_GRACE
-    out.wait(grace - time.monotonic())
-    err.wait(grace - time.monotonic())
-    return out, err, False
+    try:
+        code = wait_for(process, started + limit - time.monotonic())
+        if code is not None:
+            grace = time.monotonic() + EXIT_GRACE
+            out.wait(grace - time.monotonic())
+            err.wait(grace - time.monotonic())
+    finally:
+        stop(process, token)  # its pipes are closed by their readers, at their end
+    return Run(out.kept(), err.kept(), code, round(time.monotonic() - started, 3), stdout_truncated=out.dropped > 0)
 
 
 # JSON from a child (a student's line, a runner's answer, a check run's report): hostile input.

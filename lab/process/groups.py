@@ -17,23 +17,35 @@ REAP_LIMIT = 5.0  # seconds to wait for a killed process to be reaped
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: what it left running carries it
 
 
-def kill_group(process: subprocess.Popen) -> None:
-    """Kill the process and everything it started, then reap it (no zombie).
+def stop(process, token: str = "") -> None:
+    """The one way the kit ends a child it started (a Popen, or a preloader's fork,
+    lab/process/preloaded.py): its group killed with it, the child reaped (no zombie), then,
+    with `token`, every process still carrying that grading token in its environment (one that
+    left the group: setsid). Safe to repeat.
 
-    The group is killed even when its leader has exited already: what the leader
-    started may still run (until the leader is reaped, its pid names the group).
-    """
+    The group is killed even when its leader has exited already: what the leader started may
+    still run (while any of them does, the group's id names no other process)."""
     if GROUPS:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except OSError:
-            pass  # the group is gone already
-    if process.poll() is None:
-        process.kill()
+        kill_tree(process.pid, leader=process.returncode is None)
+    elif process.poll() is None:
+        process.kill()  # Windows: no group, the child alone
     try:
         process.wait(timeout=REAP_LIMIT)
     except subprocess.TimeoutExpired:
         pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
+    if token:
+        kill_marked(token)
+
+
+def kill_tree(pid: int, leader: bool = True) -> None:
+    """SIGKILL the process group `pid` leads and, with `leader`, the process `pid` too: in the
+    instant after fork(), before its setsid(), a child has no group yet. `leader` only for a
+    pid not reaped yet (its number cannot name another process then). POSIX only."""
+    for kill in (os.killpg, os.kill) if leader else (os.killpg,):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
 
 
 def wait_for(process: subprocess.Popen, timeout: float) -> int | None:
@@ -66,7 +78,7 @@ def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
     try:
         return wait_for(process, timeout)
     finally:
-        kill_group(process)
+        stop(process)
 
 
 def limit_cpu(pid: int, seconds: int) -> None:
@@ -149,16 +161,6 @@ class ProcessTree:
         return found
 
 
-def kill_pid_group(pid: int) -> None:
-    """Kill the group led by `pid` and `pid` itself, for a child known by its pid only (a fork):
-    in the instant after fork(), before the child's setsid(), its group does not exist yet."""
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, signal.SIGKILL)
-        except OSError:
-            pass  # gone already
-
-
 def kill_pids(pids: list[int]) -> int:
     """SIGKILL each of `pids` (gone already: passed over); how many it reached."""
     killed = 0
@@ -191,12 +193,3 @@ def kill_marked(token: str) -> int:
         if needle in environ.split(b"\0"):
             marked.append(int(entry.name))
     return kill_pids(marked)
-
-
-def sweep_group(pgid: int) -> None:
-    """Kill what the process left running in its group after it exited (a stray child)."""
-    if GROUPS:
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except OSError:
-            pass  # the group is empty: the usual case

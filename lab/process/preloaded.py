@@ -3,7 +3,6 @@ forked, through the part of subprocess.Popen's interface the kit uses."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import select
@@ -12,7 +11,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from lab.process.groups import kill_group
+from lab.process.groups import stop
 
 REPLY_LIMIT = 10.0  # seconds for the preloader (lab/process/preloader.py) to fork and answer with the pid
 
@@ -38,11 +37,6 @@ class Forked:
             raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0)
         return self.returncode  # type: ignore[return-value]
 
-    def kill(self) -> None:
-        if self.returncode is None:
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
-
     def receive_exit(self, timeout: float | None) -> bool:
         """True once the exit code is in; then close, so the preloader sweeps the group and reaps."""
         if not select.select([self.control], [], [], timeout)[0]:
@@ -54,7 +48,7 @@ class Forked:
             self.returncode = -signal.SIGKILL  # the preloader is gone, and its children with it
         self.control.close()
         if self.companion is not None:
-            kill_group(self.companion)
+            stop(self.companion)
         return True
 
 

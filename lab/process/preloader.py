@@ -52,11 +52,12 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterator
 
-from lab.process.groups import kill_pid_group
+from lab.process.groups import kill_tree, stop
 from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
-from lab.process.trusted import KIT_PARENT, start_trusted, trusted_python
+from lab.layout import KIT_PARENT
+from lab.process.trusted import start_trusted, trusted_python
 
 READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
@@ -118,11 +119,11 @@ def run_script_here(script: str, args: list[str], env: dict[str, str], new_sessi
         else:
             runpy.run_path(path, run_name="__main__")
         code = 0
-    except SystemExit as stop:  # what Python does with sys.exit(...)
-        if stop.code is None or isinstance(stop.code, int):
-            code = stop.code or 0
+    except SystemExit as exiting:  # what Python does with sys.exit(...)
+        if exiting.code is None or isinstance(exiting.code, int):
+            code = exiting.code or 0
         else:
-            print(stop.code, file=sys.stderr)
+            print(exiting.code, file=sys.stderr)
             code = 1
     except BaseException as error:  # the traceback Python would print, without runpy's frames
         import traceback  # only now: it is slow to import, and most runs never need it
@@ -308,7 +309,7 @@ class Preloader:
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        kill_pid_group(child.pid)
+        kill_tree(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
@@ -322,7 +323,7 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            kill_pid_group(pid)
+            kill_tree(pid)
         self.running = False
 
 
@@ -402,8 +403,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+                stop(process)
             process.stdout.close()
             shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
 

@@ -27,8 +27,16 @@ class Run:
         """Stopped by its CPU budget: an endless loop, most likely."""
         return POSIX and self.code == -CPU_SIGNAL
 
+    @property
+    def out(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+    @property
+    def err(self) -> str:
+        return self.stderr.decode("utf-8", errors="replace")
+
     def stdout_lines(self) -> list[str]:
-        return self.stdout.decode("utf-8", errors="replace").splitlines()
+        return self.out.splitlines()
 
     def stderr_tail(self, lines: int = 8) -> str:
-        return "\n".join(self.stderr.decode("utf-8", errors="replace").splitlines()[-lines:])
+        return "\n".join(self.err.splitlines()[-lines:])

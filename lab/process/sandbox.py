@@ -44,9 +44,8 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from lab.layout import solutions_dir
+from lab.layout import KIT_PARENT, solutions_dir
 
-KIT = Path(__file__).resolve().parent.parent.parent  # the folder holding lab/
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
@@ -141,7 +140,7 @@ def python_folders() -> list[str]:
 def kit_folders() -> list[str]:
     """Where the kit's source is: its package (in a checkout or installed) and the solutions,
     which a wheel keeps inside the package (covering the package covers them too)."""
-    folders = sorted({str(KIT / "lab"), str(solutions_dir())})
+    folders = sorted({str(KIT_PARENT / "lab"), str(solutions_dir())})
     return [folder for folder in folders if not any(inside(folder, other) for other in folders if other != folder)]
 
 

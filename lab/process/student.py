@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from lab.process import sandbox
-from lab.process.groups import POSIX, kill_group, limit_cpu
+from lab.process.groups import POSIX, limit_cpu, stop
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 
@@ -108,7 +108,7 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
         if json.loads(names) != list(listen) or len(fds) != len(listen):
             raise KitError("the sandbox's launcher handed out the wrong listeners")
     except (OSError, ValueError) as error:
-        kill_group(process)
+        stop(process)
         raise KitError(f"the sandbox's launcher gave no listeners: {error}") from None
     finally:
         channel.close()
@@ -135,7 +135,7 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
         except subprocess.TimeoutExpired:
             return False
         finally:
-            kill_group(process)
+            stop(process)
 
 
 def holder_pid(info: int) -> int:
@@ -183,7 +183,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
         for name in NAMESPACES:
             namespaces.append(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY))
     except (OSError, ValueError, KeyError, TypeError) as error:
-        kill_group(holder)
+        stop(holder)
         for fd in namespaces:
             os.close(fd)
         raise KitError(f"the sandbox's holder could not be joined: {error}") from None
@@ -199,7 +199,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
             os.close(fd)
     if forked is None:
         os.close(status_out)
-        kill_group(holder)
+        stop(holder)
         for listener in listeners.values():
             listener.close()
         raise KitError(f"the zygote at {address} did not answer")
@@ -207,7 +207,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     with os.fdopen(status_out, "rb") as status:
         said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
     if said != b"joined":
-        kill_group(forked)
+        stop(forked)
         raise KitError(f"the zygote's fork could not join its sandbox: {said.decode('utf-8', 'replace')}")
     return forked, listeners
 

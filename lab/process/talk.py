@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from lab.process.capped import CappedReader
-from lab.process.groups import ProcessTree, kill_group, sweep_group, wait_for
+from lab.process.groups import ProcessTree, kill_tree, stop, wait_for
 from lab.process.launch import Launch
 from lab.process.result import CPU_SIGNAL, Run
 from lab.process.student import start_student
@@ -47,15 +47,14 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
                                        cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
-    flood = lambda: sweep_group(process.pid)  # noqa: E731
+    flood = lambda: kill_tree(process.pid, leader=False)  # noqa: E731
     out = CappedReader(process.stdout, MAX_OUTPUT, on_full=flood)
     err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
     threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
     try:
         code = wait_for(process, limit)
     finally:
-        kill_group(process)
-        sweep_group(process.pid)
+        stop(process)
     for reader in (out, err):
         reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
     return Run(out.kept(), err.kept(), exit_code(code, launch), round(time.monotonic() - started, 3))
@@ -80,7 +79,7 @@ class Conversation:
         self.closed_at: float | None = None  # when its input was closed
         self.lines_before_close = 0  # lines it wrote while its input was open
         self.done = threading.Event()
-        flood = lambda: sweep_group(process.pid)  # noqa: E731
+        flood = lambda: kill_tree(process.pid, leader=False)  # noqa: E731
         self.out = CappedReader(process.stdout, MAX_OUTPUT, on_chunk=self.split_lines, on_full=flood,
                                 on_end=self.no_more_lines)
         self.err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
@@ -102,7 +101,7 @@ class Conversation:
                 return  # it has ended, or /proc cannot tell: the rlimit still holds
             if used >= budget:
                 self.over_budget = True
-                kill_group(self.process)
+                stop(self.process)
                 return
             wait = CPU_LOOK
 
@@ -149,8 +148,7 @@ class Conversation:
             code = wait_for(self.process, within)
         finally:
             self.done.set()
-            kill_group(self.process)
-            sweep_group(self.process.pid)
+            stop(self.process)
         for reader in (self.out, self.err):
             reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
         if self.watchdog is not None:

@@ -5,7 +5,7 @@ check run, the preloaders, the SDK client). Student code shares its machine, not
 - its working folder is TRUSTED_FOLDER, never a submission's: a relative entry on sys.path
   (an editable install's finder puts `__editable__…__path_hook__` there), `.env` lookups
   from the current folder and relative paths all resolve where no student can write;
-- the kit is found from its own location (KIT_PARENT), resolved once here, not through a
+- the kit is found from its own location (lab/layout.py::KIT_PARENT), resolved once, not through a
   path a submission could change;
 - a grading process makes itself non-dumpable (keep_out_same_user) as its first act, since
   unsandboxed student code (`--no-sandbox`, Gradescope's fallback) runs under its own uid.
@@ -16,13 +16,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import IO, Protocol
 
-from lab.process.groups import kill_group, kill_marked
 
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
-KIT_PARENT = Path(__file__).resolve().parent.parent.parent  # the folder that holds `lab/`
 
 
 def cache_options() -> list[str]:
@@ -64,7 +61,6 @@ class Started(Protocol):
 
     def poll(self) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int: ...
-    def kill(self) -> None: ...
 
 
 def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
@@ -75,11 +71,3 @@ def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.
     a session of its own; by default nothing on stdin, stdout and stderr on pipes."""
     return subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True,
                             stdin=stdin, stdout=stdout, stderr=stderr)
-
-
-def end_everything(process: Started, token: str) -> None:
-    """Kill the process with its group, then kill any process still carrying the grading token
-    `token` in its environment (one that left the group: setsid). Its pipes are closed by
-    their readers (lab/process/capped.py) at their end."""
-    kill_group(process)
-    kill_marked(token)
