@@ -195,18 +195,23 @@ def facts(capabilities: object, lang: str = "") -> dict:
 
 DOUBTS = {
     "fr": {"line": "La phrase ci-dessous peut être fausse ({reasons}) ; l’échantillon enregistré dit : {sample}",
-           "missing": "elle ne nomme pas {name}", "extra": "elle nomme {name}, que le serveur n’annonce pas",
+           "missing": "elle ne nomme pas {name}", "what": "elle ne dit pas ce que sont {name}",
+           "extra": "elle nomme {name}, que le serveur n’annonce pas",
            "changes": "elle dit que la liste change, ce que listChanged ne promet pas", "cut": "elle a été coupée",
            "language": "elle n’est pas en français", "lines": "elle tenait sur plusieurs lignes", "and": " ; ",
            "tools": "les outils", "resources": "les ressources", "prompts": "les prompts", "logging": "le journal"},
     "en": {"line": "The sentence below may be wrong ({reasons}); the recorded sample says: {sample}",
-           "missing": "it does not name {name}", "extra": "it names {name}, which the server does not announce",
+           "missing": "it does not name {name}", "what": "it does not say what {name} are",
+           "extra": "it names {name}, which the server does not announce",
            "changes": "it says the list changes, which listChanged does not promise",
            "language": "it is not in English", "lines": "it was on several lines", "cut": "it was cut", "and": "; ",
            "tools": "tools", "resources": "resources", "prompts": "prompts", "logging": "logging"},
 }
 NAMED = {"tools": r"outil|tool", "resources": r"ressource|resource", "logging": r"journa|\blogs?\b|logging",
          "prompts": r"prompt|invite|mod[eè]les? de messages?|message templates?"}
+WHAT = {"tools": r"action|fonction|function|opération|operation|command",  # with several lists, each must be told apart
+        "resources": r"donnée|data|contenu|content|fichier|file|document|information",
+        "prompts": r"mod[eè]le|template|gabarit|tout prêt|ready-made"}
 CHANGE = r"chang|modifi|évolu|mises? à jour|met à jour|updat"
 NEGATION = r"\bne\b|\bn[’']|\bpas\b|\bjamais\b|\bsans\b|\baucun|\bnot\b|n[’']t\b|\bnever\b|\bno\b|\bwithout\b|false"
 COMMON = {"fr": {"le", "la", "les", "des", "un", "une", "est", "et", "il", "peut", "que", "qui", "pas", "de", "du"},
@@ -241,6 +246,9 @@ def doubts(sentence: str, capabilities: dict, lang: str, lines: bool, cut: bool)
     lower, words = sentence.lower(), DOUBTS[lang]
     reasons = [words["missing" if name in capabilities else "extra"].format(name=words[name])
                for name, pattern in NAMED.items() if (name in capabilities) != bool(re.search(pattern, lower))]
+    if sum(name in capabilities for name in LISTS) > 1:
+        reasons += [words["what"].format(name=words[name]) for name in LISTS
+                    if name in capabilities and re.search(NAMED[name], lower) and not re.search(WHAT[name], lower)]
     promised = [isinstance(v, dict) and v.get("listChanged") is True for k, v in capabilities.items() if k in LISTS]
     if not all(promised) and re.search(CHANGE, lower) and not re.search(NEGATION, lower):
         reasons.append(words["changes"])
