@@ -1,13 +1,12 @@
-"""Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue,
-pour model.py ; facts(capacités), les capacités annoncées dites en mots simples, pour client.py.
-Servez-vous-en ; ne le modifiez pas.
-Given: the model's settings, why no model answered and its answer read, for model.py;
-facts(capabilities), the announced capabilities told in plain words, for client.py.
-Use it; do not edit it.
+"""Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue, pour model.py ;
+facts(capacités), les capacités annoncées dites en mots simples, pour client.py. Servez-vous-en ; ne le modifiez pas.
+Given: the model's settings, why no model answered and its answer read, for model.py; facts(capabilities), the
+announced capabilities told in plain words, for client.py. Use it; do not edit it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -19,10 +18,8 @@ from urllib.parse import urlsplit
 
 REASONS = {
     "fr": {
-        "bad_url": "AI_URL invalide : {value!r}",
-        "bad_timeout": "AI_TIMEOUT invalide : {value!r}",
-        "refused": "connexion refusée par {address}",
-        "unknown_host": "hôte inconnu : {host}",
+        "bad_url": "AI_URL invalide : {value!r}", "bad_timeout": "AI_TIMEOUT invalide : {value!r}",
+        "refused": "connexion refusée par {address}", "unknown_host": "hôte inconnu : {host}",
         "unreachable": "{address} injoignable",
         "timeout": "pas de réponse en {seconds:g} s",
         "closed": "connexion fermée par {address}", "status": "statut HTTP {status}",
@@ -30,10 +27,8 @@ REASONS = {
         "other": "{error}",
     },
     "en": {
-        "bad_url": "invalid AI_URL: {value!r}",
-        "bad_timeout": "invalid AI_TIMEOUT: {value!r}",
-        "refused": "connection refused by {address}",
-        "unknown_host": "unknown host: {host}",
+        "bad_url": "invalid AI_URL: {value!r}", "bad_timeout": "invalid AI_TIMEOUT: {value!r}",
+        "refused": "connection refused by {address}", "unknown_host": "unknown host: {host}",
         "unreachable": "{address} unreachable",
         "timeout": "no answer within {seconds:g} s",
         "closed": "connection closed by {address}", "status": "HTTP status {status}",
@@ -69,21 +64,17 @@ class Settings(NamedTuple):
 def seconds(text: str) -> float:
     """Un nombre de secondes positif et fini, sinon NaN. A positive, finite number of seconds, else NaN."""
     try:
-        number = float(text)
-    except ValueError:
+        return float(text) if 0 < float(text) < math.inf else math.nan
+    except ValueError:  # not a number at all
         return math.nan
-    return number if 0 < number < math.inf else math.nan
 
 
 def model_settings() -> Settings:
     """fr : AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr) :
     l’environnement d’abord, puis le fichier .env le plus proche pour ce qui y manque.
     en: the same settings, from the environment, then the nearest .env file for what it lacks."""
-    try:
+    with contextlib.suppress(ImportError):  # no python-dotenv here: the environment alone
         from dotenv import find_dotenv, load_dotenv
-    except ImportError:  # no python-dotenv here: the environment alone
-        pass
-    else:
         load_dotenv(find_dotenv(usecwd=True))
     get = os.environ.get
     raw_url, raw_timeout = get("AI_URL", "http://ai:4000"), get("AI_TIMEOUT", "30")
@@ -97,8 +88,7 @@ def model_settings() -> Settings:
 
 def check_model_address(settings: Settings) -> None:
     """Lève NoModel tout de suite si un réglage est faux ou que rien n’écoute à AI_URL (en: the same)."""
-    # fr : une simple connexion : sans modèle (le cas courant en classe), elle échoue avant même de
-    # charger le SDK openai. / en: a plain connection: with no model it fails before openai loads.
+    # A plain connection: with no model (the usual case in class) it fails before openai even loads.
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
