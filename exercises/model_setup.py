@@ -1,13 +1,12 @@
-"""Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue,
-pour model.py ; facts(capacités), les capacités annoncées dites en mots simples, pour client.py.
-Servez-vous-en ; ne le modifiez pas.
-Given: the model's settings, why no model answered and its answer read, for model.py;
-facts(capabilities), the announced capabilities told in plain words, for client.py.
-Use it; do not edit it.
+"""Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue, pour model.py ;
+facts(capacités), les capacités annoncées dites en mots simples, pour client.py. Servez-vous-en ; ne le modifiez pas.
+Given: the model's settings, why no model answered and its answer read, for model.py; facts(capabilities), the
+announced capabilities told in plain words, for client.py. Use it; do not edit it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -19,10 +18,8 @@ from urllib.parse import urlsplit
 
 REASONS = {
     "fr": {
-        "bad_url": "AI_URL invalide : {value!r}",
-        "bad_timeout": "AI_TIMEOUT invalide : {value!r}",
-        "refused": "connexion refusée par {address}",
-        "unknown_host": "hôte inconnu : {host}",
+        "bad_url": "AI_URL invalide : {value!r}", "bad_timeout": "AI_TIMEOUT invalide : {value!r}",
+        "refused": "connexion refusée par {address}", "unknown_host": "hôte inconnu : {host}",
         "unreachable": "{address} injoignable",
         "timeout": "pas de réponse en {seconds:g} s",
         "closed": "connexion fermée par {address}", "status": "statut HTTP {status}",
@@ -30,10 +27,8 @@ REASONS = {
         "other": "{error}",
     },
     "en": {
-        "bad_url": "invalid AI_URL: {value!r}",
-        "bad_timeout": "invalid AI_TIMEOUT: {value!r}",
-        "refused": "connection refused by {address}",
-        "unknown_host": "unknown host: {host}",
+        "bad_url": "invalid AI_URL: {value!r}", "bad_timeout": "invalid AI_TIMEOUT: {value!r}",
+        "refused": "connection refused by {address}", "unknown_host": "unknown host: {host}",
         "unreachable": "{address} unreachable",
         "timeout": "no answer within {seconds:g} s",
         "closed": "connection closed by {address}", "status": "HTTP status {status}",
@@ -69,21 +64,17 @@ class Settings(NamedTuple):
 def seconds(text: str) -> float:
     """Un nombre de secondes positif et fini, sinon NaN. A positive, finite number of seconds, else NaN."""
     try:
-        number = float(text)
-    except ValueError:
+        return float(text) if 0 < float(text) < math.inf else math.nan
+    except ValueError:  # not a number at all
         return math.nan
-    return number if 0 < number < math.inf else math.nan
 
 
 def model_settings() -> Settings:
     """fr : AI_URL (http://ai:4000), AI_KEY (lab), AI_MODEL (lab), AI_TIMEOUT (30), LAB_LANG (fr) :
     l’environnement d’abord, puis le fichier .env le plus proche pour ce qui y manque.
     en: the same settings, from the environment, then the nearest .env file for what it lacks."""
-    try:
+    with contextlib.suppress(ImportError):  # no python-dotenv here: the environment alone
         from dotenv import find_dotenv, load_dotenv
-    except ImportError:  # no python-dotenv here: the environment alone
-        pass
-    else:
         load_dotenv(find_dotenv(usecwd=True))
     get = os.environ.get
     raw_url, raw_timeout = get("AI_URL", "http://ai:4000"), get("AI_TIMEOUT", "30")
@@ -97,8 +88,7 @@ def model_settings() -> Settings:
 
 def check_model_address(settings: Settings) -> None:
     """Lève NoModel tout de suite si un réglage est faux ou que rien n’écoute à AI_URL (en: the same)."""
-    # fr : une simple connexion : sans modèle (le cas courant en classe), elle échoue avant même de
-    # charger le SDK openai. / en: a plain connection: with no model it fails before openai loads.
+    # A plain connection: with no model (the usual case in class) it fails before openai even loads.
     timeout = seconds(settings.raw_timeout)
     if math.isnan(timeout):
         raise NoModel("bad_timeout", value=settings.raw_timeout)
@@ -195,18 +185,23 @@ def facts(capabilities: object, lang: str = "") -> dict:
 
 DOUBTS = {
     "fr": {"line": "La phrase ci-dessous peut être fausse ({reasons}) ; l’échantillon enregistré dit : {sample}",
-           "missing": "elle ne nomme pas {name}", "extra": "elle nomme {name}, que le serveur n’annonce pas",
+           "missing": "elle ne nomme pas {name}", "what": "elle ne dit pas ce que sont {name}",
+           "extra": "elle nomme {name}, que le serveur n’annonce pas",
            "changes": "elle dit que la liste change, ce que listChanged ne promet pas", "cut": "elle a été coupée",
            "language": "elle n’est pas en français", "lines": "elle tenait sur plusieurs lignes", "and": " ; ",
            "tools": "les outils", "resources": "les ressources", "prompts": "les prompts", "logging": "le journal"},
     "en": {"line": "The sentence below may be wrong ({reasons}); the recorded sample says: {sample}",
-           "missing": "it does not name {name}", "extra": "it names {name}, which the server does not announce",
+           "missing": "it does not name {name}", "what": "it does not say what {name} are",
+           "extra": "it names {name}, which the server does not announce",
            "changes": "it says the list changes, which listChanged does not promise",
            "language": "it is not in English", "lines": "it was on several lines", "cut": "it was cut", "and": "; ",
            "tools": "tools", "resources": "resources", "prompts": "prompts", "logging": "logging"},
 }
 NAMED = {"tools": r"outil|tool", "resources": r"ressource|resource", "logging": r"journa|\blogs?\b|logging",
          "prompts": r"prompt|invite|mod[eè]les? de messages?|message templates?"}
+WHAT = {"tools": r"action|fonction|function|opération|operation|command",  # with several lists, each must be told apart
+        "resources": r"donnée|data|contenu|content|fichier|file|document|information",
+        "prompts": r"mod[eè]le|template|gabarit|tout prêt|ready-made"}
 CHANGE = r"chang|modifi|évolu|mises? à jour|met à jour|updat"
 NEGATION = r"\bne\b|\bn[’']|\bpas\b|\bjamais\b|\bsans\b|\baucun|\bnot\b|n[’']t\b|\bnever\b|\bno\b|\bwithout\b|false"
 COMMON = {"fr": {"le", "la", "les", "des", "un", "une", "est", "et", "il", "peut", "que", "qui", "pas", "de", "du"},
@@ -241,6 +236,9 @@ def doubts(sentence: str, capabilities: dict, lang: str, lines: bool, cut: bool)
     lower, words = sentence.lower(), DOUBTS[lang]
     reasons = [words["missing" if name in capabilities else "extra"].format(name=words[name])
                for name, pattern in NAMED.items() if (name in capabilities) != bool(re.search(pattern, lower))]
+    if sum(name in capabilities for name in LISTS) > 1:
+        reasons += [words["what"].format(name=words[name]) for name in LISTS
+                    if name in capabilities and re.search(NAMED[name], lower) and not re.search(WHAT[name], lower)]
     promised = [isinstance(v, dict) and v.get("listChanged") is True for k, v in capabilities.items() if k in LISTS]
     if not all(promised) and re.search(CHANGE, lower) and not re.search(NEGATION, lower):
         reasons.append(words["changes"])

@@ -629,6 +629,16 @@ def test_every_pulled_image_is_pinned_and_the_model_services_share_one(services:
     assert is_pinned(dockerfile_base())
 
 
+def test_the_offline_recipe_saves_the_images_and_seeds_the_model_compose_uses(services: dict[str, Config]) -> None:
+    # An offline room loads what the recipe saved: a tag compose does not pin would make `up` pull.
+    recipe = (ROOT / "docs" / "docker.md").read_text(encoding="utf-8").split("### Pre-seeding the model volume offline")[1]
+    [save] = [line.split() for line in recipe.splitlines() if line.startswith("docker save ")]
+    assert save[4:] == [services["agent"]["image"], services["ai-local"]["image"]]
+    environment = services["model-download"]["environment"]
+    assert f"curl -fLO {environment['LAB_MODEL_URL']}" in recipe
+    assert f"'cp /seed/{environment['LAB_MODEL_FILE']} /models/'" in recipe
+
+
 def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     services: dict[str, Config], compose_config: Callable[..., Config],
 ) -> None:

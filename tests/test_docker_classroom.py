@@ -145,3 +145,25 @@ def test_an_engine_that_cannot_start_is_the_only_skip_and_it_says_why(tmp_path: 
     assert skip == "no container engine can start here: the docker CLI reaches no Docker engine (docker info failed)"
     assert skip in done.stdout
     assert not (tmp_path / "state").exists()  # nothing left behind
+
+
+def test_the_local_models_sentence_is_judged_whole_by_the_kits_post_check() -> None:
+    namespace: dict[str, Any] = {"__file__": str(SCRIPT), "__name__": "classroom_test"}
+    exec(compile(SCRIPT.read_text(), str(SCRIPT), "exec"), namespace)  # a script, not an importable module
+    setup = namespace["load_model_setup"](ROOT)
+    sample = "Il peut lister des outils, et il ne dit pas que sa liste va changer."
+    transcript = ('-> {"jsonrpc":"2.0","id":3,"method":"initialize"}\n'
+                  '<- {"jsonrpc":"2.0","id":3,"result":{"capabilities":{"tools":{"listChanged":false}}}}\n')
+    doubt = "La phrase ci-dessous peut être fausse ({}) ; l’échantillon enregistré dit : " + sample
+    right = "le modèle dit : Il a des outils que le client peut lister, et il ne dit pas quand leur liste change."
+    wrong = "le modèle dit : Il prévient le client quand la liste des outils change."
+    cut = "le modèle dit : Il a des outils que le client peut lis…"
+    judged = namespace["post_checked"]
+    assert judged(transcript + right + "\n", setup, sample) == (True, [right])
+    assert judged(transcript + doubt.format("elle dit que la liste change, ce que listChanged ne promet pas")
+                  + "\n" + wrong + "\n", setup, sample)[0] is True
+    assert judged(transcript + doubt.format("elle a été coupée") + "\n" + cut + "\n", setup, sample)[0] is True
+    assert judged(transcript + wrong + "\n", setup, sample) == (False, [wrong])  # a doubt not shown
+    assert judged(transcript + doubt.format("elle a été coupée") + "\n" + right + "\n", setup, sample)[0] is False
+    assert judged(transcript + doubt.format("elle a été coupée") + "\n" + cut + "\n", setup, "other")[0] is False
+    assert judged(transcript + "le modèle dit : \n", setup, sample) == (False, ["le modèle dit : "])

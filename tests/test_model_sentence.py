@@ -88,9 +88,21 @@ def test_wrong_sentences_are_doubted_with_their_reasons(sentence: str, reasons: 
 
 
 def test_a_rich_server_needs_each_capability_named_and_may_say_that_lists_change() -> None:
-    assert doubts("It has tools, resources and prompts, and it will tell the client when their lists change.",
-                  RICH, "en") == []
-    assert doubts("It has tools and prompts that can change.", RICH, "en") == ["it does not name resources"]
+    assert doubts("It has tools (actions), resources (data) and prompts (message templates), and it will tell "
+                  "the client when their lists change.", RICH, "en") == []
+    assert doubts("It has tools (actions) and prompts (templates) that can change.", RICH, "en") == [
+        "it does not name resources"]
+
+
+def test_a_rich_server_needs_each_capability_said_what_it_is() -> None:
+    assert doubts("Il liste des outils, des ressources et des prompts, et prévient quand ces listes changent.", RICH) == [
+        "elle ne dit pas ce que sont les outils", "elle ne dit pas ce que sont les ressources",
+        "elle ne dit pas ce que sont les prompts"]
+    assert doubts("Its tools are actions to call, its resources data to read, its prompts message templates; "
+                  "it will tell the client when their lists change.", RICH, "en") == []
+    assert doubts("It has tools, resources and prompts.", {"tools": {}, "resources": {}}, "en") == [
+        "it names prompts, which the server does not announce", "it does not say what tools are",
+        "it does not say what resources are"]
 
 
 def test_several_lines_and_a_cut_answer_are_doubted_last() -> None:

@@ -62,23 +62,21 @@ def test_lab_run_with_a_model_asks_about_the_announced_capabilities(fake_model: 
 
 
 def last_lines(fake_model: Any, text: str, finish_reason: str = "stop", lang: str = "fr") -> list[str]:
-    """The last two lines `lab run` prints when the model answers `text`."""
+    """What `lab run` prints after the transcript (7 messages sent, 6 replies) when the model answers `text`."""
     from fake_model import completion
 
-    body = completion(text)
-    body["choices"][0]["finish_reason"] = finish_reason
-    done = lab("--lang", lang, "run", env={"AI_URL": fake_model(body=body).url})
+    done = lab("--lang", lang, "run", env={"AI_URL": fake_model(body=completion(text, finish_reason)).url})
     assert done.returncode == 0, done.stderr
-    assert "Échantillon enregistré : aucun" not in done.stdout
-    return done.stdout.splitlines()[-2:]
+    printed = done.stdout.splitlines()
+    assert sorted(line[:3] for line in printed[:13]) == ["-> "] * 7 + ["<- "] * 6
+    return printed[13:]
 
 
 def test_a_right_sentence_is_printed_alone(fake_model: Any) -> None:
     right = "Il a des outils que le client peut lister et appeler, et il ne préviendra pas si leur liste change."
-    assert last_lines(fake_model, right) == ['<- {"jsonrpc":"2.0","id":6,"error":{"code":-32601,'
-                                             '"message":"Méthode inconnue : resources/list"}}', "le modèle dit : " + right]
+    assert last_lines(fake_model, right) == ["le modèle dit : " + right]
     right = "It has tools the client can list and call; it will not say when that list changes."
-    assert last_lines(fake_model, right, lang="en")[-1] == "the model says: " + right
+    assert last_lines(fake_model, right, lang="en") == ["the model says: " + right]
 
 
 def test_a_wrong_sentence_is_shown_beside_the_recorded_sample_with_the_reason(fake_model: Any) -> None:
@@ -90,6 +88,10 @@ def test_a_wrong_sentence_is_shown_beside_the_recorded_sample_with_the_reason(fa
         DOUBT.format("elle nomme les ressources, que le serveur n’annonce pas"), "le modèle dit : " + wrong]
     assert last_lines(fake_model, "Il peut annoncer des capacités.") == [
         DOUBT.format("elle ne nomme pas les outils"), "le modèle dit : Il peut annoncer des capacités."]
+    wrong = "It tells the client when its list of tools changes."
+    assert last_lines(fake_model, wrong, lang="en") == [
+        "The sentence below may be wrong (it says the list changes, which listChanged does not promise); the recorded "
+        "sample says: It can list tools, and it does not say its list will change.", "the model says: " + wrong]
 
 
 def test_a_multi_line_answer_is_printed_on_one_line_and_doubted(fake_model: Any) -> None:
