@@ -66,13 +66,13 @@ MISTAKES = {
         '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
         '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
         "server.gate-before-initialize",
-        'Réponse à resources/list (id "unknown-new") : error.code vaut -32601 au lieu de -32600.',
-        'Reply to resources/list (id "unknown-new"): error.code is -32601 instead of -32600.'),
+        'Réponse à resources/list envoyé avant initialize : error.code vaut -32601 au lieu de -32600.',
+        'Reply to the resources/list sent before initialize: error.code is -32601 instead of -32600.'),
     "any notification makes the server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if etat == "attente":\n', "server.gate-while-waiting",
-        'Réponse à tools/list (id "list-waiting") : error.code vaut absent au lieu de -32600.',
-        'Reply to tools/list (id "list-waiting"): error.code is missing instead of -32600.'),
+        'Réponse à tools/list envoyé en attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
+        'Reply to the tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
     "the client closes the server's input after five replies": (
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
         "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",

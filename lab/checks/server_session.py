@@ -35,6 +35,7 @@ from lab.checks.reference import encode_lines, reference_replies, scenario_messa
 from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
+from lab.checks.texts import TEXTS, say
 from lab.checks.tracebacks import trimmed
 
 # Seconds of CPU for a session: a correct one needs a small fraction of it (docs/performance.md),
@@ -109,6 +110,10 @@ class Transcript:
         return trimmed(self.run.stderr.decode("utf-8", errors="replace"), (self.script,), self.lang)
 
     def request(self, request_id: Any) -> str:
+        """The request as a check names it: a word id (the rules session's) as what that message
+        is, in the run's language; a number id as its method and id, as the lesson shows them."""
+        if isinstance(request_id, str) and f"sent.{request_id}" in TEXTS["en"]:
+            return say(self.lang, f"sent.{request_id}")
         for message in self.sent:
             if isinstance(message, dict) and same(message.get("id", MISSING), request_id):
                 return f"{message.get('method')} (id {json.dumps(request_id)})"
