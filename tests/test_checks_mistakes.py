@@ -51,12 +51,12 @@ MISTAKES = {
         "log messages go to stderr, print(..., file=sys.stderr)"),
     "the server skips the waiting state": (
         "server", '    etat = "attente"\n', '    etat = "pret"\n', "server.gate-while-waiting",
-        "Réponse à tools/list (id 4) : error.code vaut absent au lieu de -32600",
-        "Reply to tools/list (id 4): error.code is missing instead of -32600"),
+        "Réponse à la requête tools/list (id 4) : error.code vaut absent au lieu de -32600",
+        "Reply to the request tools/list (id 4): error.code is missing instead of -32600"),
     "the server echoes any version": (
         "server", "    if demandee not in VERSIONS:\n", "    if False:\n", "server.refuses-unknown-version",
-        "Réponse à initialize (id 2) : error.code vaut absent au lieu de -32602",
-        "Reply to initialize (id 2): error.code is missing instead of -32602"),
+        "Réponse à la requête initialize (id 2) : error.code vaut absent au lieu de -32602",
+        "Reply to the request initialize (id 2): error.code is missing instead of -32602"),
     "the server forgets the -32602 data": (
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
@@ -66,20 +66,20 @@ MISTAKES = {
         '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
         '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
         "server.gate-before-initialize",
-        'Réponse à resources/list envoyé avant initialize : error.code vaut -32601 au lieu de -32600.',
-        'Reply to the resources/list sent before initialize: error.code is -32601 instead of -32600.'),
+        'Réponse à la requête resources/list envoyée avant initialize : error.code vaut -32601 au lieu de -32600.',
+        'Reply to the request resources/list sent before initialize: error.code is -32601 instead of -32600.'),
     "any notification makes the server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if etat == "attente":\n', "server.gate-while-waiting",
-        'Réponse à tools/list envoyé en attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
-        'Reply to the tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
+        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
+        'Reply to the request tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
     "the client closes the server's input after five replies": (
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
         "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",
         "The client closed the server's input after 5 reply(ies), before the sixth: the last reply may be lost."),
     "the server takes id 0 for a notification": (
         "server", '    if "id" not in msg:\n', '    if not msg.get("id"):\n', "server.id-zero",
-        "Aucune réponse à ping (id 0).", "No reply to ping (id 0)."),
+        "Aucune réponse à la requête ping (id 0).", "No reply to the request ping (id 0)."),
     "the client leaves jsonrpc out": (
         "client", '    plein = {"jsonrpc": "2.0", **m}\n', "    plein = dict(m)\n", "client.jsonrpc-on-every-message",
         'Le message 1 n’a pas "jsonrpc": "2.0".', 'Message 1 has no "jsonrpc": "2.0".'),
@@ -132,8 +132,8 @@ MISTAKES = {
         '"initialize"} (code 1).'),
     "the server goes on after the -32602": (
         "server", '        return echec(msg["id"], -32602,', '        echec(msg["id"], -32602,', "server.reply-ids",
-        "initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
-        "initialize (id 2) got 2 replies: a request gets one, and only one."),
+        "La requête initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
+        "The request initialize (id 2) got 2 replies: a request gets one, and only one."),
     "the parse error carries the previous request's id": (
         "server", '        echec(None, -32700, "Erreur d’analyse")\n', '        echec(msg.get("id"), -32700, "Erreur d’analyse")\n',
         "server.parse-error",
@@ -197,9 +197,9 @@ MISTAKES = {
         "Line 1 of the output glues several replies together: each reply ends with a newline, one reply per line."),
     "the server never becomes ready": (
         "server", '            etat = "pret"\n', "            pass\n", "server.tools-list-when-ready",
-        "tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
+        "La requête tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
         "notifications/initialized qui le fait passer de l’attente à prêt.",
-        "tools/list (id 5) still gets -32600: the server never became ready. The notification "
+        "The request tools/list (id 5) still gets -32600: the server never became ready. The notification "
         "notifications/initialized is what moves it from waiting to ready."),
     "the server reads on past the end of its input": (
         "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
@@ -242,8 +242,8 @@ MISTAKES = {
     "the server turns ids into text": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    m["id"] = None if m["id"] is None else str(m["id"])\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
-        "server.reply-ids", 'La réponse à tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
-        'The reply to tools/list (id 1) carries the id "1": copy the id as it is.'),
+        "server.reply-ids", 'La réponse à la requête tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
+        'The reply to the request tools/list (id 1) carries the id "1": copy the id as it is.'),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),

@@ -33,7 +33,7 @@ from lab.process.talk import converse
 # its death costs that kind's check only.
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
-    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
+    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23), {"jsonrpc": "2.0", "id": 24}, ping(25)],
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
         {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
@@ -329,6 +329,32 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
     return judged
 
 
+def reply_to_line(replies: list[Any], sent: list[Any], index: int) -> Any:
+    """The reply to the line at `index`, which a ping follows: the reply just before that ping's,
+    when it answers no other request (MISSING when the line got none)."""
+    ping_id = sent[index + 1]["id"]
+    at = next((k for k, reply in enumerate(replies) if isinstance(reply, dict) and same(reply.get("id"), ping_id)), 0)
+    before = replies[at - 1] if at > 0 else MISSING
+    if not isinstance(before, dict) or before.get("id") not in (None, sent[index].get("id") if isinstance(sent[index], dict) else None):
+        return MISSING
+    return before
+
+
+def not_a_request(context: Context) -> None:
+    """It survived each JSON line that is not a request, and answered each -32600 with its id (null
+    when it has none), as read_message's InvalidRequest says: not -32700, which is for what is not JSON."""
+    survives("server.not-a-request", "server.stopped_on_not_a_request")(context)
+    transcript, start, end = context.probe("server.bad-lines")["server.not-a-request"]
+    for index in range(start, end, 2):
+        want = reply_to_line(transcript.reference, transcript.sent, index)
+        got = reply_to_line(transcript.replies, transcript.sent, index)
+        if field_of(got, "error.code") != field_of(want, "error.code") or not same(field_of(got, "id"), field_of(want, "id")):
+            said = ("silent" if got is MISSING else "parse_error" if field_of(got, "error.code") == -32700 else "other")
+            said = {"reason": f"server.not_a_request.{said}", "fields": {"got": "" if got is MISSING else as_json(got)}}
+            raise Failed(as_json(want), "—" if got is MISSING else as_json(got), reason="server.not_a_request_reply",
+                         fields={"line": transcript.message_text(index), "id": as_json(field_of(want, "id")), "said": said})
+
+
 def exits_at_eof(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     run = transcript.run
@@ -566,7 +592,7 @@ CHECKS = [
     Check(id="server.blank-line", task="server-3", probes=("server.bad-lines",) + BOTH,
           lazy_probes=LATER, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
     Check(id="server.not-a-request", task="server-3", probes=("server.bad-lines",) + BOTH,
-          lazy_probes=LATER, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
+          lazy_probes=LATER, run=by_part("server-3", not_a_request)),
     Check(id="server.initialize-without-params", task="server-3",
           probes=("server.bad-lines",) + BOTH, lazy_probes=LATER,
           run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),

@@ -83,22 +83,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "la réponse {id} de `lab run`",
         # A reply compared with the reference's (lab/checks/server_session.py): `got` and `want`
         # are JSON, or None for a value the reply lacks.
-        "reply.none": "Aucune réponse à {what}.",
-        "reply.differs": "Réponse à {what} : {path} vaut {got} au lieu de {want}.",
+        "reply.none": "Aucune réponse à la requête {what}.",
+        "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
         # The rules session's requests (lab/checks/server_session.py), by their id: its ids are
         # words for the checks to find them, the student reads what each message is.
-        "sent.ping-new": "ping envoyé avant initialize",
-        "sent.unknown-new": "resources/list envoyé avant initialize",
-        "sent.init-2025": "initialize de la version 2025-03-26",
-        "sent.ping-waiting": "ping envoyé en attente (après initialize, avant la notification)",
-        "sent.init-again-waiting": "second initialize, envoyé en attente",
-        "sent.list-waiting": "tools/list envoyé en attente (après initialize, avant la notification)",
-        "sent.ping-ready": "ping envoyé une fois prêt",
-        "sent.list-ready": "tools/list envoyé une fois prêt",
-        "sent.unknown-ready": "resources/list envoyé une fois prêt",
-        "sent.init-again-ready": "second initialize, envoyé une fois prêt",
-        "sent.after-bad-json": "ping envoyé après la ligne qui n’est pas du JSON",
-        "sent.init-again": "second initialize",
+        "sent.ping-new": "ping envoyée avant initialize",
+        "sent.unknown-new": "resources/list envoyée avant initialize",
+        "sent.init-2025": "initialize qui demande la version 2025-03-26",
+        "sent.ping-waiting": "ping envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.init-again-waiting": "initialize envoyée une deuxième fois, pendant l’attente",
+        "sent.list-waiting": "tools/list envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.ping-ready": "ping envoyée une fois le serveur prêt",
+        "sent.list-ready": "tools/list envoyée une fois le serveur prêt",
+        "sent.unknown-ready": "resources/list envoyée une fois le serveur prêt",
+        "sent.init-again-ready": "initialize envoyée une deuxième fois, une fois le serveur prêt",
+        "sent.after-bad-json": "ping envoyée après la ligne qui n’est pas du JSON",
+        "sent.init-again": "initialize envoyée une deuxième fois",
         "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
@@ -120,7 +120,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
         "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
                               "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
-        "server.id_changed": "La réponse à {what} porte l’id {id} : recopiez l’id tel quel.",
+        "server.id_changed": "La réponse à la requête {what} porte l’id {id} : recopiez l’id tel quel.",
         "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
         "server.too_many_replies": "{count} réponse(s) de trop, par exemple : {example}",
         "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
@@ -201,7 +201,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "real.mcp_error": "erreur MCP {code} : {message}",
         "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
         # The bonus checks that read a real client's run (lab/checks/bonus.py).
-        "bonus.discover_silent": "Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
+        "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
@@ -263,7 +263,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
                                    "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
                                    "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
-        "server.never_ready": "{what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
+        "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
                               "notification notifications/initialized qui le fait passer de l’attente à prêt.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
@@ -279,7 +279,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "lieu du texte JSON échangé avec le serveur.",
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
-        "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
+        "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
         "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
@@ -290,6 +290,12 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "son entrée.",
         "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
                                            "{line} (code {code}).",
+        # A JSON line that is not a request: what its reply should be, then what the server did.
+        "server.not_a_request_reply": "La ligne {line} est du JSON, mais pas une requête : elle reçoit l’erreur "
+                                      "-32600 (InvalidRequest) avec l’id {id}{said}",
+        "server.not_a_request.silent": " ; votre serveur n’a rien répondu.",
+        "server.not_a_request.parse_error": ", pas -32700, qui est pour une ligne qui n’est pas du JSON.",
+        "server.not_a_request.other": " ; votre serveur a répondu {got}.",
         "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
                                                        "{line} (code {code}).",
         "server.answers_at_end": "Pas de réponse à cette ligne en {seconds:g} s : votre serveur ne répond qu’une fois "
@@ -364,20 +370,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_version": "a version both sides speak",
         "answers.asks_initialize": "what the server answers to initialize {version}",
         "answers.asks_reply": "reply {id} of `lab run`",
-        "reply.none": "No reply to {what}.",
-        "reply.differs": "Reply to {what}: {path} is {got} instead of {want}.",
-        "sent.ping-new": "the ping sent before initialize",
-        "sent.unknown-new": "the resources/list sent before initialize",
-        "sent.init-2025": "the initialize of version 2025-03-26",
-        "sent.ping-waiting": "the ping sent while waiting (after initialize, before the notification)",
-        "sent.init-again-waiting": "the second initialize, sent while waiting",
-        "sent.list-waiting": "the tools/list sent while waiting (after initialize, before the notification)",
-        "sent.ping-ready": "the ping sent once ready",
-        "sent.list-ready": "the tools/list sent once ready",
-        "sent.unknown-ready": "the resources/list sent once ready",
-        "sent.init-again-ready": "the second initialize, sent once ready",
-        "sent.after-bad-json": "the ping sent after the line that is not JSON",
-        "sent.init-again": "the second initialize",
+        "reply.none": "No reply to the request {what}.",
+        "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "sent.ping-new": "ping sent before initialize",
+        "sent.unknown-new": "resources/list sent before initialize",
+        "sent.init-2025": "initialize asking for version 2025-03-26",
+        "sent.ping-waiting": "ping sent while waiting (after initialize, before the notification)",
+        "sent.init-again-waiting": "initialize sent a second time, while waiting",
+        "sent.list-waiting": "tools/list sent while waiting (after initialize, before the notification)",
+        "sent.ping-ready": "ping sent once the server is ready",
+        "sent.list-ready": "tools/list sent once the server is ready",
+        "sent.unknown-ready": "resources/list sent once the server is ready",
+        "sent.init-again-ready": "initialize sent a second time, once the server is ready",
+        "sent.after-bad-json": "ping sent after the line that is not JSON",
+        "sent.init-again": "initialize sent a second time",
         "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
@@ -397,7 +403,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
         "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "
                               "A real client waits for each reply before it sends the next line.",
-        "server.id_changed": "The reply to {what} carries the id {id}: copy the id as it is.",
+        "server.id_changed": "The reply to the request {what} carries the id {id}: copy the id as it is.",
         "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
         "server.too_many_replies": "{count} reply(ies) too many, for example: {example}",
         "server.runs_on": "The server still runs although its input is closed.",
@@ -472,7 +478,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "real.npx_failed": "npx could not run {package}: {said}",
         "real.mcp_error": "MCP error {code}: {message}",
         "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
-        "bonus.discover_silent": "No error reply to {what}: a client that probes would wait for nothing.",
+        "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
@@ -529,7 +535,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
                                    "and was stopped. At the end of input, reading gives an empty string (an empty "
                                    "line gives \"\\n\"): the loop ends there.",
-        "server.never_ready": "{what} still gets -32600: the server never became ready. The notification "
+        "server.never_ready": "The request {what} still gets -32600: the server never became ready. The notification "
                               "notifications/initialized is what moves it from waiting to ready.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
@@ -544,7 +550,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "the JSON text exchanged with the server.",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
-        "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
+        "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
         "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
@@ -554,6 +560,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
         "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
                                            "(code {code}).",
+        "server.not_a_request_reply": "The line {line} is JSON, but no request: it gets the error -32600 "
+                                      "(InvalidRequest) with the id {id}{said}",
+        "server.not_a_request.silent": "; your server answered nothing.",
+        "server.not_a_request.parse_error": ", not -32700, which is for a line that is not JSON.",
+        "server.not_a_request.other": "; your server answered {got}.",
         "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
                                                        "(code {code}).",
         "server.answers_at_end": "No reply to this line in {seconds:g} s: your server answers only once its input has "
