@@ -44,6 +44,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.no_table": "La table [{table}] manque dans {file}.",
         # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
         # its place are said in the student's language, its own words ({said}) quoted after.
+        "answers.file_title": "{file} se lit comme un fichier TOML",
         "answers.not_toml_at": "{file} ne se lit pas, ligne {line} : {what} (tomllib dit, en anglais : « {said} "
                                "(at line {line}, column {column}) »).",
         "answers.toml_value": "la réponse n’est ni un nombre ni un texte entre guillemets",
@@ -113,6 +114,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.malformed": "Ligne mal formée : {problem}.",
         "shape.not_an_object": "ce n’est pas un objet JSON",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
         "shape.result_or_error": "il faut soit result, soit error",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
@@ -154,8 +156,9 @@ TEXTS: dict[str, dict[str, str]] = {
                              "attend le serveur, et tout s’arrête au bout de {seconds:g} s.",
         "client.close_after_six": "fermer après la réponse 6",
         "client.closed_after": "fermée après la réponse {replies}",
-        "client.closed_early": "Le client a fermé l’entrée du serveur après {replies} réponse(s), avant la sixième : "
-                               "la dernière réponse peut se perdre.",
+        "client.closed_early": "Le client a fermé l’entrée du serveur quand {replies} réponse(s) sur six lui "
+                               "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
+                               "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
@@ -214,8 +217,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
                                     "changer une variable du module (comme state), écrivez global {name} au début de "
                                     "la fonction.",
-        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
-                           "notification n’a pas d’id, et ne reçoit jamais de réponse).",
+        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est ; "
+                           "les messages n’ont pas tous les mêmes clés.",
+        "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
+                              "notification n’a pas d’id, et ne reçoit jamais de réponse).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
         "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
                                 "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
@@ -290,12 +295,6 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "son entrée.",
         "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
                                            "{line} (code {code}).",
-        # A JSON line that is not a request: what its reply should be, then what the server did.
-        "server.not_a_request_reply": "La ligne {line} est du JSON, mais pas une requête : elle reçoit l’erreur "
-                                      "-32600 (InvalidRequest) avec l’id {id}{said}",
-        "server.not_a_request.silent": " ; votre serveur n’a rien répondu.",
-        "server.not_a_request.parse_error": ", pas -32700, qui est pour une ligne qui n’est pas du JSON.",
-        "server.not_a_request.other": " ; votre serveur a répondu {got}.",
         "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
                                                        "{line} (code {code}).",
         "server.answers_at_end": "Pas de réponse à cette ligne en {seconds:g} s : votre serveur ne répond qu’une fois "
@@ -337,6 +336,7 @@ TEXTS: dict[str, dict[str, str]] = {
                            "the program's real output, or by changing the kit's functions).",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
+        "answers.file_title": "{file} reads as a TOML file",
         "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
                                "column {column})”).",
         "answers.toml_value": "the answer is neither a number nor a text in quotes",
@@ -396,6 +396,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.malformed": "Malformed line: {problem}.",
         "shape.not_an_object": "it is not a JSON object",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
         "shape.result_or_error": "it needs either result or error",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
@@ -435,8 +436,8 @@ TEXTS: dict[str, dict[str, str]] = {
                              "waits for the server, and everything stops after {seconds:g} s.",
         "client.close_after_six": "close after reply 6",
         "client.closed_after": "closed after reply {replies}",
-        "client.closed_early": "The client closed the server's input after {replies} reply(ies), before the sixth: the "
-                               "last reply may be lost.",
+        "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
+                               "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
         "client.ask_once": "The client must call ask once.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
@@ -489,8 +490,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
                                     "variable of the module (such as state), write global {name} at the start of the "
                                     "function.",
-        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there (a "
-                           "notification has no id, and never gets a reply).",
+        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there; messages do "
+                           "not all have the same keys.",
+        "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
+                              "notification has no id, and never gets a reply).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
         "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
                                 "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
@@ -560,11 +563,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
         "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
                                            "(code {code}).",
-        "server.not_a_request_reply": "The line {line} is JSON, but no request: it gets the error -32600 "
-                                      "(InvalidRequest) with the id {id}{said}",
-        "server.not_a_request.silent": "; your server answered nothing.",
-        "server.not_a_request.parse_error": ", not -32700, which is for a line that is not JSON.",
-        "server.not_a_request.other": "; your server answered {got}.",
         "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
                                                        "(code {code}).",
         "server.answers_at_end": "No reply to this line in {seconds:g} s: your server answers only once its input has "

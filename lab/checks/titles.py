@@ -113,7 +113,7 @@ TITLES: dict[str, dict[str, str]] = {
         # Issue 34: the bad lines the lesson's server survives (lab/checks/server_checks.py).
         "server.blank-line.title": "Une ligne vide n’arrête pas le serveur",
         "server.blank-line.hint": "Seule la fin de l’entrée arrête la boucle : une ligne vide (ou d’espaces) n’est pas un message ; passez-la, ou répondez -32700 comme à toute ligne qui n’est pas du JSON.",
-        "server.not-a-request.title": "Une ligne JSON qui n’est pas une requête ([1, 2], 42, {{}}) reçoit -32600 et n’arrête pas le serveur",
+        "server.not-a-request.title": "Une ligne JSON qui n’est pas une requête ([1, 2], 42, {{}}) n’arrête pas le serveur",
         "server.not-a-request.hint": "Une ligne peut être du JSON sans être une requête : un tableau, un nombre, un objet sans id ni method. Vérifiez sa forme avant d’y lire id ou method (read_message, fourni, le fait), puis lisez la suite.",
         "server.initialize-without-params.title": "Un initialize sans params (ou params null) n’arrête pas le serveur",
         "server.initialize-without-params.hint": "params peut manquer ou valoir null : il n’y a alors pas de version demandée, et initialize la refuse (-32602) comme une version inconnue.",
@@ -222,7 +222,7 @@ TITLES: dict[str, dict[str, str]] = {
         # Issue 34: the bad lines the lesson's server survives (lab/checks/server_checks.py).
         "server.blank-line.title": "An empty line does not stop the server",
         "server.blank-line.hint": "Only the end of input ends the loop: an empty line (or one of spaces) is no message; skip it, or answer -32700 as to any line that is not JSON.",
-        "server.not-a-request.title": "A JSON line that is not a request ([1, 2], 42, {{}}) gets -32600 and does not stop the server",
+        "server.not-a-request.title": "A JSON line that is not a request ([1, 2], 42, {{}}) does not stop the server",
         "server.not-a-request.hint": "A line can be JSON without being a request: an array, a number, an object with neither id nor method. Check its shape before reading id or method in it (read_message, given, does), then read on.",
         "server.initialize-without-params.title": "An initialize without params (or with params null) does not stop the server",
         "server.initialize-without-params.hint": "params may be missing or null: then no version is requested, and initialize refuses it (-32602) as an unknown version.",
