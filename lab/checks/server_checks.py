@@ -491,8 +491,8 @@ PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's p
 
 
 def stopped_early(context: Context) -> bool:
-    """Did the whole server stop before its input ended, on a line the lesson's server answers (a
-    crash, an exit)? Parts 1 and 2 are then judged by their own calls, and part 3's keeps-running
+    """Did the whole server stop before its input ended, after a reply (it loads and its part 1
+    writes), on a line the lesson's server answers (a crash, an exit)? Parts 1 and 2 are then judged by their own calls, and part 3's keeps-running
     names the stop: what came after it says nothing of initialize. (Only for a server written on
     the skeleton: a server of its own has no parts to call.)"""
     source = read_student_file(context.folder / "server.py") or b""
@@ -500,7 +500,7 @@ def stopped_early(context: Context) -> bool:
         return False
     for name in BOTH:
         transcript: Transcript = context.probe(name)
-        if transcript.run is not None and transcript.stopped_at is not None \
+        if transcript.run is not None and transcript.stopped_at is not None and transcript.lines \
                 and not isinstance(transcript.sent[transcript.stopped_at], bytes):
             return True
     return False

@@ -66,8 +66,8 @@ def ping(request_id: Any) -> dict:
 
 def rules_messages() -> list[Any]:
     return [
-        ping("ping-new"),
         {"jsonrpc": "2.0", "id": "unknown-new", "method": "resources/list"},  # the gate comes before the name
+        ping("ping-new"),
         initialize("init-2025", "2025-03-26"),
         ping("ping-waiting"),
         initialize("init-again-waiting", "2024-11-05"),
@@ -169,8 +169,9 @@ def rules_session(context: Context, tries: int = 5) -> Transcript:
     sent = rules_messages()
     first = transcript = session(context, sent)
     for _ in range(tries):
-        if transcript.run is None or transcript.stopped_at is None:
-            break
+        run = transcript.run
+        if run is None or transcript.stopped_at is None or not transcript.lines or run.timed_out or run.cpu_exhausted:
+            break  # no stop on a line, or none to go on from: it never wrote (it does not run, or not yet)
         # The line it stopped on: the first after its last reply that was owed one (not a notification).
         at = next((k for k in range(transcript.stopped_at, len(sent)) if owes_reply(sent[k])), None)
         if at is None or not isinstance(sent[at], dict) or sent[at].get("method") in MOVES_STATE:
