@@ -201,7 +201,7 @@ def test_reply_fail_and_initialize_that_search_the_runners_frames_find_no_refere
     assert first["status"] == "fail"
     assert first["message"].splitlines()[0] == "The server stopped (code 0) without writing."
     # Part 2 is judged on its own (part 1 lent): its initialize finds nothing to print either.
-    assert tests["server.refuses-unknown-version"]["message"].splitlines()[0] == "No reply to id 2."
+    assert tests["server.refuses-unknown-version"]["message"].splitlines()[0] == "No reply to the request id 2."
 
 
 def test_a_verdict_written_at_import_answers_nothing(graded: dict) -> None:
@@ -241,6 +241,6 @@ def test_a_900_kb_reply_costs_its_own_check_and_the_report_keeps_its_size(graded
     failed = {code: test for code, test in tests.items() if test["status"] != "pass"}
     assert list(failed) == ["server.tools-list-when-ready"]
     said = failed["server.tools-list-when-ready"]["message"].splitlines()[0]
-    assert said.startswith('Reply to tools/list (id 5): result is {"tools": [], "note": "ééé'), said[:200]
+    assert said.startswith('Reply to the request tools/list (id 5): result is {"tools": [], "note": "ééé'), said[:200]
     assert len(said) < 2 * FIELD_CHARS
     assert len(json.dumps(graded["results"]["huge"])) < 100_000

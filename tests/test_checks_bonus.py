@@ -89,7 +89,7 @@ def test_a_bonus_server_that_keeps_the_lessons_rule_loses_that_rules_check_only(
     assert got == {check_id: PASSED for check_id in BONUS_IDS} | {"bonus.unknown-version-latest": FAILED}
     assert report.max_score - report.score == points("bonus.unknown-version-latest")  # the rule's own points
     unknown = next(result for result in report.results if result.id == "bonus.unknown-version-latest")
-    assert unknown.message == "Reply to initialize (id \"init-unknown\"): error is {\"code\": -32602, " \
+    assert unknown.message == "Reply to the request initialize (id \"init-unknown\"): error is {\"code\": -32602, " \
         "\"message\": \"Unsupported protocol version\", \"data\": {\"requested\": \"1999-01-01\", " \
         "\"supported\": [\"2025-11-25\", \"2025-06-18\", \"2025-03-26\", \"2024-11-05\"]}} instead of missing."
 
@@ -108,7 +108,7 @@ def test_a_bonus_server_answering_the_oldest_version_shows_expected_and_actual(t
     assert statuses(report) == {"bonus.json-rpc-replies": PASSED, "bonus.supported-version-echoed": PASSED,
                                 "bonus.unknown-version-latest": FAILED}
     unknown = report.results[2]
-    assert unknown.message == ("Réponse à initialize (id \"init-unknown\") : result.protocolVersion vaut "
+    assert unknown.message == ("Réponse à la requête initialize (id \"init-unknown\") : result.protocolVersion vaut "
                                "\"2024-11-05\" au lieu de \"2025-11-25\".")
     assert '"protocolVersion": "2025-11-25"' in unknown.expected
     assert '"protocolVersion": "2024-11-05"' in unknown.actual
@@ -144,7 +144,7 @@ def test_a_bonus_server_silent_on_server_discover_is_caught_and_auto_mode_is_not
         "bonus.discover-answered": FAILED, "bonus.sdk-legacy": PASSED, "bonus.sdk-auto": SKIPPED,
     }
     discover = report.results[2]
-    assert discover.message == ("No error reply to server/discover (id \"discover-new\"): "
+    assert discover.message == ("No error reply to the request server/discover (id \"discover-new\"): "
                                 "a client that probes would wait for nothing.")
 
 

@@ -51,12 +51,12 @@ MISTAKES = {
         "log messages go to stderr, print(..., file=sys.stderr)"),
     "the server skips the waiting state": (
         "server", '    etat = "attente"\n', '    etat = "pret"\n', "server.gate-while-waiting",
-        "Réponse à tools/list (id 4) : error.code vaut absent au lieu de -32600",
-        "Reply to tools/list (id 4): error.code is missing instead of -32600"),
+        "Réponse à la requête tools/list (id 4) : error.code vaut absent au lieu de -32600",
+        "Reply to the request tools/list (id 4): error.code is missing instead of -32600"),
     "the server echoes any version": (
         "server", "    if demandee not in VERSIONS:\n", "    if False:\n", "server.refuses-unknown-version",
-        "Réponse à initialize (id 2) : error.code vaut absent au lieu de -32602",
-        "Reply to initialize (id 2): error.code is missing instead of -32602"),
+        "Réponse à la requête initialize (id 2) : error.code vaut absent au lieu de -32602",
+        "Reply to the request initialize (id 2): error.code is missing instead of -32602"),
     "the server forgets the -32602 data": (
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
@@ -66,20 +66,22 @@ MISTAKES = {
         '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
         '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
         "server.gate-before-initialize",
-        'Réponse à resources/list (id "unknown-new") : error.code vaut -32601 au lieu de -32600.',
-        'Reply to resources/list (id "unknown-new"): error.code is -32601 instead of -32600.'),
+        'Réponse à la requête resources/list envoyée avant initialize : error.code vaut -32601 au lieu de -32600.',
+        'Reply to the request resources/list sent before initialize: error.code is -32601 instead of -32600.'),
     "any notification makes the server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if etat == "attente":\n', "server.gate-while-waiting",
-        'Réponse à tools/list (id "list-waiting") : error.code vaut absent au lieu de -32600.',
-        'Reply to tools/list (id "list-waiting"): error.code is missing instead of -32600.'),
+        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
+        'Reply to the request tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
     "the client closes the server's input after five replies": (
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
-        "Le client a fermé l’entrée du serveur après 5 réponse(s), avant la sixième : la dernière réponse peut se perdre.",
-        "The client closed the server's input after 5 reply(ies), before the sixth: the last reply may be lost."),
+        "Le client a fermé l’entrée du serveur quand 5 réponse(s) sur six lui avaient été envoyées : fermez-la une "
+        "fois la sixième réponse lue, sinon les dernières peuvent se perdre.",
+        "The client closed the server's input when 5 reply(ies) out of six had been sent to it: close it once the "
+        "sixth reply is read, or the last ones may be lost."),
     "the server takes id 0 for a notification": (
         "server", '    if "id" not in msg:\n', '    if not msg.get("id"):\n', "server.id-zero",
-        "Aucune réponse à ping (id 0).", "No reply to ping (id 0)."),
+        "Aucune réponse à la requête ping (id 0).", "No reply to the request ping (id 0)."),
     "the client leaves jsonrpc out": (
         "client", '    plein = {"jsonrpc": "2.0", **m}\n', "    plein = dict(m)\n", "client.jsonrpc-on-every-message",
         'Le message 1 n’a pas "jsonrpc": "2.0".', 'Message 1 has no "jsonrpc": "2.0".'),
@@ -132,8 +134,8 @@ MISTAKES = {
         '"initialize"} (code 1).'),
     "the server goes on after the -32602": (
         "server", '        return echec(msg["id"], -32602,', '        echec(msg["id"], -32602,', "server.reply-ids",
-        "initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
-        "initialize (id 2) got 2 replies: a request gets one, and only one."),
+        "La requête initialize (id 2) a reçu 2 réponses : une requête en reçoit une, et une seule.",
+        "The request initialize (id 2) got 2 replies: a request gets one, and only one."),
     "the parse error carries the previous request's id": (
         "server", '        echec(None, -32700, "Erreur d’analyse")\n', '        echec(msg.get("id"), -32700, "Erreur d’analyse")\n',
         "server.parse-error",
@@ -197,9 +199,9 @@ MISTAKES = {
         "Line 1 of the output glues several replies together: each reply ends with a newline, one reply per line."),
     "the server never becomes ready": (
         "server", '            etat = "pret"\n', "            pass\n", "server.tools-list-when-ready",
-        "tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
+        "La requête tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
         "notifications/initialized qui le fait passer de l’attente à prêt.",
-        "tools/list (id 5) still gets -32600: the server never became ready. The notification "
+        "The request tools/list (id 5) still gets -32600: the server never became ready. The notification "
         "notifications/initialized is what moves it from waiting to ready."),
     "the server reads on past the end of its input": (
         "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
@@ -242,11 +244,72 @@ MISTAKES = {
     "the server turns ids into text": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    m["id"] = None if m["id"] is None else str(m["id"])\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
-        "server.reply-ids", 'La réponse à tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
-        'The reply to tools/list (id 1) carries the id "1": copy the id as it is.'),
+        "server.reply-ids", 'La réponse à la requête tools/list (id 1) porte l’id "1" : recopiez l’id tel quel.',
+        'The reply to the request tools/list (id 1) carries the id "1": copy the id as it is.'),
     "a wrong cell in answers.toml": (
         "answers", '"1999-01-01" = "erreur -32602"\n', '"1999-01-01" = "erreur -32601"\n', "answers.three-clients",
         'Cellule trois_clients."1999-01-01"', 'Cell trois_clients."1999-01-01"'),
+    # A walk's mistakes (issue 34), made the way a student makes them, none written for a check.
+    "the server writes jsonrpc 2": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2", **m}), flush=True)\n', "server.json-rpc-replies",
+        'Ligne mal formée : "jsonrpc" vaut "2.0", le texte exact de la version de JSON-RPC.',
+        'Malformed line: "jsonrpc" is "2.0", the exact text of JSON-RPC\'s version.'),
+    "the server announces tools without listChanged": (
+        "server", '"capabilities": {"tools": {"listChanged": False}}', '"capabilities": {"tools": {}}',
+        "server.list-changed-false",
+        "Réponse à la requête initialize (id 3) : result.capabilities.tools.listChanged vaut absent au lieu de false.",
+        "Reply to the request initialize (id 3): result.capabilities.tools.listChanged is missing instead of false."),
+    "the server answers ping only once ready": (
+        "server", '    if msg.get("method") == "ping":\n        return repondre(msg["id"], {})\n', "",
+        "server.ping-every-state",
+        "Réponse à la requête ping envoyée avant initialize : result vaut absent au lieu de {}.",
+        "Reply to the request ping sent before initialize: result is missing instead of {}."),
+    "the server refuses a second initialize with -32602": (
+        "server", 'echec(msg["id"], -32600, "Déjà initialisé")', 'echec(msg["id"], -32602, "Déjà initialisé")',
+        "server.second-initialize",
+        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : error.code vaut -32602 au "
+        "lieu de -32600.",
+        "Reply to the request initialize sent a second time, while waiting: error.code is -32602 instead of -32600."),
+    "the server reads only its first line": (
+        "server", "for ligne in sys.stdin:\n", "for ligne in [sys.stdin.readline()]:\n", "server.keeps-running",
+        "Le serveur s’est arrêté (code 0) après cette ligne, avant la fin de son entrée.",
+        "The server stopped (code 0) after this line, before its input ended."),
+    "the server speaks 2024-11-05 only": (
+        "server", "    if demandee not in VERSIONS:\n", '    if demandee != "2024-11-05":\n',
+        "server.accepts-known-version",
+        'Réponse à la requête initialize qui demande la version 2025-03-26 : result.protocolVersion vaut absent au '
+        'lieu de "2025-03-26".',
+        'Reply to the request initialize asking for version 2025-03-26: result.protocolVersion is missing instead '
+        'of "2025-03-26".'),
+    "the server crashes on every ping": (
+        "server", 'return repondre(msg["id"], {})', 'return repondre(msg["id"], msg["params"])', "server.keeps-running",
+        "Le serveur s’est arrêté (code 1) après cette ligne, avant la fin de son entrée.",
+        "The server stopped (code 1) after this line, before its input ended."),
+    "the client spells the notification initialised": (
+        "client", '    {"method": "notifications/initialized"},\n', '    {"method": "notifications/initialised"},\n',
+        "client.seven-messages", "Le message 5 n’est pas celui de la leçon (method).",
+        "Message 5 is not the lesson's (method)."),
+    "the client leaves clientInfo out": (
+        "client", ', "clientInfo": {"name": "demo", "version": "0.1"}}}', "}}", "client.initialize-params",
+        "params d’initialize : protocolVersion, capabilities {} et clientInfo {name, version}.",
+        "initialize's params: protocolVersion, capabilities {} and clientInfo {name, version}."),
+    "the helper adds /v1 to an address that has it": (
+        "model", 'base_url=base + "/v1"', 'base_url=base + "/v1/v1"', "model.request",
+        "La requête n’est pas celle de la leçon : path diffère(nt).",
+        "The request is not the lesson's: path differ(s)."),
+    "the answers take reply 4 for a result": (
+        "answers", "4 = -32600", '4 = "résultat"', "answers.six-replies",
+        "Cellule six_reponses.4 : ce n’est pas ce que répond le serveur.",
+        "Cell six_reponses.4 (the six replies: 4): that is not what the server answers."),
+    "the answers have 2025-03-26 fall back": (
+        "answers", '"2025-03-26" = "résultat en 2025-03-26"', '"2025-03-26" = "résultat en 2024-11-05"',
+        "answers.three-clients", 'Cellule trois_clients."2025-03-26" : ce n’est pas ce que répond le serveur.',
+        'Cell trois_clients."2025-03-26" (three clients ask: "2025-03-26"): that is not what the server answers.'),
+    "answers.toml with a word after an answer": (
+        "answers", "4 = -32600", "4 = -32600 tools/list", "answers.keywords",
+        "answers.toml ne se lit pas, ligne 16 : après la réponse, rien d’autre sur la ligne qu’un commentaire #",
+        "answers.toml does not read, line 16: after the answer, nothing else on the line but a # comment"),
 }
 
 
@@ -327,3 +390,14 @@ def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
     lines = click.unstyle(render(report)).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
     assert [line.strip() for line in lines[start + 2:start + 4]] == shown
+
+
+def test_a_crash_on_a_message_that_moves_no_state_costs_only_the_checks_of_that_message(tmp_path):
+    """A server that stops on every ping is given the rules session again without each ping it
+    stopped on: the messages after them are still judged (issue 34: one mistake, one cost). The
+    checks that fail are the stop itself and those whose message is a ping (id 0 and the line
+    after the bad JSON are pings too)."""
+    kind, old, new, *_ = MISTAKES["the server crashes on every ping"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    failed = sorted(r.id for r in report.results if r.status != PASSED)
+    assert failed == ["server.id-zero", "server.keeps-running", "server.parse-error", "server.ping-every-state"], failed

@@ -149,7 +149,7 @@ def test_expected_and_actual_show_both_replies(tmp_path):
     (tmp_path / "server.py").write_text(mutate(ALT, old, new))
     report = run_some(tmp_path, "server.unknown-method")
     result = report.results[-1]
-    assert result.message == "Reply to resources/list (id 6): error.code is -32600 instead of -32601."
+    assert result.message == "Reply to the request resources/list (id 6): error.code is -32600 instead of -32601."
     assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
     assert result.hint.startswith("In the ready state, a method the server does not have")
 

@@ -65,11 +65,10 @@ def error_at_line_3(error_line: str) -> str:
      "et ne reçoit jamais de réponse).",
      "The key “id” is not in this dictionary: check first that it is there (a notification has no id, and never "
      "gets a reply)."),
-    ("KeyError: 0",
-     "La clé « 0 » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
-     "et ne reçoit jamais de réponse).",
-     "The key “0” is not in this dictionary: check first that it is there (a notification has no id, and never "
-     "gets a reply)."),
+    ("KeyError: 0",  # only "id" is the lesson's own case (a notification has none)
+     "La clé « 0 » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est ; les messages n’ont pas tous les "
+     "mêmes clés.",
+     "The key “0” is not in this dictionary: check first that it is there; messages do not all have the same keys."),
     ("AttributeError: 'dict' object has no attribute 'method'",
      "Un dictionnaire (dict) n’a pas d’attribut « method » : un message JSON lu par Python est un dict, et ses clés "
      "se lisent entre crochets, message[\"method\"], pas avec un point comme en JavaScript.",

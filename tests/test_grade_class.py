@@ -274,7 +274,7 @@ def test_the_classroom_workflow_prints_the_students_view_and_hands_the_reporter_
     failed = next(test for test in results["tests"] if test["name"] == "Reply 3: listChanged is false")
     assert (failed["status"], failed["line_no"]) == ("fail", 0)
     assert failed["test_code"].splitlines()[0] == (
-        "Reply to initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
+        "Reply to the request initialize (id 3): result.capabilities.tools.listChanged is true instead of false.")
     assert failed["test_code"].splitlines()[-1] == (
         "Hint: This server never says when its list changes: it says listChanged: false.")
 

@@ -60,7 +60,7 @@ def test_a_failure_whose_fields_hold_a_huge_value_is_cut_before_it_is_said() -> 
     check = Check(id="server.tools-list-when-ready", task="server-3", run=fails)
     result = judge(check, Context(folder=None, lang="en", probes={}), set(), {})  # type: ignore[arg-type]
     assert result.status == "failed"
-    assert result.message == f"Reply to tools/list (id 5): result is {'x' * FIELD_CHARS} … instead of {{}}."
+    assert result.message == f"Reply to the request tools/list (id 5): result is {'x' * FIELD_CHARS} … instead of {{}}."
     assert result.fields["got"] == "x" * FIELD_CHARS + " …"
     assert len(result.expected) == len(result.actual) == SHOWN_CHARS + 2
 

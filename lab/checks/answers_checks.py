@@ -132,7 +132,9 @@ def initialize_outcome(version: str) -> tuple[str, Any]:
 def table(context: Context, name: str) -> dict:
     answers = context.probe("answers.file")
     if isinstance(answers, tuple):
-        raise Failed("", answers[1].get("text") or "—", reason=answers[0], fields=answers[1], hint=FILE_HINT)
+        # The file as a whole is wrong: said under its own title, by the first table's check.
+        title = FILE_TITLE if answers != NO_FILE and name == TABLES[0] else None
+        raise Failed("", answers[1].get("text") or "—", reason=answers[0], fields=answers[1], hint=FILE_HINT, title=title)
     cells = answers.get(name)
     if not isinstance(cells, dict):
         near = difflib.get_close_matches(name, [key for key in answers if key not in TABLES], n=1, cutoff=0.6)
@@ -145,6 +147,7 @@ def table(context: Context, name: str) -> dict:
 
 TABLES = ("mots_cles", "trois_clients", "six_reponses")
 FILE_HINT = in_each_language("answers.file_hint", file=FILE)  # what to do when the file itself is wrong
+FILE_TITLE = in_each_language("answers.file_title", file=FILE)
 
 
 def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:

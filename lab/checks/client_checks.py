@@ -335,9 +335,11 @@ def initialize_params(context: Context) -> None:
             info = field_of(message, "params.clientInfo")
             if not (isinstance(params, dict) and params.get("capabilities") == {} and isinstance(info, dict)
                     and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
-                raise Failed({"protocolVersion": "…", "capabilities": {}, "clientInfo": {"name": "demo", "version": "0.1"}},
-                             params if params is not None else "—",
-                             reason="client.initialize_params")
+                version = params.get("protocolVersion", "…") if isinstance(params, dict) else "…"
+                wrong = () if not isinstance(params, dict) else \
+                    ("capabilities",) if params.get("capabilities") != {} else ("clientInfo",)
+                raise Failed({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "demo", "version": "0.1"}},
+                             params if params is not None else "—", reason="client.initialize_params", focus=wrong)
 
 
 def jsonrpc_everywhere(context: Context) -> None:

@@ -33,7 +33,8 @@ class Failed(Exception):
     other way to give a reason: a sentence of a check's own has no key to be read back by)."""
 
     def __init__(self, expected: Any = "", actual: Any = "", *, reason: str, fields: dict[str, Any] | None = None,
-                 output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None) -> None:
+                 output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None,
+                 title: dict[str, str] | None = None) -> None:
         super().__init__(reason)
         self.expected = expected
         self.actual = actual
@@ -44,6 +45,7 @@ class Failed(Exception):
         self.focus = focus  # the key paths judged, when expected and actual are whole replies
         # What to do next when the check's own hint would point elsewhere (a file that does not load).
         self.hint = hint if hint is not None else load_hint(output)
+        self.title = title  # what failed, when it is not what the check's title says (a file that does not read)
 
 
 class Waiting(Exception):
@@ -290,6 +292,8 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
             result.focus = list(stop.focus)
             if stop.hint:
                 result.hint = stop.hint[lang]
+            if stop.title:
+                result.title = stop.title[lang]
     except Exception as error:  # a kit bug or a probe that outlived its limit
         result.status = ERROR
         if isinstance(error, ProbeTimeout):

@@ -9,6 +9,7 @@ never flushed) are declared `cause=True`, so the report shows them first.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from functools import partial
 from typing import Any, Callable
@@ -23,7 +24,7 @@ from lab.checks.server_session import (
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
-from lab.process.student import child_env
+from lab.process.student import child_env, read_student_file
 from lab.process.talk import converse
 
 # The lesson's kinds of bad line, each followed by a ping: the first ping left unanswered by a
@@ -205,7 +206,7 @@ def shape_problem(reply: Any) -> str | None:
     if not isinstance(reply, dict):
         return "shape.not_an_object"
     if reply.get("jsonrpc") != "2.0":
-        return "shape.no_jsonrpc"
+        return "shape.no_jsonrpc" if "jsonrpc" not in reply else "shape.wrong_jsonrpc"
     if "id" not in reply:
         return "shape.no_id"
     if ("result" in reply) == ("error" in reply):
@@ -467,7 +468,7 @@ def by_part(part: str, judge: Callable[[Context], None],
         printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
         if part != "server-1" and part_one_unwritten(context, missing):
             raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
-        if not missing:
+        if not missing and (part == "server-3" or not stopped_early(context)):
             return judge(lent_if_needed(context, part) if part != "server-1" else context)
         if part not in ("server-1", "server-2"):
             raise Waiting(missing, printed)
@@ -484,6 +485,25 @@ def by_part(part: str, judge: Callable[[Context], None],
             raise
 
     return judged
+
+
+PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
+
+
+def stopped_early(context: Context) -> bool:
+    """Did the whole server stop before its input ended, after a reply (it loads and its part 1
+    writes), on a line the lesson's server answers (a crash, an exit)? Parts 1 and 2 are then judged by their own calls, and part 3's keeps-running
+    names the stop: what came after it says nothing of initialize. (Only for a server written on
+    the skeleton: a server of its own has no parts to call.)"""
+    source = read_student_file(context.folder / "server.py") or b""
+    if not all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in PART_FUNCTIONS):
+        return False
+    for name in BOTH:
+        transcript: Transcript = context.probe(name)
+        if transcript.run is not None and transcript.stopped_at is not None and transcript.lines \
+                and not isinstance(transcript.sent[transcript.stopped_at], bytes):
+            return True
+    return False
 
 
 def part_one_unwritten(context: Context, missing: str) -> bool:

@@ -44,6 +44,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.no_table": "La table [{table}] manque dans {file}.",
         # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
         # its place are said in the student's language, its own words ({said}) quoted after.
+        "answers.file_title": "{file} se lit comme un fichier TOML",
         "answers.not_toml_at": "{file} ne se lit pas, ligne {line} : {what} (tomllib dit, en anglais : « {said} "
                                "(at line {line}, column {column}) »).",
         "answers.toml_value": "la réponse n’est ni un nombre ni un texte entre guillemets",
@@ -83,8 +84,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "la réponse {id} de `lab run`",
         # A reply compared with the reference's (lab/checks/server_session.py): `got` and `want`
         # are JSON, or None for a value the reply lacks.
-        "reply.none": "Aucune réponse à {what}.",
-        "reply.differs": "Réponse à {what} : {path} vaut {got} au lieu de {want}.",
+        "reply.none": "Aucune réponse à la requête {what}.",
+        "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        # The rules session's requests (lab/checks/server_session.py), by their id: its ids are
+        # words for the checks to find them, the student reads what each message is.
+        "sent.ping-new": "ping envoyée avant initialize",
+        "sent.unknown-new": "resources/list envoyée avant initialize",
+        "sent.init-2025": "initialize qui demande la version 2025-03-26",
+        "sent.ping-waiting": "ping envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.init-again-waiting": "initialize envoyée une deuxième fois, pendant l’attente",
+        "sent.list-waiting": "tools/list envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.ping-ready": "ping envoyée une fois le serveur prêt",
+        "sent.list-ready": "tools/list envoyée une fois le serveur prêt",
+        "sent.unknown-ready": "resources/list envoyée une fois le serveur prêt",
+        "sent.init-again-ready": "initialize envoyée une deuxième fois, une fois le serveur prêt",
+        "sent.after-bad-json": "ping envoyée après la ligne qui n’est pas du JSON",
+        "sent.init-again": "initialize envoyée une deuxième fois",
         "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
@@ -99,6 +114,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.malformed": "Ligne mal formée : {problem}.",
         "shape.not_an_object": "ce n’est pas un objet JSON",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
         "shape.result_or_error": "il faut soit result, soit error",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
@@ -106,7 +122,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
         "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
                               "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
-        "server.id_changed": "La réponse à {what} porte l’id {id} : recopiez l’id tel quel.",
+        "server.id_changed": "La réponse à la requête {what} porte l’id {id} : recopiez l’id tel quel.",
         "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
         "server.too_many_replies": "{count} réponse(s) de trop, par exemple : {example}",
         "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
@@ -140,8 +156,9 @@ TEXTS: dict[str, dict[str, str]] = {
                              "attend le serveur, et tout s’arrête au bout de {seconds:g} s.",
         "client.close_after_six": "fermer après la réponse 6",
         "client.closed_after": "fermée après la réponse {replies}",
-        "client.closed_early": "Le client a fermé l’entrée du serveur après {replies} réponse(s), avant la sixième : "
-                               "la dernière réponse peut se perdre.",
+        "client.closed_early": "Le client a fermé l’entrée du serveur quand {replies} réponse(s) sur six lui "
+                               "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
+                               "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
@@ -187,7 +204,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "real.mcp_error": "erreur MCP {code} : {message}",
         "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
         # The bonus checks that read a real client's run (lab/checks/bonus.py).
-        "bonus.discover_silent": "Pas de réponse d’erreur à {what} : un client qui sonde attendrait pour rien.",
+        "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
@@ -200,8 +217,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
                                     "changer une variable du module (comme state), écrivez global {name} au début de "
                                     "la fonction.",
-        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
-                           "notification n’a pas d’id, et ne reçoit jamais de réponse).",
+        "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est ; "
+                           "les messages n’ont pas tous les mêmes clés.",
+        "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
+                              "notification n’a pas d’id, et ne reçoit jamais de réponse).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
         "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
                                 "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
@@ -249,7 +268,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
                                    "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
                                    "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
-        "server.never_ready": "{what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
+        "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
                               "notification notifications/initialized qui le fait passer de l’attente à prêt.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
@@ -265,7 +284,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "lieu du texte JSON échangé avec le serveur.",
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
-        "server.two_replies": "{what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
+        "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
         "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
@@ -317,6 +336,7 @@ TEXTS: dict[str, dict[str, str]] = {
                            "the program's real output, or by changing the kit's functions).",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
+        "answers.file_title": "{file} reads as a TOML file",
         "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
                                "column {column})”).",
         "answers.toml_value": "the answer is neither a number nor a text in quotes",
@@ -350,8 +370,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_version": "a version both sides speak",
         "answers.asks_initialize": "what the server answers to initialize {version}",
         "answers.asks_reply": "reply {id} of `lab run`",
-        "reply.none": "No reply to {what}.",
-        "reply.differs": "Reply to {what}: {path} is {got} instead of {want}.",
+        "reply.none": "No reply to the request {what}.",
+        "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "sent.ping-new": "ping sent before initialize",
+        "sent.unknown-new": "resources/list sent before initialize",
+        "sent.init-2025": "initialize asking for version 2025-03-26",
+        "sent.ping-waiting": "ping sent while waiting (after initialize, before the notification)",
+        "sent.init-again-waiting": "initialize sent a second time, while waiting",
+        "sent.list-waiting": "tools/list sent while waiting (after initialize, before the notification)",
+        "sent.ping-ready": "ping sent once the server is ready",
+        "sent.list-ready": "tools/list sent once the server is ready",
+        "sent.unknown-ready": "resources/list sent once the server is ready",
+        "sent.init-again-ready": "initialize sent a second time, once the server is ready",
+        "sent.after-bad-json": "ping sent after the line that is not JSON",
+        "sent.init-again": "initialize sent a second time",
         "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
@@ -364,6 +396,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.malformed": "Malformed line: {problem}.",
         "shape.not_an_object": "it is not a JSON object",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
         "shape.result_or_error": "it needs either result or error",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
@@ -371,7 +404,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
         "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "
                               "A real client waits for each reply before it sends the next line.",
-        "server.id_changed": "The reply to {what} carries the id {id}: copy the id as it is.",
+        "server.id_changed": "The reply to the request {what} carries the id {id}: copy the id as it is.",
         "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
         "server.too_many_replies": "{count} reply(ies) too many, for example: {example}",
         "server.runs_on": "The server still runs although its input is closed.",
@@ -403,8 +436,8 @@ TEXTS: dict[str, dict[str, str]] = {
                              "waits for the server, and everything stops after {seconds:g} s.",
         "client.close_after_six": "close after reply 6",
         "client.closed_after": "closed after reply {replies}",
-        "client.closed_early": "The client closed the server's input after {replies} reply(ies), before the sixth: the "
-                               "last reply may be lost.",
+        "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
+                               "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
         "client.ask_once": "The client must call ask once.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
@@ -446,7 +479,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "real.npx_failed": "npx could not run {package}: {said}",
         "real.mcp_error": "MCP error {code}: {message}",
         "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
-        "bonus.discover_silent": "No error reply to {what}: a client that probes would wait for nothing.",
+        "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
@@ -457,8 +490,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
                                     "variable of the module (such as state), write global {name} at the start of the "
                                     "function.",
-        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there (a "
-                           "notification has no id, and never gets a reply).",
+        "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there; messages do "
+                           "not all have the same keys.",
+        "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
+                              "notification has no id, and never gets a reply).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
         "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
                                 "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
@@ -503,7 +538,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
                                    "and was stopped. At the end of input, reading gives an empty string (an empty "
                                    "line gives \"\\n\"): the loop ends there.",
-        "server.never_ready": "{what} still gets -32600: the server never became ready. The notification "
+        "server.never_ready": "The request {what} still gets -32600: the server never became ready. The notification "
                               "notifications/initialized is what moves it from waiting to ready.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
@@ -518,7 +553,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "the JSON text exchanged with the server.",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
-        "server.two_replies": "{what} got {count} replies: a request gets one, and only one.",
+        "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
         "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "

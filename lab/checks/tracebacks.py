@@ -86,6 +86,8 @@ def explained(lines: list[str], lang: str) -> list[str]:
     key = "python." + ("NotUtf8" if text.startswith("Non-UTF-8 code") else error["type"])
     if key == "python.AttributeError" and (kind := OBJECT.match(text)) and kind["type"] in VALUE_KINDS:
         key = VALUE_KINDS[kind["type"]]
+    if key == "python.KeyError" and name == "id":  # the lesson's own case: a notification has none
+        key = "python.KeyError.id"
     if key == "python.TypeError":
         key = next((said for start, said in SUBSCRIPTS.items() if text.startswith(start)), key)
     if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
