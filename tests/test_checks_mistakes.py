@@ -73,6 +73,13 @@ MISTAKES = {
         '        if etat == "attente":\n', "server.gate-while-waiting",
         'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
         'Reply to the request tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
+    "the initialized notification makes a new server ready": (
+        "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
+        '        if msg.get("method") == "notifications/initialized":\n', "server.gate-before-initialize",
+        "Réponse à la requête tools/list envoyée après notifications/initialized, avant tout initialize : error.code vaut "
+        "absent au lieu de -32600.",
+        "Reply to the request tools/list sent after notifications/initialized, before any initialize: error.code is "
+        "missing instead of -32600."),
     "the client closes the server's input after five replies": (
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
         "Le client a fermé l’entrée du serveur quand 5 réponse(s) sur six lui avaient été envoyées : fermez-la une "

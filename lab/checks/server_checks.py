@@ -19,7 +19,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
                                unwritten_task)
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
-    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, expect_reply,
+    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply,
     field_of, find, one_session, owes_reply, ping, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
@@ -32,12 +32,17 @@ from lab.process.talk import converse
 # every one of them. They go in one session (the initialize lines while the server is new, so
 # last); a server that stops on one kind is given the kinds after it in another session, so that
 # its death costs that kind's check only.
+NOTIFIED_NEW = "server.notified-new"
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
     "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
         {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
+    # Not a bad line but a message out of turn: notifications/initialized moves a server from
+    # waiting to ready, never from new (serveur2.js tests `etat === "attente"`). Judged by the gate.
+    NOTIFIED_NEW: [{"jsonrpc": "2.0", "method": "notifications/initialized"},
+                   {"jsonrpc": "2.0", "id": "list-notified-new", "method": "tools/list"}, ping(41)],
 }
 BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
 
@@ -451,6 +456,17 @@ def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context]
     return agree
 
 
+def gate_before_initialize(context: Context) -> None:
+    """Before initialize, tools/list and an unknown method get -32600, even after a notification."""
+    replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",)))(context)
+    if isinstance(context, parts.PartView):
+        return  # part 1 lent: the bad-lines session's replies are still written by the student's part 1
+    transcript, start, _ = context.probe("server.bad-lines")[NOTIFIED_NEW]
+    killer = stopped_on(transcript)
+    if killer is None or killer >= start:  # a stop on an earlier line is that line's check's
+        agrees(context, transcript, "list-notified-new", ("error.code",))
+
+
 def waits_for(context: Context) -> str:
     """The part `python server.py` said it still misses (a task id), or ""."""
     transcript: Transcript = context.probe(S)
@@ -602,8 +618,8 @@ CHECKS = [
           run=by_part("server-2", capabilities_only_tools)),
     Check(id="server.list-changed-false", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", list_changed_false)),
-    Check(id="server.gate-before-initialize", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))))),
+    Check(id="server.gate-before-initialize", task="server-3", probes=BOTH + ("server.bad-lines",), lazy_probes=LATER,
+          run=by_part("server-3", gate_before_initialize)),
     Check(id="server.gate-while-waiting", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))))),
     Check(id="server.tools-list-when-ready", task="server-3", probes=BOTH, lazy_probes=LATER,

@@ -299,16 +299,22 @@ def stopped_before(transcript: Transcript, request_id: Any) -> bool:
 
 
 def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str, ...]) -> None:
-    """The student's reply to `request_id` agrees with the reference's on every path."""
+    """The student's reply to `request_id`, in the session `probe`, agrees with the reference's on
+    every path; a request the server stopped before is keeps-running's (or parse-error's) failure."""
     transcript: Transcript = context.probe(probe)
-    expected = find(transcript.reference, request_id)
-    actual = find(transcript.replies, request_id)
-    what = transcript.request(request_id)
-    if actual is MISSING and stopped_before(transcript, request_id):
+    if find(transcript.replies, request_id) is MISSING and stopped_before(transcript, request_id):
         # It stopped before this request: keeps-running's failure (or parse-error's, on the bad line).
         on_bad_line = isinstance(transcript.sent[transcript.stopped_at or 0], bytes)
         cause = "server.parse-error" if on_bad_line else "server.keeps-running"
         raise Skipped(WAITS_FOR, title=in_each_language(f"{cause}.title")[context.lang])
+    agrees(context, transcript, request_id, paths)
+
+
+def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tuple[str, ...]) -> None:
+    """The reply to `request_id` in `transcript` agrees with the reference's on every path."""
+    expected = find(transcript.reference, request_id)
+    actual = find(transcript.replies, request_id)
+    what = transcript.request(request_id)
     if actual is MISSING:
         raise Failed(expected, "\n".join(transcript.lines) or "—",
                      reason="reply.none", fields={"what": what}, output=transcript.traceback())

@@ -90,6 +90,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # words for the checks to find them, the student reads what each message is.
         "sent.ping-new": "ping envoyée avant initialize",
         "sent.unknown-new": "resources/list envoyée avant initialize",
+        "sent.list-notified-new": "tools/list envoyée après notifications/initialized, avant tout initialize",
         "sent.init-2025": "initialize qui demande la version 2025-03-26",
         "sent.ping-waiting": "ping envoyée pendant l’attente (après initialize, avant la notification)",
         "sent.init-again-waiting": "initialize envoyée une deuxième fois, pendant l’attente",
@@ -374,6 +375,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
         "sent.ping-new": "ping sent before initialize",
         "sent.unknown-new": "resources/list sent before initialize",
+        "sent.list-notified-new": "tools/list sent after notifications/initialized, before any initialize",
         "sent.init-2025": "initialize asking for version 2025-03-26",
         "sent.ping-waiting": "ping sent while waiting (after initialize, before the notification)",
         "sent.init-again-waiting": "initialize sent a second time, while waiting",
