@@ -80,6 +80,44 @@ MISTAKES = {
         "absent au lieu de -32600.",
         "Reply to the request tools/list sent after notifications/initialized, before any initialize: error.code is "
         "missing instead of -32600."),
+    "the server compares versions as dates": (
+        "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
+        "server.refuses-unknown-version",
+        "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
+        "error.code vaut absent au lieu de -32602.",
+        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
+        "missing instead of -32602."),
+    "the server compares versions as dates and meets no version": (
+        "server", "    if demandee not in VERSIONS:\n", "    if demandee < min(VERSIONS):\n",
+        "server.refuses-unknown-version",
+        "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
+        "error.code vaut absent au lieu de -32602.",
+        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
+        "missing instead of -32602."),
+    "initialize changes a variable of its own": (
+        "server", "def initialiser(msg):\n    global etat\n", "def initialiser(msg):\n",
+        "server.tools-list-when-ready",
+        "un second initialize est encore accepté : après un initialize réussi, l’état du serveur est resté « nouveau »",
+        'a second initialize is still accepted: after an initialize that succeeded, the server\'s state stayed "new"'),
+    "the server misspells tools/list": (
+        "server", '    if msg.get("method") == "tools/list":\n', '    if msg.get("method") == "tool/list":\n',
+        "server.tools-list-when-ready", "votre serveur ne reconnaît pas le nom tools/list",
+        "your server does not recognise the name tools/list"),
+    "the server spells serverInfo server_info": (
+        "server", '"serverInfo": {"name": "cantine"', '"server_info": {"name": "cantine"',
+        "server.capabilities-only-tools",
+        "La réponse n’a pas serverInfo, mais une clé server_info que la leçon n’a pas : une faute de frappe pour serverInfo ?",
+        "The reply has no serverInfo, but a key server_info the lesson does not have: a typo for serverInfo?"),
+    "the server answers -32700 to whatever fails": (
+        "server", "    try:\n        msg = json.loads(ligne)\n    except ValueError:\n        echec(None, -32700, \"Erreur d’analyse\")\n"
+        "        continue\n    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n"
+        "        traiter(msg)\n",
+        "    try:\n        traiter(json.loads(ligne))\n    except Exception:\n        echec(None, -32700, \"Erreur d’analyse\")\n",
+        "server.not-a-request",
+        "Votre serveur répond -32700 (erreur d’analyse) à une ligne qui est du JSON, comme [1, 2] : -32700 ne va qu’à "
+        "une ligne qui n’est pas du JSON.",
+        "Your server answers -32700 (parse error) to a line that is JSON, such as [1, 2]: -32700 is only for a line "
+        "that is not JSON."),
     "the client closes the server's input after five replies": (
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 5:\n", "client.closes-input",
         "Le client a fermé l’entrée du serveur quand 5 réponse(s) sur six lui avaient été envoyées : fermez-la une "
@@ -112,7 +150,8 @@ MISTAKES = {
         "their French translation: the reply keeps the specification's names."),
     "the client never closes the server's input": (
         "client", "        serveur.stdin.close()\n", "        pass\n", "client.closes-input",
-        "Le client n’a pas fermé l’entrée du serveur", "The client did not close the server's input"),
+        "Le serveur a écrit ses six réponses, mais le client n’a pas fermé son entrée",
+        "The server wrote its six replies, but the client did not close its input"),
     "the client prints replies without the prefix": (
         "client", '    print("<- " + ligne)\n', "    print(ligne)\n", "client.prints-exchange",
         "sans le préfixe « <- »", 'without the "<- " prefix'),
@@ -313,6 +352,23 @@ MISTAKES = {
         "answers", '"2025-03-26" = "résultat en 2025-03-26"', '"2025-03-26" = "résultat en 2024-11-05"',
         "answers.three-clients", 'Cellule trois_clients."2025-03-26" : ce n’est pas ce que répond le serveur.',
         'Cell trois_clients."2025-03-26" (three clients ask: "2025-03-26"): that is not what the server answers.'),
+    "the client leaves out max_tokens": (
+        "client", '"Il peut lister des outils, et il ne dit pas que sa liste va changer.", 60)',
+        '"Il peut lister des outils, et il ne dit pas que sa liste va changer.")', "client.asks-model",
+        "ask reçoit max_tokens 80 au lieu de 60 : la leçon demande au modèle une phrase courte",
+        "ask gets max_tokens 80 instead of 60: the lesson asks the model for a short sentence"),
+    "the client waits for a reply to the notification": (
+        "client", "    if len(vues) == 6:\n", "    if len(vues) == 7:\n", "client.closes-input",
+        "Après la sixième réponse, plus rien ne vient (la notification n’en reçoit pas)",
+        "After the sixth reply nothing more comes (the notification gets none)"),
+    "answers.toml loses the minus sign of a code": (
+        "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
+        "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",
+        "JSON-RPC's error codes are negative: the minus sign is part of the code"),
+    "answers.toml puts an accent in a table's name": (
+        "answers", "[six_reponses]", "[six_réponses]", "answers.keywords",
+        "answers.toml ne se lit pas, ligne 12 : le nom de la table a une lettre qu’un nom sans guillemets n’admet pas",
+        "answers.toml does not read, line 12: the table's name has a letter a name without quotes does not take"),
     "answers.toml with a word after an answer": (
         "answers", "4 = -32600", "4 = -32600 tools/list", "answers.keywords",
         "answers.toml ne se lit pas, ligne 16 : après la réponse, rien d’autre sur la ligne qu’un commentaire #",

@@ -64,6 +64,8 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             said, line = said[:where.start()].rstrip(), int(where[1])
             written = data.decode(encoding, "replace").splitlines()[line - 1:line] or [""]
             what = next((key for start, key in TOML_MISTAKES if said.startswith(start)), "answers.toml_other")
+            if what == "answers.toml_table" and re.search(r"^\s*\[[\w.-]*[^\w\s.\]\[-]", written[0], re.ASCII):
+                what = "answers.toml_table_letter"  # an accent or another letter a bare name does not take
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
@@ -265,7 +267,8 @@ def compare(cell: str, value: tuple[Any, Why], expected: tuple[str, Any], asks: 
     if expected[0] == "result" and said == ("result", None):
         return cell, asks, written, "answers.why_say_version"
     if expected[0] == "error" and said[0] == "?" and ERROR.search(said[1]):
-        return cell, asks, written, "answers.why_say_code"
+        unsigned = re.search(r"(?<![-\d])\d{5}(?!\d)", said[1])  # a code written without its minus sign
+        return cell, asks, written, "answers.why_minus" if unsigned else "answers.why_say_code"
     return cell, asks, written, "answers.why_not_the_reply"
 
 

@@ -377,7 +377,9 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     if not outcome.eof:
-        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.input_open",
+        # Every reply written and read, and still it waits: for a reply to the notification, which gets none.
+        waited = "client.waits_for_seventh" if len(outcome.replies) == LAST_REPLY else "client.input_open"
+        raise Failed(say(context.lang, "client.input_end"), "—", reason=waited,
                      fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome, context.lang))
     if outcome.closed_after < LAST_REPLY:
         raise Failed(say(context.lang, "client.close_after_six"),
@@ -402,6 +404,9 @@ def announced(outcome: StudentClientRun) -> Any:
     return {}
 
 
+ANSWER_TOKENS = 60  # the lesson's client asks for at most 60 tokens: one sentence
+
+
 def asks_model(context: Context) -> None:
     outcome = client_run(context)
     capabilities = announced(outcome)
@@ -421,6 +426,9 @@ def asks_model(context: Context) -> None:
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     if not any(facts(capabilities, lang) in messages for lang in ("fr", "en")):
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
+    if outcome.asks[0].get("max_tokens") != ANSWER_TOKENS:
+        raise Failed(ANSWER_TOKENS, outcome.asks[0].get("max_tokens"), reason="client.max_tokens",
+                     fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})
 
 
 def python_value(text: str) -> Any:

@@ -20,7 +20,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply,
-    field_of, find, one_session, owes_reply, ping, rules_messages, same)
+    field_of, find, initialize, one_session, owes_reply, ping, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -32,15 +32,18 @@ from lab.process.talk import converse
 # every one of them. They go in one session (the initialize lines while the server is new, so
 # last); a server that stops on one kind is given the kinds after it in another session, so that
 # its death costs that kind's check only.
-NOTIFIED_NEW = "server.notified-new"
+NOTIFIED_NEW, FUTURE_VERSION = "server.notified-new", "server.future-version"
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
     "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
         {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
-    # Not a bad line but a message out of turn: notifications/initialized moves a server from
-    # waiting to ready, never from new (serveur2.js tests `etat === "attente"`). Judged by the gate.
+    # Two kinds that need a new server, so last; not bad lines, but what the lesson's rules refuse.
+    # A version newer than any in VERSIONS: refused too (versions are names, not dates to compare).
+    FUTURE_VERSION: [initialize("init-future", "2099-01-01"), ping(51)],
+    # notifications/initialized moves a server from waiting to ready, never from new (serveur2.js
+    # tests `etat === "attente"`); judged only when the server refused 2099-01-01, so still new.
     NOTIFIED_NEW: [{"jsonrpc": "2.0", "method": "notifications/initialized"},
                    {"jsonrpc": "2.0", "id": "list-notified-new", "method": "tools/list"}, ping(41)],
 }
@@ -317,12 +320,22 @@ def parse_error(context: Context) -> None:
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
 
+def parse_errors_for_json(transcript: Transcript) -> list[Any]:
+    """The -32700 replies beyond one per line that is not JSON: answers to lines that are JSON (of
+    those written while the input was open: a server that reads on past its end is exits-at-eof's)."""
+    errors = [reply for reply in transcript.replies[:transcript.lines_in_time] if is_parse_error(reply)]
+    return errors[sum(isinstance(message, bytes) for message in transcript.sent):]
+
+
 def survives(check_id: str, reason: str) -> Callable[[Context], None]:
     """The server did not stop on one of its bad lines (BAD_LINES[check_id])."""
 
     def judged(context: Context) -> None:
         transcript, start, end = context.probe("server.bad-lines")[check_id]
         killer = stopped_on(transcript)
+        if check_id == "server.not-a-request" and parse_errors_for_json(transcript):
+            raise Failed("—", as_json(parse_errors_for_json(transcript)[0]), reason="server.parse_error_for_json",
+                         fields={"line": transcript.message_text(start)})
         if killer is None or not start <= killer < end:
             return
         assert transcript.run is not None
@@ -397,8 +410,13 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         reply = find(transcript.replies, request_id)
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason="server.never_ready",
+            stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
+            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
+                         reason="server.stayed_new" if stayed_new else "server.never_ready",
                          fields={"what": transcript.request(request_id)})
+        if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
+            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
+                         reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
 
     return judged
@@ -442,8 +460,10 @@ def capabilities_only_tools(context: Context) -> None:
                      reason="server.capabilities", fields={"announced": shown})
     info = field_of(reply, "result.serverInfo")
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
-        raise Failed(expected, reply, focus=("result.serverInfo",),
-                     reason="server.server_info")
+        result = field_of(reply, "result")
+        unknown = sorted(set(result) - set(expected["result"])) if info is MISSING and isinstance(result, dict) else []
+        raise Failed(expected, reply, focus=("result.serverInfo",), reason="server.unknown_key" if unknown
+                     else "server.server_info", fields={"name": unknown[0] if unknown else "", "want": "serverInfo"})
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -456,15 +476,29 @@ def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context]
     return agree
 
 
-def gate_before_initialize(context: Context) -> None:
-    """Before initialize, tools/list and an unknown method get -32600, even after a notification."""
-    replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",)))(context)
-    if isinstance(context, parts.PartView):
-        return  # part 1 lent: the bad-lines session's replies are still written by the student's part 1
-    transcript, start, _ = context.probe("server.bad-lines")[NOTIFIED_NEW]
-    killer = stopped_on(transcript)
-    if killer is None or killer >= start:  # a stop on an earlier line is that line's check's
-        agrees(context, transcript, "list-notified-new", ("error.code",))
+def in_bad_lines(kind: str, request_id: str, path: str) -> Callable[[Context], None]:
+    """The reply to `request_id` of BAD_LINES[kind] agrees with the reference's on `path`."""
+
+    def judged(context: Context) -> None:
+        if isinstance(context, parts.PartView):
+            return  # part 1 lent: the bad-lines session's replies are still written by the student's part 1
+        transcript, start, _ = context.probe("server.bad-lines")[kind]
+        killer = stopped_on(transcript)
+        if killer is not None and killer < start:
+            return  # a stop on an earlier line is that line's check's
+        if kind == NOTIFIED_NEW and is_result(transcript, "init-future"):
+            return  # no longer new: refuses-unknown-version's failure
+        agrees(context, transcript, request_id, (path,))
+
+    return judged
+
+
+def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
+    def judged(context: Context) -> None:
+        for judge in judges:
+            judge(context)
+
+    return judged
 
 
 def waits_for(context: Context) -> str:
@@ -607,8 +641,9 @@ CHECKS = [
           probes=("server.bad-lines",) + BOTH, lazy_probes=LATER,
           run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
     Check(id="server.exits-at-eof", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", exits_at_eof)),
-    Check(id="server.refuses-unknown-version", task="server-2", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-2", replies_agree((S, 2, ("error.code",))))),
+    Check(id="server.refuses-unknown-version", task="server-2", probes=BOTH + ("server.bad-lines",), lazy_probes=LATER,
+          run=by_part("server-2", all_of(replies_agree((S, 2, ("error.code",))),
+                                         in_bad_lines(FUTURE_VERSION, "init-future", "error.code")))),
     Check(id="server.error-data", task="server-2", needs=("server.refuses-unknown-version",), probes=BOTH,
           lazy_probes=LATER,
           run=by_part("server-2", error_data)),
@@ -619,7 +654,8 @@ CHECKS = [
     Check(id="server.list-changed-false", task="server-2", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-2", list_changed_false)),
     Check(id="server.gate-before-initialize", task="server-3", probes=BOTH + ("server.bad-lines",), lazy_probes=LATER,
-          run=by_part("server-3", gate_before_initialize)),
+          run=by_part("server-3", all_of(replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))),
+                                         in_bad_lines(NOTIFIED_NEW, "list-notified-new", "error.code")))),
     Check(id="server.gate-while-waiting", task="server-3", probes=BOTH, lazy_probes=LATER,
           run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))))),
     Check(id="server.tools-list-when-ready", task="server-3", probes=BOTH, lazy_probes=LATER,

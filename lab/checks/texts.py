@@ -54,6 +54,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.toml_open_quote": "un guillemet n’est pas refermé sur cette ligne",
         "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
         "answers.toml_table": "le nom de la table n’est pas refermé par ]",
+        "answers.toml_table_letter": "le nom de la table a une lettre qu’un nom sans guillemets n’admet pas (un "
+                                     "accent, par exemple)",
         "answers.toml_other": "regardez les crochets, les guillemets et le signe = de cette ligne",
         "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
         # A wrong cell (lab/checks/answers_checks.py): `cell` is its name in the file, `why` one of
@@ -67,6 +69,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
         "answers.why_say_version": "dites aussi en quelle version.",
         "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
+        "answers.why_minus": "c’est bien une erreur, mais les codes d’erreur de JSON-RPC sont négatifs : le signe "
+                             "moins fait partie du code.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
         "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
         "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
@@ -91,6 +95,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "sent.ping-new": "ping envoyée avant initialize",
         "sent.unknown-new": "resources/list envoyée avant initialize",
         "sent.list-notified-new": "tools/list envoyée après notifications/initialized, avant tout initialize",
+        "sent.init-future": "initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS",
         "sent.init-2025": "initialize qui demande la version 2025-03-26",
         "sent.ping-waiting": "ping envoyée pendant l’attente (après initialize, avant la notification)",
         "sent.init-again-waiting": "initialize envoyée une deuxième fois, pendant l’attente",
@@ -155,6 +160,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.input_end": "la fin de l’entrée du serveur",
         "client.input_open": "Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client "
                              "attend le serveur, et tout s’arrête au bout de {seconds:g} s.",
+        "client.waits_for_seventh": "Le serveur a écrit ses six réponses, mais le client n’a pas fermé son entrée : au "
+                                    "bout de {seconds:g} s, il attendait encore. Après la sixième réponse, plus rien ne "
+                                    "vient (la notification n’en reçoit pas) : c’est là que le client ferme l’entrée du "
+                                    "serveur.",
         "client.close_after_six": "fermer après la réponse 6",
         "client.closed_after": "fermée après la réponse {replies}",
         "client.closed_early": "Le client a fermé l’entrée du serveur quand {replies} réponse(s) sur six lui "
@@ -280,6 +289,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.message_split": "Le serveur a reçu le premier message sur {count} lignes : il lit un message par "
                                 "ligne, et aucune de ces lignes n’en est un. Un message JSON tient sur une seule "
                                 "ligne (sans indentation).",
+        "client.max_tokens": "ask reçoit max_tokens {got} au lieu de {want} : la leçon demande au modèle une phrase "
+                             "courte, et le lui dit par le troisième argument d’ask.",
         "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
         "client.printed_python": "Les lignes « {prefix}» montrent le dict de Python (apostrophes, None, True) au "
                                  "lieu du texte JSON échangé avec le serveur.",
@@ -294,6 +305,15 @@ TEXTS: dict[str, dict[str, str]] = {
                                       "avant la fin de son entrée.",
         "server.stopped_on_blank_line": "Votre serveur s’est arrêté sur une ligne vide (code {code}), avant la fin de "
                                         "son entrée.",
+        "server.parse_error_for_json": "Votre serveur répond -32700 (erreur d’analyse) à une ligne qui est du JSON, "
+                                       "comme {line} : -32700 ne va qu’à une ligne qui n’est pas du JSON.",
+        "server.stayed_new": "La requête {what} reçoit encore -32600, et un second initialize est encore accepté : "
+                             "après un initialize réussi, l’état du serveur est resté « nouveau ». initialize doit "
+                             "changer l’état du serveur (celui du module, pas une variable de la fonction).",
+        "server.unknown_tools_list": "La requête {what} reçoit -32601 (méthode inconnue) : votre serveur ne reconnaît "
+                                     "pas le nom tools/list. Comparez son orthographe à celle de la leçon.",
+        "server.unknown_key": "La réponse n’a pas {want}, mais une clé {name} que la leçon n’a pas : une faute de frappe "
+                              "pour {want} ?",
         "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
                                            "{line} (code {code}).",
         "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
@@ -347,6 +367,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.toml_open_quote": "a quote is not closed on this line",
         "answers.toml_twice": "this key is written already further up in its table: one line per cell",
         "answers.toml_table": "the table's name is not closed with ]",
+        "answers.toml_table_letter": "the table's name has a letter a name without quotes does not take (an "
+                                     "accent, say)",
         "answers.toml_other": "look at the brackets, the quotes and the = sign of this line",
         "answers.not_toml": "{file} is not valid TOML: {said}",
         "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
@@ -358,6 +380,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
         "answers.why_say_version": "also say in which version.",
         "answers.why_say_code": "it is an error indeed: also say its code.",
+        "answers.why_minus": "it is an error indeed, but JSON-RPC's error codes are negative: the minus sign is "
+                             "part of the code.",
         "answers.why_not_the_reply": "that is not what the server answers.",
         "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
         "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
@@ -376,6 +400,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "sent.ping-new": "ping sent before initialize",
         "sent.unknown-new": "resources/list sent before initialize",
         "sent.list-notified-new": "tools/list sent after notifications/initialized, before any initialize",
+        "sent.init-future": "initialize asking for version 2099-01-01, newer than those in VERSIONS",
         "sent.init-2025": "initialize asking for version 2025-03-26",
         "sent.ping-waiting": "ping sent while waiting (after initialize, before the notification)",
         "sent.init-again-waiting": "initialize sent a second time, while waiting",
@@ -436,6 +461,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.input_end": "the end of the server's input",
         "client.input_open": "The client did not close the server's input: the server waits for more, the client "
                              "waits for the server, and everything stops after {seconds:g} s.",
+        "client.waits_for_seventh": "The server wrote its six replies, but the client did not close its input: after "
+                                    "{seconds:g} s, it was still waiting. After the sixth reply nothing more comes (the "
+                                    "notification gets none): that is when the client closes the server's input.",
         "client.close_after_six": "close after reply 6",
         "client.closed_after": "closed after reply {replies}",
         "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
@@ -550,6 +578,8 @@ TEXTS: dict[str, dict[str, str]] = {
                             "there. The end of input ends the loop, without an error.",
         "client.message_split": "The server received the first message on {count} lines: it reads one message per "
                                 "line, and none of these lines is one. A JSON message fits on one line (no indent).",
+        "client.max_tokens": "ask gets max_tokens {got} instead of {want}: the lesson asks the model for a short "
+                             "sentence, and tells it so with ask's third argument.",
         "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
         "client.printed_python": "The \"{prefix}\" lines show Python's dict (single quotes, None, True) instead of "
                                  "the JSON text exchanged with the server.",
@@ -563,6 +593,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_on_not_json": "Your server stopped (code {code}) on a line that is not JSON, before its input "
                                       "ended.",
         "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
+        "server.parse_error_for_json": "Your server answers -32700 (parse error) to a line that is JSON, such as "
+                                       "{line}: -32700 is only for a line that is not JSON.",
+        "server.stayed_new": "The request {what} still gets -32600, and a second initialize is still accepted: after "
+                             "an initialize that succeeded, the server's state stayed \"new\". initialize must change "
+                             "the server's state (the module's, not a variable of the function).",
+        "server.unknown_tools_list": "The request {what} gets -32601 (unknown method): your server does not recognise "
+                                     "the name tools/list. Compare its spelling with the lesson's.",
+        "server.unknown_key": "The reply has no {want}, but a key {name} the lesson does not have: a typo for {want}?",
         "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
                                            "(code {code}).",
         "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
