@@ -8,7 +8,6 @@ from lab.checks import registry
 from lab.checks.engine import run
 from lab.results import PASSED, Report
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "check_fixtures"
 
 

@@ -1,18 +1,22 @@
-"""Shared fixtures: where the reference files are, and a local model endpoint."""
+"""Shared fixtures and helpers: where the reference files are, the lesson's messages and the
+one way to feed lines to a server, a Python child to watch, and a local model endpoint."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import socket
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator
+from typing import Any, Iterable, Iterator
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
+REFERENCE_SERVER = SOLUTIONS / "server.py"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fake_model import FakeModel  # noqa: E402
@@ -24,6 +28,39 @@ def load_module(path: Path, name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def request(request_id: Any, method: str, params: Any = None) -> dict:
+    message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    return message if params is None else {**message, "params": params}
+
+
+def initialize(request_id: Any, version: Any = "2024-11-05") -> dict:
+    return request(request_id, "initialize", {"protocolVersion": version, "capabilities": {},
+                                              "clientInfo": {"name": "t", "version": "1"}})
+
+
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def as_lines(messages: Iterable[Any]) -> bytes:
+    """What a client writes: each dict as one line of JSON, each str as it is, all ended by a newline."""
+    return "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in messages).encode()
+
+
+def feed_server(data: bytes, server: Path = REFERENCE_SERVER, lang: str = "fr",
+                timeout: float = 10) -> subprocess.CompletedProcess[bytes]:
+    """A server (the reference by default) run on these bytes until the end of its input ends
+    it, with LAB_LANG alone in its environment: nothing of the machine's reaches it."""
+    return subprocess.run([sys.executable, str(server)], input=data, capture_output=True, timeout=timeout,
+                          env={"LAB_LANG": lang})
+
+
+def python(code: str) -> subprocess.Popen:
+    """A Python child in a session of its own (its group can be killed whole), isolated (-I),
+    reading nothing, its stdout and stderr piped."""
+    return subprocess.Popen([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def refused_url() -> str:

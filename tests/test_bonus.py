@@ -7,7 +7,6 @@ npx; skipped with the reason when npx cannot fetch it).
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import subprocess
@@ -23,7 +22,8 @@ from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from conftest import ROOT, SOLUTIONS, load_module, refused_url
+from conftest import (INITIALIZED, ROOT, SOLUTIONS, as_lines, feed_server, initialize, load_module, refused_url,
+                      request)
 from lab import real_clients
 from lab.checks.reference import load
 from lab.process.launch import Launch
@@ -53,23 +53,9 @@ bonus = load_bonus()
 
 
 def exchange(server: Path, messages: list[dict], lang: str = "fr") -> list[dict]:
-    text = "".join(json.dumps(message) + "\n" for message in messages)
-    done = subprocess.run([sys.executable, str(server)], input=text.encode(), capture_output=True,
-                          timeout=10, env={"LAB_LANG": lang})
+    done = feed_server(as_lines(messages), server, lang)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-def init(request_id: Any, version: str) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-
-
-def request(request_id: Any, method: str) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": method}
-
-
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 # ---------------------------------------------------------------- the negotiation and the server
@@ -95,7 +81,7 @@ def test_the_bonus_server_is_a_sans_io_session_with_the_spec_negotiation() -> No
     session = bonus.make_session("en")
     assert type(session).__name__ == "Session" and session.negotiate is bonus.spec_negotiation
     assert session.versions == SUPPORTED
-    assert session.handle_line(json.dumps(init(1, "1999-01-01")))["result"]["protocolVersion"] == LATEST
+    assert session.handle_line(json.dumps(initialize(1, "1999-01-01")))["result"]["protocolVersion"] == LATEST
     assert session.state == "attente"
     assert bonus.TEXTS == load("server").TEXTS  # the lesson's words
 
@@ -117,22 +103,20 @@ INVALID_NULL = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message
     ([{"jsonrpc": "2.0", "id": 1, "result": {}}], []),
     ([[PING_1]], [[INVALID_NULL]]),
     ([], [INVALID_NULL]),
-    ([init(1, "2024-11-05")], [[{"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Invalid request"}}]]),
+    ([initialize(1, "2024-11-05")], [[{"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Invalid request"}}]]),
 ], ids=["two-requests", "notification-and-scalar", "notifications-only", "replies-only", "batch-in-a-batch",
         "empty", "initialize-in-a-batch"])
 def test_the_bonus_server_answers_batches_as_2025_03_26_allows(line: Any, expected: list) -> None:
     # Ready first (except for the initialize row), then the batch on one line.
-    prefix = [] if line and line[0] == init(1, "2024-11-05") else [init("setup", "2024-11-05"), INITIALIZED]
-    text = "".join(json.dumps(m) + "\n" for m in prefix) + json.dumps(line) + "\n"
-    done = subprocess.run([sys.executable, str(BONUS)], input=text.encode(), capture_output=True, timeout=10,
-                          env={"LAB_LANG": "en"})
+    prefix = [] if line and line[0] == initialize(1, "2024-11-05") else [initialize("setup", "2024-11-05"), INITIALIZED]
+    done = feed_server(as_lines([*prefix, line]), BONUS, "en")
     replies = [json.loads(reply) for reply in done.stdout.splitlines()][1 if prefix else 0:]
     assert (done.returncode, replies) == (0, expected)
 
 
 def test_the_lessons_scenario_against_the_bonus_server() -> None:
     replies = exchange(BONUS, [
-        request(1, "tools/list"), init(2, "1999-01-01"), init(3, "2024-11-05"), request(4, "tools/list"),
+        request(1, "tools/list"), initialize(2, "1999-01-01"), initialize(3, "2024-11-05"), request(4, "tools/list"),
         INITIALIZED, request(5, "tools/list"), request(6, "resources/list"),
     ])
     assert replies == [
@@ -149,14 +133,14 @@ def test_the_lessons_scenario_against_the_bonus_server() -> None:
 
 @pytest.mark.parametrize("version", SUPPORTED)
 def test_each_handshake_version_is_echoed_over_the_pipes(version: str) -> None:
-    [reply] = exchange(BONUS, [init(0, version)])
+    [reply] = exchange(BONUS, [initialize(0, version)])
     assert reply["id"] == 0
     assert reply["result"]["protocolVersion"] == version
 
 
 def test_server_discover_gets_an_error_in_every_state_never_silence() -> None:
     replies = exchange(BONUS, [
-        request("new", "server/discover"), init("i", "2025-06-18"), request("waiting", "server/discover"),
+        request("new", "server/discover"), initialize("i", "2025-06-18"), request("waiting", "server/discover"),
         INITIALIZED, request("ready", "server/discover"),
     ], lang="en")
     assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [

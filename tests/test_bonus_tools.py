@@ -17,8 +17,9 @@ from mcp import StdioServerParameters
 from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 
+from conftest import INITIALIZED, initialize
 from lab import real_clients
-from test_bonus import BONUS, CLIENT_LIMIT, INITIALIZED, LESSON, LATEST, exchange, init
+from test_bonus import BONUS, CLIENT_LIMIT, LESSON, LATEST, exchange
 
 
 def call(request_id: int, params: dict) -> dict:
@@ -30,7 +31,7 @@ UNKNOWN_TOOL = {"fr": "Outil inconnu : ", "en": "Unknown tool: "}
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_an_unknown_tool_gets_32602_naming_it_in_the_lessons_language(lang: str) -> None:
-    replies = exchange(BONUS, [init(1, LATEST), INITIALIZED, call(2, {"name": "météo", "arguments": {}}),
+    replies = exchange(BONUS, [initialize(1, LATEST), INITIALIZED, call(2, {"name": "météo", "arguments": {}}),
                                call(3, {"arguments": {}}), call(4, {"name": ["a", 1]})], lang)
     assert replies[1:] == [
         {"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": UNKNOWN_TOOL[lang] + "météo"}},
@@ -41,13 +42,13 @@ def test_an_unknown_tool_gets_32602_naming_it_in_the_lessons_language(lang: str)
 
 
 def test_tools_call_passes_the_state_gate_first() -> None:
-    replies = exchange(BONUS, [call(1, {"name": "x"}), init(2, LATEST), call(3, {"name": "x"})])
+    replies = exchange(BONUS, [call(1, {"name": "x"}), initialize(2, LATEST), call(3, {"name": "x"})])
     assert [reply["error"] for reply in (replies[0], replies[2])] == [
         {"code": -32600, "message": "Pas initialisé"}, {"code": -32600, "message": "Pas initialisé"}]
 
 
 def test_the_lessons_server_keeps_32601_for_tools_call() -> None:
-    replies = exchange(LESSON, [init(1, "2024-11-05"), INITIALIZED, call(2, {"name": "x"})])
+    replies = exchange(LESSON, [initialize(1, "2024-11-05"), INITIALIZED, call(2, {"name": "x"})])
     assert replies[1] == {"jsonrpc": "2.0", "id": 2,
                           "error": {"code": -32601, "message": "Méthode inconnue : tools/call"}}
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, SOLUTIONS
 from lab import real_clients
 from lab.grading import bundle
 from lab.grading.bundle import write_bundle
@@ -24,7 +24,6 @@ from lab.i18n import text
 from test_grade_bundle import run_autograder, unpack
 from totals import BONUS, FULL
 
-SOLUTIONS = ROOT / "solutions"
 
 
 def required(problem: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from checks_helpers import mutate
+from conftest import ROOT, SOLUTIONS
 from lab.process.launch import HERE, Launch
 from lab import real_clients
 from lab.checks import registry, run_checks, selected_checks
@@ -16,8 +17,6 @@ from lab.checks.engine import run
 from lab.results import FAILED, PASSED, SKIPPED, Report
 from totals import BONUS, FULL, points
 
-ROOT = Path(__file__).resolve().parent.parent
-SOLUTIONS = ROOT / "solutions"
 NEGOTIATION = "return requested if requested in supported else supported[0]"
 MAIN = "    serve(make_session(language()))\n"
 SILENT_ON_DISCOVER = """    session = make_session(language())

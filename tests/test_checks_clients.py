@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from checks_helpers import FIXTURES, ROOT, failed, mutate, run_some
+from checks_helpers import FIXTURES, failed, mutate, run_some
+from conftest import ROOT
 from lab.checks.texts import in_each_language
 from totals import checks_of
 

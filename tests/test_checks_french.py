@@ -12,7 +12,8 @@ import sys
 import click
 import pytest
 
-from checks_helpers import FIXTURES, ROOT, mutate
+from checks_helpers import FIXTURES, mutate
+from conftest import ROOT
 from lab.report import render
 from lab.results import CheckResult, Report
 

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import SOLUTIONS
 from lab.checks import reference, run_checks
 from lab.checks.tracebacks import load_hint
 from totals import FULL
 
-SOLUTIONS = ROOT / "solutions"
 
 
 def solved_folder(folder: Path, without: str = "") -> Path:

@@ -373,6 +373,35 @@ MISTAKES = {
         "answers", "4 = -32600", "4 = -32600 tools/list", "answers.keywords",
         "answers.toml ne se lit pas, ligne 16 : après la réponse, rien d’autre sur la ligne qu’un commentaire #",
         "answers.toml does not read, line 16: after the answer, nothing else on the line but a # comment"),
+    # Each server check named by a mistake of its own, not only by a neighbour's.
+    "the server has no state gate": (
+        "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n', "",
+        "server.gate-before-initialize",
+        "Réponse à la requête tools/list (id 1) : error.code vaut absent au lieu de -32600.",
+        "Reply to the request tools/list (id 1): error.code is missing instead of -32600."),
+    "the server answers an unknown method with -32600": (
+        "server", 'echec(msg["id"], -32601, "Méthode inconnue : "', 'echec(msg["id"], -32600, "Méthode inconnue : "',
+        "server.unknown-method",
+        "Réponse à la requête resources/list (id 6) : error.code vaut -32600 au lieu de -32601.",
+        "Reply to the request resources/list (id 6): error.code is -32600 instead of -32601."),
+    "the server accepts a second initialize": (
+        "server", 'return initialiser(msg) if etat == "nouveau" else echec(msg["id"], -32600, "Déjà initialisé")',
+        "return initialiser(msg)", "server.second-initialize",
+        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : error.code vaut absent au "
+        "lieu de -32600.",
+        "Reply to the request initialize sent a second time, while waiting: error.code is missing instead of -32600."),
+    "the server announces listChanged true": (
+        "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": True}}', "server.list-changed-false",
+        "Réponse à la requête initialize (id 3) : result.capabilities.tools.listChanged vaut true au lieu de false.",
+        "Reply to the request initialize (id 3): result.capabilities.tools.listChanged is true instead of false."),
+    "the parse error leaves its id out": (
+        "server", '        echec(None, -32700, "Erreur d’analyse")\n',
+        '        envoyer({"error": {"code": -32700, "message": "Erreur d’analyse"}})\n', "server.parse-error",
+        "Réponse à la requête id null : id vaut absent au lieu de null.",
+        "Reply to the request id null: id is missing instead of null."),
+    "the server ends with an error code": (
+        "server", "        traiter(msg)\n", "        traiter(msg)\nsys.exit(3)\n", "server.exits-at-eof",
+        "Le serveur s’est arrêté avec le code 3.", "The server stopped with code 3."),
 }
 
 
@@ -425,9 +454,6 @@ def test_the_server_gets_no_help_to_flush_even_when_the_kit_has_some(tmp_path, m
     report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
     named, message = first_failure(report)
     assert (named, english in message) == (check_id, True), message
-    # The first reply's start-up limit, then everything at once; confirmed by a second session.
-    from lab.checks.server_session import FINISH_LIMIT, STARTUP_LIMIT
-    assert report.duration < 2 * (STARTUP_LIMIT + FINISH_LIMIT) + 2
 
 
 def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
@@ -454,6 +480,14 @@ def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
     assert [line.strip() for line in lines[start + 2:start + 4]] == shown
 
+
+def test_expected_and_actual_show_both_replies(tmp_path):
+    kind, old, new, check_id, _, english = MISTAKES["the server answers an unknown method with -32600"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), check_id, lang="en")
+    result = report.results[-1]
+    assert result.message == english
+    assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
+    assert result.hint.startswith("In the ready state, a method the server does not have")
 
 def test_a_crash_on_a_message_that_moves_no_state_costs_only_the_checks_of_that_message(tmp_path):
     """A server that stops on every ping is given the rules session again without each ping it

@@ -100,7 +100,10 @@ def test_a_helper_that_never_returns_is_stopped(tmp_path):
     (tmp_path / "model.py").write_text("import time\n\ndef ask(messages, sample, max_tokens=80):\n    time.sleep(60)\n")
     report = run_some(tmp_path, "model.")
     assert {(r.status, r.message) for r in report.results} == {("failed", "ask does not return.")}
-    assert report.duration < 10  # the first case's limit, not the sum of all four
+    from lab.checks.model_checks import CASES_LIMIT
+
+    # Stopped at the first case's limit: well under the four cases' together, with room for a busy machine.
+    assert report.duration < CASES_LIMIT / 2
 
 
 @pytest.mark.parametrize(("lang", "sample", "text"), [("fr", "ÉCHANTILLON", "Il peut lister des outils."),

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from totals import FULL, points
-from checks_helpers import ROOT
+from conftest import ROOT, SOLUTIONS
 from lab.checks import registry, run_checks
 from lab.exercises import exercise_text
 from lab.results import FAILED, PASSED, SKIPPED
 
-SOLUTIONS = ROOT / "solutions"
 LESSON_TASKS = ("server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers")
 HALF_DONE = {
     "server part 1 alone": {"server-1"},

@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from checks_helpers import ROOT, mutate
+from checks_helpers import mutate
+from conftest import ROOT
 from lab.checks import run_checks
 from lab.results import FAILED, PASSED
 

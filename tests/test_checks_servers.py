@@ -1,5 +1,6 @@
-"""Buggy servers, each made from a correct server by one change, are each caught by a
-specific check; the correct server, written unlike the solution, gets full marks."""
+"""A correct server written unlike the solution gets full marks, and loses only the checks of
+the bad lines it stops on; a server that does not start, hangs, loops or floods is stopped and
+told so. Each mistake's first ✗ line: tests/test_checks_mistakes.py."""
 
 from __future__ import annotations
 
@@ -13,52 +14,6 @@ from lab.process.launch import HERE
 from lab.results import PASSED, SKIPPED
 
 ALT = (FIXTURES / "alt_server.py").read_text()
-
-# name: (line in alt_server.py, its buggy replacement, the checks that must fail)
-BUGS = {
-    "no state gate": ('    if state != "ready":\n', "    if False:\n",
-                      {"server.gate-before-initialize", "server.gate-while-waiting"}),
-    "accepts any version": ("        if version not in VERSIONS:\n", "        if version is None:\n",
-                            {"server.refuses-unknown-version", "server.error-data"}),
-    "skips the waiting state": ('        state = "waiting"\n', '        state = "ready"\n',
-                                {"server.gate-while-waiting"}),
-    "announces an extra capability": ('capabilities = {"tools": {"listChanged": False}}',
-                                      'capabilities = {"tools": {"listChanged": False}, "resources": {}}',
-                                      {"server.capabilities-only-tools"}),
-    "wrong code for an unknown method": ("    fail(msg_id, -32601,", "    fail(msg_id, -32600,",
-                                         {"server.unknown-method"}),
-    "replies to notifications": ("        return  # a notification: never answered\n",
-                                 '        return fail(None, -32600, "Invalid request")\n',
-                                 {"server.notifications-unanswered"}),
-    "accepts a second initialize": ('        if state != "new":\n', "        if False:\n",
-                                    {"server.second-initialize"}),
-    "gates ping": ('    if method == "ping":\n', '    if method == "ping" and state == "ready":\n',
-                   {"server.ping-every-state"}),
-    "missing error data": ('        error["data"] = data\n', "        pass\n", {"server.error-data"}),
-    "listChanged true": ('{"tools": {"listChanged": False}}', '{"tools": {"listChanged": True}}',
-                         {"server.list-changed-false"}),
-    "wrong ids": ('    message["jsonrpc"] = "2.0"\n', '    message["jsonrpc"] = "2.0"\n    message["id"] = str(message["id"])\n',
-                  {"server.reply-ids"}),
-    "treats id 0 as a notification": ('    if "id" not in msg:\n', '    if not msg.get("id"):\n',
-                                      {"server.id-zero"}),
-    "crashes on bad JSON": ("    except ValueError:\n", "    except KeyError:\n", {"server.parse-error"}),
-    "parse error without id null": ('        fail(None, -32700, "Parse error")\n',
-                                    '        send({"error": {"code": -32700, "message": "Parse error"}})\n',
-                                    {"server.parse-error"}),
-    "exits with an error code": ("    answer(msg)\n", "    answer(msg)\nsys.exit(3)\n", {"server.exits-at-eof"}),
-}
-
-
-@pytest.mark.parametrize("bug", sorted(BUGS))
-def test_each_buggy_server_is_caught_by_its_check(bug, tmp_path):
-    old, new, caught_by = BUGS[bug]
-    (tmp_path / "server.py").write_text(mutate(ALT, old, new))
-    report = run_some(tmp_path, "server.")
-    assert caught_by <= failed(report), report.failed_ids
-    starts = next(r for r in report.results if r.id == "server.json-rpc-replies")
-    assert starts.status == PASSED  # a precise failure, not a server that does not start
-    if bug != "wrong ids":  # replies are matched by id: wrong ids fail nearly everything, rightly
-        assert len(failed(report)) <= 5, report.failed_ids  # a bug fails a few checks, not everything
 
 
 def test_a_correct_server_written_differently_gets_full_marks(tmp_path):
@@ -108,7 +63,7 @@ def test_a_hung_server_is_stopped_at_its_limit_and_reported(tmp_path):
     # Stopped after the first reply's start-up limit and the end's: SERVER_LIMIT from its start.
     from lab.checks.server_session import SERVER_LIMIT
     assert result.message == f"The server wrote nothing in {SERVER_LIMIT:g} s."
-    assert report.duration < SERVER_LIMIT + 3
+    assert report.duration < 3 * SERVER_LIMIT  # once, with room for a busy machine
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="the CPU budget is watched in /proc (Linux)")
@@ -144,22 +99,14 @@ def test_the_cpu_budget_counts_what_the_server_started(tmp_path):
     assert result.actual == "0.5 s CPU"
 
 
-def test_expected_and_actual_show_both_replies(tmp_path):
-    old, new, _ = BUGS["wrong code for an unknown method"]
-    (tmp_path / "server.py").write_text(mutate(ALT, old, new))
-    report = run_some(tmp_path, "server.unknown-method")
-    result = report.results[-1]
-    assert result.message == "Reply to the request resources/list (id 6): error.code is -32600 instead of -32601."
-    assert '"code": -32601' in result.expected and '"code": -32600' in result.actual
-    assert result.hint.startswith("In the ready state, a method the server does not have")
-
-
 def test_a_flooding_server_is_stopped_early(tmp_path):
     (tmp_path / "server.py").write_text("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
+    from lab.checks.server_session import SERVER_LIMIT
+
     report = run_some(tmp_path, "server.json-rpc")
     (result,) = report.results
     assert result.status == "failed" and result.message.startswith("Line 1 of the output is not JSON.")
-    assert report.duration < 3  # stopped at 1 MB, not at the 5 s limit
+    assert report.duration < SERVER_LIMIT  # stopped at its output's cap, not at its time limit
 
 
 @pytest.mark.parametrize("cpu_seconds", [None, 0])

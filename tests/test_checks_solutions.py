@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT
 from lab.results import PASSED, Report
 from totals import LESSON_CHECKS
 

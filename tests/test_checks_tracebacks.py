@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT
 from lab.checks import run_checks
 from lab.checks.tracebacks import trimmed
 

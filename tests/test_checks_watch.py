@@ -10,7 +10,8 @@ import sys
 import threading
 import time
 
-from checks_helpers import FIXTURES, ROOT
+from checks_helpers import FIXTURES
+from conftest import ROOT
 from lab.checks import run_checks
 from lab.checks.engine import ProbeMemo
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT, feed_server
 from lab.checks import reference
 from lab.exercises import MarkerError, differences, exercise_text, expected_files, generate
 
@@ -151,8 +151,7 @@ def test_generated_python_compiles_and_marks_every_lesson_part():
 def test_the_untouched_server_says_in_one_line_which_part_it_needs(lang, line):
     # Its loop (part 3) is the first thing it runs: that is the part it names.
     lines = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\nnot json\n'
-    result = subprocess.run([sys.executable, str(ROOT / "exercises" / "server.py")], input=lines,
-                            capture_output=True, timeout=30, env={"LAB_LANG": lang})
+    result = feed_server(lines, ROOT / "exercises" / "server.py", lang, timeout=30)
     assert (result.returncode, result.stdout, result.stderr.decode()) == (1, b"", line)
 
 
@@ -163,8 +162,7 @@ def test_a_server_with_parts_3_only_names_part_1(tmp_path):
     mixed = server[:server.index("def handle(")] + solution[start:end] + server[server.index('if __name__'):]
     (tmp_path / "server.py").write_text(mixed, encoding="utf-8")
     shutil.copy(ROOT / "exercises" / "jsonrpc_lines.py", tmp_path)
-    result = subprocess.run([sys.executable, str(tmp_path / "server.py")], input=b"{}\n", capture_output=True,
-                            timeout=30, env={"LAB_LANG": "en"})
+    result = feed_server(b"{}\n", tmp_path / "server.py", "en", timeout=30)
     assert (result.returncode, result.stderr) == (1, b"To write: server, part 1\n")
 
 

@@ -14,16 +14,14 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT, SOLUTIONS, feed_server
 from lab.checks import reference
 
-SOLUTIONS = ROOT / "solutions"
 HELPERS = [SOLUTIONS / helper for helper in reference.HELPERS]
 GIVEN = {path.stem for path in HELPERS}
 STUDENT_FILES = ("server.py", "client.py", "model.py", "bonus_server.py")
@@ -132,8 +130,7 @@ def test_a_byte_that_is_not_utf8_reads_as_a_replacement_character_and_the_line_i
     lines = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}\n'
              b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
              b'{"jsonrpc":"2.0","id":2,"method":"caf\xe9"}\n')
-    done = subprocess.run([sys.executable, str(SOLUTIONS / "server.py")], input=lines, capture_output=True,
-                          timeout=10, env={"LAB_LANG": "fr"})
+    done = feed_server(lines, lang="fr")
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.decode("utf-8").splitlines()[1] == (
         '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Méthode inconnue : caf\ufffd"}}')
@@ -144,8 +141,7 @@ def test_numbers_json_has_not_are_not_read_and_a_tiny_one_reads_as_zero() -> Non
     # 1e-400 is a JSON number Python reads as 0.0: the -32602 error echoes it as 0.0.
     lines = b"".join(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%s}}\n' % number
                      for number in (b"NaN", b"-Infinity", b"-1e400", b"1e-400"))
-    done = subprocess.run([sys.executable, str(SOLUTIONS / "server.py")], input=lines, capture_output=True,
-                          timeout=10, env={"LAB_LANG": "en"})
+    done = feed_server(lines, lang="en")
     assert (done.returncode, done.stderr) == (0, b"")
     replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
     assert [reply["error"]["code"] for reply in replies] == [-32700, -32700, -32700, -32602]

@@ -115,14 +115,17 @@ def test_fit_jobs_with_the_bonus(host: Host, expected: Fit) -> None:
     assert fit_jobs(host, bonus=True) == expected
 
 
+# Peaks of processes and threads measured under a pids cgroup (docs/performance.md): (jobs,
+# peak) with the probes all at once, and one job's with its probes in turn; without and with --bonus.
+PEAKS_AT_ONCE = {False: ((1, 50), (2, 88), (3, 120), (4, 146), (6, 204)), True: ((1, 82), (2, 146), (3, 205))}
+PEAKS_IN_TURN = {False: 29, True: 44}
+
+
 def test_the_budgets_hold_the_measured_peaks_with_headroom() -> None:
-    """Peaks of processes and threads measured under a pids cgroup (docs/performance.md), by jobs."""
-    at_once = {False: ((1, 50), (2, 88), (3, 120), (4, 146), (6, 204)), True: ((1, 82), (2, 146), (3, 205))}
-    in_turn = {False: 29, True: 44}
     for bonus in (False, True):
-        for jobs, peak in at_once[bonus]:
+        for jobs, peak in PEAKS_AT_ONCE[bonus]:
             assert capacity.PIDS_RESERVE + jobs * capacity.PIDS_PER_JOB[bonus] >= peak * 1.1
-        assert capacity.one_job_pids(bonus) >= in_turn[bonus] * 1.1
+        assert capacity.one_job_pids(bonus) >= PEAKS_IN_TURN[bonus] * 1.1
 
 
 def test_one_job_needs_its_budget_with_its_probes_in_turn() -> None:
@@ -324,15 +327,17 @@ def test_identical_submissions_get_identical_scores_under_a_small_pids_limit(tmp
 
 
 def test_under_a_tight_process_limit_the_probes_run_in_turn_for_the_same_grades(tmp_path: Path) -> None:
-    """pids.max 46: one job with its probes all at once peaks near 50 processes and threads, and
-    a fork refused in a student's process would read as that student's mistake (measured before:
-    correct work at 27/34). The probes run one after the other instead, said in the header: the
-    solutions and the untouched exercises get, check by check, what they get on a free host."""
+    """A pids.max under what one job with its probes all at once was measured to use: a fork
+    refused in a student's process would read as that student's mistake. The probes run one
+    after the other instead, said in the header: the solutions and the untouched exercises get,
+    check by check, what they get on a free host."""
     submissions = []
     for name, source in (("correct", "solutions"), ("untouched", "exercises")):
         shutil.copytree(ROOT / source, tmp_path / "class" / name, ignore=shutil.ignore_patterns("__pycache__"))
         submissions.append(str(tmp_path / "class" / name))
-    done, refused = grade_under_pids_limit(46, submissions, tmp_path / "tight", tmp_path)
+    tight = 46  # what the budgets give one job with its probes in turn, and less than they use at once
+    assert capacity.one_job_pids(False) <= tight < dict(PEAKS_AT_ONCE[False])[1]
+    done, refused = grade_under_pids_limit(tight, submissions, tmp_path / "tight", tmp_path)
     assert done.returncode == 0, done.stderr
     assert re.search(r"^This host's limit on processes and threads \(\d+\) does not hold a submission's files tried "
                      r"all at once: they are tried one after the other, one submission at a time \(slower, the same "
@@ -478,7 +483,7 @@ def test_rlimit_nproc_counts_the_users_tasks_and_does_not_hold_root(
     monkeypatch.setattr(os, "getuid", lambda: 1000)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert capacity.nproc_room(proc) == 96
-    assert fit_jobs(Host(cpus=8, pids=capacity.nproc_room(proc))) == Fit(1, "pids")  # (96 - 24) // 38
+    assert fit_jobs(Host(cpus=8, pids=capacity.nproc_room(proc))) == fit_jobs(Host(cpus=8, pids=96))  # a pids limit
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     assert capacity.nproc_room(proc) is None  # root is not held to it
     monkeypatch.setattr(os, "geteuid", lambda: 1000)

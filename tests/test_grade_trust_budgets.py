@@ -432,9 +432,10 @@ def test_a_check_that_could_not_start_its_process_is_the_students_failure_only_w
     report = read_report(outcome, "en", Limits(), checks, trusted=True, used_up=used_up)
     first = report.results[0]
     if used_up:
+        pids = capacity.PIDS_PER_JOB[False] - capacity.PIDS_FOR_CHECKS[False]  # the student processes' share
         assert (first.status, first.message, report.kit_error) == (
-            "failed", text("en", "grade.pids_used_up", pids=capacity.PIDS_PER_JOB[False] - capacity.PIDS_FOR_CHECKS[False]), False)
-        assert first.message == ("Your programs used up every process and thread of this submission (32): "
+            "failed", text("en", "grade.pids_used_up", pids=pids), False)
+        assert first.message == (f"Your programs used up every process and thread of this submission ({pids}): "
                                  "this file could not be started. A program starts only what it needs, and waits for it.")
     else:
         assert (first.status, report.kit_error) == ("error", True)

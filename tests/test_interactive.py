@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 
 import lab
-from conftest import SOLUTIONS
+from conftest import SOLUTIONS, initialize, request
 
 REPLY_WAIT = 5.0  # seconds; a healthy server answers in well under a millisecond
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": lab.__version__}
@@ -88,16 +88,6 @@ def client(request: pytest.FixtureRequest) -> Iterator[Client]:
     yield talk
     if talk.process.poll() is None:
         talk.close()
-
-
-def initialize(request_id: int) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {"protocolVersion": "2024-11-05", "capabilities": {},
-                       "clientInfo": {"name": "interactive", "version": "1"}}}
-
-
-def request(request_id: int, method: str) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": method}
 
 
 def test_each_request_is_answered_before_the_next_is_sent(client: Client) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT
 
 SERVER, MODEL = os.environ.get("LAB_LLAMA_SERVER", ""), os.environ.get("LAB_MODEL_GGUF", "")
 

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
 
+from conftest import python
 from lab.process.capped import JSON_DEPTH, CappedReader, parse_json, read_run
 
 MIB = 1 << 20
-
-
-def python(code: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def test_keeps_the_first_bytes_counts_the_rest_and_never_blocks_the_writer():

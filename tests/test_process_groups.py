@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
+from conftest import python
 from hostile import is_gone, wait_until_gone
 from lab.process.groups import wait_for, wait_or_kill
-
-
-def python(source: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", source], start_new_session=True)
 
 
 def test_wait_for_gives_the_exit_code_or_none_at_the_limit_and_leaves_the_process_as_it_is() -> None:
@@ -26,11 +20,10 @@ def test_wait_for_gives_the_exit_code_or_none_at_the_limit_and_leaves_the_proces
 
 
 def test_wait_or_kill_kills_what_the_process_left_running() -> None:
-    spawner = subprocess.Popen([sys.executable, "-c", (
-        "import subprocess, sys, time\n"
-        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
-        "print(child.pid, flush=True)\n"
-        "time.sleep(60)\n")], stdout=subprocess.PIPE, start_new_session=True)
+    spawner = python("import subprocess, sys, time\n"
+                     "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+                     "print(child.pid, flush=True)\n"
+                     "time.sleep(60)\n")
     child = int(spawner.stdout.readline())
     assert wait_or_kill(spawner, 0.2) is None
     assert spawner.returncode == -9

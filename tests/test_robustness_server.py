@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SOLUTIONS
+from conftest import INITIALIZED, feed_server, initialize, request
 
 VERSIONS = ["2025-03-26", "2024-11-05"]
 SERVER_INFO = {"name": "mcp-handshake-lab", "version": "0.1.0"}
@@ -35,10 +33,7 @@ STRICT_JSON = json.JSONDecoder(parse_constant=not_json)  # a NaN on stdout would
 
 def run_server(data: bytes, lang: str = "en", timeout: float = 10) -> list[Any]:
     """Feed these bytes to a real server process; check the invariants; return its replies."""
-    done = subprocess.run(
-        [sys.executable, str(SOLUTIONS / "server.py")],
-        input=data, capture_output=True, timeout=timeout, env={"LAB_LANG": lang},
-    )
+    done = feed_server(data, lang=lang, timeout=timeout)
     assert (done.returncode, done.stderr) == (0, b"")  # exit 0 at end of input, no traceback
     assert done.stdout == b"" or done.stdout.endswith(b"\n")
     replies = []
@@ -53,17 +48,6 @@ def dumps(message: Any) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode()
 
 
-def request(request_id: Any, method: str, params: Any = None) -> dict:
-    message = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    return message if params is None else {**message, "params": params}
-
-
-def initialize(request_id: Any, version: Any = "2024-11-05") -> dict:
-    return request(request_id, "initialize", {"protocolVersion": version, "capabilities": {},
-                                              "clientInfo": {"name": "t", "version": "1"}})
-
-
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 PREFIX = {"new": [], "waiting": [initialize("setup")], "ready": [initialize("setup"), INITIALIZED]}
 PROBE = request("probe", "ping")
 

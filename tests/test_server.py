@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 import lab
-from conftest import SOLUTIONS
+from conftest import INITIALIZED, as_lines, feed_server, initialize, request
 from lab.checks import reference
 
 server = reference.load("server")
@@ -29,24 +27,8 @@ SERVER_INFO = {"name": "mcp-handshake-lab", "version": lab.__version__}
 
 def exchange(lines: list[Any], lang: str = "fr") -> tuple[list[Any], int]:
     """Run the server on these lines (dicts are sent as JSON); return its replies and exit code."""
-    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
-    done = subprocess.run(
-        [sys.executable, str(SOLUTIONS / "server.py")],
-        input=text.encode(), capture_output=True, timeout=10, env={"LAB_LANG": lang},
-    )
+    done = feed_server(as_lines(lines), lang=lang)
     return [json.loads(line) for line in done.stdout.splitlines()], done.returncode
-
-
-def init(request_id: Any, version: str = "2024-11-05") -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-
-
-def request(request_id: Any, method: str) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": method}
-
-
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def test_the_lessons_seven_messages_get_exactly_six_replies() -> None:
@@ -74,13 +56,13 @@ def test_the_wire_messages_switch_to_english() -> None:
 
 
 def test_both_versions_are_spoken_and_echoed() -> None:
-    replies, _ = exchange([init(1, "2025-03-26")])
+    replies, _ = exchange([initialize(1, "2025-03-26")])
     assert replies[0]["result"]["protocolVersion"] == "2025-03-26"
     assert server.VERSIONS == ["2025-03-26", "2024-11-05"]
 
 
 def test_ping_is_answered_in_every_state() -> None:
-    replies, _ = exchange([request("a", "ping"), init(1), request("b", "ping"), INITIALIZED, request("c", "ping")])
+    replies, _ = exchange([request("a", "ping"), initialize(1), request("b", "ping"), INITIALIZED, request("c", "ping")])
     assert replies == [
         {"jsonrpc": "2.0", "id": "a", "result": {}},
         replies[1],
@@ -92,7 +74,7 @@ def test_ping_is_answered_in_every_state() -> None:
 
 @pytest.mark.parametrize("ready", [False, True], ids=["waiting", "ready"])
 def test_a_second_initialize_is_refused(ready: bool) -> None:
-    lines = [init(1)] + ([INITIALIZED] if ready else []) + [init(2, "2025-03-26"), request(3, "tools/list")]
+    lines = [initialize(1)] + ([INITIALIZED] if ready else []) + [initialize(2, "2025-03-26"), request(3, "tools/list")]
     replies, _ = exchange(lines)
     assert replies[1] == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": "Déjà initialisé"}}
     expected_list = {"result": {"tools": []}} if ready else {"error": {"code": -32600, "message": "Pas initialisé"}}
@@ -100,7 +82,7 @@ def test_a_second_initialize_is_refused(ready: bool) -> None:
 
 
 def test_a_refused_version_leaves_the_server_new() -> None:
-    replies, _ = exchange([init(1, "1999-01-01"), init(2, "2024-11-05")])
+    replies, _ = exchange([initialize(1, "1999-01-01"), initialize(2, "2024-11-05")])
     assert replies[0]["error"]["code"] == -32602
     assert replies[1]["result"]["protocolVersion"] == "2024-11-05"
 
@@ -145,7 +127,7 @@ def test_initialized_before_initialize_does_not_open_the_gate() -> None:
 
 @pytest.mark.parametrize("request_id", [0, "0", "", "abc", -5])
 def test_id_zero_and_string_ids_are_ids_like_any_other(request_id: Any) -> None:
-    replies, _ = exchange([init(request_id), INITIALIZED, request(request_id, "tools/list")])
+    replies, _ = exchange([initialize(request_id), INITIALIZED, request(request_id, "tools/list")])
     assert [reply["id"] for reply in replies] == [request_id, request_id]
     assert replies[1]["result"] == {"tools": []}
 
@@ -165,9 +147,9 @@ def test_server_info_names_the_kit_and_its_version() -> None:
 def test_a_session_walks_nouveau_attente_pret() -> None:
     session = reference.new_session()
     assert session.state == "nouveau"
-    assert session.handle(init(1, "1999-01-01"))["error"]["code"] == -32602
+    assert session.handle(initialize(1, "1999-01-01"))["error"]["code"] == -32602
     assert session.state == "nouveau"
-    assert "result" in session.handle(init(2))
+    assert "result" in session.handle(initialize(2))
     assert session.state == "attente"
     assert session.handle(request(3, "ping")) == {"jsonrpc": "2.0", "id": 3, "result": {}}
     assert session.state == "attente"
@@ -180,7 +162,7 @@ def test_a_session_walks_nouveau_attente_pret() -> None:
 
 def test_sessions_are_independent_and_speak_their_language() -> None:
     french, english = reference.new_session("fr"), reference.new_session("en")
-    french.handle(init(1))
+    french.handle(initialize(1))
     assert french.state == "attente" and english.state == "nouveau"
     assert english.handle(request(2, "tools/list"))["error"]["message"] == "Not initialized"
     assert french.handle_line(b"{oops\n")["error"] == {"code": -32700, "message": "Erreur d\u2019analyse"}

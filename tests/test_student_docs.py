@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from checks_helpers import ROOT
+from conftest import ROOT
 
 PAGES = {"fr": ROOT / "docs" / "students.fr.md", "en": ROOT / "docs" / "students.en.md"}
 COMMAND = re.compile(r"`((?:lab|python|docker|cp|pip|npx) [^`]*)`")

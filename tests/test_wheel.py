@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from lab.checks import reference
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ Each submission's group holds PIDS_PER_JOB processes and threads and its student
 MEMORY_PER_JOB (lab/grading/runner.py: job_pids, job_memory): exactly what the jobs were sized for.
 
 PIDS_PER_JOB and MEMORY_PER_JOB hold a margin over what one job was measured to use at its
-peak (docs/platforms.md gives the figures and how to measure them again).
+peak (docs/performance.md gives the figures and how to measure them again).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from lab.process.limits import SANDBOX_PIDS
 # Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
 # and their threads), without and with --bonus (the real MCP clients are node and a second
 # Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
-# figures in docs/platforms.md), with 10 % headroom or more.
+# figures in docs/performance.md), with 10 % headroom or more.
 PIDS_RESERVE = 24
 PIDS_PER_JOB = {False: 72, True: 108}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)

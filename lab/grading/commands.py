@@ -11,6 +11,7 @@ from typing import Callable
 
 import click
 
+from lab.grading.formats import FORMATS
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES
 
@@ -74,7 +75,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @cli.command(help=help_text["grade"])
     @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
                     type=click.Path(path_type=Path))
-    @click.option("--format", "fmt", type=click.Choice(["gradescope", "exercism", "classroom", "junit", "csv"]),
+    @click.option("--format", "fmt", type=click.Choice(FORMATS),
                   default="gradescope", show_default=True, help=help_text["grade.format"])
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
                   show_default=True, help=help_text["grade.out"])
