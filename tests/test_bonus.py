@@ -24,7 +24,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from conftest import ROOT, SOLUTIONS, load_module, refused_url
-from lab import real_clients
+from lab.checks import real_clients
 from lab.checks.reference import load
 from lab.process.launch import Launch
 from lab.process.result import Run
@@ -263,7 +263,7 @@ def test_the_lessons_strict_server_refuses_the_sdk_client_with_a_clear_32602(mod
     assert error.error.data == {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}
 
 
-# ---------------------------------------------------------------- lab.real_clients: the same, in child processes
+# ---------------------------------------------------------------- lab.checks.real_clients: the same, in child processes
 
 
 # (run_sdk on the bonus server: tests/test_checks_bonus.py, through the graded checks.)
@@ -389,7 +389,7 @@ def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch
     forks = []
     real_start = preloaded.start
     monkeypatch.setattr(preloaded, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
-    assert {"mcp", "lab.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
+    assert {"mcp", "lab.checks.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
     with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None
         [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))

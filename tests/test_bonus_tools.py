@@ -17,7 +17,7 @@ from mcp import StdioServerParameters
 from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 
-from lab import real_clients
+from lab.checks import real_clients
 from test_bonus import BONUS, CLIENT_LIMIT, INITIALIZED, LESSON, LATEST, exchange, init
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from lab import real_clients
+from lab.checks import real_clients
 from lab.grading import bundle
 from lab.grading.bundle import write_bundle
 from lab.i18n import text

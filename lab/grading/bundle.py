@@ -272,7 +272,7 @@ def setup_script(bonus: bool = False) -> str:
     """setup.sh: the kit in its own virtual environment; with --bonus, its real clients too."""
     if not bonus:
         return SETUP_SH
-    from lab import real_clients
+    from lab.checks import real_clients
 
     return SETUP_SH + SETUP_BONUS.format(sdk=real_clients.SDK_REQUIREMENT, node=NODE_PACKAGE, node_bin=NODE_BIN,
                                          inspector=real_clients.INSPECTOR)

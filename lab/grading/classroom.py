@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from lab import real_clients
+from lab.checks import real_clients
 from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats, sweep
 from lab.grading.capacity import Fit, Host, fit_jobs, holds_one_job, one_job_pids, read_host
@@ -395,7 +395,7 @@ CHECKS_PRELOAD = Preload(
      "lab.process.sandbox", "lab.report", "openai"),
     ("lab.process.preloader:warm_up_openai", "lab.checks:warm_up"))
 BONUS_PRELOAD = Preload(CHECKS_PRELOAD.modules + ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio",
-                                                  "lab.real_clients"), CHECKS_PRELOAD.warm_ups)
+                                                  "lab.checks.real_clients"), CHECKS_PRELOAD.warm_ups)
 
 
 @dataclass(frozen=True)

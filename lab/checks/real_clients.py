@@ -167,11 +167,11 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
-    child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
+    child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.checks.real_clients import sdk_child; sdk_child(sys.argv[1:])"
     arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
     with client_folder() as folder:
         done = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
-                          preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
+                          preloaded=(launch.preloader, "lab.checks.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in done.stdout_lines():
         try:
