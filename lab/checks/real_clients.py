@@ -99,22 +99,8 @@ def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tu
     a new interpreter)."""
     env = dict(os.environ) if env is None else env
     started = time.monotonic()
-    process = fork_preloaded(*preloaded, cwd, env) if preloaded else None
-    if process is None:
-        process = start_trusted(args, env, cwd=cwd)
+    process = start_trusted(args, env, cwd=cwd, forked=preloaded)
     return read_run(process, started, timeout, OUTPUT_CAP, OUTPUT_CAP)
-
-
-def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):
-    """`python -m module args...` forked by `lab grade`'s preloader at `address`, its output on
-    pipes; None when the preloader does not answer (then a new interpreter starts, with the
-    same `-I` and folder: the same isolation)."""
-    from lab.process.preloaded import start
-
-    forked = start(address, module, args, cwd, env)
-    if forked is not None:
-        forked.stdin.close()  # as /dev/null: nothing to read
-    return forked
 
 
 def client_folder() -> tempfile.TemporaryDirectory:

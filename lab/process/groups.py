@@ -48,31 +48,37 @@ def kill_tree(pid: int, leader: bool = True) -> None:
             pass  # gone already
 
 
-def wait_for(process: subprocess.Popen, timeout: float) -> int | None:
-    """Its exit code as soon as it ends, or None when it still runs at `timeout`.
+class Child(subprocess.Popen):
+    """A new process as the kit starts it (lab/process/trusted.py, lab/process/student.py): a
+    Popen whose wait hears its end the moment it comes. Popen.wait(timeout) polls, and wakes up
+    to 50 ms after the process ended; a pidfd (Linux 5.3+) is readable at once. It is not reaped
+    before wait returns, so its pid cannot name another process meanwhile. A preloader's fork
+    (lab/process/preloaded.py) hears its end at once itself: both are waited for alike."""
 
-    Popen.wait(timeout) polls, and wakes up to 50 ms after the process ended; a pidfd
-    (Linux 5.3+) is readable the moment it ends. The process is not reaped before this
-    returns, so its pid cannot name another process meanwhile. `process` may also be a
-    preloader's fork (lab/process/preloaded.py), whose wait hears the exit at once itself."""
-    if isinstance(process, subprocess.Popen) and process.returncode is None and hasattr(os, "pidfd_open"):
-        try:
-            pidfd = os.pidfd_open(process.pid)
-        except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
-            pidfd = None
-        if pidfd is not None:
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is not None and self.returncode is None and hasattr(os, "pidfd_open"):
             try:
-                if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
-                    return None
-            finally:
-                os.close(pidfd)
+                pidfd = os.pidfd_open(self.pid)
+            except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
+                pidfd = None
+            if pidfd is not None:
+                try:
+                    if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
+                        raise subprocess.TimeoutExpired(self.args, timeout)
+                finally:
+                    os.close(pidfd)
+        return super().wait(timeout)
+
+
+def wait_for(process, timeout: float) -> int | None:
+    """Its exit code as soon as it ends, or None when it still runs at `timeout`."""
     try:
         return process.wait(timeout=max(0.0, timeout))
     except subprocess.TimeoutExpired:
         return None
 
 
-def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
+def wait_or_kill(process, timeout: float) -> int | None:
     """Its exit code, or None when it still runs at `timeout`. Either way (Ctrl-C too), what it
     started and left running is killed with it."""
     try:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from lab.process import sandbox
-from lab.process.groups import POSIX, limit_cpu, stop
+from lab.process.groups import POSIX, Child, limit_cpu, stop
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 
@@ -65,7 +65,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     if spec is None:
         listeners = {name: loopback_listener() for name in listen}
         env = {**env, **{name: str(sock.getsockname()[1]) for name, sock in listeners.items()}}
-        process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
+        process = Child(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
@@ -73,7 +73,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
-        process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+        process = Child(command, cwd=cwd, env=env, start_new_session=True,
                                    pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
     finally:
         if theirs:
@@ -170,7 +170,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
     try:
-        holder = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+        holder = Child(command, cwd=cwd, env=env, start_new_session=True,
                                   pass_fds=(theirs.fileno(), info_in), stdin=subprocess.DEVNULL,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     finally:
@@ -193,7 +193,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
     try:
         forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
-                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid})
+                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid}, companion=holder)
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
@@ -203,7 +203,6 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
         for listener in listeners.values():
             listener.close()
         raise KitError(f"the zygote at {address} did not answer")
-    forked.companion = holder
     with os.fdopen(status_out, "rb") as status:
         said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
     if said != b"joined":
