@@ -309,6 +309,13 @@ def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
     assert said(runs[0], "en") == "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
 
 
+def test_a_real_clients_server_gets_the_run_s_language_whatever_the_environment_says(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAB_LANG", "fr")
+    command, env = real_clients.server_command(BONUS, Launch(), "en")
+    assert command == [sys.executable, str(BONUS)] and env["LAB_LANG"] == "en"
+
+
 def inspector(server: Path) -> real_clients.RealClientRun:
     run = real_clients.run_inspector(server)
     if run.outcome == real_clients.UNAVAILABLE:

@@ -114,7 +114,8 @@ def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not handshakes(context):
         return {}  # the checks that read this are skipped by their prerequisites
     modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
-    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch)}
+    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch,
+                                                               lang=context.lang)}
 
 
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
@@ -122,7 +123,8 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
         return None
     # A class being graded (`lab grade`) runs only the Inspector found before grading started;
     # `lab check --bonus` may fetch it through npx.
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch)
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch,
+                                      lang=context.lang)
 
 
 PROBES = {

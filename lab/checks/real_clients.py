@@ -132,29 +132,27 @@ def not_started(client: str, server: Path) -> RealClientRun:
     return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
 
 
-def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
+def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tuple[list[str], dict[str, str]]:
     """How a client starts `python server`: inside the launch context's sandbox when there is
     one (the client itself stays outside, so its report is out of the server's reach), and
-    with what environment (the sandbox's: only what a server needs)."""
+    with what environment (the sandbox's: only what a server needs), in the run's language."""
     from lab.process.student import SANDBOX_BASE, student_command
 
-    command = student_command(launch, [sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
-    if launch.sandbox is None:
-        return command, dict(os.environ)
-    return command, {**SANDBOX_BASE, "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
+    command = student_command(launch, [sys.executable, str(server)], server.parent, lang)  # the sandbox binds only that folder
+    return command, {**(os.environ if launch.sandbox is None else SANDBOX_BASE), "LAB_LANG": lang}
 
 
 # ---------------------------------------------------------------- the mcp SDK client
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: Optional[float] = None, launch: Launch = HERE) -> list[RealClientRun]:
+            step_limit: Optional[float] = None, launch: Launch = HERE, lang: str = "fr") -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
     child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.checks.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
+    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), lang, *modes]
     with client_folder() as folder:
         done = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
                           preloaded=(launch.preloader, "lab.checks.real_clients", arguments) if launch.preloader else None)
@@ -193,7 +191,7 @@ def sdk_missing() -> str:
 
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one RealClientRun as a JSON line per mode."""
-    server, step_limit, launch, *modes = argv
+    server, step_limit, launch, lang, *modes = argv
     try:
         import anyio
         import mcp  # noqa: F401
@@ -204,11 +202,11 @@ def sdk_child(argv: list[str]) -> None:
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
         run = not_started(f"sdk-{mode}", Path(server)) if not_a_server_file(Path(server)) else anyio.run(
-            sdk_once, server, mode, float(step_limit), Launch.from_json(launch))
+            sdk_once, server, mode, float(step_limit), Launch.from_json(launch), lang)
         print(json.dumps(asdict(run)), flush=True)
 
 
-async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE) -> RealClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE, lang: str = "fr") -> RealClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -218,7 +216,7 @@ async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = H
     name = f"sdk-{mode}"
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
-    command, env = server_command(Path(server), launch)
+    command, env = server_command(Path(server), launch, lang)
     # Sandboxed, the server's folder is set inside the sandbox (and bwrap starts in the client's own).
     cwd = None if launch.sandbox is not None else str(Path(server).parent)
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
@@ -263,7 +261,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
-                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
+                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE, lang: str = "fr") -> RealClientRun:
     """`npx @modelcontextprotocol/inspector@VERSION --cli python SERVER --method tools/list`.
 
     Under `lab grade`, only the Inspector found before grading started (`launch.inspector`)
@@ -281,16 +279,16 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         from lab.process.student import KitError
 
         raise KitError("the check run was given no MCP Inspector to run")
+    # The client's own environment, and the run's language for an unsandboxed server it passes it to.
+    server_argv, env = server_command(server, launch, lang)[0], {**os.environ, **QUIET_NPM, "LAB_LANG": lang}
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-            done = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                              limit, folder, env={**os.environ, **QUIET_NPM})
+            done = run_capped([node, entry, "--cli", *server_argv, "--method", "tools/list"], limit, folder, env=env)
             return inspector_outcome(done, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
-        command = [INSPECTOR, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
-        env = {**os.environ, **QUIET_NPM}
+        command = [INSPECTOR, "--cli", *server_argv, "--method", "tools/list"]
         done = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in done.err
         if fetched and not fetch:

@@ -244,14 +244,13 @@ def copy_student_file(source: Path, target: Path) -> bool:
     return True
 
 
-def student_command(launch: Launch, argv: list[str], cwd: Path) -> list[str]:
+def student_command(launch: Launch, argv: list[str], cwd: Path, lang: str) -> list[str]:
     """`argv` as it must start when a trusted program (a real MCP client) starts student code:
     wrapped in the launch context's sandbox when there is one, as it is otherwise."""
     if launch.sandbox is None:
         return argv
     # Whatever environment the client passes on, the server gets only this one.
-    clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()),
-             f"LAB_LANG={os.environ.get('LAB_LANG', 'fr')}"]
+    clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()), f"LAB_LANG={lang}"]
     sandbox.open_to_student(launch.sandbox, cwd)
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
