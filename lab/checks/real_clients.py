@@ -44,15 +44,12 @@ from lab.process.launch import HERE, Launch
 from lab.process.capped import parse_json, read_run
 from lab.process.result import Run
 from lab.process.trusted import start_trusted, trusted_python
+from lab import time_limits
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
 SDK_MODES = ("legacy", "auto")
-# One mode: connect and list tools. A healthy server needs milliseconds; the SDK waits
-# 10 s for a `server/discover` answer, so a server that ignores the probe fails here.
-SDK_STEP_LIMIT = 6.0
-# The whole SDK child: the import, every mode, and the SDK's own shutdown of the server.
-SDK_LIMIT = 45.0
+SDK_STEP_LIMIT, SDK_LIMIT = time_limits.SDK_STEP, time_limits.SDK  # why: lab/time_limits.py
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 # Pinned: npx would otherwise take whatever the registry and the local Node give (on Node 20
@@ -61,8 +58,7 @@ INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_VERSION = "2.12.0"
 INSPECTOR = f"{INSPECTOR_PACKAGE}@{INSPECTOR_VERSION}"
 SDK_REQUIREMENT = "mcp==2.3.0"  # the SDK release the bonus checks are tested with (the bundle installs it)
-INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
-FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
+INSPECTOR_LIMIT, FETCH_LIMIT = time_limits.INSPECTOR, time_limits.INSPECTOR_FETCH
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
 QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false",
              # Node 22's HTTP client (undici) reserves gigabytes of address space for WebAssembly guard

@@ -57,6 +57,7 @@ from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
 from lab.process.trusted import Started, start_trusted, trusted_python
 from lab.results import ERROR, FAILED, Report
+from lab.time_limits import SUBMISSION
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
@@ -84,7 +85,7 @@ else:
 
 @dataclass(frozen=True)
 class Limits:
-    timeout: float = 90.0  # wall clock for the whole submission, seconds
+    timeout: float = SUBMISSION  # wall clock for the whole submission
     memory_bytes: int = 2 * GiB  # address space of each process
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept

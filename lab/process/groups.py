@@ -8,12 +8,13 @@ import signal
 import subprocess
 import time
 
+from lab.time_limits import REAP
+
 POSIX = os.name == "posix"
 # Process groups (POSIX): where there are none (Windows), a child is killed alone, and the
 # kit's own children take care to leave nothing behind.
 GROUPS = hasattr(os, "killpg")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of CPU time
-REAP_LIMIT = 5.0  # seconds to wait for a killed process to be reaped
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: what it left running carries it
 
 
@@ -30,7 +31,7 @@ def stop(process, token: str = "") -> None:
     elif process.poll() is None:
         process.kill()  # Windows: no group, the child alone
     try:
-        process.wait(timeout=REAP_LIMIT)
+        process.wait(timeout=REAP)
     except subprocess.TimeoutExpired:
         pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
     if token:

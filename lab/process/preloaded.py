@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 from lab.process.groups import stop
+from lab.time_limits import PRELOADER_REPLY
 
-REPLY_LIMIT = 10.0  # seconds for the preloader (lab/process/preloader.py) to fork and answer with the pid
 
 
 class Forked:
@@ -67,7 +67,7 @@ def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict
         theirs, ours = [os.dup(fd) for fd in stdio], [None, None, None]
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        control.settimeout(REPLY_LIMIT)
+        control.settimeout(PRELOADER_REPLY)
         control.connect(address)
         order = {"target": target, "args": args, "cwd": str(cwd), "env": env, **(extra or {})}
         socket.send_fds(control, [json.dumps(order).encode()], [*theirs, *extra_fds])

@@ -25,8 +25,7 @@ from lab.process import sandbox
 from lab.process.groups import POSIX, Child, limit_cpu, stop
 from lab.process.launch import Launch
 from lab.process.preloaded import start
-
-LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
+from lab.time_limits import SANDBOX_LISTENERS, ZYGOTE_JOIN
 
 
 class KitError(RuntimeError):
@@ -103,7 +102,7 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
                       process: subprocess.Popen) -> dict[str, socket.socket]:
     """The listeners the sandbox's launcher sends out over `channel` (closed after)."""
     try:
-        channel.settimeout(LISTEN_LIMIT)
+        channel.settimeout(SANDBOX_LISTENERS)
         names, fds, _, _ = socket.recv_fds(channel, 4096, max(1, len(listen)))
         if json.loads(names) != list(listen) or len(fds) != len(listen):
             raise KitError("the sandbox's launcher handed out the wrong listeners")
@@ -131,7 +130,7 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
         except KitError:
             return False
         try:
-            return process.wait(timeout=JOIN_LIMIT) == 0 and process.stdout.read() == b"joined\n"
+            return process.wait(timeout=ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
         except subprocess.TimeoutExpired:
             return False
         finally:
@@ -142,7 +141,7 @@ def holder_pid(info: int) -> int:
     """The host pid in bwrap's --info-fd JSON (written, over one or more writes, before the
     sandbox's launcher runs: by the time its listeners arrive, it is all there)."""
     text = b""
-    while select.select([info], [], [], LISTEN_LIMIT)[0]:
+    while select.select([info], [], [], SANDBOX_LISTENERS)[0]:
         chunk = os.read(info, 4096)
         text += chunk
         try:
@@ -151,9 +150,6 @@ def holder_pid(info: int) -> int:
             if not chunk:
                 break
     raise ValueError(f"bwrap said no child pid: {text[:200]!r}")
-
-
-JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
 
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
@@ -204,7 +200,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
             listener.close()
         raise KitError(f"the zygote at {address} did not answer")
     with os.fdopen(status_out, "rb") as status:
-        said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
+        said = status.read(600) if select.select([status], [], [], ZYGOTE_JOIN)[0] else b"no answer"
     if said != b"joined":
         stop(forked)
         raise KitError(f"the zygote's fork could not join its sandbox: {said.decode('utf-8', 'replace')}")
