@@ -203,7 +203,7 @@ class Preloader:
         try:
             pidfd = os.pidfd_open(pid)
         except OSError:  # out of descriptors: a fork nobody could watch must not run
-            os.kill(pid, signal.SIGKILL)
+            kill_tree(pid)
             os.waitpid(pid, 0)
             asker.close()
             return
