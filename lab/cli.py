@@ -18,7 +18,7 @@ import click
 from lab.click_words import localize, speak
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES, language
-from lab.time_limits import LAB_RUN
+from lab.time_limits import LAB_RUN, WORKER_STOP
 
 
 def find_file(folder: str, name: str, lang: str) -> Path:
@@ -117,7 +117,7 @@ def warm_model_runner(launch: list) -> Iterator[None]:
         yield
     finally:
         stop.set()
-        warming.join(timeout=10)
+        warming.join(timeout=WORKER_STOP)
 
 
 def update_exercises(lang: str, only_check: bool) -> int:

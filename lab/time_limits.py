@@ -16,6 +16,7 @@ pass for a student program that hangs. What a correct submission takes is far be
 # could not stop (a probe whose own limit is longer is stopped here with the run).
 SUBMISSION = 90.0
 LAB_RUN = 120.0  # `lab run`: a student's program run by hand, then stopped with what it started
+WORKER_STOP = 10.0  # a stopped run (Ctrl-C) waits this for each of its threads to end, its processes killed
 
 # ---------------------------------------------------------------- the lesson's server (server_session.py, parts.py)
 

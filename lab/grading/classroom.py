@@ -42,6 +42,7 @@ from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.launch import Launch
 from lab.process.preloader import ZYGOTE, Preload, preloaders
+from lab.time_limits import WORKER_STOP
 from lab.process.sandbox import Spec
 from lab.process.student import joins_here
 from lab.results import ERROR, Report
@@ -492,7 +493,7 @@ def stopped_cleanly() -> Iterator[threading.Event]:
         kill_running()
         for worker in list(threading.enumerate()):
             if worker.name.startswith("grade-") and worker is not threading.current_thread():
-                worker.join(timeout=10)
+                worker.join(timeout=WORKER_STOP)
         raise
     finally:
         for number, handler in previous.items():
