@@ -84,18 +84,14 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, str, list[str]]] = None,
+def run_capped(args: list[str], timeout: float, cwd: str, forked: Optional[tuple[str, str, list[str]]] = None,
                env: Optional[dict[str, str]] = None) -> Run:
     """Run a trusted process to the end, or kill it at `timeout` (its code None then), its
-    stdout and stderr each capped at OUTPUT_CAP bytes.
-
-    `cwd`: a folder of the kit's (client_folder), never one student code can write.
-    `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
-    instead, with the SDK imported already (`args` is the command line that does the same in
-    a new interpreter)."""
-    env = dict(os.environ) if env is None else env
+    stdout and stderr each capped at OUTPUT_CAP bytes. `cwd`: a folder of the kit's
+    (client_folder), never one student code can write. `forked`: see start_trusted (the SDK
+    child, forked with the SDK imported by `lab grade`'s preloader)."""
     started = time.monotonic()
-    process = start_trusted(args, env, cwd=cwd, forked=preloaded)
+    process = start_trusted(args, dict(os.environ) if env is None else env, cwd=cwd, forked=forked)
     return read_run(process, started, timeout, OUTPUT_CAP, OUTPUT_CAP)
 
 
@@ -151,7 +147,7 @@ def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK
     arguments = [str(server_path(server)), str(step_limit), launch.to_json(), lang, *modes]
     with client_folder() as folder:
         done = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
-                          preloaded=(launch.preloader, "lab.checks.real_clients", arguments) if launch.preloader else None)
+                          forked=(launch.preloader, "lab.checks.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in done.stdout_lines():
         try:

@@ -16,10 +16,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import IO, Protocol
 
 from lab.process.groups import Child
-from lab.process.preloaded import start
+from lab.process.preloaded import Forked, start
 
 
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
@@ -54,16 +53,9 @@ def trusted_python(args: list[str]) -> list[str]:
     return [sys.executable, "-I", *cache_options(), *args]
 
 
-class Started(Protocol):
-    """A started process as the kit holds it: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
-
-    pid: int
-    returncode: int | None
-    stdout: IO[bytes] | None
-    stderr: IO[bytes] | None
-
-    def poll(self) -> int | None: ...
-    def wait(self, timeout: float | None = None) -> int: ...
+# A started process as the kit holds it: a new one, or a preloader's fork; both are waited
+# for, read and stopped alike (lab/process/groups.py).
+Started = Child | Forked
 
 
 def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
