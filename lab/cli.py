@@ -18,6 +18,7 @@ import click
 from lab.click_words import localize, speak
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES, language
+from lab.time_limits import LAB_RUN, WORKER_STOP
 
 
 def find_file(folder: str, name: str, lang: str) -> Path:
@@ -116,7 +117,7 @@ def warm_model_runner(launch: list) -> Iterator[None]:
         yield
     finally:
         stop.set()
-        warming.join(timeout=10)
+        warming.join(timeout=WORKER_STOP)
 
 
 def update_exercises(lang: str, only_check: bool) -> int:
@@ -150,7 +151,7 @@ def make_cli(lang: str) -> click.Group:
 
     @cli.command(help=help_text["run"])
     @click.argument("folder", metavar="[DIR]", required=False)
-    @click.option("--timeout", default=120.0, show_default=True, help=help_text["run.timeout"])
+    @click.option("--timeout", default=LAB_RUN, show_default=True, help=help_text["run.timeout"])
     @click.option("--server", "server_name", type=click.Choice(list(SERVER_FILES)), default="lesson",
                   show_default=True, help=help_text["run.server"])
     @lang_option

@@ -14,6 +14,8 @@ from typing import Any, Iterable, Iterator
 
 import pytest
 
+from lab.process.groups import Child
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 REFERENCE_SERVER = SOLUTIONS / "server.py"
@@ -56,10 +58,10 @@ def feed_server(data: bytes, server: Path = REFERENCE_SERVER, lang: str = "fr",
                           env={"LAB_LANG": lang})
 
 
-def python(code: str) -> subprocess.Popen:
+def python(code: str) -> Child:
     """A Python child in a session of its own (its group can be killed whole), isolated (-I),
-    reading nothing, its stdout and stderr piped."""
-    return subprocess.Popen([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    reading nothing, its stdout and stderr piped: the kit's own child type (lab/process/groups.py)."""
+    return Child([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
 
 

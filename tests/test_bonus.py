@@ -22,9 +22,14 @@ from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
+<<<<<<< HEAD
 from conftest import (INITIALIZED, ROOT, SOLUTIONS, as_lines, feed_server, initialize, load_module, refused_url,
                       request)
 from lab import real_clients
+=======
+from conftest import ROOT, SOLUTIONS, load_module, refused_url
+from lab.checks import real_clients
+>>>>>>> h37p
 from lab.checks.reference import load
 from lab.process.launch import Launch
 from lab.process.result import Run
@@ -247,7 +252,7 @@ def test_the_lessons_strict_server_refuses_the_sdk_client_with_a_clear_32602(mod
     assert error.error.data == {"requested": LATEST, "supported": ["2025-03-26", "2024-11-05"]}
 
 
-# ---------------------------------------------------------------- lab.real_clients: the same, in child processes
+# ---------------------------------------------------------------- lab.checks.real_clients: the same, in child processes
 
 
 # (run_sdk on the bonus server: tests/test_checks_bonus.py, through the graded checks.)
@@ -291,6 +296,13 @@ def test_without_the_sdk_installed_its_runs_are_unavailable_with_the_reason(
     assert [(run.client, run.outcome, run.reason, run.fields) for run in runs] == [
         ("sdk-legacy", "unavailable", "real.sdk_missing", fields), ("sdk-auto", "unavailable", "real.sdk_missing", fields)]
     assert said(runs[0], "en") == "the mcp SDK is not installed (No module named 'anyio'): pip install -e '.[test]'"
+
+
+def test_a_real_clients_server_gets_the_run_s_language_whatever_the_environment_says(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAB_LANG", "fr")
+    command, env = real_clients.server_command(BONUS, Launch(), "en")
+    assert command == [sys.executable, str(BONUS)] and env["LAB_LANG"] == "en"
 
 
 def inspector(server: Path) -> real_clients.RealClientRun:
@@ -367,13 +379,13 @@ def test_the_class_names_the_inspector_only_for_the_bonus() -> None:
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab.grading.classroom import BONUS_PRELOAD
-    from lab.process import preloaded
+    from lab.process import preloaded, trusted
     from lab.process.preloader import preloader
 
     forks = []
     real_start = preloaded.start
-    monkeypatch.setattr(preloaded, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
-    assert {"mcp", "lab.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
+    monkeypatch.setattr(trusted, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
+    assert {"mcp", "lab.checks.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
     with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None
         [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))

@@ -11,7 +11,7 @@ import pytest
 from checks_helpers import mutate
 from conftest import ROOT, SOLUTIONS
 from lab.process.launch import HERE, Launch
-from lab import real_clients
+from lab.checks import real_clients
 from lab.checks import registry, run_checks, selected_checks
 from lab.checks.engine import run
 from lab.results import FAILED, PASSED, SKIPPED, Report

@@ -167,7 +167,7 @@ def test_every_copy_of_the_classroom_workflow_is_the_workflow_file() -> None:
 
 
 def test_the_bonus_stop_messages_and_install_commands_are_the_kits() -> None:
-    from lab import real_clients
+    from lab.checks import real_clients
     from lab.grading import bundle
     from lab.i18n import text
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from conftest import python
 from hostile import is_gone, wait_until_gone
 from lab.process.groups import wait_for, wait_or_kill
@@ -17,6 +20,10 @@ def test_wait_for_gives_the_exit_code_or_none_at_the_limit_and_leaves_the_proces
         sleeper.kill()
         sleeper.wait()
     assert wait_for(sleeper, 1.0) == -9  # reaped already: its code, at once
+
+
+def test_a_plain_popen_is_waited_for_alike() -> None:
+    assert wait_for(subprocess.Popen([sys.executable, "-c", "raise SystemExit(4)"]), 10.0) == 4
 
 
 def test_wait_or_kill_kills_what_the_process_left_running() -> None:

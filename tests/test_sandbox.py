@@ -223,7 +223,7 @@ def test_a_real_mcp_client_starts_the_bonus_server_inside_the_sandbox(tmp_path: 
     starts runs in the sandbox: a server that refuses to start where it can see the kit
     connects only when sandboxed."""
     from hostile import with_prelude
-    from lab import real_clients
+    from lab.checks import real_clients
 
     folder = tmp_path / "copy"
     folder.mkdir()

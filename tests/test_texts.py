@@ -19,7 +19,7 @@ MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", 
          "lab/checks/tracebacks.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
          "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/checks/answers_checks.py",
-         "lab/real_clients.py", "lab/grading/class_stats.py")
+         "lab/checks/real_clients.py", "lab/grading/class_stats.py")
 SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
 
 
@@ -69,7 +69,7 @@ def test_the_shapes_test_finds_each_older_shape() -> None:
 
 
 def test_the_real_clients_report_only_keys_of_the_table() -> None:
-    keys = reason_keys_in(ROOT / "lab" / "real_clients.py")
+    keys = reason_keys_in(ROOT / "lab" / "checks" / "real_clients.py")
     assert {"real.no_answer", "real.mcp_error", "real.no_npx", "real.not_a_file"} <= keys
     assert keys <= set(TEXTS["en"])
 

@@ -10,7 +10,7 @@ keeps the lesson's refusal loses the one check of that rule, not three. The give
 alone earns nothing: while the student's function is still to write, the first check
 fails as that part still to write, and every other waits for it.
 
-Then real clients connect (lab/real_clients.py): the official `mcp` SDK client in its
+Then real clients connect (lab/checks/real_clients.py): the official `mcp` SDK client in its
 `legacy` mode and in its default `auto` mode (which probes `server/discover` first),
 and the MCP Inspector CLI through npx. They are slow to start, so each runs in one
 child process with a time limit, and only once the stdio session shows a handshake (an
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab import real_clients
+from lab.checks import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
@@ -114,7 +114,8 @@ def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not handshakes(context):
         return {}  # the checks that read this are skipped by their prerequisites
     modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
-    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch)}
+    return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch,
+                                                               lang=context.lang)}
 
 
 def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
@@ -122,7 +123,8 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
         return None
     # A class being graded (`lab grade`) runs only the Inspector found before grading started;
     # `lab check --bonus` may fetch it through npx.
-    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch)
+    return real_clients.run_inspector(context.folder / BONUS, fetch=not context.launch.grading, launch=context.launch,
+                                      lang=context.lang)
 
 
 PROBES = {
@@ -212,7 +214,7 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     if with_version:  # the SDK offers the newest version: the reference's newest
         want["version"] = find(reference, "init-known")["result"]["protocolVersion"]
         actual["version"] = run.version
-    # The client's reason is a key (lab/real_clients.py): written here, in the run's language.
+    # The client's reason is a key (lab/checks/real_clients.py): written here, in the run's language.
     why = {"reason": run.reason, "fields": run.fields}
     if run.outcome == real_clients.UNAVAILABLE:
         raise Skipped("bonus.client_unavailable", why=why)

@@ -28,13 +28,13 @@ from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, run_python
+from lab import time_limits
 
-CLIENT_LIMIT = 8.0  # seconds; a correct client needs a fifth of a second
-CLIENT_CPU = 2  # seconds of CPU, for the client and the spy server it starts (each)
+CLIENT_LIMIT, CLIENT_CPU = time_limits.CLIENT, time_limits.CLIENT_CPU  # why: lab/time_limits.py
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 MODEL_TEXT = "SPY-MODEL-ANSWER-42"
 LAST_REPLY = 6  # the client closes the server's input after this many replies
-HOLD_LAST = 0.25  # seconds reply 6 waits: a client closing the input early does it within them
+HOLD_LAST = time_limits.CLIENT_HOLD_LAST  # reply 6 waits this long
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
 
@@ -243,7 +243,7 @@ def run_student_client(context: Context) -> StudentClientRun:
     return outcome
 
 
-PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + 2.0, ignores=("server.py", "bonus_server.py", "answers.toml"))}
+PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + time_limits.PROBE_ROOM, ignores=("server.py", "bonus_server.py", "answers.toml"))}
 
 
 def client_run(context: Context) -> StudentClientRun:

@@ -15,8 +15,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from lab.process.capped import parse_json
+from lab import time_limits
 
-SILENT_LIMIT = 60.0  # seconds /slow keeps a connection without answering, if never closed
+SILENT_LIMIT = time_limits.MODEL_SILENT  # /slow keeps a connection this long without answering
 BODY_CAP = 1 << 20  # bytes of a request's body read (it comes from the student's model.py)
 
 

@@ -23,8 +23,8 @@ from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report, capped_fields, cut
+from lab.time_limits import PROBE_GRACE  # a check waits this beyond a probe's own limit
 
-PROBE_GRACE = 5.0  # seconds a check waits beyond a probe's own limit before giving up on it
 
 
 class Failed(Exception):

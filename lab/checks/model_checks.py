@@ -25,21 +25,21 @@ from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, start_student
 from lab.process.talk import Conversation, Run
+from lab import time_limits
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
-PREPARE_LIMIT = 10.0  # seconds to start the sandbox and the interpreter, and import openai (the kit's)
-IMPORT_LIMIT = 15.0  # seconds to import model.py, once the kit's own imports are done
-CASES_LIMIT = 32.0  # seconds the four cases may take in all (their limits: 4 + 12 + 12 + 2.1)
-BARRIER_LIMIT = 2.0  # seconds for the runner's answer to the order after the last case
+# Why each limit is what it is: lab/time_limits.py.
+PREPARE_LIMIT, IMPORT_LIMIT = time_limits.MODEL_PREPARE, time_limits.MODEL_IMPORT
+CASES_LIMIT, BARRIER_LIMIT = time_limits.MODEL_CASES, time_limits.MODEL_BARRIER
 # The cases' data, in the run's language: everything a student sees is in one language.
 # The cases' data, in the run's language (one language per run, test data included).
 MODEL_TEXTS = in_each_language("model.data.answer")
 SAMPLES = in_each_language("model.data.sample")
 QUESTIONS = {lang: [{"role": "user", "content": question}] for lang, question in in_each_language("model.data.question").items()}
 MAX_TOKENS = 42
-SLOW_TIMEOUT = 0.1  # AI_TIMEOUT for the silent model: the helper must give up after it (plus 1 s)
+SLOW_TIMEOUT = time_limits.MODEL_SLOW_TIMEOUT  # the helper must give up after it (plus MODEL_GIVE_UP)
 
 
 @dataclass
@@ -55,14 +55,15 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
         env = {"AI_URL": url, "AI_TIMEOUT": str(timeout), "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
         return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
-                "limit": timeout + 2.0}
+                "limit": timeout + time_limits.MODEL_CASE_ROOM}
 
     # The refused port first: quick, so a helper that never returns is caught in seconds
     # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
     # at once: a busy machine must not pass for a slow helper (openai is already loaded by
     # then: the runner imports it before model.py). The silent model comes last.
-    return [case("refused", f"http://127.0.0.1:{refused}", 2.0), case("answer", endpoints.url("answer"), 10.0),
-            case("error", endpoints.url("error"), 10.0), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
+    return [case("refused", f"http://127.0.0.1:{refused}", time_limits.MODEL_REFUSED_TIMEOUT),
+            case("answer", endpoints.url("answer"), time_limits.MODEL_ANSWER_TIMEOUT),
+            case("error", endpoints.url("error"), time_limits.MODEL_ANSWER_TIMEOUT), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
 
 def run_model(context: Context) -> ModelRun:
@@ -159,7 +160,7 @@ def model_shape(facts: dict, order: dict) -> bool:
     return set(facts) in ({"text", "recorded", "printed"}, {"error", "trace", "printed"})
 
 
-PROBES = {"model.run": Probe(run_model, PREPARE_LIMIT + IMPORT_LIMIT + CASES_LIMIT + BARRIER_LIMIT + 3.0,
+PROBES = {"model.run": Probe(run_model, PREPARE_LIMIT + IMPORT_LIMIT + CASES_LIMIT + BARRIER_LIMIT + time_limits.MODEL_PROBE_ROOM,
                              ignores=("server.py", "bonus_server.py", "client.py", "answers.toml"))}
 
 
@@ -178,7 +179,7 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed(name, "—", reason="model.stopped_before", output=output)
     outcome = model.results[name]
     if outcome.get("hung") == "slow":
-        raise Failed(f"≤ {SLOW_TIMEOUT + 1.0:g} s", f"> {outcome['seconds']:g} s",
+        raise Failed(f"≤ {SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP:g} s", f"> {outcome['seconds']:g} s",
                      reason="model.never_answers", fields={"seconds": outcome["seconds"], "timeout": SLOW_TIMEOUT})
     if outcome.get("hung"):
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
@@ -281,6 +282,6 @@ CHECKS = [
     Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused")),
     Check(id="model.http-error", task="model", probes=RUN,
           run=lambda context: fallback(context, "error", must_say="503", endpoint="error")),
-    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + 1.0,
+    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP,
                                                                                      endpoint="slow")),
 ]

@@ -39,16 +39,15 @@ from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file
 from lab.process.talk import Run, converse
+from lab import time_limits
 
 RUNNER = Path(__file__).resolve().parent / "scripts" / "parts_runner.py"
 LENT_SERVER = Path(__file__).resolve().parent / "scripts" / "lent_server.py"
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # the frames a traceback keeps
 RUNNER_COPY = "lab_parts_runner.py"  # beside the student's files: the kit itself is out of a sandbox's sight
 LENT_COPY = "lab_lent_server.py"
-LOAD_LIMIT = 8.0  # seconds for the first answer: the sandbox's start, the interpreter's and the import
-CALL_LIMIT = 3.0  # seconds each later call may take
-PARTS_LIMIT = 10.0  # seconds one runner may take in all (the three run side by side)
-PARTS_CPU = 3  # seconds of CPU: an endless loop in a part is stopped here
+LOAD_LIMIT, CALL_LIMIT, PARTS_LIMIT = time_limits.PART_LOAD, time_limits.PART_CALL, time_limits.PARTS  # why: lab/time_limits.py
+PARTS_CPU = time_limits.PARTS_CPU
 ANSWER_CAP = 1 << 17  # characters of one answer (the runner keeps what a call wrote or returned smaller)
 S, R = "server.scenario", "server.rules"
 IMPORT = "import {}"  # how a load is named to the student

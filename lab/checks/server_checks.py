@@ -26,6 +26,7 @@ from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
 from lab.process.student import child_env, read_student_file
 from lab.process.talk import converse
+from lab import time_limits
 
 # The lesson's kinds of bad line, each followed by a ping: the first ping left unanswered by a
 # server that stopped names the line it stopped on. The lesson's server (serveur2.js) survives
@@ -108,9 +109,9 @@ def burst(context: Context) -> str:
 # parts.py), the burst that tells a server that never flushes from one that reads all first, and
 # the two sessions again with part 1 lent, read when part 1's mistake spoils the whole server's output.
 S_LENT, R_LENT = "server.scenario.lent", "server.rules.lent"
-PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + 2.0, ("bonus_server.py", "answers.toml")),
-          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + 2.0, NOT_READ),
-          "server.burst": Probe(burst, 3 * REPLY_LIMIT + 2.0, NOT_READ),
+PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + time_limits.PROBE_ROOM, ("bonus_server.py", "answers.toml")),
+          "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + time_limits.PROBE_ROOM, NOT_READ),
+          "server.burst": Probe(burst, 3 * REPLY_LIMIT + time_limits.PROBE_ROOM, NOT_READ),
           S_LENT: Probe(lambda context: parts.lent_session(context, scenario_messages()), PROBE_LIMIT, NOT_READ),
           R_LENT: Probe(lambda context: parts.lent_session(context, rules_messages()), PROBE_LIMIT, NOT_READ)}
 

@@ -37,20 +37,15 @@ from lab.process.student import child_env
 from lab.process.talk import Run, converse
 from lab.checks.texts import TEXTS, in_each_language, say
 from lab.checks.tracebacks import trimmed
+from lab import time_limits
 
-# Seconds of CPU for a session: a correct one needs a small fraction of it (docs/performance.md),
-# an endless loop is stopped here rather than burn a core a class needs.
-SERVER_CPU = 0.5
-# Seconds a reply may take from when its request was sent, its input still open: a correct
-# server needs a millisecond. Generous, so that a busy machine (a class graded in parallel)
-# does not pass for a server that never flushes.
-REPLY_LIMIT = 3.5
-# The first reply's seconds: the sandbox's and the interpreter's start are in it (quick on a
-# quiet host, seconds under load or in a small CPU share).
-STARTUP_LIMIT = 8.0
-FINISH_LIMIT = 3.5  # seconds after the input closed: the rest written, the process gone
+# Why each limit is what it is: lab/time_limits.py.
+SERVER_CPU = time_limits.SERVER_CPU
+REPLY_LIMIT = time_limits.SERVER_REPLY
+STARTUP_LIMIT = time_limits.SERVER_STARTUP
+FINISH_LIMIT = time_limits.SERVER_FINISH
 SERVER_LIMIT = STARTUP_LIMIT + FINISH_LIMIT  # a server that writes nothing is stopped after this
-SESSION_CAP = 20.0  # seconds one session may take in all, however slowly each reply comes
+SESSION_CAP = time_limits.SERVER_SESSION
 PROBE_LIMIT = 2 * SESSION_CAP  # a session and, for a timing verdict, its confirmation
 MISSING = object()  # a field the reply does not have (distinct from null)
 

@@ -198,7 +198,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
         "model.reason_lacks": "La raison ne dit pas {words}.",
         "model.waited_too_long": "ask a attendu trop longtemps.",
-        # Why a real MCP client (lab/real_clients.py) did not connect; `said` is the client's or
+        # Why a real MCP client (lab/checks/real_clients.py) did not connect; `said` is the client's or
         # the server's own words, shown as they are.
         "real.said": "{said}",
         "real.no_answer": "aucune réponse en {seconds:g} s",

@@ -35,6 +35,7 @@ from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
 from lab.layout import PACKAGE, STUDENT_FILES, solutions_dir
 from lab.results import FAILED, Report
+from lab.time_limits import SUBMISSION
 
 DISTRIBUTION = "mcp-handshake-lab"
 # The bundled kit installs as users install it: a plain (not editable) install of its own tree.
@@ -168,7 +169,7 @@ def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
     return Report(target="", lang=lang, results=results)
 
 
-def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = 90.0,
+def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = SUBMISSION,
                  bonus: bool = False, visibility: str = "visible", verdict_fd: int | None = None) -> dict:
     """Grade the one folder of `upload` that holds server.py, always in the sandbox; write
     results/results.json, or the same JSON on descriptor `verdict_fd` (run_autograder's
@@ -260,7 +261,7 @@ def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
-def run_autograder_script(lang: str, timeout: float = 90.0, bonus: bool = False,
+def run_autograder_script(lang: str, timeout: float = SUBMISSION, bonus: bool = False,
                           visibility: str = "visible") -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
                           ensure_ascii=False)
@@ -272,7 +273,7 @@ def setup_script(bonus: bool = False) -> str:
     """setup.sh: the kit in its own virtual environment; with --bonus, its real clients too."""
     if not bonus:
         return SETUP_SH
-    from lab import real_clients
+    from lab.checks import real_clients
 
     return SETUP_SH + SETUP_BONUS.format(sdk=real_clients.SDK_REQUIREMENT, node=NODE_PACKAGE, node_bin=NODE_BIN,
                                          inspector=real_clients.INSPECTOR)
@@ -307,7 +308,7 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
     archive.writestr(info, data)
 
 
-def write_bundle(path: Path, lang: str = "fr", timeout: float = 90.0,
+def write_bundle(path: Path, lang: str = "fr", timeout: float = SUBMISSION,
                  bonus: bool = False, visibility: str = "visible") -> Path:
     if not path.parent.is_dir():  # a typo in --out: say so, never create a tree of folders
         raise FileNotFoundError(errno.ENOENT, "no such folder", str(path.parent))

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from lab import real_clients
+from lab.checks import real_clients
 from lab.process import sandbox as sandbox_module
 from lab.grading import class_report, formats, sweep
 from lab.grading.capacity import Fit, Host, fit_jobs, holds_one_job, one_job_pids, read_host
@@ -42,6 +42,7 @@ from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
 from lab.process.launch import Launch
 from lab.process.preloader import ZYGOTE, Preload, preloaders
+from lab.time_limits import WORKER_STOP
 from lab.process.sandbox import Spec
 from lab.process.student import joins_here
 from lab.results import ERROR, Report
@@ -395,7 +396,7 @@ CHECKS_PRELOAD = Preload(
      "lab.process.sandbox", "lab.report", "openai"),
     ("lab.process.preloader:warm_up_openai", "lab.checks:warm_up"))
 BONUS_PRELOAD = Preload(CHECKS_PRELOAD.modules + ("anyio", "mcp", "mcp.client.client", "mcp.client.stdio",
-                                                  "lab.real_clients"), CHECKS_PRELOAD.warm_ups)
+                                                  "lab.checks.real_clients"), CHECKS_PRELOAD.warm_ups)
 
 
 @dataclass(frozen=True)
@@ -492,7 +493,7 @@ def stopped_cleanly() -> Iterator[threading.Event]:
         kill_running()
         for worker in list(threading.enumerate()):
             if worker.name.startswith("grade-") and worker is not threading.current_thread():
-                worker.join(timeout=10)
+                worker.join(timeout=WORKER_STOP)
         raise
     finally:
         for number, handler in previous.items():

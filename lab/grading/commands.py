@@ -14,11 +14,10 @@ import click
 from lab.grading.formats import FORMATS
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES
+from lab.time_limits import SUBMISSION
 
 MiB = 1024**2
-# Above the check engine's own worst case (its slowest probes give up after about 55 s), so
-# its precise verdicts win; this limit catches what the engine itself could not stop.
-DEFAULT_TIMEOUT = 90.0
+DEFAULT_TIMEOUT = SUBMISSION  # why: lab/time_limits.py
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 

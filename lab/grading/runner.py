@@ -53,11 +53,11 @@ from lab.layout import KIT_PARENT, STUDENT_FILES
 from lab.process.capped import parse_json, read_run
 from lab.process.groups import TOKEN_VARIABLE, stop
 from lab.process.launch import Launch
-from lab.process.preloaded import start
 from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
-from lab.process.trusted import TRUSTED_FOLDER, Started, start_trusted, trusted_python
+from lab.process.trusted import Started, start_trusted, trusted_python
 from lab.results import ERROR, FAILED, Report
+from lab.time_limits import SUBMISSION
 
 # Never handed to student code: the grader's secrets (an instructor's provider key, a CI
 # token...) and the model settings (the checks start their own local model endpoints).
@@ -85,7 +85,7 @@ else:
 
 @dataclass(frozen=True)
 class Limits:
-    timeout: float = 90.0  # wall clock for the whole submission, seconds
+    timeout: float = SUBMISSION  # wall clock for the whole submission
     memory_bytes: int = 2 * GiB  # address space of each process
     output_bytes: int = 4 * MiB  # stdout kept; the rest is read and dropped
     error_bytes: int = 64 * 1024  # stderr kept
@@ -115,20 +115,6 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", 
     ])
 
 
-def start_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-                env: dict[str, str], preload: str | None, launch: Launch | None = None) -> Started:
-    """`lab check FOLDER --json`, a trusted process in the kit's own folder: forked by the
-    class's preloader when there is one (it applies the same limits), else a new interpreter
-    (`-I`, the same folder) that applies them itself. A preloader that stops answering
-    mid-class costs this start-up time, never any isolation."""
-    if preload:
-        forked = start(preload, target, check_arguments(folder, lang, bonus, launch), TRUSTED_FOLDER, env)
-        if forked is not None:
-            forked.stdin.close()  # as /dev/null: nothing to read
-            return forked
-    return start_trusted(check_command(folder, lang, limits, target, bonus, launch), env)
-
-
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
               env: dict[str, str], preload: str | None = None,
               group: SubmissionGroup | None = None, launch: Launch | None = None) -> Run:
@@ -143,7 +129,10 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
         launch = dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
     sweep.note("token", token)  # a killed grader's next run kills what carries it
-    process = start_child(folder, lang, limits, target, bonus, env, preload, launch)
+    # Forked by the class's preloader when there is one (it applies the same limits), else a
+    # new interpreter that applies them itself (BOOTSTRAP).
+    process = start_trusted(check_command(folder, lang, limits, target, bonus, launch), env,
+                            forked=(preload, target, check_arguments(folder, lang, bonus, launch)) if preload else None)
     if group is not None:
         group.add(process.pid)
     with RUNNING_LOCK:

@@ -5,12 +5,14 @@ read, timed and killed. Student code runs only in processes started here.
   grading nonce), decided once by `lab grade` or `lab check` and passed down
 - student.py: the one start for student processes (`start_student`; `student_command` for
   the server a real MCP client starts), and their environment and listeners
-- trusted.py: the one start for trusted processes (`python -I`, working folder `/`)
+- trusted.py: the one start for trusted processes (`python -I`, working folder `/`), forked
+  by a preloader when the caller names one, a new interpreter otherwise
 - capped.py: the one reader of a child's output, student or trusted (a thread per pipe,
   the first bytes kept, the rest counted; `read_run`: a started trusted process into its Run)
 - result.py: the one result type of a run (Run: what it wrote, how it ended, how long)
 - talk.py: talking to a student process within limits (one run, or a line-by-line conversation)
-- groups.py: process groups and CPU budgets; `stop`, the one way a child is ended with all it started
+- groups.py: process groups and CPU budgets; `Child`, a new process as the kit starts it;
+  `stop`, the one way a child is ended with all it started
 - sandbox.py, sandbox_entry.py: bubblewrap, and joining a running sandbox from the zygote's fork
 - preloader.py, preloaded.py, limits.py: the preloader and zygote that fork ready interpreters
 

@@ -24,8 +24,7 @@ from typing import IO, Any, Callable
 
 from lab.process.groups import stop, wait_for
 from lab.process.result import Run
-
-EXIT_GRACE = 0.5  # seconds to read what is left once a process has ended (see read_run)
+from lab.time_limits import EXIT_GRACE
 
 
 class CappedReader:

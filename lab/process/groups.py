@@ -8,12 +8,13 @@ import signal
 import subprocess
 import time
 
+from lab.time_limits import REAP
+
 POSIX = os.name == "posix"
 # Process groups (POSIX): where there are none (Windows), a child is killed alone, and the
 # kit's own children take care to leave nothing behind.
 GROUPS = hasattr(os, "killpg")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of CPU time
-REAP_LIMIT = 5.0  # seconds to wait for a killed process to be reaped
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: what it left running carries it
 
 
@@ -30,7 +31,7 @@ def stop(process, token: str = "") -> None:
     elif process.poll() is None:
         process.kill()  # Windows: no group, the child alone
     try:
-        process.wait(timeout=REAP_LIMIT)
+        process.wait(timeout=REAP)
     except subprocess.TimeoutExpired:
         pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
     if token:
@@ -48,31 +49,37 @@ def kill_tree(pid: int, leader: bool = True) -> None:
             pass  # gone already
 
 
-def wait_for(process: subprocess.Popen, timeout: float) -> int | None:
-    """Its exit code as soon as it ends, or None when it still runs at `timeout`.
+class Child(subprocess.Popen):
+    """A new process as the kit starts it (lab/process/trusted.py, lab/process/student.py): a
+    Popen whose wait hears its end the moment it comes. Popen.wait(timeout) polls, and wakes up
+    to 50 ms after the process ended; a pidfd (Linux 5.3+) is readable at once. It is not reaped
+    before wait returns, so its pid cannot name another process meanwhile. A preloader's fork
+    (lab/process/preloaded.py) hears its end at once itself: both are waited for alike."""
 
-    Popen.wait(timeout) polls, and wakes up to 50 ms after the process ended; a pidfd
-    (Linux 5.3+) is readable the moment it ends. The process is not reaped before this
-    returns, so its pid cannot name another process meanwhile. `process` may also be a
-    preloader's fork (lab/process/preloaded.py), whose wait hears the exit at once itself."""
-    if isinstance(process, subprocess.Popen) and process.returncode is None and hasattr(os, "pidfd_open"):
-        try:
-            pidfd = os.pidfd_open(process.pid)
-        except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
-            pidfd = None
-        if pidfd is not None:
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is not None and self.returncode is None and hasattr(os, "pidfd_open"):
             try:
-                if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
-                    return None
-            finally:
-                os.close(pidfd)
+                pidfd = os.pidfd_open(self.pid)
+            except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
+                pidfd = None
+            if pidfd is not None:
+                try:
+                    if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
+                        raise subprocess.TimeoutExpired(self.args, timeout)
+                finally:
+                    os.close(pidfd)
+        return super().wait(timeout)
+
+
+def wait_for(process, timeout: float) -> int | None:
+    """Its exit code as soon as it ends, or None when it still runs at `timeout`."""
     try:
         return process.wait(timeout=max(0.0, timeout))
     except subprocess.TimeoutExpired:
         return None
 
 
-def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
+def wait_or_kill(process, timeout: float) -> int | None:
     """Its exit code, or None when it still runs at `timeout`. Either way (Ctrl-C too), what it
     started and left running is killed with it."""
     try:

@@ -29,7 +29,7 @@ class Launch:
     other, not all at once: `lab grade` asks it where the host's process limit would not hold
     them all (lab/grading/capacity.py): fewer processes at a time, the same checks.
     inspector: the MCP Inspector's command in npx's cache, found once by `lab grade --bonus`
-    before grading (lab/real_clients.py): the only Inspector a graded run starts, never npx."""
+    before grading (lab/checks/real_clients.py): the only Inspector a graded run starts, never npx."""
 
     sandbox: Spec | None = None
     zygote: str = ""

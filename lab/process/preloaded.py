@@ -12,17 +12,17 @@ import subprocess
 from pathlib import Path
 
 from lab.process.groups import stop
+from lab.time_limits import PRELOADER_REPLY
 
-REPLY_LIMIT = 10.0  # seconds for the preloader (lab/process/preloader.py) to fork and answer with the pid
 
 
 class Forked:
     """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
 
     def __init__(self, control: socket.socket, pid: int, stdin: int | None, stdout: int | None,
-                 stderr: int | None) -> None:
+                 stderr: int | None, companion=None) -> None:
         self.control, self.pid, self.returncode = control, pid, None
-        self.companion: subprocess.Popen | None = None  # a process that ends with it (a sandbox's holder)
+        self.companion = companion  # a process that ends with it (a sandbox's holder)
         self.stdin = os.fdopen(stdin, "wb") if stdin is not None else None
         self.stdout = os.fdopen(stdout, "rb") if stdout is not None else None
         self.stderr = os.fdopen(stderr, "rb") if stderr is not None else None
@@ -53,10 +53,12 @@ class Forked:
 
 
 def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str],
-          extra_fds: list[int] = (), extra: dict | None = None, stdio: list[int] | None = None) -> Forked | None:
+          extra_fds: list[int] = (), extra: dict | None = None, stdio: list[int] | None = None,
+          companion=None) -> Forked | None:
     """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot.
     Its stdin, stdout and stderr are pipes to us, or the three fds of `stdio` (left open).
-    A zygote also takes `extra_fds` (its status pipe and namespaces) and `extra` fields."""
+    A zygote also takes `extra_fds` (its status pipe and namespaces) and `extra` fields, and
+    its fork ends its `companion` (the sandbox's holder) when it ends."""
     if stdio is None:
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
@@ -65,7 +67,7 @@ def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict
         theirs, ours = [os.dup(fd) for fd in stdio], [None, None, None]
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        control.settimeout(REPLY_LIMIT)
+        control.settimeout(PRELOADER_REPLY)
         control.connect(address)
         order = {"target": target, "args": args, "cwd": str(cwd), "env": env, **(extra or {})}
         socket.send_fds(control, [json.dumps(order).encode()], [*theirs, *extra_fds])
@@ -80,4 +82,4 @@ def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict
     finally:
         for fd in theirs:
             os.close(fd)
-    return Forked(control, pid, *ours)
+    return Forked(control, pid, *ours, companion=companion)

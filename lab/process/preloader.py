@@ -57,9 +57,9 @@ from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
 from lab.layout import KIT_PARENT
+from lab.time_limits import PRELOADER_READY, REAP
 from lab.process.trusted import start_trusted, trusted_python
 
-READY_LIMIT = 60.0  # seconds for the preloader to import all that: far above what it takes
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 JOIN_FDS = 1 + len(NAMESPACES)  # a zygote's request carries a status pipe and the sandbox's namespaces
 JOIN_FAILED = 125  # a zygote's fork that could not join its sandbox exits with this, before any student code
@@ -203,7 +203,7 @@ class Preloader:
         try:
             pidfd = os.pidfd_open(pid)
         except OSError:  # out of descriptors: a fork nobody could watch must not run
-            os.kill(pid, signal.SIGKILL)
+            kill_tree(pid)
             os.waitpid(pid, 0)
             asker.close()
             return
@@ -401,7 +401,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
         for process, address in started.values():
             process.stdin.close()  # the preloader kills what it forked and ends
             try:
-                process.wait(timeout=5)
+                process.wait(timeout=REAP)
             except subprocess.TimeoutExpired:
                 stop(process)
             process.stdout.close()
@@ -430,5 +430,5 @@ def zygote_environment(env: dict[str, str]) -> dict[str, str]:
 
 def ready(process: subprocess.Popen, address: str) -> str | None:
     """`address` once the preloader there says it is ready, None if it does not in time."""
-    said = select.select([process.stdout], [], [], READY_LIMIT)[0]
+    said = select.select([process.stdout], [], [], PRELOADER_READY)[0]
     return address if said and process.stdout.readline() == b"ready\n" else None

@@ -45,12 +45,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.layout import KIT_PARENT, solutions_dir
+from lab.time_limits import SANDBOX_TRIAL
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
 DISTRIBUTION = "mcp_handshake_lab"  # the kit's distribution name, as editable-install files spell it
-PROBE_LIMIT = 10.0  # seconds for the "does bwrap work here" trial run
 # A sandbox's /tmp is the one place its processes can write much (their folder is read-only): a
 # tmpfs of this size. Its pages count toward the submission's memory cap where a control group
 # holds it; where none can be made, this size is what caps them.
@@ -345,7 +345,7 @@ def trial(spec: Spec) -> str:
         with tempfile.TemporaryDirectory(prefix="lab-trial-") as folder:
             open_to_student(spec, folder)
             command = wrap(spec, [sys.executable, "-I", "-c", "print('ok')"], folder)
-            done = subprocess.run(command, capture_output=True, timeout=PROBE_LIMIT, stdin=subprocess.DEVNULL)
+            done = subprocess.run(command, capture_output=True, timeout=SANDBOX_TRIAL, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as error:
         return str(error)
     if done.returncode != 0 or done.stdout.strip() != b"ok":

@@ -22,11 +22,10 @@ import sys
 from pathlib import Path
 
 from lab.process import sandbox
-from lab.process.groups import POSIX, limit_cpu, stop
+from lab.process.groups import POSIX, Child, limit_cpu, stop
 from lab.process.launch import Launch
 from lab.process.preloaded import start
-
-LISTEN_LIMIT = 10.0  # seconds for the sandbox's launcher to hand its listeners out
+from lab.time_limits import SANDBOX_LISTENERS, ZYGOTE_JOIN
 
 
 class KitError(RuntimeError):
@@ -65,7 +64,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     if spec is None:
         listeners = {name: loopback_listener() for name in listen}
         env = {**env, **{name: str(sock.getsockname()[1]) for name, sock in listeners.items()}}
-        process = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
+        process = Child(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
@@ -73,7 +72,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
-        process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+        process = Child(command, cwd=cwd, env=env, start_new_session=True,
                                    pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
     finally:
         if theirs:
@@ -103,7 +102,7 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
                       process: subprocess.Popen) -> dict[str, socket.socket]:
     """The listeners the sandbox's launcher sends out over `channel` (closed after)."""
     try:
-        channel.settimeout(LISTEN_LIMIT)
+        channel.settimeout(SANDBOX_LISTENERS)
         names, fds, _, _ = socket.recv_fds(channel, 4096, max(1, len(listen)))
         if json.loads(names) != list(listen) or len(fds) != len(listen):
             raise KitError("the sandbox's launcher handed out the wrong listeners")
@@ -131,7 +130,7 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
         except KitError:
             return False
         try:
-            return process.wait(timeout=JOIN_LIMIT) == 0 and process.stdout.read() == b"joined\n"
+            return process.wait(timeout=ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
         except subprocess.TimeoutExpired:
             return False
         finally:
@@ -142,7 +141,7 @@ def holder_pid(info: int) -> int:
     """The host pid in bwrap's --info-fd JSON (written, over one or more writes, before the
     sandbox's launcher runs: by the time its listeners arrive, it is all there)."""
     text = b""
-    while select.select([info], [], [], LISTEN_LIMIT)[0]:
+    while select.select([info], [], [], SANDBOX_LISTENERS)[0]:
         chunk = os.read(info, 4096)
         text += chunk
         try:
@@ -151,9 +150,6 @@ def holder_pid(info: int) -> int:
             if not chunk:
                 break
     raise ValueError(f"bwrap said no child pid: {text[:200]!r}")
-
-
-JOIN_LIMIT = 10.0  # seconds for a zygote's fork to say it joined its sandbox
 
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
@@ -170,7 +166,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
     try:
-        holder = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+        holder = Child(command, cwd=cwd, env=env, start_new_session=True,
                                   pass_fds=(theirs.fileno(), info_in), stdin=subprocess.DEVNULL,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     finally:
@@ -193,7 +189,7 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
     try:
         forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
-                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid})
+                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid}, companion=holder)
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
@@ -203,9 +199,8 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
         for listener in listeners.values():
             listener.close()
         raise KitError(f"the zygote at {address} did not answer")
-    forked.companion = holder
     with os.fdopen(status_out, "rb") as status:
-        said = status.read(600) if select.select([status], [], [], JOIN_LIMIT)[0] else b"no answer"
+        said = status.read(600) if select.select([status], [], [], ZYGOTE_JOIN)[0] else b"no answer"
     if said != b"joined":
         stop(forked)
         raise KitError(f"the zygote's fork could not join its sandbox: {said.decode('utf-8', 'replace')}")
@@ -245,14 +240,13 @@ def copy_student_file(source: Path, target: Path) -> bool:
     return True
 
 
-def student_command(launch: Launch, argv: list[str], cwd: Path) -> list[str]:
+def student_command(launch: Launch, argv: list[str], cwd: Path, lang: str) -> list[str]:
     """`argv` as it must start when a trusted program (a real MCP client) starts student code:
     wrapped in the launch context's sandbox when there is one, as it is otherwise."""
     if launch.sandbox is None:
         return argv
     # Whatever environment the client passes on, the server gets only this one.
-    clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()),
-             f"LAB_LANG={os.environ.get('LAB_LANG', 'fr')}"]
+    clean = ["env", "-i", *(f"{name}={value}" for name, value in SANDBOX_BASE.items()), f"LAB_LANG={lang}"]
     sandbox.open_to_student(launch.sandbox, cwd)
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 

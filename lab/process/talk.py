@@ -22,9 +22,9 @@ from lab.process.groups import ProcessTree, kill_tree, stop, wait_for
 from lab.process.launch import Launch
 from lab.process.result import CPU_SIGNAL, Run
 from lab.process.student import start_student
+from lab.time_limits import CPU_LOOK, PIPE_GRACE
 
 MAX_OUTPUT = 1 << 20  # bytes kept of stdout, and of stderr
-CPU_LOOK = 0.1  # seconds between two looks at a conversation's CPU (see Conversation.watch_cpu)
 
 
 def feed(stream: IO[bytes], data: bytes) -> None:
@@ -56,7 +56,7 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
     finally:
         stop(process)
     for reader in (out, err):
-        reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
+        reader.wait(PIPE_GRACE)  # a grandchild in another group may hold a pipe: don't wait for it
     return Run(out.kept(), err.kept(), exit_code(code, launch), round(time.monotonic() - started, 3))
 
 
@@ -150,9 +150,9 @@ class Conversation:
             self.done.set()
             stop(self.process)
         for reader in (self.out, self.err):
-            reader.wait(1.0)  # a grandchild in another group may hold a pipe: don't wait for it
+            reader.wait(PIPE_GRACE)  # a grandchild in another group may hold a pipe: don't wait for it
         if self.watchdog is not None:
-            self.watchdog.join(timeout=1.0)
+            self.watchdog.join(timeout=PIPE_GRACE)
         code = -CPU_SIGNAL if self.over_budget else exit_code(code, self.launch)
         return Run(self.out.kept(), self.err.kept(), code, round(time.monotonic() - self.started, 3))
 

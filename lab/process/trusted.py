@@ -16,7 +16,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import IO, Protocol
+
+from lab.process.groups import Child
+from lab.process.preloaded import Forked, start
 
 
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
@@ -51,23 +53,26 @@ def trusted_python(args: list[str]) -> list[str]:
     return [sys.executable, "-I", *cache_options(), *args]
 
 
-class Started(Protocol):
-    """A started process as the kit holds it: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
-
-    pid: int
-    returncode: int | None
-    stdout: IO[bytes] | None
-    stderr: IO[bytes] | None
-
-    def poll(self) -> int | None: ...
-    def wait(self, timeout: float | None = None) -> int: ...
+# A started process as the kit holds it: a new one, or a preloader's fork; both are waited
+# for, read and stopped alike (lab/process/groups.py).
+Started = Child | Forked
 
 
 def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
                   stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE,
-                  cwd: str = TRUSTED_FOLDER) -> subprocess.Popen:
+                  cwd: str = TRUSTED_FOLDER, forked: tuple[str, str, list[str]] | None = None) -> Started:
     """`argv` (a trusted_python command line, or a trusted program's) in TRUSTED_FOLDER, or in
     `cwd`, a fresh folder of the kit's (a real client's), never one student code can write; in
-    a session of its own; by default nothing on stdin, stdout and stderr on pipes."""
-    return subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True,
-                            stdin=stdin, stdout=stdout, stderr=stderr)
+    a session of its own; by default nothing on stdin, stdout and stderr on pipes.
+
+    `forked`: (a preloader's address, the module or file it runs, its arguments), the same
+    program forked ready by `lab grade`'s preloader (lab/process/preloader.py applies the same
+    limits) instead of `argv`, with the default pipes. The one place this choice is made: a
+    preloader that does not answer costs a new interpreter's start-up time, never any isolation."""
+    if forked is not None:
+        address, target, args = forked
+        process = start(address, target, args, cwd, env)
+        if process is not None:
+            process.stdin.close()  # as /dev/null: nothing to read
+            return process
+    return Child(argv, cwd=cwd, env=env, start_new_session=True, stdin=stdin, stdout=stdout, stderr=stderr)

@@ -44,15 +44,12 @@ from lab.process.launch import HERE, Launch
 from lab.process.capped import parse_json, read_run
 from lab.process.result import Run
 from lab.process.trusted import start_trusted, trusted_python
+from lab import time_limits
 
 CONNECTED, REFUSED, FAILED, UNAVAILABLE = "connected", "refused", "failed", "unavailable"
 
 SDK_MODES = ("legacy", "auto")
-# One mode: connect and list tools. A healthy server needs milliseconds; the SDK waits
-# 10 s for a `server/discover` answer, so a server that ignores the probe fails here.
-SDK_STEP_LIMIT = 6.0
-# The whole SDK child: the import, every mode, and the SDK's own shutdown of the server.
-SDK_LIMIT = 45.0
+SDK_STEP_LIMIT, SDK_LIMIT = time_limits.SDK_STEP, time_limits.SDK  # why: lab/time_limits.py
 
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 # Pinned: npx would otherwise take whatever the registry and the local Node give (on Node 20
@@ -61,8 +58,7 @@ INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 INSPECTOR_VERSION = "2.12.0"
 INSPECTOR = f"{INSPECTOR_PACKAGE}@{INSPECTOR_VERSION}"
 SDK_REQUIREMENT = "mcp==2.3.0"  # the SDK release the bonus checks are tested with (the bundle installs it)
-INSPECTOR_LIMIT = 30.0  # seconds once npx has the package (the Inspector itself waits 60 s)
-FETCH_LIMIT = 90.0  # seconds when npx must fetch it first from the npm registry
+INSPECTOR_LIMIT, FETCH_LIMIT = time_limits.INSPECTOR, time_limits.INSPECTOR_FETCH
 # npm's own defaults retry for minutes; no registry must mean a quick, clear skip.
 QUIET_NPM = {"npm_config_update_notifier": "false", "npm_config_fund": "false", "npm_config_audit": "false",
              # Node 22's HTTP client (undici) reserves gigabytes of address space for WebAssembly guard
@@ -88,33 +84,15 @@ class RealClientRun:
         return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
 
 
-def run_capped(args: list[str], timeout: float, cwd: str, preloaded: Optional[tuple[str, str, list[str]]] = None,
+def run_capped(args: list[str], timeout: float, cwd: str, forked: Optional[tuple[str, str, list[str]]] = None,
                env: Optional[dict[str, str]] = None) -> Run:
     """Run a trusted process to the end, or kill it at `timeout` (its code None then), its
-    stdout and stderr each capped at OUTPUT_CAP bytes.
-
-    `cwd`: a folder of the kit's (client_folder), never one student code can write.
-    `preloaded`: (preloader's address, module, arguments) that `lab grade`'s preloader forks
-    instead, with the SDK imported already (`args` is the command line that does the same in
-    a new interpreter)."""
-    env = dict(os.environ) if env is None else env
+    stdout and stderr each capped at OUTPUT_CAP bytes. `cwd`: a folder of the kit's
+    (client_folder), never one student code can write. `forked`: see start_trusted (the SDK
+    child, forked with the SDK imported by `lab grade`'s preloader)."""
     started = time.monotonic()
-    process = fork_preloaded(*preloaded, cwd, env) if preloaded else None
-    if process is None:
-        process = start_trusted(args, env, cwd=cwd)
+    process = start_trusted(args, dict(os.environ) if env is None else env, cwd=cwd, forked=forked)
     return read_run(process, started, timeout, OUTPUT_CAP, OUTPUT_CAP)
-
-
-def fork_preloaded(address: str, module: str, args: list[str], cwd: str, env: dict[str, str]):
-    """`python -m module args...` forked by `lab grade`'s preloader at `address`, its output on
-    pipes; None when the preloader does not answer (then a new interpreter starts, with the
-    same `-I` and folder: the same isolation)."""
-    from lab.process.preloaded import start
-
-    forked = start(address, module, args, cwd, env)
-    if forked is not None:
-        forked.stdin.close()  # as /dev/null: nothing to read
-    return forked
 
 
 def client_folder() -> tempfile.TemporaryDirectory:
@@ -146,32 +124,30 @@ def not_started(client: str, server: Path) -> RealClientRun:
     return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
 
 
-def server_command(server: Path, launch: Launch = HERE) -> tuple[list[str], dict[str, str]]:
+def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tuple[list[str], dict[str, str]]:
     """How a client starts `python server`: inside the launch context's sandbox when there is
     one (the client itself stays outside, so its report is out of the server's reach), and
-    with what environment (the sandbox's: only what a server needs)."""
+    with what environment (the sandbox's: only what a server needs), in the run's language."""
     from lab.process.student import SANDBOX_BASE, student_command
 
-    command = student_command(launch, [sys.executable, str(server)], server.parent)  # the sandbox binds only that folder
-    if launch.sandbox is None:
-        return command, dict(os.environ)
-    return command, {**SANDBOX_BASE, "LAB_LANG": os.environ.get("LAB_LANG", "fr")}
+    command = student_command(launch, [sys.executable, str(server)], server.parent, lang)  # the sandbox binds only that folder
+    return command, {**(os.environ if launch.sandbox is None else SANDBOX_BASE), "LAB_LANG": lang}
 
 
 # ---------------------------------------------------------------- the mcp SDK client
 
 
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
-            step_limit: Optional[float] = None, launch: Launch = HERE) -> list[RealClientRun]:
+            step_limit: Optional[float] = None, launch: Launch = HERE, lang: str = "fr") -> list[RealClientRun]:
     """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
-    child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.real_clients import sdk_child; sdk_child(sys.argv[1:])"
-    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), *modes]
+    child = f"import sys; sys.path.insert(0, {str(KIT_PARENT)!r}); from lab.checks.real_clients import sdk_child; sdk_child(sys.argv[1:])"
+    arguments = [str(server_path(server)), str(step_limit), launch.to_json(), lang, *modes]
     with client_folder() as folder:
         done = run_capped(trusted_python(["-c", child, *arguments]), limit, folder,
-                          preloaded=(launch.preloader, "lab.real_clients", arguments) if launch.preloader else None)
+                          forked=(launch.preloader, "lab.checks.real_clients", arguments) if launch.preloader else None)
     runs = {}
     for line in done.stdout_lines():
         try:
@@ -207,7 +183,7 @@ def sdk_missing() -> str:
 
 def sdk_child(argv: list[str]) -> None:
     """In the child: print one RealClientRun as a JSON line per mode."""
-    server, step_limit, launch, *modes = argv
+    server, step_limit, launch, lang, *modes = argv
     try:
         import anyio
         import mcp  # noqa: F401
@@ -218,11 +194,11 @@ def sdk_child(argv: list[str]) -> None:
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
         run = not_started(f"sdk-{mode}", Path(server)) if not_a_server_file(Path(server)) else anyio.run(
-            sdk_once, server, mode, float(step_limit), Launch.from_json(launch))
+            sdk_once, server, mode, float(step_limit), Launch.from_json(launch), lang)
         print(json.dumps(asdict(run)), flush=True)
 
 
-async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE) -> RealClientRun:
+async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = HERE, lang: str = "fr") -> RealClientRun:
     import anyio
     from mcp import StdioServerParameters
     from mcp.client.client import Client
@@ -232,7 +208,7 @@ async def sdk_once(server: str, mode: str, step_limit: float, launch: Launch = H
     name = f"sdk-{mode}"
     # The whole environment (the SDK would pass only PATH, HOME and a few more): the server then
     # carries what a grader marks its processes with, and LAB_LANG.
-    command, env = server_command(Path(server), launch)
+    command, env = server_command(Path(server), launch, lang)
     # Sandboxed, the server's folder is set inside the sandbox (and bwrap starts in the client's own).
     cwd = None if launch.sandbox is not None else str(Path(server).parent)
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd, env=env)
@@ -277,7 +253,7 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
-                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE) -> RealClientRun:
+                  limit: float = INSPECTOR_LIMIT, launch: Launch = HERE, lang: str = "fr") -> RealClientRun:
     """`npx @modelcontextprotocol/inspector@VERSION --cli python SERVER --method tools/list`.
 
     Under `lab grade`, only the Inspector found before grading started (`launch.inspector`)
@@ -295,16 +271,16 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         from lab.process.student import KitError
 
         raise KitError("the check run was given no MCP Inspector to run")
+    # The client's own environment, and the run's language for an unsandboxed server it passes it to.
+    server_argv, env = server_command(server, launch, lang)[0], {**os.environ, **QUIET_NPM, "LAB_LANG": lang}
     with client_folder() as folder:
         if entry and node and os.path.isfile(entry):  # found once for the class (lab grade --bonus)
-            done = run_capped([node, entry, "--cli", *server_command(server, launch)[0], "--method", "tools/list"],
-                              limit, folder, env={**os.environ, **QUIET_NPM})
+            done = run_capped([node, entry, "--cli", *server_argv, "--method", "tools/list"], limit, folder, env=env)
             return inspector_outcome(done, limit, fetched=False)
         npx = shutil.which("npx")
         if npx is None:
             return RealClientRun("inspector", UNAVAILABLE, reason="real.no_npx")
-        command = [INSPECTOR, "--cli", *server_command(server, launch)[0], "--method", "tools/list"]
-        env = {**os.environ, **QUIET_NPM}
+        command = [INSPECTOR, "--cli", *server_argv, "--method", "tools/list"]
         done = run_capped([npx, "--yes", "--offline", *command], limit, folder, env=env)
         fetched = "ENOTCACHED" in done.err
         if fetched and not fetch:
