@@ -80,6 +80,12 @@ MISTAKES = {
         "absent au lieu de -32600.",
         "Reply to the request tools/list sent after notifications/initialized, before any initialize: error.code is "
         "missing instead of -32600."),
+    "the server reuses one dict for every reply": (
+        "server", 'def envoyer(m):\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        'def envoyer(m, plein={"jsonrpc": "2.0"}):\n    plein.update(m)\n    print(json.dumps(plein), flush=True)\n',
+        "server.json-rpc-replies",
+        "Ligne mal formée : elle a à la fois result et error, quand une réponse a l’un ou l’autre",
+        "Malformed line: it has both result and error, when a reply has one or the other"),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
@@ -157,7 +163,16 @@ MISTAKES = {
         "sans le préfixe « <- »", 'without the "<- " prefix'),
     "the helper has no timeout": (
         "model", "                               timeout=delai, max_retries=0)\n", "                               max_retries=0)\n",
-        "model.slow", "Rien dans ask ne borne l’attente", "Nothing in ask limits the wait"),
+        "model.slow", "son attente n’est pas bornée par AI_TIMEOUT", "its wait is not bounded by AI_TIMEOUT"),
+    "the helper counts its timeout in milliseconds": (
+        "model", "                               timeout=delai, max_retries=0)\n",
+        "                               timeout=delai * 1000, max_retries=0)\n",
+        "model.slow", "son attente n’est pas bornée par AI_TIMEOUT, qui compte en secondes",
+        "its wait is not bounded by AI_TIMEOUT, which counts seconds"),
+    "the helper reads the old completions' text": (
+        "model", "        return Answer(reponse.choices[0].message.content, False)", "        return Answer(reponse.choices[0].text, False)",
+        "model.answers", "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse a échoué",
+        "The model answered, but ask returned the recorded sample: reading its answer failed"),
     "the helper raises on a refused connection": (
         "model", "    except Exception as erreur:\n", "    except openai.APIStatusError as erreur:\n", "model.refused",
         "ask a levé une exception au lieu de répondre", "ask raised an exception instead of answering"),
@@ -397,8 +412,8 @@ MISTAKES = {
     "the parse error leaves its id out": (
         "server", '        echec(None, -32700, "Erreur d’analyse")\n',
         '        envoyer({"error": {"code": -32700, "message": "Erreur d’analyse"}})\n', "server.parse-error",
-        "Réponse à la requête id null : id vaut absent au lieu de null.",
-        "Reply to the request id null: id is missing instead of null."),
+        "L’erreur -32700 n’a pas de clé id : elle porte \"id\": null",
+        "The -32700 error has no id key: it carries \"id\": null"),
     "the server ends with an error code": (
         "server", "        traiter(msg)\n", "        traiter(msg)\nsys.exit(3)\n", "server.exits-at-eof",
         "Le serveur s’est arrêté avec le code 3.", "The server stopped with code 3."),

@@ -199,7 +199,9 @@ def answers(context: Context) -> None:
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     model: ModelRun = context.probe("model.run")
     if got != {"text": model.text, "recorded": False}:
-        reason = "model.text_marked_recorded" if got["text"] == model.text else "model.not_its_text"
+        reason = ("model.text_marked_recorded" if got["text"] == model.text
+                  else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  else "model.not_its_text")
         raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
 

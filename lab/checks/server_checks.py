@@ -219,7 +219,7 @@ def shape_problem(reply: Any) -> str | None:
     if "id" not in reply:
         return "shape.no_id"
     if ("result" in reply) == ("error" in reply):
-        return "shape.result_or_error"
+        return "shape.result_and_error" if "result" in reply else "shape.result_or_error"
     error = reply.get("error", {})
     if "error" in reply and not (isinstance(error, dict) and type(error.get("code")) is int
                                  and isinstance(error.get("message"), str)):
@@ -317,6 +317,10 @@ def parse_error(context: Context) -> None:
         raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
                      fields={"id": as_json(wrong[0]["id"])})
     if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
+        without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
+        if without_id:
+            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]),
+                         reason="server.parse_error_no_id")
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 

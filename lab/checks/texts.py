@@ -123,6 +123,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
         "shape.result_or_error": "il faut soit result, soit error",
+        "shape.result_and_error": "elle a à la fois result et error, quand une réponse a l’un ou l’autre (un dict "
+                                  "qui garde les clés d’une réponse à l’autre ?)",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
         "server.reads_to_the_end": "lire jusqu’à la fin de l’entrée",
         "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
@@ -183,10 +185,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.load_hangs": "model.py ne se charge pas en {seconds:g} s : ce qui s’exécute à son import ne finit pas.",
         "model.stopped_before": "Le processus de test s’est arrêté avant ce cas.",
         "model.never_answers": "Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
-                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Rien dans ask ne borne l’attente.",
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}) : son attente n’est pas bornée par AI_TIMEOUT, qui "
+                               "compte en secondes.",
         "model.ask_hangs": "ask ne rend pas la main.",
         "model.ask_raises": "ask a levé une exception au lieu de répondre.",
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
+        "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
+                                     "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
+                                     "message du premier choix de la réponse.",
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.no_request": "Aucune requête n’est arrivée au modèle.",
@@ -299,6 +305,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
+        "server.parse_error_no_id": "L’erreur -32700 n’a pas de clé id : elle porte \"id\": null, car une ligne qui "
+                                    "n’est pas du JSON n’a pas d’id que le serveur puisse lire.",
         "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
                                  "n’a pas d’id que le serveur puisse lire, pas même celui de la requête d’avant.",
         "server.stopped_on_not_json": "Votre serveur s’est arrêté (code {code}) sur une ligne qui n’est pas du JSON, "
@@ -426,6 +434,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
         "shape.result_or_error": "it needs either result or error",
+        "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "
+                                  "keeps its keys from one reply to the next?)",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
         "server.reads_to_the_end": "reading until the input ends",
         "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
@@ -481,10 +491,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.load_hangs": "model.py does not load within {seconds:g} s: what runs at its import never ends.",
         "model.stopped_before": "The test process stopped before this case.",
         "model.never_answers": "The model accepts the connection but never answers: ask was still waiting after "
-                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}). Nothing in ask limits the wait.",
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}): its wait is not bounded by AI_TIMEOUT, which counts "
+                               "seconds.",
         "model.ask_hangs": "ask does not return.",
         "model.ask_raises": "ask raised an exception instead of answering.",
         "model.not_its_text": "ask does not return the model's text.",
+        "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
+                                     "failed (ask printed its reason, below). The text is the content of the first "
+                                     "choice's message in the answer.",
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.no_request": "No request reached the model.",
@@ -588,6 +602,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
+        "server.parse_error_no_id": "The -32700 error has no id key: it carries \"id\": null, since a line that is "
+                                    "not JSON has no id the server can read.",
         "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
                                  "id the server can read, not even the previous request's.",
         "server.stopped_on_not_json": "Your server stopped (code {code}) on a line that is not JSON, before its input "
