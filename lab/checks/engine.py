@@ -85,10 +85,10 @@ class Check:
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
     lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
     run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
-    # How its module judges a part while another may still be to write, given the check (its
-    # task, its run): e.g. server_checks.by_part. `direct` is the judge of a part's own calls
-    # (lab/checks/parts.py) when it differs from `run`.
-    rule: Callable[["Check", "Context"], None] | None = None
+    # How it is judged, given the check (its task, its run): its run as it is, or its module's
+    # way while a part may still be to write (server_checks.by_part). `direct` is the judge of
+    # a part's own calls (lab/checks/parts.py) when it differs from `run`.
+    rule: Callable[["Check", "Context"], None] = lambda check, context: check.run(context)
     direct: Callable[["Context"], None] | None = None
     applies_when: str = ""  # a file name: checked only when the folder has this file
     # A root cause (the process crashed, its output is not JSON, a notification was
@@ -286,7 +286,7 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         crashes = [c for c in (context.probe(name) for name in check.probes) if isinstance(c, ProbeCrash)]
         if crashes:
             raise RuntimeError(crashes[0].reason)
-        check.rule(check, context) if check.rule else check.run(context)
+        check.rule(check, context)
     except Skipped as skip:
         result.status = SKIPPED
         said(result, lang, skip.reason, **skip.fields)
