@@ -472,17 +472,19 @@ def by_part(check: Check, context: Context) -> None:
         return check.run(lent_if_needed(context, part) if part != "server-1" else context)
     if part not in ("server-1", "server-2"):
         raise Waiting(missing, printed)
-    found: parts.PartsRun = context.probe("server.parts")
     try:
-        view = parts.PartView(context, {
-            name: partial(parts.direct_transcript, found, name, part, context.probe(name).reference)
-            for name in BOTH})
-        (check.direct or check.run)(view)
+        (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
     except Failed as failure:
         waits = unwritten_task(failure.output)
         if waits:
             raise Waiting(waits, printed) from None
         raise
+
+
+def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
+    """The context a part's check reads when it is judged by its own calls (parts.py)."""
+    return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
+                                                  context.probe(name).reference) for name in BOTH})
 
 
 PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
@@ -539,8 +541,7 @@ def lent_if_needed(context: Context, part: str) -> Context:
         found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
         if found is not None and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
-            return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
-                                                          context.probe(name).reference) for name in BOTH})
+            return direct_view(context, found, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
 
 
