@@ -385,7 +385,7 @@ def test_a_probe_waiting_for_its_turn_is_not_timed_out(tmp_path: Path, monkeypat
             assert context.probe(name) == "seen"
         return run
 
-    words = {"title": {"fr": "t", "en": "t"}, "hint": {"fr": "h", "en": "h"}}
+    words = {"fr": ("t", "h"), "en": ("t", "h")}
     checks = [engine.Check(id="c0", task="t", probes=("p0",), lazy_probes=("lazy",), run=reads("lazy"), **words),
               engine.Check(id="c1", task="t", probes=("p1",), run=reads("p1"), **words),
               engine.Check(id="c2", task="t", probes=("p2",), run=reads("p2"), **words)]

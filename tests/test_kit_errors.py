@@ -57,7 +57,7 @@ def test_a_failure_whose_fields_hold_a_huge_value_is_cut_before_it_is_said() -> 
         raise Failed(huge, huge, reason="reply.differs", fields={"what": "tools/list (id 5)", "path": "result",
                                                                  "got": huge, "want": "{}"})
 
-    check = Check(id="server.tools-list-when-ready", task="server-3", run=fails)
+    check = Check(id="server.tools-list-when-ready", task="server-3", run=fails, fr=("t", "h"), en=("t", "h"))
     result = judge(check, Context(folder=None, lang="en", probes={}), set(), {})  # type: ignore[arg-type]
     assert result.status == "failed"
     assert result.message == f"Reply to the request tools/list (id 5): result is {'x' * FIELD_CHARS} … instead of {{}}."

@@ -1,6 +1,7 @@
 """One shape for the checks' reasons: a key of lab/checks/texts.py and its fields, in French and
-English with the same fields; the real clients report keys, never sentences; the modules moved to
-the table keep no text of their own in the older shapes."""
+English with the same fields; a check's title and hint in its declaration, in both languages with
+the same fields; the real clients report keys, never sentences; the modules moved to the tables
+keep no text of their own in the older shapes."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from lab.checks import registry
 from lab.checks.texts import TEXTS, field_names, say
-from lab.checks.titles import TITLES
 
-# Modules whose texts all live in the tables, and the class report's figures that read them.
-MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", "lab/checks/__init__.py",
+# Modules whose texts all live in the tables or in the checks' declarations, and the class
+# report's figures that read them.
+MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/__init__.py",
          "lab/checks/tracebacks.py",
          "lab/checks/server_checks.py", "lab/checks/server_session.py", "lab/checks/parts.py", "lab/checks/bonus.py",
          "lab/checks/client_checks.py", "lab/checks/model_checks.py", "lab/checks/answers_checks.py",
@@ -23,27 +25,35 @@ MOVED = ("lab/checks/engine.py", "lab/checks/texts.py", "lab/checks/titles.py", 
 SAME_IN_BOTH = {"real.said", "bonus.inspector.hint"}  # the client's own words; a command line
 
 
-@pytest.mark.parametrize("table", [TEXTS, TITLES], ids=["texts", "titles"])
+def declared_words() -> dict[str, dict[str, str]]:
+    """The checks' titles and hints as declared (templates), and the lesson parts' names, by key."""
+    checks, _, tasks = registry()
+    table: dict[str, dict[str, str]] = {"fr": {}, "en": {}}
+    for check in checks:
+        for lang, (title, hint) in (("fr", check.fr), ("en", check.en)):
+            table[lang].update({f"{check.id}.title": title, f"{check.id}.hint": hint})
+    for task, names in tasks.items():
+        for lang in table:
+            table[lang][f"task.{task}"] = names[lang]
+    return table
+
+
+@pytest.mark.parametrize("table", [TEXTS, declared_words()], ids=["texts", "declared"])
 def test_every_key_is_in_french_and_english_with_the_same_fields(table: dict[str, dict[str, str]]) -> None:
     assert set(table) == {"fr", "en"}
     assert sorted(table["fr"]) == sorted(table["en"])
     for key in table["fr"]:
+        assert table["fr"][key] and table["en"][key], key
         assert field_names(table["fr"][key]) == field_names(table["en"][key]), key
         assert table["fr"][key] != table["en"][key] or key in SAME_IN_BOTH, key
-    assert not set(TEXTS["fr"]) & set(TITLES["fr"])  # `say` reads both: one home per key
 
 
-def test_every_check_and_part_has_its_words_in_the_table_and_no_literal_of_its_own() -> None:
-    from lab.checks import registry
-
+def test_every_check_and_part_has_its_words_in_its_declaration() -> None:
     checks, _, tasks = registry()
     for check in checks:
-        assert f"{check.id}.title" in TITLES["en"] and f"{check.id}.hint" in TITLES["en"], check.id
-    assert all(f"task.{task}" in TITLES["fr"] for task in tasks)
-    for path in sorted((ROOT / "lab" / "checks").glob("*.py")):
-        calls = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                 if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Check"]
-        assert [k.arg for call in calls for k in call.keywords if k.arg in ("title", "hint")] == [], path.name
+        assert len(check.fr) == len(check.en) == 2, check.id  # (title, hint)
+        assert set(check.words) >= field_names("".join(check.fr)), check.id
+    assert all(set(names) == {"fr", "en"} for names in tasks.values())
 
 
 def reason_keys_in(path: Path) -> set[str]:
@@ -106,13 +116,38 @@ def sentence_pairs(source: str) -> list[str]:
     return pairs
 
 
+def without_declared_words(source: str) -> str:
+    """The source with the words' homes blanked: a check declaration's `fr=` and `en=` (a call
+    of Check or of a module's `*_check`), and the `TASKS` names."""
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "").endswith(("Check", "_check")):
+            spans += [keyword.value for keyword in node.keywords if keyword.arg in ("fr", "en")]
+        if isinstance(node, ast.Assign) and [getattr(target, "id", "") for target in node.targets] == ["TASKS"]:
+            spans.append(node.value)
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "TASKS":
+            spans.append(node.value)
+    data = source.encode("utf-8")  # the AST's columns count bytes
+    starts = [0] + [index + 1 for index, byte in enumerate(data) if byte == ord("\n")]
+    for node in sorted(spans, key=lambda node: (node.lineno, node.col_offset), reverse=True):
+        begin = starts[node.lineno - 1] + node.col_offset
+        end = starts[node.end_lineno - 1] + node.end_col_offset
+        data = data[:begin] + b"()" + b"\n" * data[begin:end].count(b"\n") + data[end:]
+    return data.decode("utf-8")
+
+
+def test_the_declared_words_are_left_out_and_nothing_else() -> None:
+    source = 'x = Check(id="a", fr=("Un titre", "Une piste"), en=("A title", "A hint"))\nTASKS = {"t": {"fr": "une partie"}}\n' \
+             'y = Failed(fr="a", en="b")\n'
+    assert without_declared_words(source).splitlines() == ['x = Check(id="a", fr=(), en=())', "TASKS = ()",
+                                                           'y = Failed(fr="a", en="b")']
+
+
 @pytest.mark.parametrize("module", MOVED)
 def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None:
-    source = (ROOT / module).read_text(encoding="utf-8")
+    source = without_declared_words((ROOT / module).read_text(encoding="utf-8"))
     if module.endswith("texts.py"):
         source = source[source.index("def task_word"):]  # the table itself is the one home
-    if module.endswith("titles.py"):
-        source = ""
     found = [line for line in source.splitlines() for shape in INLINE + LANG_BRANCHES if shape.search(line)]
     assert found == [] and sentence_pairs(source) == []
     assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")

@@ -1,12 +1,12 @@
 """The graded checks: `run_checks(folder, lang)` checks a student's folder and returns a Report.
 
 How checks are found: every module of this package that defines `CHECKS` (a list of
-`lab.checks.engine.Check(...)` declarations, each whole: id, task, points, titles, hint,
-prerequisites, probes and the function that judges; listed in docs/checks.md by
-`python -m lab.checks.doc`) is a checks module; it may also define `PROBES` (name ->
-`Probe`: the runs its checks read) and `TASKS` (task id -> its name in each language,
-from "task.<id>" in lab/checks/titles.py, for a new lesson part). To add checks, write `lab/checks/<name>.py` with those names;
-nothing else to register. A check with `applies_when="bonus_server.py"` is checked only
+`lab.checks.engine.Check(...)` declarations, each whole: id, task, points, title and hint in
+French and English, prerequisites, probes and the function that judges; listed in
+docs/checks.md by `python -m lab.checks.doc`) is a checks module; it may also define `PROBES`
+(name -> `Probe`: the runs its checks read) and `TASKS` (task id -> its name in each
+language, for a new lesson part). To add checks, write `lab/checks/<name>.py` with those
+names; nothing else to register. A check with `applies_when="bonus_server.py"` is checked only
 in folders that have that file (so a folder without the bonus is not marked down), and
 a task in OPT_IN_TASKS only when asked (`lab check --bonus`).
 
@@ -23,13 +23,20 @@ from functools import lru_cache
 from pathlib import Path
 
 from lab.checks.engine import Check, Probe, ProbeMemo, run
-from lab.checks.texts import in_each_language
 from lab.process.launch import HERE, Launch
 from lab.results import Report
 
-# The lesson's parts, in the report's order; their names are "task.<id>" in lab/checks/titles.py.
-TASKS: dict[str, dict[str, str]] = {task: in_each_language(f"task.{task}") for task in (
-    "server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers")}
+# The lesson's parts, in the report's order, and their names.
+TASKS: dict[str, dict[str, str]] = {
+    "server-1": {"fr": "serveur, partie 1", "en": "server, part 1"},
+    "server-2": {"fr": "serveur, partie 2", "en": "server, part 2"},
+    "server-3": {"fr": "serveur, partie 3", "en": "server, part 3"},
+    "client-1": {"fr": "client, partie 1", "en": "client, part 1"},
+    "client-2": {"fr": "client, partie 2", "en": "client, part 2"},
+    "client-3": {"fr": "client, partie 3", "en": "client, part 3"},
+    "model": {"fr": "assistant du modèle", "en": "model helper"},
+    "answers": {"fr": "réponses de la leçon", "en": "the lesson's answers"},
+}
 
 
 @lru_cache(maxsize=1)
@@ -52,6 +59,11 @@ def registry() -> tuple[list[Check], dict[str, Probe], dict[str, dict[str, str]]
 
 def task_title(task: str, lang: str) -> str:
     return registry()[2].get(task, {}).get(lang, task)
+
+
+def check_title(check_id: str, lang: str) -> str:
+    """A check's title, named by its id (a prerequisite's, in "must pass first")."""
+    return next((check.title[lang] for check in registry()[0] if check.id == check_id), check_id)
 
 
 def is_cause(check_id: str) -> bool:

@@ -13,6 +13,7 @@ import difflib
 import re
 import sys
 import unicodedata
+from functools import partial
 from typing import Any, Callable
 
 from lab.checks.engine import Check, Context, Failed, Probe
@@ -300,9 +301,22 @@ def six_replies(context: Context) -> None:
 
 
 FILE_PROBE = ("answers.file",)
+answers_check = partial(Check, task="answers", probes=FILE_PROBE)
 
 CHECKS = [
-    Check(id="answers.keywords", task="answers", probes=FILE_PROBE, run=keywords),
-    Check(id="answers.three-clients", task="answers", probes=FILE_PROBE, run=three_clients),
-    Check(id="answers.six-replies", task="answers", probes=FILE_PROBE, run=six_replies),
+    answers_check(id="answers.keywords", run=keywords,
+                  fr=("Mots clés : les exemples",
+                      "Un exemple par mot : la requête qui ouvre la session, un état du serveur, une version négociable."),
+                  en=("Keywords: the examples",
+                      "One example per word: the request that opens the session, a state of the server, a version to agree on.")),
+    answers_check(id="answers.three-clients", run=three_clients,
+                  fr=("Trois clients demandent : ce que répond le serveur",
+                      "La version est-elle dans la liste du serveur ? Alors « résultat en <version> », sinon le code d’erreur."),
+                  en=("Three clients ask: what the server answers",
+                      "Is the version in the server's list? Then \"result in <version>\", otherwise the error code.")),
+    answers_check(id="answers.six-replies", run=six_replies,
+                  fr=("Les six réponses : le code ou « résultat »",
+                      "Lancez votre client contre votre serveur (`lab run exercises`) et lisez chaque ligne `<- ` : error.code, ou result. Relisez le tableau des codes de la leçon."),
+                  en=('The six replies: the code or "result"',
+                      "Run your client against your server (`lab run exercises`) and read each `<- ` line: error.code, or result. Read the lesson's table of codes again.")),
 ]

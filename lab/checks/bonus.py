@@ -22,18 +22,19 @@ failing (`lab grade --bonus` stops before grading instead: lab/grading/classroom
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from lab.checks import real_clients
 from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
-TASKS = {"bonus": in_each_language("task.bonus")}
+TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
 SESSION_LIMIT = PROBE_LIMIT  # seconds for one stdio session (and its timing confirmation), as for the lesson's server
 # The versions a client may ask for in the handshake era, the reference bonus server's own
 # list; the replies expected come from the reference server too.
@@ -229,25 +230,54 @@ UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
 UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
-
 SDK = ("bonus.session", "bonus.sdk")
-
+bonus_check = partial(Check, task="bonus", applies_when=BONUS, needs=(START,))
 
 CHECKS = [
-    Check(id=START, task="bonus", applies_when=BONUS, probes=("bonus.session",), run=json_rpc_replies, cause=True),
-    Check(id="bonus.supported-version-echoed", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=STDIO,
-          run=versions_echoed, words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]}),
-    Check(id=UNKNOWN, task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=("bonus.unknown",),
-          run=unknown_version_answered),
-    Check(id="bonus.gate-still-holds", task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",),
-          run=gate_holds),
-    Check(id="bonus.capabilities-honest", task="bonus", applies_when=BONUS, needs=(START,), probes=UNKNOWN_PROBES,
-          run=capabilities_honest),
-    Check(id=DISCOVER, task="bonus", applies_when=BONUS, needs=(START,), probes=("bonus.session",), run=discover_answered),
-    Check(id="bonus.sdk-legacy", task="bonus", applies_when=BONUS, points=2, needs=(START,), probes=SDK,
-          run=lambda context: sdk_connects("legacy", context)),
-    Check(id="bonus.sdk-auto", task="bonus", applies_when=BONUS, points=2, needs=(START, DISCOVER), probes=SDK,
-          run=lambda context: sdk_connects("auto", context)),
-    Check(id="bonus.inspector", task="bonus", applies_when=BONUS, needs=(START,),
-          probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools),
+    bonus_check(id=START, needs=(), probes=("bonus.session",), run=json_rpc_replies, cause=True,
+                fr=("Le serveur bonus démarre et répond en JSON-RPC 2.0",
+                    "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer les vérifications du serveur."),
+                en=("The bonus server starts and answers in JSON-RPC 2.0",
+                    "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first.")),
+    bonus_check(id="bonus.supported-version-echoed", points=2, probes=STDIO, run=versions_echoed,
+                words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]},
+                fr=("Une version prise en charge est renvoyée telle quelle ({oldest} à {newest})",
+                    "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même)."),
+                en=("A supported version is echoed as it is ({oldest} to {newest})",
+                    "When the requested version is in supported, return it (the spec: the server MUST answer the same one).")),
+    bonus_check(id=UNKNOWN, points=2, probes=("bonus.unknown",), run=unknown_version_answered,
+                fr=("Une version inconnue reçoit un résultat avec la dernière version prise en charge",
+                    "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première)."),
+                en=("An unknown version gets a result with the latest supported version",
+                    "The spec's rule: do not refuse any more; answer the latest version in supported (the first one).")),
+    bonus_check(id="bonus.gate-still-holds", probes=("bonus.session",), run=gate_holds,
+                fr=("Les règles des états tiennent toujours (attente, prêt, second initialize)",
+                    "Seule la négociation change : ce que chaque état accepte, et ce qui le fait changer, restent ceux de la leçon."),
+                en=("The state rules still hold (waiting, ready, second initialize)",
+                    "Only the negotiation changes: what each state accepts, and what changes it, stay the lesson's.")),
+    bonus_check(id="bonus.capabilities-honest", probes=UNKNOWN_PROBES, run=capabilities_honest,
+                fr=("Les capacités restent honnêtes : tools seulement, listChanged false",
+                    "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire."),
+                en=("Capabilities stay honest: tools only, listChanged false",
+                    "An announcement is a promise, whatever the version: nothing more than what the server does.")),
+    bonus_check(id=DISCOVER, probes=("bonus.session",), run=discover_answered,
+                fr=("server/discover reçoit une réponse d’erreur, jamais le silence",
+                    "Une méthode inconnue reçoit toujours une erreur (-32600 avant initialize, -32601 ensuite)."),
+                en=("server/discover gets an error reply, never silence",
+                    "An unknown method always gets an error (-32600 before initialize, -32601 after).")),
+    bonus_check(id="bonus.sdk-legacy", points=2, probes=SDK, run=lambda context: sdk_connects("legacy", context),
+                fr=("Le client du SDK mcp (mode legacy) se connecte et ne voit aucun outil",
+                    "Le SDK propose 2025-11-25 dans initialize : acceptez-la, puis tools/list une fois prêt."),
+                en=("The mcp SDK client (legacy mode) connects and sees no tools",
+                    "The SDK offers 2025-11-25 in initialize: accept it, then tools/list once ready.")),
+    bonus_check(id="bonus.sdk-auto", points=2, needs=(START, DISCOVER), probes=SDK, run=lambda context: sdk_connects("auto", context),
+                fr=("Le client du SDK mcp (mode auto : server/discover d’abord) se connecte et ne voit aucun outil",
+                    "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize."),
+                en=("The mcp SDK client (auto mode: server/discover first) connects and sees no tools",
+                    "In auto mode the SDK probes server/discover; on an error it falls back to initialize.")),
+    bonus_check(id="bonus.inspector", probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
+                fr=('L’Inspector MCP (CLI, par npx) obtient {{"tools": []}}',
+                    "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"),
+                en=('The MCP Inspector (CLI, through npx) gets {{"tools": []}}',
+                    "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list")),
 ]

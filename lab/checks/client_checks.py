@@ -15,6 +15,7 @@ import socket
 import tempfile
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -289,25 +290,22 @@ def split_message(received: list[Any]) -> int:
     return 0
 
 
-def part_one(judge):
-    """`judge` on what the spy server received; when the client sent nothing (a later part
-    still to write, or a mistake in sending: part 2's checks say which), on what scenario()
-    returns, called directly (see parts.py): one mistake costs its own checks."""
-
-    def judged(context: Context) -> None:
-        outcome: StudentClientRun = context.probe("client.run")
-        if outcome.run is None or outcome.received:
-            return judge(context)
-        missing = unwritten_task(client_trace(outcome, context.lang))
-        try:
-            listed = parts.scenario_list(context.probe("server.parts"))
-        except Failed:
-            if missing:
-                raise
-            return judge(context)  # no scenario() to call (a client written otherwise): what the run saw
-        judge(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
-
-    return judged
+def part_one(check: Check, context: Context) -> None:
+    """The client checks' part rule (their `rule`): the check's `run` on what the spy server
+    received; when the client sent nothing (a later part still to write, or a mistake in
+    sending: part 2's checks say which), a part 1 check on what scenario() returns, called
+    directly (see parts.py): one mistake costs its own checks."""
+    outcome: StudentClientRun = context.probe("client.run")
+    if check.task != "client-1" or outcome.run is None or outcome.received:
+        return check.run(context)
+    missing = unwritten_task(client_trace(outcome, context.lang))
+    try:
+        listed = parts.scenario_list(context.probe("server.parts"))
+    except Failed:
+        if missing:
+            raise
+        return check.run(context)  # no scenario() to call (a client written otherwise): what the run saw
+    check.run(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
 
 
 def seven_messages(context: Context) -> None:
@@ -463,13 +461,43 @@ def prints_model_answer(context: Context) -> None:
 
 RUN = ("client.run",)
 PART_ONE = ("server.parts",)  # read only when the client sent nothing (see part_one)
+# Each check is judged on what the spies saw, through part_one (part 1 by scenario()).
+client_check = partial(Check, probes=RUN, lazy_probes=PART_ONE, rule=part_one)
 
 CHECKS = [
-    Check(id="client.seven-messages", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(seven_messages)),
-    Check(id="client.initialize-params", task="client-1", probes=RUN, lazy_probes=PART_ONE, run=part_one(initialize_params)),
-    Check(id="client.jsonrpc-on-every-message", task="client-2", probes=RUN, run=jsonrpc_everywhere),
-    Check(id="client.prints-exchange", task="client-2", probes=RUN, run=prints_exchange),
-    Check(id="client.closes-input", task="client-2", probes=RUN, run=closes_input, cause=True),
-    Check(id="client.asks-model", task="client-3", probes=RUN, run=asks_model),
-    Check(id="client.prints-model-answer", task="client-3", probes=RUN, run=prints_model_answer),
+    client_check(id="client.seven-messages", task="client-1", run=seven_messages,
+                 fr=("Le client envoie les sept messages de la leçon, dans l’ordre",
+                     "Le scénario de la leçon : sept messages, dont une notification sans id, dans l’ordre du tableau."),
+                 en=("The client sends the lesson's seven messages, in order",
+                     "The lesson's scenario: seven messages, one of them a notification with no id, in the table's order.")),
+    client_check(id="client.initialize-params", task="client-1", run=initialize_params,
+                 fr=("Les initialize portent protocolVersion, capabilities et clientInfo",
+                     "Les params d’initialize : la version demandée, les capacités du client (aucune) et qui il est."),
+                 en=("The initialize requests carry protocolVersion, capabilities and clientInfo",
+                     "initialize's params: the version asked for, the client's capabilities (none) and who it is.")),
+    client_check(id="client.jsonrpc-on-every-message", task="client-2", run=jsonrpc_everywhere,
+                 fr=('Chaque message envoyé porte "jsonrpc": "2.0"',
+                     'Ajoutez "jsonrpc": "2.0" à chaque message au moment de l’envoyer.'),
+                 en=('Every message sent carries "jsonrpc": "2.0"',
+                     'Add "jsonrpc": "2.0" to each message when you send it.')),
+    client_check(id="client.prints-exchange", task="client-2", run=prints_exchange,
+                 fr=("Le client affiche « -> » chaque message et « <- » chaque réponse",
+                     "Comme client2.js : chaque message envoyé s’affiche après « -> », en JSON, et chaque ligne reçue après « <- », telle quelle."),
+                 en=('The client prints "-> " each message and "<- " each reply',
+                     'As client2.js does: each message sent is printed after "-> ", as JSON, and each line received after "<- ", as it is.')),
+    client_check(id="client.closes-input", task="client-2", run=closes_input, cause=True,
+                 fr=("Après six réponses, le client ferme l’entrée du serveur",
+                     "Fermez l’entrée du serveur après la sixième réponse : il voit la fin de son entrée et s’arrête."),
+                 en=("After six replies the client closes the server's input",
+                     "Close the server's input after the sixth reply: it sees the end of its input and stops.")),
+    client_check(id="client.asks-model", task="client-3", run=asks_model,
+                 fr=("Le client demande au modèle d’expliquer les capacités annoncées",
+                     "Un seul appel à ask : d’abord facts(capacités) (fourni), puis la question avec les capacités de la réponse 3 en JSON (partie 3)."),
+                 en=("The client asks the model to explain the announced capabilities",
+                     "One call to ask: first facts(capabilities) (given), then the question with the capabilities of reply 3 as JSON (part 3).")),
+    client_check(id="client.prints-model-answer", task="client-3", run=prints_model_answer,
+                 fr=("Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
+                     "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask."),
+                 en=('The client prints "the model says:" and the answer, and ends (code 0)',
+                     "Print the lesson's \"the model says:\" line followed by the text ask returned.")),
 ]

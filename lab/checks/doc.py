@@ -15,7 +15,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "checks.md"
 
 HEADER = """# The graded checks / Les vérifications notées
 
-Written by `python -m lab.checks.doc` from the checks' declarations (`Check(...)` in
+Written by `python -m lab.checks.doc` from the checks' declarations (the `CHECKS` lists of
 `lab/checks/*.py`); a test fails when this file and the declarations differ.
 
 How a failure reads. Each part shows one failure: a root cause if one failed (marked

@@ -19,7 +19,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, Callable
 
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import fill, say
 from lab.checks.tracebacks import load_hint
 from lab.process.launch import HERE, Launch
 from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report, capped_fields, cut
@@ -68,34 +68,40 @@ class Skipped(Exception):
 
 @dataclass(frozen=True, kw_only=True)
 class Check:
-    """One graded check, declared whole in one place (see docs/checks.md for the list).
+    """One graded check, declared whole in its module (see docs/checks.md for the list): its id,
+    its lesson part, what it needs and reads, the function that judges it, and its words.
 
-    Every checks module declares its checks as `Check(...)` literals with these keywords,
-    in the order of the report; only their words are elsewhere, in the student texts' table
-    (lab/checks/titles.py, by check id)."""
+    `fr` and `en` are its (title, hint) in each language: what it judges, and what to do next
+    (never the answer itself); templates like lab/checks/texts.py's, `words` their fields.
+    A module gives its repeated keywords once (a `functools.partial` of Check)."""
 
     id: str  # stable, e.g. "server.ping-every-state"
     task: str  # the lesson part, e.g. "server-3"
-    points: int = 1
-    # Its title and hint (what to do next, never the answer itself) live in lab/checks/titles.py
-    # as "<id>.title" and "<id>.hint", with `words` as their fields; here, written in each language.
-    title: dict[str, str] = field(default_factory=dict)
-    hint: dict[str, str] = field(default_factory=dict)
+    fr: tuple[str, str]
+    en: tuple[str, str]
     words: dict[str, Any] = field(default_factory=dict)
+    points: int = 1
     needs: tuple[str, ...] = ()  # check ids that must pass first, else this one is skipped
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
     lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
     run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
+    # How it is judged, given the check (its task, its run): its run as it is, or its module's
+    # way while a part may still be to write (server_checks.by_part). `direct` is the judge of
+    # a part's own calls (lab/checks/parts.py) when it differs from `run`.
+    rule: Callable[["Check", "Context"], None] = lambda check, context: check.run(context)
+    direct: Callable[["Context"], None] | None = None
     applies_when: str = ""  # a file name: checked only when the folder has this file
     # A root cause (the process crashed, its output is not JSON, a notification was
     # answered, nothing was flushed): when it fails, the report shows it before the
     # other failures of its part, which it most likely explains.
     cause: bool = False
+    title: dict[str, str] = field(init=False)  # {"fr": …, "en": …}, written from fr and en
+    hint: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
-        for part in ("title", "hint"):
-            if not getattr(self, part):
-                object.__setattr__(self, part, in_each_language(f"{self.id}.{part}", **self.words))
+        for part, index in (("title", 0), ("hint", 1)):
+            object.__setattr__(self, part, {lang: fill(lang, pair[index], **self.words)
+                                            for lang, pair in (("fr", self.fr), ("en", self.en))})
 
 
 @dataclass(frozen=True)
@@ -231,11 +237,15 @@ def printed_besides(output: str) -> str:
     return "\n".join(line for line in output.splitlines() if not unwritten_task(line)).strip()
 
 
-def said_unwritten(reply: Any) -> str:
-    """The part a reply's error says is still to write (the bonus server answers so), or ""."""
-    error = reply.get("error") if isinstance(reply, dict) else None
+def part_named(stop: Waiting | Failed) -> str:
+    """The lesson part a check's stop says is still to write, or "": a Waiting names it; a
+    failure's output may hold the program's todo line (or a runner's NotImplementedError), or
+    its reply an error that says it (the bonus server answers so)."""
+    if isinstance(stop, Waiting):
+        return stop.task
+    error = stop.actual.get("error") if isinstance(stop.actual, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
-    return unwritten_task(message) if isinstance(message, str) else ""
+    return unwritten_task(stop.output) or (unwritten_task(message) if isinstance(message, str) else "")
 
 
 def said(result: CheckResult, lang: str, reason: str, **fields: Any) -> None:
@@ -244,47 +254,51 @@ def said(result: CheckResult, lang: str, reason: str, **fields: Any) -> None:
     result.message = say(lang, reason, **result.fields)
 
 
+def to_write(result: CheckResult, task: str, unwritten: dict[str, str], lang: str) -> None:
+    """The part rule, decided here only: a check stopped by a part still to write fails when it
+    is its own part (there is something to write), else it is not checkable yet; a check that
+    needs it waits for that part, said by its name."""
+    own = task == result.task
+    result.status = FAILED if own else SKIPPED
+    unwritten[result.id] = task
+    said(result, lang, UNWRITTEN if own else NOT_YET, task=task)
+
+
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
           unwritten: dict[str, str] | None = None) -> CheckResult:
     """One check's result. `unwritten` (check id -> task) gathers the checks that stopped on a
-    part still to write: a check needing one of them waits for that part, said by its name."""
+    part still to write (see to_write)."""
     unwritten = {} if unwritten is None else unwritten
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
                          title=check.title[lang], hint=check.hint[lang])
     missing = [need for need in check.needs if need not in passed]
+    if missing and missing[0] in unwritten:
+        to_write(result, unwritten[missing[0]], unwritten, lang)
+        return result
     if missing:
         result.status = SKIPPED
-        if missing[0] in unwritten:
-            waits = unwritten[missing[0]]
-            if waits == check.task:  # its own part, still to write: a failure, said as such
-                result.status = FAILED
-                unwritten[check.id] = waits
-            said(result, lang, UNWRITTEN if waits == check.task else NOT_YET, task=waits)
-        else:
-            # The title as a field (not the check's id): the reason reads the same in any reread.
-            said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
+        # The title as a field (not the check's id): the reason reads the same in any reread.
+        said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
     try:
         crashes = [c for c in (context.probe(name) for name in check.probes) if isinstance(c, ProbeCrash)]
         if crashes:
             raise RuntimeError(crashes[0].reason)
-        check.run(context)
+        check.rule(check, context)
     except Skipped as skip:
         result.status = SKIPPED
         said(result, lang, skip.reason, **skip.fields)
     except (Waiting, Failed) as stop:
-        # A part still to write, named by the program's todo line or by a runner that met
-        # its NotImplementedError: that is what to say, not the symptom the check saw.
-        task = stop.task if isinstance(stop, Waiting) else unwritten_task(stop.output) or said_unwritten(stop.actual)
-        own = task == check.task
-        result.status = FAILED if own or not task else SKIPPED
+        # A part still to write: that is what to say, not the symptom the check saw.
+        task = part_named(stop)
         if task:
-            unwritten[check.id] = task
-            said(result, lang, UNWRITTEN if own else NOT_YET, task=task)
+            to_write(result, task, unwritten, lang)
             result.output = shown(printed_besides(stop.output))
-        elif isinstance(stop, Failed):
+        else:
+            result.status = FAILED
+        if not task and isinstance(stop, Failed):
             result.expected, result.actual = shown(stop.expected), shown(stop.actual)
             result.message = stop.message[lang]
             result.reason, result.fields = stop.reason, stop.fields

@@ -16,6 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from functools import partial
 from typing import Any
 
 from lab.checks import parts
@@ -275,15 +276,34 @@ def given_reason(context: Context, line: str, address: str) -> None:
 
 
 RUN = ("model.run",)
+model_check = partial(Check, task="model", probes=RUN)
 
 # The request first: a helper that does not reach the model (AI_URL ignored) is told that,
 # not only that the model's text did not come back.
 CHECKS = [
-    Check(id="model.request", task="model", probes=RUN, run=request_shape),
-    Check(id="model.answers", task="model", probes=RUN, run=answers),
-    Check(id="model.refused", task="model", probes=RUN, run=lambda context: fallback(context, "refused")),
-    Check(id="model.http-error", task="model", probes=RUN,
-          run=lambda context: fallback(context, "error", must_say="503", endpoint="error")),
-    Check(id="model.slow", task="model", probes=RUN, run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP,
-                                                                                     endpoint="slow")),
+    model_check(id="model.request", run=request_shape,
+                fr=("ask envoie au modèle la requête de model.js : sa clé, son nom de modèle, les messages et max_tokens",
+                    "AI_URL + /v1, clé AI_KEY, modèle AI_MODEL, les messages et max_tokens reçus par ask."),
+                en=("ask sends the model the request of model.js: its key, its model name, the messages and max_tokens",
+                    "AI_URL + /v1, key AI_KEY, model AI_MODEL, the messages and max_tokens ask was given.")),
+    model_check(id="model.answers", run=answers,
+                fr=("Quand le modèle répond, ask renvoie son texte",
+                    "Renvoyez le texte du premier choix de la réponse, marqué comme venant du modèle."),
+                en=("When the model answers, ask returns its text",
+                    "Return the text of the reply's first choice, marked as coming from the model.")),
+    model_check(id="model.refused", run=lambda context: fallback(context, "refused"),
+                fr=("Connexion refusée : l’échantillon et une ligne qui dit pourquoi",
+                    "Toute erreur de la requête mène à l’échantillon enregistré : d’abord une ligne qui dit pourquoi, puis l’échantillon."),
+                en=("Connection refused: the sample and one line saying why",
+                    "Every failure of the request leads to the recorded sample: first one line saying why, then the sample.")),
+    model_check(id="model.http-error", run=lambda context: fallback(context, "error", must_say="503", endpoint="error"),
+                fr=("Erreur HTTP 503 : l’échantillon, et la raison donne le statut",
+                    "Une erreur HTTP porte son statut : mettez-le dans la raison que donne la ligne « Échantillon enregistré »."),
+                en=("HTTP error 503: the sample, and the reason gives the status",
+                    'An HTTP error carries its status: put it in the reason the "Recorded sample" line gives.')),
+    model_check(id="model.slow", run=lambda context: fallback(context, "slow", within=SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP, endpoint="slow"),
+                fr=("Modèle muet : ask abandonne seul au bout de AI_TIMEOUT (+ 1 s au plus)",
+                    "Donnez à la requête son propre délai, AI_TIMEOUT, sans nouvel essai : sinon ask attend sans fin."),
+                en=("Silent model: ask gives up on its own after AI_TIMEOUT (+ 1 s at most)",
+                    "Give the request its own time limit, AI_TIMEOUT, with no retry: otherwise ask waits forever.")),
 ]

@@ -14,7 +14,7 @@ from collections import Counter
 from functools import partial
 from typing import Any, Callable
 
-from lab.checks import parts
+from lab.checks import check_title, parts
 from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, printed_besides,
                                unwritten_task)
 from lab.checks.reference import reference_replies, scenario_messages
@@ -118,8 +118,9 @@ PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT +
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
 BOTH = (S, R)
-PARTS = ("server.parts",)  # read by a check judged by_part only when the whole server does not run
-LATER = ("server.parts", S_LENT, R_LENT)  # and, for parts 2 and 3, the sessions with part 1 lent
+# Read by by_part only when the whole server does not run: the parts' direct calls, and for
+# parts 2 and 3 the sessions with part 1 lent.
+LATER = ("server.parts", S_LENT, R_LENT)
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -512,34 +513,33 @@ def waits_for(context: Context) -> str:
     return unwritten_task(transcript.traceback()) if transcript.run is not None else ""
 
 
-def by_part(part: str, judge: Callable[[Context], None],
-            direct: Callable[[Context], None] | None = None) -> Callable[[Context], None]:
-    """`judge` on the stdio sessions when the whole server runs. When it stopped on a part
-    still to write: parts 1 and 2 are judged by calling their functions directly (the same
-    checks, on transcripts built from those calls, or `direct`); part 3 waits for it."""
+def by_part(check: Check, context: Context) -> None:
+    """The server checks' part rule (their `rule`): the check's `run` on the stdio sessions when
+    the whole server runs. When it stopped on a part still to write: parts 1 and 2 are judged
+    by calling their functions directly (the same checks, on transcripts built from those calls,
+    or the check's `direct`); part 3 waits for it."""
+    part = check.task
+    missing = waits_for(context)
+    printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
+    if part != "server-1" and part_one_unwritten(context, missing):
+        raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
+    if not missing and (part == "server-3" or not stopped_early(context)):
+        return check.run(lent_if_needed(context, part) if part != "server-1" else context)
+    if part not in ("server-1", "server-2"):
+        raise Waiting(missing, printed)
+    try:
+        (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
+    except Failed as failure:
+        waits = unwritten_task(failure.output)
+        if waits:
+            raise Waiting(waits, printed) from None
+        raise
 
-    def judged(context: Context) -> None:
-        missing = waits_for(context)
-        printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
-        if part != "server-1" and part_one_unwritten(context, missing):
-            raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
-        if not missing and (part == "server-3" or not stopped_early(context)):
-            return judge(lent_if_needed(context, part) if part != "server-1" else context)
-        if part not in ("server-1", "server-2"):
-            raise Waiting(missing, printed)
-        found: parts.PartsRun = context.probe("server.parts")
-        try:
-            view = parts.PartView(context, {
-                name: partial(parts.direct_transcript, found, name, part, context.probe(name).reference)
-                for name in BOTH})
-            (direct or judge)(view)
-        except Failed as failure:
-            waits = unwritten_task(failure.output)
-            if waits:
-                raise Waiting(waits, printed) from None
-            raise
 
-    return judged
+def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
+    """The context a part's check reads when it is judged by its own calls (parts.py)."""
+    return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
+                                                  context.probe(name).reference) for name in BOTH})
 
 
 PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
@@ -596,9 +596,8 @@ def lent_if_needed(context: Context, part: str) -> Context:
         found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
         if found is not None and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
-            return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
-                                                          context.probe(name).reference) for name in BOTH})
-    raise Skipped(WAITS_FOR, title=in_each_language(f"{STARTS}.title")[context.lang])
+            return direct_view(context, found, part)
+    raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:
@@ -624,54 +623,132 @@ def direct_flushes(context: Context) -> None:
                              reason="server.call_unflushed", fields={"call": name})
 
 
+# Each check is judged on the two stdio sessions, through by_part (the parts still to write).
+server_check = partial(Check, probes=BOTH, lazy_probes=LATER, rule=by_part)
+BAD = ("server.bad-lines",) + BOTH
+
 # Part 1 (the messages): what send, reply and fail write. The loop's own rules (it goes on
 # after any line, the bad lines of BAD_LINES included, stops at the end of input, answers no
 # notification) are part 3's.
 CHECKS = [
-    Check(id=STARTS, task="server-1", probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", json_rpc_replies, direct_json_rpc_replies),
-          cause=True),
-    Check(id="server.reply-ids", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS, run=by_part("server-1", reply_ids)),
-    Check(id="server.notifications-unanswered", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", notifications_unanswered), cause=True),
-    Check(id="server.keeps-running", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", keeps_running), cause=True),
-    Check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), probes=BOTH, lazy_probes=PARTS + ("server.burst",),
-          run=by_part("server-1", flushes_each_reply, direct_flushes),
-          cause=True),
-    Check(id="server.parse-error", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", parse_error)),
-    Check(id="server.blank-line", task="server-3", probes=("server.bad-lines",) + BOTH,
-          lazy_probes=LATER, run=by_part("server-3", survives("server.blank-line", "server.stopped_on_blank_line"))),
-    Check(id="server.not-a-request", task="server-3", probes=("server.bad-lines",) + BOTH,
-          lazy_probes=LATER, run=by_part("server-3", survives("server.not-a-request", "server.stopped_on_not_a_request"))),
-    Check(id="server.initialize-without-params", task="server-3",
-          probes=("server.bad-lines",) + BOTH, lazy_probes=LATER,
-          run=by_part("server-3", survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"))),
-    Check(id="server.exits-at-eof", task="server-3", probes=BOTH, lazy_probes=LATER, run=by_part("server-3", exits_at_eof)),
-    Check(id="server.refuses-unknown-version", task="server-2", probes=BOTH + ("server.bad-lines",), lazy_probes=LATER,
-          run=by_part("server-2", all_of(replies_agree((S, 2, ("error.code",))),
-                                         in_bad_lines(FUTURE_VERSION, "init-future", "error.code")))),
-    Check(id="server.error-data", task="server-2", needs=("server.refuses-unknown-version",), probes=BOTH,
-          lazy_probes=LATER,
-          run=by_part("server-2", error_data)),
-    Check(id="server.accepts-known-version", task="server-2", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-2", accepts_known_version)),
-    Check(id="server.capabilities-only-tools", task="server-2", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-2", capabilities_only_tools)),
-    Check(id="server.list-changed-false", task="server-2", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-2", list_changed_false)),
-    Check(id="server.gate-before-initialize", task="server-3", probes=BOTH + ("server.bad-lines",), lazy_probes=LATER,
-          run=by_part("server-3", all_of(replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))),
-                                         in_bad_lines(NOTIFIED_NEW, "list-notified-new", "error.code")))),
-    Check(id="server.gate-while-waiting", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))))),
-    Check(id="server.tools-list-when-ready", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", when_ready((S, 5), (R, "list-ready"), ("result",)))),
-    Check(id="server.unknown-method", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", when_ready((S, 6), (R, "unknown-ready"), ("error.code",)))),
-    Check(id="server.ping-every-state", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)),
-                            (R, "ping-ready", ("result",))))),
-    Check(id="server.second-initialize", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))))),
-    Check(id="server.id-zero", task="server-3", probes=BOTH, lazy_probes=LATER,
-          run=by_part("server-3", replies_agree((R, 0, ("result",))))),
+    server_check(id=STARTS, task="server-1", run=json_rpc_replies, direct=direct_json_rpc_replies, cause=True,
+                 fr=("Le serveur démarre et répond en JSON-RPC 2.0, un objet par ligne",
+                     'Chaque réponse : {{"jsonrpc": "2.0", "id": …}} plus result, ou error {{code, message}} (partie 1).'),
+                 en=("The server starts and answers in JSON-RPC 2.0, one object per line",
+                     'Each reply: {{"jsonrpc": "2.0", "id": …}} plus result, or error {{code, message}} (part 1).')),
+    server_check(id="server.reply-ids", task="server-1", needs=(STARTS,), run=reply_ids,
+                 fr=("Chaque réponse porte l’id de sa requête",
+                     'Recopiez l’id de la requête tel quel (1 reste un nombre, "a" une chaîne).'),
+                 en=("Each reply carries its request's id",
+                     "Copy the request's id as it is (1 stays a number, \"a\" a string).")),
+    server_check(id="server.notifications-unanswered", task="server-3", run=notifications_unanswered, cause=True,
+                 fr=("Les notifications ne reçoivent aucune réponse",
+                     "Un message sans id est une notification : changez l’état s’il le faut, mais n’écrivez rien."),
+                 en=("Notifications get no reply",
+                     "A message with no id is a notification: change the state if needed, but write nothing.")),
+    server_check(id="server.keeps-running", task="server-3", run=keeps_running, cause=True,
+                 fr=("Le serveur lit jusqu’à la fin de son entrée, sans s’arrêter en route",
+                     "Une ligne, quelle qu’elle soit, ne doit pas arrêter la boucle (ni exception qui remonte, ni sys.exit) : quand une erreur est montrée ci-dessus, elle donne la ligne de votre fichier."),
+                 en=("The server reads until its input ends, without stopping on the way",
+                     "No line, whatever it holds, may stop the loop (no exception escaping, no sys.exit): when an error is shown above, it gives the line of your file.")),
+    server_check(id="server.flushes-each-reply", task="server-1", needs=(STARTS,), lazy_probes=LATER + ("server.burst",),
+                 run=flushes_each_reply, direct=direct_flushes, cause=True,
+                 fr=("Chaque réponse part aussitôt écrite (le client attend chacune)",
+                     "Ce qu’un programme écrit pour un autre, Python le garde et ne l’envoie que par paquets : après chaque réponse, demandez son envoi (flush), sinon le client attend sans fin."),
+                 en=("Each reply leaves as soon as it is written (the client waits for each)",
+                     "What a program writes for another one, Python keeps and sends only in batches: after each reply, ask for it to be sent (flush), otherwise the client waits forever.")),
+    server_check(id="server.parse-error", task="server-3", run=parse_error,
+                 fr=("Une ligne qui n’est pas du JSON reçoit -32700 avec id null, et le serveur continue",
+                     'Une ligne qui n’est pas du JSON : read_message lève ValueError ; répondez -32700 avec "id": null, puis lisez la ligne suivante.'),
+                 en=("A line that is not JSON gets -32700 with id null, and the server goes on",
+                     'A line that is not JSON: read_message raises ValueError; answer -32700 with "id": null, then read the next line.')),
+    server_check(id="server.blank-line", task="server-3", probes=BAD,
+                 run=survives("server.blank-line", "server.stopped_on_blank_line"),
+                 fr=("Une ligne vide n’arrête pas le serveur",
+                     "Seule la fin de l’entrée arrête la boucle : une ligne vide (ou d’espaces) n’est pas un message ; passez-la, ou répondez -32700 comme à toute ligne qui n’est pas du JSON."),
+                 en=("An empty line does not stop the server",
+                     "Only the end of input ends the loop: an empty line (or one of spaces) is no message; skip it, or answer -32700 as to any line that is not JSON.")),
+    server_check(id="server.not-a-request", task="server-3", probes=BAD,
+                 run=survives("server.not-a-request", "server.stopped_on_not_a_request"),
+                 fr=("Une ligne JSON qui n’est pas une requête ([1, 2], 42, {{}}) n’arrête pas le serveur",
+                     "Une ligne peut être du JSON sans être une requête : un tableau, un nombre, un objet sans id ni method. Vérifiez sa forme avant d’y lire id ou method (read_message, fourni, le fait), puis lisez la suite."),
+                 en=("A JSON line that is not a request ([1, 2], 42, {{}}) does not stop the server",
+                     "A line can be JSON without being a request: an array, a number, an object with neither id nor method. Check its shape before reading id or method in it (read_message, given, does), then read on.")),
+    server_check(id="server.initialize-without-params", task="server-3", probes=BAD,
+                 run=survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"),
+                 fr=("Un initialize sans params (ou params null) n’arrête pas le serveur",
+                     "params peut manquer ou valoir null : il n’y a alors pas de version demandée, et initialize la refuse (-32602) comme une version inconnue."),
+                 en=("An initialize without params (or with params null) does not stop the server",
+                     "params may be missing or null: then no version is requested, and initialize refuses it (-32602) as an unknown version.")),
+    server_check(id="server.exits-at-eof", task="server-3", run=exits_at_eof,
+                 fr=("Le serveur s’arrête (code 0) quand son entrée se ferme",
+                     "À la fin de l’entrée, la boucle de lecture se termine et le programme aussi."),
+                 en=("The server stops (code 0) when its input closes",
+                     "At the end of input, the reading loop ends and so does the program.")),
+    server_check(id="server.refuses-unknown-version", task="server-2", probes=BAD,
+                 run=all_of(replies_agree((S, 2, ("error.code",))), in_bad_lines(FUTURE_VERSION, "init-future", "error.code")),
+                 fr=("Réponse 2 : une version inconnue est refusée avec -32602",
+                     "Si la version demandée n’est pas dans VERSIONS, répondez par l’erreur -32602 (partie 2), même pour une version plus récente : une version est un nom de la liste, pas une date à comparer."),
+                 en=("Reply 2: an unknown version is refused with -32602",
+                     "When the requested version is not in VERSIONS, answer with error -32602 (part 2), a newer one too: a version is a name from the list, not a date to compare.")),
+    server_check(id="server.error-data", task="server-2", needs=("server.refuses-unknown-version",), run=error_data,
+                 fr=("Réponse 2 : error.data donne la version demandée et la liste acceptée",
+                     'L’erreur -32602 porte dans data la version demandée et la liste acceptée, pour que le client réessaie : {{"requested": …, "supported": …}}, les noms de la spécification MCP (la leçon les traduit demandee et acceptees).'),
+                 en=("Reply 2: error.data gives the requested version and the supported list",
+                     "The -32602 error carries in data the requested version and the supported list, so the client can retry: {{\"requested\": …, \"supported\": …}}, the MCP specification's names (the French lesson translates them demandee and acceptees).")),
+    server_check(id="server.accepts-known-version", task="server-2", run=accepts_known_version,
+                 fr=("Réponse 3 : une version connue est acceptée (2024-11-05 comme 2025-03-26)",
+                     "Répondez avec la version demandée quand elle est dans VERSIONS, dans result.protocolVersion."),
+                 en=("Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)",
+                     "Answer with the requested version when it is in VERSIONS, in result.protocolVersion.")),
+    server_check(id="server.capabilities-only-tools", task="server-2", run=capabilities_only_tools,
+                 fr=("Réponse 3 : seule la capacité tools est annoncée, avec serverInfo",
+                     "Une annonce est une promesse : n’annoncez que tools, que ce serveur sait faire ; serverInfo a name et version."),
+                 en=("Reply 3: only the tools capability is announced, with serverInfo",
+                     "An announcement is a promise: announce only tools, which this server implements; serverInfo has name and version.")),
+    server_check(id="server.list-changed-false", task="server-2", run=list_changed_false,
+                 fr=("Réponse 3 : listChanged est false",
+                     "Ce serveur ne prévient jamais quand sa liste change : il dit listChanged: false."),
+                 en=("Reply 3: listChanged is false",
+                     "This server never says when its list changes: it says listChanged: false.")),
+    server_check(id="server.gate-before-initialize", task="server-3", probes=BAD,
+                 run=all_of(replies_agree((S, 1, ("error.code",)), (R, "unknown-new", ("error.code",))),
+                            in_bad_lines(NOTIFIED_NEW, "list-notified-new", "error.code")),
+                 fr=("Avant initialize, tools/list comme une méthode inconnue reçoit -32600",
+                     "Dans l’état nouveau, seules initialize et ping sont acceptées ; le reste reçoit -32600, avant même de regarder si la méthode existe. Une notification reçue dans cet état ne change rien : notifications/initialized ne compte que pendant l’attente."),
+                 en=("Before initialize, tools/list as well as an unknown method gets -32600",
+                     "In the new state only initialize and ping are accepted; everything else gets -32600, before even looking at whether the method exists. A notification received in this state changes nothing: notifications/initialized counts only while waiting.")),
+    server_check(id="server.gate-while-waiting", task="server-3",
+                 run=replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))),
+                 fr=("Avant notifications/initialized, tools/list reçoit encore -32600",
+                     "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, pas une autre notification."),
+                 en=("Before notifications/initialized, tools/list still gets -32600",
+                     "initialize leads to the waiting state, not ready: only notifications/initialized leads to ready, not another notification.")),
+    server_check(id="server.tools-list-when-ready", task="server-3", run=when_ready((S, 5), (R, "list-ready"), ("result",)),
+                 fr=("Réponse 5 : tools/list une fois prêt renvoie une liste vide",
+                     "Dans l’état prêt, tools/list répond avec la liste des outils : ce serveur n’en a aucun."),
+                 en=("Reply 5: tools/list once ready returns an empty list",
+                     "In the ready state, tools/list answers with the list of tools: this server has none.")),
+    server_check(id="server.unknown-method", task="server-3", run=when_ready((S, 6), (R, "unknown-ready"), ("error.code",)),
+                 fr=("Réponse 6 : une méthode jamais annoncée reçoit -32601",
+                     "Dans l’état prêt, une méthode que le serveur n’a pas (jamais annoncée) reçoit -32601 (méthode inconnue)."),
+                 en=("Reply 6: a method never announced gets -32601",
+                     "In the ready state, a method the server does not have (never announced) gets -32601 (method not found).")),
+    server_check(id="server.ping-every-state", task="server-3",
+                 run=replies_agree((R, "ping-new", ("result",)), (R, "ping-waiting", ("result",)), (R, "ping-ready", ("result",))),
+                 fr=("ping reçoit {{}} dans chaque état",
+                     "ping est accepté dans tous les états : nouveau, attente et prêt."),
+                 en=("ping gets {{}} in every state",
+                     "ping is accepted in every state: new, waiting and ready.")),
+    server_check(id="server.second-initialize", task="server-3",
+                 run=replies_agree((R, "init-again-waiting", ("error.code",)), (R, "init-again-ready", ("error.code",))),
+                 fr=("Un second initialize reçoit -32600",
+                     "initialize n’est accepté que dans l’état nouveau ; ensuite, c’est une requête invalide."),
+                 en=("A second initialize gets -32600",
+                     "initialize is accepted only in the new state; after that it is an invalid request.")),
+    server_check(id="server.id-zero", task="server-3", run=replies_agree((R, 0, ("result",))),
+                 fr=("Une requête d’id 0 reçoit sa réponse",
+                     "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`)."),
+                 en=("A request with id 0 gets its reply",
+                     "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`).")),
 ]

@@ -30,12 +30,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from lab.checks import check_title
 from lab.checks.engine import WAITS_FOR, Context, Failed, Probe, Skipped
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
 from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
-from lab.checks.texts import TEXTS, in_each_language, say
+from lab.checks.texts import TEXTS, say
 from lab.checks.tracebacks import trimmed
 from lab import time_limits
 
@@ -301,7 +302,7 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
         # It stopped before this request: keeps-running's failure (or parse-error's, on the bad line).
         on_bad_line = isinstance(transcript.sent[transcript.stopped_at or 0], bytes)
         cause = "server.parse-error" if on_bad_line else "server.keeps-running"
-        raise Skipped(WAITS_FOR, title=in_each_language(f"{cause}.title")[context.lang])
+        raise Skipped(WAITS_FOR, title=check_title(cause, context.lang))
     agrees(context, transcript, request_id, paths)
 
 

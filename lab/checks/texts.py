@@ -10,8 +10,8 @@ its title, `who` as a key of this table ("who.server" → "Le serveur"), `cpu` a
 (seconds) as the language writes a decimal number, `got` and `want` (JSON, None when absent). A field whose value is itself a reason, {"reason": key,
 "fields": {...}} (a real client's, inside a check's), is written as that sentence. Every key
 exists in French and English with the same fields (tests/test_texts.py walks the table).
-Each check's title and hint are in lab/checks/titles.py, the same shape, by check id; `say`
-reads both. To add a reason: a key here in both languages, then
+A check's title and hint are in its declaration (lab/checks/engine.py `Check`), written with
+`fill`, as these are. To add a reason: a key here in both languages, then
 `Failed(expected, actual, reason="the.key", fields={...})` in the check.
 """
 
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import string
 from typing import Any, Callable
-
-from lab.checks.titles import TITLES
 
 TEXTS: dict[str, dict[str, str]] = {
     "fr": {
@@ -689,7 +687,11 @@ WORDS: dict[str, Callable[[str, Any], str]] = {
 def say(lang: str, key: str, **fields: Any) -> str:
     """The sentence for `key` in `lang` (fr when the language is unknown), its fields filled in."""
     lang = lang if lang in TEXTS else "fr"
-    template = TEXTS[lang][key] if key in TEXTS[lang] else TITLES[lang][key]
+    return fill(lang, TEXTS[lang][key], **fields)
+
+
+def fill(lang: str, template: str, **fields: Any) -> str:
+    """A template of this table's shape, its fields written in `lang` (see WORDS)."""
     return template.format(**{name: word(lang, name, value) for name, value in fields.items()})
 
 
