@@ -34,7 +34,6 @@ RUN_KINDS = (HUNG, CPU, CRASHED, STOPPED, UNREADABLE, REFUSED, EMPTY, KIT_ERROR)
 SIGXCPU = 24  # the signal RLIMIT_CPU sends when a process has used up its CPU time
 # Check-level causes, in the order the report explains them.
 MISSING, SYNTAX, HANG, SPIN, CRASH, UNWRITTEN, RULE = "missing", "syntax", "hang", "cpu", "crash", "unwritten", "rule"
-CHECK_KINDS = (MISSING, SYNTAX, HANG, SPIN, CRASH, UNWRITTEN, RULE)
 FILES = {"server": "server.py", "client": "client.py", "model": "model.py", "answers": "answers.toml",
          "bonus": "bonus_server.py"}  # a check id's first word: the student file it runs
 

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lab.grading import causes
-from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
-                                check_cause, could_run, file_of, first_cause, split)
+from lab.grading.causes import (ANSWERS_TASK, CPU, CRASHED, HUNG, RUN_KINDS, check_cause, could_run, file_of,
+                                first_cause, split)
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
@@ -188,34 +188,23 @@ def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str,
                   key=lambda figure: (-figure.failed, -figure.rate, order.get(figure.id, len(order))))
 
 
-def answers_reason(check: CheckResult) -> tuple[str, dict]:
-    """An answers check's reason key and fields; of a wrong cell's, only names are taken."""
-    key, fields = check.reason, check.fields
-    if key == CELL:
-        fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
-                  **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
-    return key, fields
-
-
-def names(value: object) -> list[str]:
+def names(fields: dict, name: str) -> list[str]:
+    """The cells a wrong cell's fields name besides it (a record is read as hostile: names only)."""
+    value = fields.get(name)
     return [item for item in value if isinstance(item, str) and item] if isinstance(value, list) else []
 
 
-def unreadable(check: CheckResult) -> bool:
-    return answers_reason(check)[0] in UNREADABLE
-
-
-def answers_unreadable(record: ClassRecord, answers_task: str = "answers") -> int:
+def answers_unreadable(record: ClassRecord) -> int:
     """Students whose answers.toml is missing, not UTF-8 or not TOML: no cell of theirs is counted."""
     return sum(1 for submission in record.submissions
-               if any(is_answers(check, answers_task) and unreadable(check) for check in submission.checks))
+               if any(is_answers(check) and check.reason in UNREADABLE for check in submission.checks))
 
 
-def is_answers(check: CheckResult, answers_task: str) -> bool:
-    return check.task == answers_task or check.id.startswith(answers_task + ".")
+def is_answers(check: CheckResult) -> bool:
+    return check.task == ANSWERS_TASK or check.id.startswith(ANSWERS_TASK + ".")
 
 
-def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[CellFigure]:
+def answer_cells(record: ClassRecord) -> list[CellFigure]:
     """For each answers.toml cell, how many students wrote a wrong value and the wrong values
     seen most often, and apart how many left it empty (a student counts once per cell,
     whatever checks name it); the cells most often wrong first, so that a real misreading is
@@ -247,18 +236,18 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
                 values.setdefault(cell, Counter())[value] += 1
 
         for check in submission.checks:
-            if check.status == PASSED or not is_answers(check, answers_task):
+            if check.status == PASSED or not is_answers(check):
                 continue
-            key, fields = answers_reason(check)
-            if not (check.expected or check.actual) or key in UNREADABLE:
+            if not (check.expected or check.actual) or check.reason in UNREADABLE:
                 continue  # skipped, never ran, or no file to read: no cell to speak of
-            if key != CELL:  # a missing table, or a message of other words: what the check expected
+            if check.reason != CELL:  # a missing table, or a message of other words: what the check expected
                 wrong(check.expected, check.expected, check.id, check.actual)
                 continue
-            wrong(fields["cell"], check.expected, check.id, check.actual)
-            for other in fields["empty_cells"]:
+            cell = check.fields.get("cell")
+            wrong(cell if isinstance(cell, str) else check.expected, check.expected, check.id, check.actual)
+            for other in names(check.fields, "empty_cells"):
                 wrong(other, "", check.id, EMPTY_VALUE)
-            for other in fields["wrong_cells"]:
+            for other in names(check.fields, "wrong_cells"):
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]

@@ -210,26 +210,20 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
     text in a report: a student's program can print "Resource temporarily unavailable".
     Once `stop` is set (the run is stopping: its check runs were killed), no try follows.
     """
-    attempts = len(pauses) + 1
-    for attempt in range(attempts):
+    for attempt in range(len(pauses) + 1):
         try:
-            report = grade()
+            report, inside = grade(), []
         except Exception as error:
-            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
-            reason = f"{type(error).__name__}: {error}"
+            report, inside = None, [f"{type(error).__name__}: {error}"]
             if not is_resource_failure(error):
-                return kit_failure(checks, submission, lang, reason)
-            if last:
-                return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=reason, attempts=attempt + 1))
-        else:
-            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
-            inside = kit_errors_inside(report)
-            if inside and last:
-                return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
-            if not inside and (last or not report.kit_error):
-                return report
+                return kit_failure(checks, submission, lang, inside[0])
+        inside = inside or kit_errors_inside(report)
+        last = attempt == len(pauses) or (stop is not None and stop.is_set())
+        if inside and last:
+            return kit_failure(checks, submission, lang, text(
+                lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
+        if report is not None and not inside and (last or not report.kit_error):
+            return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
 

@@ -91,10 +91,6 @@ def kit_version() -> str:
         return __version__
 
 
-class Older(Exception):
-    """The record was written by another kit (or is not there): the folder is to grade again."""
-
-
 def load_record(folder: Path) -> dict[str, Any]:
     """A submission's record as JSON, read as hostile: a file of its own (never through a
     link), within RECORD_BYTES, depth-capped. Raises OSError or ValueError."""
@@ -109,16 +105,17 @@ def load_record(folder: Path) -> dict[str, Any]:
 
 
 def read_record(folder: Path, submission: Submission) -> None:
-    """Fill `submission` from its record. Raises Older; a malformed record sets `unreadable`."""
+    """Fill `submission` from its record. Raises NoResults("older") when the record is another
+    kit's (or is not there); a malformed record sets `unreadable`."""
     path = folder / FULL_RECORD_NAME
     if not path.is_file() and not path.is_symlink():
-        raise Older(folder.name)
-    results_file = next((name for name in formats.FILE_NAMES.values() if (folder / name).is_file()), "")
-    submission.feedback = f"{folder.name}/{results_file}" if results_file else ""
+        raise NoResults("older", folder.parent)
+    present = [name for name in formats.FILE_NAMES.values() if (folder / name).is_file()]
+    submission.feedback = f"{folder.name}/{present[0]}" if present else ""
     try:
         data = load_record(folder)
         if data.get("kit") != kit_version():
-            raise Older(folder.name)
+            raise NoResults("older", folder.parent)
         report = Report.from_dict(data["report"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         submission.unreadable = f"{type(error).__name__}: {error}"[:200]
@@ -128,9 +125,9 @@ def read_record(folder: Path, submission: Submission) -> None:
     submission.error, submission.reason, submission.fields = report.error, report.reason, report.fields
     submission.duration = float(report.duration) if report.duration >= 0 else None
     submission.kit_error = report.kit_error
-    results_file = formats.FILE_NAMES.get(str(data.get("format")), "")
-    if results_file and (folder / results_file).is_file():  # the format it was graded in
-        submission.feedback = f"{folder.name}/{results_file}"
+    graded_in = formats.FILE_NAMES.get(str(data.get("format")), "")
+    if graded_in in present:  # the format it was graded in, of the results files there
+        submission.feedback = f"{folder.name}/{graded_in}"
 
 
 # ---------------------------------------------------------------- the folder
@@ -188,10 +185,7 @@ def read_class(out: Path) -> ClassRecord:
         if folder is None:
             submission.unreadable = "missing"
         else:
-            try:
-                read_record(folder, submission)
-            except Older:
-                raise NoResults("older", out) from None
+            read_record(folder, submission)
         if row is not None:
             merge_summary(submission, row, record)
         if isinstance(durations.get(name), (int, float)):
