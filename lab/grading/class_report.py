@@ -263,8 +263,9 @@ def write_report(out: Path, lang: str) -> Path:
 
 
 def render(record: ClassRecord, lang: str) -> str:
-    words = PAGE_TEXT[lang if lang in PAGE_TEXT else "fr"]
-    context = Page(record, lang if lang in PAGE_TEXT else "fr", words)
+    lang = lang if lang in PAGE_TEXT else "fr"
+    context = Page(record, lang)
+    words = context.words
     body = "\n".join([context.header(), "<main>", context.scores(), context.parts(), context.checks(),
                       context.cells(), context.runs(), context.students(), "</main>"])
     style_hash, script_hash = digest(STYLE), digest(SCRIPT)
@@ -288,10 +289,19 @@ def percent(share: float) -> str:
 class Page:
     """The sections of one report, in one language."""
 
-    def __init__(self, record: ClassRecord, lang: str, words: dict[str, str]) -> None:
-        self.record, self.lang, self.words = record, lang, words
-        self.task_order, _ = stats.lesson_order(record)
-        self.titles, self.hints, self.task_titles = catalogue_texts(lang)
+    def __init__(self, record: ClassRecord, lang: str) -> None:
+        self.record, self.lang, self.words = record, lang, PAGE_TEXT[lang]
+        try:
+            from lab.checks import registry
+
+            checks, _, tasks = registry()
+        except Exception:  # the page then shows what the result files carry
+            checks, tasks = [], {}
+        self.task_order, self.check_order = stats.lesson_order(record, [check.id for check in checks], list(tasks))
+        # Check titles, hints and lesson-part titles in the page's language.
+        self.titles = {check.id: check.title.get(lang, "") for check in checks}
+        self.hints = {check.id: check.hint.get(lang, "") for check in checks}
+        self.task_titles = {task: names.get(lang, task) for task, names in tasks.items()}
 
     def number(self, value: float, decimals: int = 1) -> str:
         """A decimal number as the page's language writes it (3,5 in French)."""
@@ -375,7 +385,7 @@ class Page:
     def parts(self) -> str:
         words = self.words
         rows = []
-        for figure in stats.parts(self.record):
+        for figure in stats.parts(self.record, self.task_order):
             bar = round(120 * figure.share)
             rows.append(
                 f'<tr data-task="{shown(figure.task)}"><th scope="row">{self.task_name(figure.task)}</th>'
@@ -390,7 +400,7 @@ class Page:
     def checks(self) -> str:
         words = self.words
         rows = []
-        for figure in stats.check_failures(self.record, self.hints, self.titles):
+        for figure in stats.check_failures(self.record, self.check_order, self.hints, self.titles):
             rows.append(
                 f'<tr data-check="{shown(figure.id)}"><th scope="row">{shown(figure.title or figure.id)}'
                 f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
@@ -538,19 +548,6 @@ def mebibytes(value: Any) -> str | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     return f"{value / 1024**2:g} MiB"
-
-
-def catalogue_texts(lang: str) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """Check titles, hints and lesson-part titles in the page's language, from the registry."""
-    try:
-        from lab.checks import registry
-
-        checks, _, tasks = registry()
-    except Exception:  # the page then shows what the result files carry
-        return {}, {}, {}
-    return ({check.id: check.title.get(lang, "") for check in checks},
-            {check.id: check.hint.get(lang, "") for check in checks},
-            {task: names.get(lang, task) for task, names in tasks.items()})
 
 
 STYLE = """

@@ -121,15 +121,10 @@ def histogram(submissions: list[Submission]) -> list[Bar]:
     return bars
 
 
-def lesson_order(record: ClassRecord) -> tuple[list[str], list[str]]:
-    """Task ids and check ids in the catalogue's order, then any the files name that it lacks."""
-    try:
-        from lab.checks import registry
-
-        checks, _, tasks = registry()
-        task_order, check_order = list(tasks), [check.id for check in checks]
-    except Exception:
-        task_order, check_order = [], []
+def lesson_order(record: ClassRecord, check_ids: list[str], task_ids: list[str]) -> tuple[list[str], list[str]]:
+    """Task ids and check ids in the catalogue's order (the registry's ids), then any the files
+    name that it lacks."""
+    task_order, check_order = list(task_ids), list(check_ids)
     for submission in record.submissions:
         for check in submission.checks:
             if check.task and check.task not in task_order:
@@ -139,8 +134,7 @@ def lesson_order(record: ClassRecord) -> tuple[list[str], list[str]]:
     return task_order, check_order
 
 
-def parts(record: ClassRecord) -> list[PartFigure]:
-    task_order, _ = lesson_order(record)
+def parts(record: ClassRecord, task_order: list[str]) -> list[PartFigure]:
     figures = {task: PartFigure(task, 0, 0) for task in task_order}
     for submission in record.submissions:
         by_task: dict[str, list[bool]] = {}
@@ -153,13 +147,13 @@ def parts(record: ClassRecord) -> list[PartFigure]:
     return [figure for figure in figures.values() if figure.total]
 
 
-def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str, str]) -> list[CheckFigure]:
+def check_failures(record: ClassRecord, check_order: list[str], hints: dict[str, str],
+                   titles: dict[str, str]) -> list[CheckFigure]:
     """Every check's failures among the submissions whose work reached it, the rule broken by
     the most students first (then the highest rate, then the lesson's order): what to re-teach.
     A failure whose cause is the file or the part not written yet is counted apart
     (not_written), and so is one where the program never ran or the check was skipped after
     an earlier failure (not_run): neither says the rule was misunderstood."""
-    _, check_order = lesson_order(record)
     figures: dict[str, CheckFigure] = {}
     for submission in record.submissions:
         ended = run_kind(submission)
