@@ -343,8 +343,7 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Rep
 
 
 def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
-                       jobs: int, stop: threading.Event | None = None,
-                       workers: list[threading.Thread] | None = None) -> Iterator[tuple[int, Report]]:
+                       jobs: int, stop: threading.Event | None = None) -> Iterator[tuple[int, Report]]:
     """(position in `items`, report) for each item as it is graded, by up to `jobs` worker threads.
 
     `grade_one` never raises (grade_with_retries). A thread the host will not start is done
@@ -363,7 +362,7 @@ def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
                 return
             done.put((index, grade_one(items[index])))
 
-    workers = [] if workers is None else workers
+    workers: list[threading.Thread] = []
     for number in range(min(jobs, len(items))):
         worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
         try:

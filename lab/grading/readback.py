@@ -51,10 +51,8 @@ class Submission:
 
 @dataclass
 class ClassRecord:
-    out: Path
     submissions: list[Submission]
     grading: dict[str, Any]  # grading.json ({} when the folder has none)
-    summary_found: bool
     mismatches: list[str] = field(default_factory=list)  # names whose record and summary disagree
 
 
@@ -178,7 +176,7 @@ def read_class(out: Path) -> ClassRecord:
     if not rows and not folders:
         raise NoResults("empty", out)
     durations = grading.get("durations") if isinstance(grading.get("durations"), dict) else {}
-    record = ClassRecord(out=out, submissions=[], grading=grading, summary_found=summary_path.is_file())
+    record = ClassRecord(submissions=[], grading=grading)
     for row, folder in match_folders(rows, folders):
         name = folder.name if folder is not None else unquoted(row.get("submission", "")) if row else ""
         submission = Submission(name=name)
