@@ -79,6 +79,8 @@ COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.
 # because it raised crashed; one that sent nothing without raising broke the rule.
 PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b(?::|$)", re.M)
 ANSWERS_TASK = "answers"
+CELL = "answers.cell"  # an answers check's wrong cell, with the others named (answers_checks.grade)
+EMPTY_CELL = "—"  # what an answers check writes as the "actual" of an empty cell
 
 
 def file_of(check: CheckResult) -> str:
@@ -91,7 +93,7 @@ def check_cause(check: CheckResult) -> str:
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
         kind = CRASH
-    if reason == "answers.cell" and untouched_table(check, fields):
+    if reason == CELL and untouched_table(check, fields):
         return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
     if kind == MISSING:
         return f"{MISSING}:{fields.get('file', file_of(check))}"
@@ -108,7 +110,7 @@ def check_cause(check: CheckResult) -> str:
 def untouched_table(check: CheckResult, fields: dict) -> bool:
     """An answers check's first wrong cell is empty (written as "—") and no other it names is
     wrong: the table is still to write, not a rule broken."""
-    return check.actual in ("", "—") and not fields.get("wrong_cells")
+    return check.actual in ("", EMPTY_CELL) and not fields.get("wrong_cells")
 
 
 def could_run(check: CheckResult) -> bool:

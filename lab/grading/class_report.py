@@ -207,7 +207,6 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
 # Characters that change how text reads without being seen: C0/C1 controls, surrogates and
 # the bidirectional overrides (which can make a name read backwards).
 INVISIBLE = {0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF}
-FILE_NAMES = (GRADING_NAME, REPORT_NAME)  # written into OUT beside summary.csv
 ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
 FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
@@ -435,7 +434,7 @@ class Page:
 
     def written(self, value: str) -> str:
         """A wrong answer as the student wrote it; the checks write an empty cell as "—"."""
-        if value in ("", "—"):
+        if value in ("", stats.EMPTY_CELL):
             return f'<em>{self.words["empty"]}</em>'
         return f"<q>{shown(value, VALUE_SHOWN)}</q>"
 

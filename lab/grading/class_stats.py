@@ -12,24 +12,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lab.grading import causes
-from lab.grading.causes import (ANSWERS_TASK, CPU, CRASHED, HUNG, RUN_KINDS, check_cause, could_run, file_of,
-                                first_cause, split)
+from lab.grading.causes import (ANSWERS_TASK, CELL, CPU, CRASH, CRASHED, EMPTY_CELL, HANG, HUNG, MISSING, RUN_KINDS,
+                                SPIN, SYNTAX, UNWRITTEN, check_cause, could_run, file_of, first_cause, split)
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
 # How a run ended, and why a student first lost points: lab/grading/causes.py, shared with
 # summary.csv's cause column.
-SYNTAX = "syntax"  # a student file that does not compile: a run of its own kind to look at
-LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])  # the kinds "Travaux à regarder" lists, in its order
+# The kinds "Travaux à regarder" lists, in its order: a student file that does not compile is
+# a run of its own kind to look at.
+LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])
 # A check-level cause that means the program never really ran: the run kind it is listed as.
-NEVER_RAN = {"hang": HUNG, "cpu": CPU, "crash": CRASHED, "syntax": SYNTAX}
-NOT_WRITTEN = ("missing", "unwritten")  # a check-level cause that means the work is not there yet
+NEVER_RAN = {HANG: HUNG, SPIN: CPU, CRASH: CRASHED, SYNTAX: SYNTAX}
+NOT_WRITTEN = (MISSING, UNWRITTEN)  # a check-level cause that means the work is not there yet
 MAX_BARS = 40  # above this many points, a histogram bar holds several scores
 TOP_VALUES = 3  # wrong values shown per answers.toml cell
-EMPTY_VALUE = "—"  # what an answers check writes as the "actual" of an empty cell
 # answers.toml could not be read at all: no cell to speak of (answers_checks.read_answers's reasons).
 UNREADABLE = ("file.missing", "answers.not_utf8", "answers.not_toml_at", "answers.not_toml")
-CELL = "answers.cell"  # a wrong cell, with the others named (answers_checks.grade)
 
 
 def run_kind(submission: Submission) -> str | None:
@@ -215,18 +214,18 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
 
         def wrong(cell: str, question: str, check_id: str, value: str | None) -> None:
             figure = cells.setdefault(cell, CellFigure(cell, question, check_id, 0))
-            value = EMPTY_VALUE if value == "" else value
+            value = EMPTY_CELL if value == "" else value
             figure.question = figure.question or question
             if cell in counted:
                 return
             counted.add(cell)
-            if value == EMPTY_VALUE:
+            if value == EMPTY_CELL:
                 figure.empty += 1
             else:
                 figure.wrong += 1
             if value is None:
                 figure.unseen += 1
-            elif value != EMPTY_VALUE:
+            elif value != EMPTY_CELL:
                 values.setdefault(cell, Counter())[value] += 1
 
         for check in submission.checks:
@@ -240,7 +239,7 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
             cell = check.fields.get("cell")
             wrong(cell if isinstance(cell, str) else check.expected, check.expected, check.id, check.actual)
             for other in names(check.fields, "empty_cells"):
-                wrong(other, "", check.id, EMPTY_VALUE)
+                wrong(other, "", check.id, EMPTY_CELL)
             for other in names(check.fields, "wrong_cells"):
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():

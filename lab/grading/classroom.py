@@ -36,7 +36,7 @@ from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.private_copy import CopyCaps, files_digest
 from lab.grading.readback import FULL_RECORD_NAME as DONE_NAME  # graded, and how (read by lab report)
-from lab.grading.readback import SUMMARY_NAME, load_record
+from lab.grading.readback import CLASS_FILES, SUMMARY_NAME, load_record
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -50,8 +50,6 @@ from lab.results import ERROR, Report
 # Room held for summary.csv while the class is graded (a generous bound for one row), so that a
 # disk the results fill up still takes the summary: released just before it is written.
 RESERVE_NAME, RESERVE_PER_ROW = ".lab-summary-room", 4096
-# Files `lab grade` writes beside the submissions' folders: no folder may take their names.
-CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
 

@@ -24,6 +24,7 @@ from lab.results import FAILED, PASSED, CheckResult, Report
 SUMMARY_NAME = "summary.csv"
 GRADING_NAME = "grading.json"
 REPORT_NAME = "report.html"
+CLASS_FILES = (SUMMARY_NAME, GRADING_NAME, REPORT_NAME)  # beside the submissions' folders: none takes their names
 FULL_RECORD_NAME = ".lab-report.json"  # the whole Report, written by classroom.write_one
 RECORD_BYTES = 8 << 20  # a record's texts are cut (results.SHOWN_CHARS): anything longer is not one
 
