@@ -195,10 +195,11 @@ def read_class(out: Path) -> ClassRecord:
 
 def merge_summary(submission: Submission, row: dict[str, str], record: ClassRecord) -> None:
     """summary.csv is the class's record of scores: it wins where the file disagrees or says nothing."""
-    score, maximum = as_int(unquoted(row.get("score", ""))), as_int(unquoted(row.get("max", "")))
-    submission.scored = unquoted(row.get("score", "")).strip() != "" or "score" not in row
-    failed = unquoted(row.get("failed", "")).split()
-    error_line = unquoted(row.get("error", "")).strip()
+    cells = {key: unquoted(value) for key, value in row.items()}
+    score, maximum = as_int(cells.get("score", "")), as_int(cells.get("max", ""))
+    submission.scored = cells.get("score", "").strip() != "" or "score" not in cells
+    failed = cells.get("failed", "").split()
+    error_line = cells.get("error", "").strip()
     if submission.checks and submission.scored and \
             (score, maximum, failed) != (submission.score, submission.max_score, submission.failed_ids):
         record.mismatches.append(submission.name)
@@ -207,9 +208,9 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.checks = [CheckResult(id=check_id, task="", points=0, status=FAILED, title="") for check_id in failed]
     if error_line and not submission.error.startswith(error_line):
         submission.error = error_line
-    elif not error_line and "error" in row:
+    elif not error_line and "error" in cells:
         submission.error = ""
-    if unquoted(row.get("status", "")) == formats.KIT_ERROR:
+    if cells.get("status") == formats.KIT_ERROR:
         submission.kit_error = True
-    if "cause" in row:
-        submission.cause = unquoted(row["cause"]).strip()
+    if "cause" in cells:
+        submission.cause = cells["cause"].strip()
