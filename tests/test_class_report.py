@@ -226,7 +226,7 @@ def test_hostile_text_is_shown_as_text(tmp_path: Path) -> None:
                             checks=[CheckResult(check.id, "answers", 1, FAILED, "t", expected="q",
                                                 actual='"></td><img src=x onerror=alert(2)>',
                                                 message="Cellule <b>x</b> : non.")])
-    page = class_report.render(ClassRecord(tmp_path, [submission], {"date": "<i>now</i>"}, True), "fr")
+    page = class_report.render(ClassRecord([submission], {"date": "<i>now</i>"}), "fr")
     assert page.count("<script") == 1  # the page's own
     assert "<img" not in page and "<b>x" not in page and "<i>now" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2J\\u202e" in page

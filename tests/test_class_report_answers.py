@@ -43,7 +43,7 @@ def test_the_answers_table_counts_each_cell_from_the_keys(tmp_path: Path, lang: 
                           "empty_cells": ["six_reponses.5", "six_reponses.6"], "wrong_cells": []}
     assert [c.reason for c in submissions[2].checks] == ["answers.not_toml_at"] * 3
     assert [c.reason for c in submissions[3].checks] == ["answers.not_utf8"] * 3
-    record = ClassRecord(tmp_path, submissions, {}, True)
+    record = ClassRecord(submissions, {})
     assert class_stats.answers_unreadable(record) == 2
     asks = {"fr": "la réponse 1 de `lab run`", "en": "reply 1 of `lab run`"}[lang]
     # Wrong values and empty cells apart: ann left 5 and 6 empty, bob wrote 6 wrong (its value unseen).
@@ -59,6 +59,6 @@ def test_a_forged_cell_reason_is_read_without_trusting_its_fields(tmp_path: Path
     submissions = graded(tmp_path, "fr")[:1]
     six = next(c for c in submissions[0].checks if c.id == "answers.six-replies")
     six.fields = {"cell": 3, "empty_cells": "six_reponses.5", "wrong_cells": [None, "six_reponses.2"]}
-    figures = class_stats.answer_cells(ClassRecord(tmp_path, submissions, {}, True))
+    figures = class_stats.answer_cells(ClassRecord(submissions, {}))
     assert [(f.cell, f.wrong, f.values, f.unseen, f.empty) for f in figures] == [
         ("la réponse 1 de `lab run`", 1, [("-32601", 1)], 0, 0), ("six_reponses.2", 1, [], 1, 0)]

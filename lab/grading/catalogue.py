@@ -45,12 +45,12 @@ class Catalogue:
             from lab import checks as engine
 
             listed = engine.selected_checks(bonus)
-            templates = [blank(as_result(check, lang)) for check in listed]
+            templates = [CheckResult(id=check.id, task=check.task, points=check.points, status=ERROR,
+                                     title=check.title.get(lang, ""), hint=check.hint.get(lang, ""))
+                         for check in listed]
         except Exception:  # no engine, or an engine bug: fall back to the solutions' run
             return None
-        conditions = {check.id: check.applies_when for check in listed
-                      if getattr(check, "applies_when", "")}
-        return cls(templates, conditions, bonus)
+        return cls(templates, {check.id: check.applies_when for check in listed if check.applies_when}, bonus)
 
     @property
     def max_score(self) -> int:
@@ -92,17 +92,3 @@ def blank(result: CheckResult) -> CheckResult:
     return CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
                        title=result.title, hint=result.hint)
 
-
-def as_result(check: object, lang: str) -> CheckResult:
-    """A CheckResult template from whatever the engine lists (CheckResult, dict or object)."""
-    if isinstance(check, CheckResult):
-        return check
-    get = check.get if isinstance(check, dict) else lambda name, default="": getattr(check, name, default)
-    title = get("title", "")
-    if isinstance(title, dict):
-        title = title.get(lang, "")
-    hint = get("hint", "")
-    if isinstance(hint, dict):
-        hint = hint.get(lang, "")
-    return CheckResult(id=str(get("id")), task=str(get("task", "")), points=int(get("points", 0)),
-                       status=ERROR, title=str(title), hint=str(hint))

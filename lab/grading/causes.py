@@ -34,7 +34,6 @@ RUN_KINDS = (HUNG, CPU, CRASHED, STOPPED, UNREADABLE, REFUSED, EMPTY, KIT_ERROR)
 SIGXCPU = 24  # the signal RLIMIT_CPU sends when a process has used up its CPU time
 # Check-level causes, in the order the report explains them.
 MISSING, SYNTAX, HANG, SPIN, CRASH, UNWRITTEN, RULE = "missing", "syntax", "hang", "cpu", "crash", "unwritten", "rule"
-CHECK_KINDS = (MISSING, SYNTAX, HANG, SPIN, CRASH, UNWRITTEN, RULE)
 FILES = {"server": "server.py", "client": "client.py", "model": "model.py", "answers": "answers.toml",
          "bonus": "bonus_server.py"}  # a check id's first word: the student file it runs
 
@@ -80,6 +79,8 @@ COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.
 # because it raised crashed; one that sent nothing without raising broke the rule.
 PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b(?::|$)", re.M)
 ANSWERS_TASK = "answers"
+CELL = "answers.cell"  # an answers check's wrong cell, with the others named (answers_checks.grade)
+EMPTY_CELL = "—"  # what an answers check writes as the "actual" of an empty cell
 
 
 def file_of(check: CheckResult) -> str:
@@ -92,7 +93,7 @@ def check_cause(check: CheckResult) -> str:
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
         kind = CRASH
-    if reason == "answers.cell" and untouched_table(check, fields):
+    if reason == CELL and untouched_table(check, fields):
         return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
     if kind == MISSING:
         return f"{MISSING}:{fields.get('file', file_of(check))}"
@@ -109,7 +110,7 @@ def check_cause(check: CheckResult) -> str:
 def untouched_table(check: CheckResult, fields: dict) -> bool:
     """An answers check's first wrong cell is empty (written as "—") and no other it names is
     wrong: the table is still to write, not a rule broken."""
-    return check.actual in ("", "—") and not fields.get("wrong_cells")
+    return check.actual in ("", EMPTY_CELL) and not fields.get("wrong_cells")
 
 
 def could_run(check: CheckResult) -> bool:

@@ -207,7 +207,6 @@ PAGE_TEXT: dict[str, dict[str, str]] = {
 # Characters that change how text reads without being seen: C0/C1 controls, surrogates and
 # the bidirectional overrides (which can make a name read backwards).
 INVISIBLE = {0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF}
-FILE_NAMES = (GRADING_NAME, REPORT_NAME)  # written into OUT beside summary.csv
 ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
 FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
@@ -263,8 +262,9 @@ def write_report(out: Path, lang: str) -> Path:
 
 
 def render(record: ClassRecord, lang: str) -> str:
-    words = PAGE_TEXT[lang if lang in PAGE_TEXT else "fr"]
-    context = Page(record, lang if lang in PAGE_TEXT else "fr", words)
+    lang = lang if lang in PAGE_TEXT else "fr"
+    context = Page(record, lang)
+    words = context.words
     body = "\n".join([context.header(), "<main>", context.scores(), context.parts(), context.checks(),
                       context.cells(), context.runs(), context.students(), "</main>"])
     style_hash, script_hash = digest(STYLE), digest(SCRIPT)
@@ -288,10 +288,19 @@ def percent(share: float) -> str:
 class Page:
     """The sections of one report, in one language."""
 
-    def __init__(self, record: ClassRecord, lang: str, words: dict[str, str]) -> None:
-        self.record, self.lang, self.words = record, lang, words
-        self.task_order, _ = stats.lesson_order(record)
-        self.titles, self.hints, self.task_titles = catalogue_texts(lang)
+    def __init__(self, record: ClassRecord, lang: str) -> None:
+        self.record, self.lang, self.words = record, lang, PAGE_TEXT[lang]
+        try:
+            from lab.checks import registry
+
+            checks, _, tasks = registry()
+        except Exception:  # the page then shows what the result files carry
+            checks, tasks = [], {}
+        self.task_order, self.check_order = stats.lesson_order(record, [check.id for check in checks], list(tasks))
+        # Check titles, hints and lesson-part titles in the page's language.
+        self.titles = {check.id: check.title.get(lang, "") for check in checks}
+        self.hints = {check.id: check.hint.get(lang, "") for check in checks}
+        self.task_titles = {task: names.get(lang, task) for task, names in tasks.items()}
 
     def number(self, value: float, decimals: int = 1) -> str:
         """A decimal number as the page's language writes it (3,5 in French)."""
@@ -341,6 +350,10 @@ class Page:
                  ("preload", flag(grading.get("preload")) if "preload" in grading else None)]
         return " · ".join(self.labelled(words[key], value) for key, value in named if value is not None)
 
+    def section(self, key: str, content: str) -> str:
+        """A section of the page under its heading (words[key])."""
+        return f'<section aria-labelledby="h-{key}">\n<h2 id="h-{key}">{self.words[key]}</h2>\n{content}\n</section>'
+
     def labelled(self, label: str, value: object) -> str:
         """"label : value" in French, "label: value" in English."""
         return f"{label} : {value}" if self.lang == "fr" else f"{label}: {value}"
@@ -362,17 +375,16 @@ class Page:
                 f'<text class="count" x="{x + (step - 4) / 2}" y="{base - tall - 4}">{bar.count}</text>'
                 f'<text class="label" x="{x + (step - 4) / 2}" y="{base + 14}">{bar.label}</text></g>')
         caption = words["scores.caption"].format(max=top)
-        return (f'<section aria-labelledby="h-scores">\n<h2 id="h-scores">{words["scores"]}</h2>\n<figure>\n'
-                f'<svg id="histogram" viewBox="0 0 {width} {base + 24}" width="{width}" height="{base + 24}" '
-                f'role="img" aria-labelledby="histogram-caption">\n' + "\n".join(shapes) +
-                f'\n</svg>\n<figcaption id="histogram-caption">{caption} '
-                + ", ".join(self.labelled(bar.label, bar.count) for bar in bars if bar.count)
-                + "</figcaption>\n</figure>\n</section>")
+        return self.section("scores", f'<figure>\n<svg id="histogram" viewBox="0 0 {width} {base + 24}" width="{width}" '
+                            f'height="{base + 24}" role="img" aria-labelledby="histogram-caption">\n' + "\n".join(shapes)
+                            + f'\n</svg>\n<figcaption id="histogram-caption">{caption} '
+                            + ", ".join(self.labelled(bar.label, bar.count) for bar in bars if bar.count)
+                            + "</figcaption>\n</figure>")
 
     def parts(self) -> str:
         words = self.words
         rows = []
-        for figure in stats.parts(self.record):
+        for figure in stats.parts(self.record, self.task_order):
             bar = round(120 * figure.share)
             rows.append(
                 f'<tr data-task="{shown(figure.task)}"><th scope="row">{self.task_name(figure.task)}</th>'
@@ -380,16 +392,14 @@ class Page:
                 f'{figure.full}/{figure.total} ({percent(figure.share)})</td>'
                 f'<td><svg width="124" height="14" aria-hidden="true"><rect class="track" x="0" y="2" width="120" '
                 f'height="10"></rect><rect class="fill" x="0" y="2" width="{bar}" height="10"></rect></svg></td></tr>')
-        return (f'<section aria-labelledby="h-parts">\n<h2 id="h-parts">{words["parts"]}</h2>\n'
-                f'<table id="parts">\n<caption>{words["parts.caption"]}</caption>\n'
-                f'<thead><tr><th scope="col">{words["part"]}</th><th scope="col">{words["full"]}</th>'
-                f'<th scope="col"><span class="visually-hidden">{words["full"]}</span></th></tr></thead>\n'
-                "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+        hidden = f'<span class="visually-hidden">{words["full"]}</span>'
+        return self.section("parts", table('id="parts"', [words["part"], words["full"], hidden], rows,
+                                           words["parts.caption"]))
 
     def checks(self) -> str:
         words = self.words
         rows = []
-        for figure in stats.check_failures(self.record, self.hints, self.titles):
+        for figure in stats.check_failures(self.record, self.check_order, self.hints, self.titles):
             rows.append(
                 f'<tr data-check="{shown(figure.id)}"><th scope="row">{shown(figure.title or figure.id)}'
                 f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
@@ -398,24 +408,19 @@ class Page:
                 f'<td class="num" data-not-written="{figure.not_written}">{figure.not_written}</td>'
                 f'<td class="num" data-not-run="{figure.not_run}">{figure.not_run}</td>'
                 f'<td>{shown(figure.hint)}</td></tr>')
-        return (f'<section aria-labelledby="h-checks">\n<h2 id="h-checks">{words["checks"]}</h2>\n'
-                f'<table id="checks">\n<caption>{words["failed.caption"]}</caption>\n'
-                f'<thead><tr><th scope="col">{words["check"]}</th>'
-                f'<th scope="col">{words["part"]}</th><th scope="col">{words["failed"]}</th>'
-                f'<th scope="col">{words["not_written"]}</th><th scope="col">{words["not_run"]}</th>'
-                f'<th scope="col">{words["hint"]}</th></tr></thead>\n<tbody>\n' + "\n".join(rows) +
-                "\n</tbody>\n</table>\n</section>")
+        headers = [words[key] for key in ("check", "part", "failed", "not_written", "not_run", "hint")]
+        return self.section("checks", table('id="checks"', headers, rows, words["failed.caption"]))
 
     def cells(self) -> str:
         words = self.words
         figures = stats.answer_cells(self.record)
-        heading = f'<section aria-labelledby="h-cells">\n<h2 id="h-cells">{words["cells"]}</h2>\n'
+        heading = ""
         unreadable = stats.answers_unreadable(self.record)
         if unreadable:
-            heading += f'<p id="cells-unreadable" data-count="{unreadable}">' \
-                       f'{words["cells.unreadable"].format(count=unreadable)}</p>\n'
+            heading = f'<p id="cells-unreadable" data-count="{unreadable}">' \
+                      f'{words["cells.unreadable"].format(count=unreadable)}</p>\n'
         if not figures:
-            return heading + f'<p>{words["no_cells"]}</p>\n</section>'
+            return self.section("cells", heading + f'<p>{words["no_cells"]}</p>')
         rows = []
         for figure in figures:
             values = "".join(f'<li>{self.written(value)} ({count})</li>' for value, count in figure.values)
@@ -424,15 +429,12 @@ class Page:
             rows.append(f'<tr data-cell="{shown(figure.cell)}"><th scope="row"><code>{shown(figure.cell)}</code></th>'
                         f'<td>{shown(figure.question)}</td><td class="num" data-wrong="{figure.wrong}">{figure.wrong}</td>'
                         f'<td><ul>{values}</ul></td><td class="num" data-empty="{figure.empty}">{figure.empty}</td></tr>')
-        return (heading + f'<table id="cells">\n<thead><tr><th scope="col">{words["cell"]}</th>'
-                f'<th scope="col">{words["question"]}</th><th scope="col">{words["wrong"]}</th>'
-                f'<th scope="col">{words["values"]}</th><th scope="col">{words["still_empty"]}</th></tr></thead>\n'
-                "<tbody>\n" + "\n".join(rows) +
-                "\n</tbody>\n</table>\n</section>")
+        headers = [words[key] for key in ("cell", "question", "wrong", "values", "still_empty")]
+        return self.section("cells", heading + table('id="cells"', headers, rows))
 
     def written(self, value: str) -> str:
         """A wrong answer as the student wrote it; the checks write an empty cell as "—"."""
-        if value in ("", "—"):
+        if value in ("", stats.EMPTY_CELL):
             return f'<em>{self.words["empty"]}</em>'
         return f"<q>{shown(value, VALUE_SHOWN)}</q>"
 
@@ -443,10 +445,9 @@ class Page:
         time_line = words["times"].format(median=self.number(timing.median), longest=self.number(timing.longest),
                                           total=self.number(timing.total, 0), known=timing.known) \
             if timing else words["times.none"]
-        heading = (f'<section aria-labelledby="h-runs">\n<h2 id="h-runs">{words["runs"]}</h2>\n'
-                   f'<p id="times">{time_line}</p>\n')
+        heading = f'<p id="times">{time_line}</p>\n'
         if not problems:
-            return heading + f'<p id="runs-none">{words["runs.none"]}</p>\n</section>'
+            return self.section("runs", heading + f'<p id="runs-none">{words["runs.none"]}</p>')
         counts = {kind: sum(1 for _, seen in problems if seen == kind) for kind in stats.LOOK_AT}
         tally = "".join(f'<li data-kind="{kind}" data-count="{count}">{self.labelled(words["kind." + kind], count)}</li>'
                         for kind, count in counts.items() if count)
@@ -454,10 +455,8 @@ class Page:
                 f'<td>{words["kind." + kind]}</td><td class="num">{self.seconds(submission.duration)}</td>'
                 f'<td>{self.why(submission)}</td></tr>'
                 for submission, kind in problems]
-        return (heading + f'<ul id="run-kinds">{tally}</ul>\n<table id="runs">\n<thead><tr>'
-                f'<th scope="col">{words["submission"]}</th><th scope="col">{words["what"]}</th>'
-                f'<th scope="col">{words["time"]}</th><th scope="col">{words["why"]}</th></tr></thead>\n'
-                "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+        headers = [words[key] for key in ("submission", "what", "time", "why")]
+        return self.section("runs", heading + f'<ul id="run-kinds">{tally}</ul>\n' + table('id="runs"', headers, rows))
 
     def why(self, submission: Submission) -> str:
         """The run's error, or for a program that never ran, its first cause."""
@@ -516,12 +515,17 @@ class Page:
                 f'<td data-sort="{kind or ""}">{state}</td>'
                 f'<td class="num" data-sort="{duration or -1}">{self.seconds(submission.duration)}</td>'
                 f'<td>{feedback}</td></tr>')
-        headers = "".join(f'<th scope="col">{words[key]}</th>' for key in
-                          ("submission", "score", "stuck", "cause", "failing", "status", "time", "feedback"))
-        return (f'<section aria-labelledby="h-students">\n<h2 id="h-students">{words["students"]}</h2>\n'
-                f'<p class="js-only" hidden>{words["students.help"]}</p>\n'
-                f'<table id="students" class="sortable">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'
-                + "\n".join(rows) + "\n</tbody>\n</table>\n</section>")
+        headers = [words[key] for key in ("submission", "score", "stuck", "cause", "failing", "status", "time", "feedback")]
+        return self.section("students", f'<p class="js-only" hidden>{words["students.help"]}</p>\n'
+                            + table('id="students" class="sortable"', headers, rows))
+
+
+def table(attributes: str, headers: list[str], rows: list[str], caption: str = "") -> str:
+    """A table of the page: its caption, one header cell per column, the rows as given."""
+    caption = f"<caption>{caption}</caption>\n" if caption else ""
+    head = "".join(f'<th scope="col">{header}</th>' for header in headers)
+    return (f"<table {attributes}>\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows)
+            + "\n</tbody>\n</table>")
 
 
 def when(value: Any) -> str:
@@ -543,19 +547,6 @@ def mebibytes(value: Any) -> str | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     return f"{value / 1024**2:g} MiB"
-
-
-def catalogue_texts(lang: str) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """Check titles, hints and lesson-part titles in the page's language, from the registry."""
-    try:
-        from lab.checks import registry
-
-        checks, _, tasks = registry()
-    except Exception:  # the page then shows what the result files carry
-        return {}, {}, {}
-    return ({check.id: check.title.get(lang, "") for check in checks},
-            {check.id: check.hint.get(lang, "") for check in checks},
-            {task: names.get(lang, task) for task, names in tasks.items()})
 
 
 STYLE = """

@@ -12,24 +12,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lab.grading import causes
-from lab.grading.causes import (CPU, CRASHED, HUNG, RUN_KINDS,
-                                check_cause, could_run, file_of, first_cause, split)
+from lab.grading.causes import (ANSWERS_TASK, CELL, CPU, CRASH, CRASHED, EMPTY_CELL, HANG, HUNG, MISSING, RUN_KINDS,
+                                SPIN, SYNTAX, UNWRITTEN, check_cause, could_run, file_of, first_cause, split)
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
 # How a run ended, and why a student first lost points: lab/grading/causes.py, shared with
 # summary.csv's cause column.
-SYNTAX = "syntax"  # a student file that does not compile: a run of its own kind to look at
-LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])  # the kinds "Travaux à regarder" lists, in its order
+# The kinds "Travaux à regarder" lists, in its order: a student file that does not compile is
+# a run of its own kind to look at.
+LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])
 # A check-level cause that means the program never really ran: the run kind it is listed as.
-NEVER_RAN = {"hang": HUNG, "cpu": CPU, "crash": CRASHED, "syntax": SYNTAX}
-NOT_WRITTEN = ("missing", "unwritten")  # a check-level cause that means the work is not there yet
+NEVER_RAN = {HANG: HUNG, SPIN: CPU, CRASH: CRASHED, SYNTAX: SYNTAX}
+NOT_WRITTEN = (MISSING, UNWRITTEN)  # a check-level cause that means the work is not there yet
 MAX_BARS = 40  # above this many points, a histogram bar holds several scores
 TOP_VALUES = 3  # wrong values shown per answers.toml cell
-EMPTY_VALUE = "—"  # what an answers check writes as the "actual" of an empty cell
 # answers.toml could not be read at all: no cell to speak of (answers_checks.read_answers's reasons).
 UNREADABLE = ("file.missing", "answers.not_utf8", "answers.not_toml_at", "answers.not_toml")
-CELL = "answers.cell"  # a wrong cell, with the others named (answers_checks.grade)
 
 
 def run_kind(submission: Submission) -> str | None:
@@ -121,15 +120,10 @@ def histogram(submissions: list[Submission]) -> list[Bar]:
     return bars
 
 
-def lesson_order(record: ClassRecord) -> tuple[list[str], list[str]]:
-    """Task ids and check ids in the catalogue's order, then any the files name that it lacks."""
-    try:
-        from lab.checks import registry
-
-        checks, _, tasks = registry()
-        task_order, check_order = list(tasks), [check.id for check in checks]
-    except Exception:
-        task_order, check_order = [], []
+def lesson_order(record: ClassRecord, check_ids: list[str], task_ids: list[str]) -> tuple[list[str], list[str]]:
+    """Task ids and check ids in the catalogue's order (the registry's ids), then any the files
+    name that it lacks."""
+    task_order, check_order = list(task_ids), list(check_ids)
     for submission in record.submissions:
         for check in submission.checks:
             if check.task and check.task not in task_order:
@@ -139,8 +133,7 @@ def lesson_order(record: ClassRecord) -> tuple[list[str], list[str]]:
     return task_order, check_order
 
 
-def parts(record: ClassRecord) -> list[PartFigure]:
-    task_order, _ = lesson_order(record)
+def parts(record: ClassRecord, task_order: list[str]) -> list[PartFigure]:
     figures = {task: PartFigure(task, 0, 0) for task in task_order}
     for submission in record.submissions:
         by_task: dict[str, list[bool]] = {}
@@ -153,13 +146,13 @@ def parts(record: ClassRecord) -> list[PartFigure]:
     return [figure for figure in figures.values() if figure.total]
 
 
-def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str, str]) -> list[CheckFigure]:
+def check_failures(record: ClassRecord, check_order: list[str], hints: dict[str, str],
+                   titles: dict[str, str]) -> list[CheckFigure]:
     """Every check's failures among the submissions whose work reached it, the rule broken by
     the most students first (then the highest rate, then the lesson's order): what to re-teach.
     A failure whose cause is the file or the part not written yet is counted apart
     (not_written), and so is one where the program never ran or the check was skipped after
     an earlier failure (not_run): neither says the rule was misunderstood."""
-    _, check_order = lesson_order(record)
     figures: dict[str, CheckFigure] = {}
     for submission in record.submissions:
         ended = run_kind(submission)
@@ -188,34 +181,23 @@ def check_failures(record: ClassRecord, hints: dict[str, str], titles: dict[str,
                   key=lambda figure: (-figure.failed, -figure.rate, order.get(figure.id, len(order))))
 
 
-def answers_reason(check: CheckResult) -> tuple[str, dict]:
-    """An answers check's reason key and fields; of a wrong cell's, only names are taken."""
-    key, fields = check.reason, check.fields
-    if key == CELL:
-        fields = {"cell": fields.get("cell") if isinstance(fields.get("cell"), str) else check.expected,
-                  **{name: names(fields.get(name)) for name in ("empty_cells", "wrong_cells")}}
-    return key, fields
-
-
-def names(value: object) -> list[str]:
+def names(fields: dict, name: str) -> list[str]:
+    """The cells a wrong cell's fields name besides it (a record is read as hostile: names only)."""
+    value = fields.get(name)
     return [item for item in value if isinstance(item, str) and item] if isinstance(value, list) else []
 
 
-def unreadable(check: CheckResult) -> bool:
-    return answers_reason(check)[0] in UNREADABLE
-
-
-def answers_unreadable(record: ClassRecord, answers_task: str = "answers") -> int:
+def answers_unreadable(record: ClassRecord) -> int:
     """Students whose answers.toml is missing, not UTF-8 or not TOML: no cell of theirs is counted."""
     return sum(1 for submission in record.submissions
-               if any(is_answers(check, answers_task) and unreadable(check) for check in submission.checks))
+               if any(is_answers(check) and check.reason in UNREADABLE for check in submission.checks))
 
 
-def is_answers(check: CheckResult, answers_task: str) -> bool:
-    return check.task == answers_task or check.id.startswith(answers_task + ".")
+def is_answers(check: CheckResult) -> bool:
+    return check.task == ANSWERS_TASK or check.id.startswith(ANSWERS_TASK + ".")
 
 
-def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[CellFigure]:
+def answer_cells(record: ClassRecord) -> list[CellFigure]:
     """For each answers.toml cell, how many students wrote a wrong value and the wrong values
     seen most often, and apart how many left it empty (a student counts once per cell,
     whatever checks name it); the cells most often wrong first, so that a real misreading is
@@ -232,33 +214,33 @@ def answer_cells(record: ClassRecord, answers_task: str = "answers") -> list[Cel
 
         def wrong(cell: str, question: str, check_id: str, value: str | None) -> None:
             figure = cells.setdefault(cell, CellFigure(cell, question, check_id, 0))
-            value = EMPTY_VALUE if value == "" else value
+            value = EMPTY_CELL if value == "" else value
             figure.question = figure.question or question
             if cell in counted:
                 return
             counted.add(cell)
-            if value == EMPTY_VALUE:
+            if value == EMPTY_CELL:
                 figure.empty += 1
             else:
                 figure.wrong += 1
             if value is None:
                 figure.unseen += 1
-            elif value != EMPTY_VALUE:
+            elif value != EMPTY_CELL:
                 values.setdefault(cell, Counter())[value] += 1
 
         for check in submission.checks:
-            if check.status == PASSED or not is_answers(check, answers_task):
+            if check.status == PASSED or not is_answers(check):
                 continue
-            key, fields = answers_reason(check)
-            if not (check.expected or check.actual) or key in UNREADABLE:
+            if not (check.expected or check.actual) or check.reason in UNREADABLE:
                 continue  # skipped, never ran, or no file to read: no cell to speak of
-            if key != CELL:  # a missing table, or a message of other words: what the check expected
+            if check.reason != CELL:  # a missing table, or a message of other words: what the check expected
                 wrong(check.expected, check.expected, check.id, check.actual)
                 continue
-            wrong(fields["cell"], check.expected, check.id, check.actual)
-            for other in fields["empty_cells"]:
-                wrong(other, "", check.id, EMPTY_VALUE)
-            for other in fields["wrong_cells"]:
+            cell = check.fields.get("cell")
+            wrong(cell if isinstance(cell, str) else check.expected, check.expected, check.id, check.actual)
+            for other in names(check.fields, "empty_cells"):
+                wrong(other, "", check.id, EMPTY_CELL)
+            for other in names(check.fields, "wrong_cells"):
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():
         figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]

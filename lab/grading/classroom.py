@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from lab.checks import real_clients
 from lab.process import sandbox as sandbox_module
@@ -36,7 +36,7 @@ from lab.grading.catalogue import Catalogue
 from lab.grading.hygiene import clean_text
 from lab.grading.private_copy import CopyCaps, files_digest
 from lab.grading.readback import FULL_RECORD_NAME as DONE_NAME  # graded, and how (read by lab report)
-from lab.grading.readback import SUMMARY_NAME, load_record
+from lab.grading.readback import CLASS_FILES, SUMMARY_NAME, load_record
 from lab.grading.runner import Limits, grade_submission, kill_running, student_environment
 from lab.i18n import text
 from lab.layout import STUDENT_FILES, solutions_dir
@@ -50,8 +50,6 @@ from lab.results import ERROR, Report
 # Room held for summary.csv while the class is graded (a generous bound for one row), so that a
 # disk the results fill up still takes the summary: released just before it is written.
 RESERVE_NAME, RESERVE_PER_ROW = ".lab-summary-room", 4096
-# Files `lab grade` writes beside the submissions' folders: no folder may take their names.
-CLASS_FILES = {SUMMARY_NAME, *class_report.FILE_NAMES}
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
 
@@ -61,6 +59,7 @@ class ClassResult:
     rows: list[tuple[str, Report]]  # (folder name under --out, report), in the order given
     summary: Path
     elapsed: float
+    folders: list[Path]  # the folder graded for each row (located: an upload a folder deep is graded there)
     checks_known: bool = True  # False: no list of checks, so a crash scored nothing at all
     jobs: Fit | None = None  # the jobs used, and which limit chose them
     report_problem: str = ""  # why grading.json or report.html could not be written (a full disk)
@@ -88,9 +87,10 @@ def output_names(submissions: list[Path]) -> list[str]:
     return names
 
 
-def original_path(submission: Path) -> str:
-    """The submission's path as given, made absolute (symbolic links are not followed)."""
-    return os.path.abspath(submission)
+def summary_text(rows: list[tuple[str, Report]], submissions: list[Path]) -> str:
+    """summary.csv, each row with its submission's path as given, made absolute (symbolic links
+    are not followed)."""
+    return formats.summary_csv(rows, [os.path.abspath(submission) for submission in submissions])
 
 
 def path_problems(submissions: list[Path], lang: str) -> list[str]:
@@ -193,8 +193,7 @@ def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, re
             report = kit_failure(checks.for_folder(submission), submission, lang, reason)
             write_one(out, name, report, fmt, bonus)
             rows.append((name, report))
-        summary = formats.summary_csv(rows, [original_path(submission) for submission in submissions])
-        write_atomically(out / SUMMARY_NAME, summary)
+        write_atomically(out / SUMMARY_NAME, summary_text(rows, submissions))
     except OSError:
         pass
 
@@ -209,26 +208,20 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
     text in a report: a student's program can print "Resource temporarily unavailable".
     Once `stop` is set (the run is stopping: its check runs were killed), no try follows.
     """
-    attempts = len(pauses) + 1
-    for attempt in range(attempts):
+    for attempt in range(len(pauses) + 1):
         try:
-            report = grade()
+            report, inside = grade(), []
         except Exception as error:
-            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
-            reason = f"{type(error).__name__}: {error}"
+            report, inside = None, [f"{type(error).__name__}: {error}"]
             if not is_resource_failure(error):
-                return kit_failure(checks, submission, lang, reason)
-            if last:
-                return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=reason, attempts=attempt + 1))
-        else:
-            last = attempt == attempts - 1 or (stop is not None and stop.is_set())
-            inside = kit_errors_inside(report)
-            if inside and last:
-                return kit_failure(checks, submission, lang, text(
-                    lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
-            if not inside and (last or not report.kit_error):
-                return report
+                return kit_failure(checks, submission, lang, inside[0])
+        inside = inside or kit_errors_inside(report)
+        last = attempt == len(pauses) or (stop is not None and stop.is_set())
+        if inside and last:
+            return kit_failure(checks, submission, lang, text(
+                lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
+        if report is not None and not inside and (last or not report.kit_error):
+            return report
         time.sleep(pauses[attempt])
     raise AssertionError("unreachable")  # the last attempt always returns
 
@@ -347,16 +340,15 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Rep
     return None if report.kit_error else report  # a kit error is worth another try
 
 
-def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Report],
-                       jobs: int, stop: threading.Event | None = None,
-                       workers: list[threading.Thread] | None = None) -> Iterator[tuple[int, Report]]:
-    """(index, report) for each submission as it is graded, by up to `jobs` worker threads.
+def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
+                       jobs: int, stop: threading.Event | None = None) -> Iterator[tuple[int, Report]]:
+    """(position in `items`, report) for each item as it is graded, by up to `jobs` worker threads.
 
     `grade_one` never raises (grade_with_retries). A thread the host will not start is done
-    without; if no worker is left while submissions remain, the caller's thread grades them.
+    without; if no worker is left while items remain, the caller's thread grades them.
     """
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for index in range(len(submissions)):
+    for index in range(len(items)):
         todo.put(index)
     done: queue.SimpleQueue[tuple[int, Report]] = queue.SimpleQueue()
 
@@ -366,17 +358,17 @@ def graded_in_parallel(submissions: list[Path], grade_one: Callable[[Path], Repo
                 index = todo.get_nowait()
             except queue.Empty:
                 return
-            done.put((index, grade_one(submissions[index])))
+            done.put((index, grade_one(items[index])))
 
-    workers = [] if workers is None else workers
-    for number in range(min(jobs, len(submissions))):
+    workers: list[threading.Thread] = []
+    for number in range(min(jobs, len(items))):
         worker = threading.Thread(target=work, name=f"grade-{number}", daemon=True)
         try:
             worker.start()
         except RuntimeError:  # can't start new thread: grade with the workers that did start
             break
         workers.append(worker)
-    for _ in range(len(submissions)):
+    for _ in range(len(items)):
         while True:
             try:
                 yield done.get(timeout=0.5)
@@ -439,31 +431,56 @@ def class_inspector(bonus: bool, lang: str = "fr") -> str:
     return entry
 
 
-def grade_class(
-    submissions: list[Path], out: Path, fmt: str = "gradescope", lang: str = "fr",
-    jobs: int | None = None, limits: Limits = Limits(), target: str = "lab",
-    on_done: Callable[[int, int], None] | None = None, catalogue: Catalogue | None = None,
-    bonus: bool = False, preload: bool = True, sandboxed: bool = True, force: bool = False,
-    on_resume: Callable[[int], None] | None = None, on_start: Callable[[StartPath], None] | None = None,
-) -> ClassResult:
-    """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`.
+@dataclass(frozen=True)
+class Sizing:
+    """The host, read once for the run, and the jobs it fits: what `lab grade` says it lowered
+    before grading is what the grading uses."""
 
-    `preload`: fork every submission's checks from one preloaded process, and its model runner
-    from the zygote (False: a new interpreter each, with the same isolation). `on_start` hears
-    which start path grades the class, once the preloaders are up (or are not).
-    `sandboxed`: every student process runs in a bubblewrap sandbox (raises SandboxUnavailable
-    where it cannot); False grades as `lab check` does, with a warning in every report.
-    Each submission's files are written as soon as it is graded; a rerun with the same `out`
-    keeps what an earlier run finished (`force`: grade everything again).
-    """
+    host: Host
+    fit: Fit
+
+
+def size_class(jobs: int | None, bonus: bool) -> Sizing:
+    host = read_host()
+    return Sizing(host, fit_jobs(host, jobs, bonus))
+
+
+@dataclass(frozen=True)
+class Grading:
+    """How a class is graded (grade_class's keywords), and whom to tell as it goes."""
+
+    fmt: str = "gradescope"
+    lang: str = "fr"
+    jobs: int | None = None  # None: as many as the host fits (capacity.fit_jobs)
+    limits: Limits = Limits()
+    target: str = "lab"
+    bonus: bool = False
+    # Fork every submission's checks from one preloaded process, and its model runner from the
+    # zygote (False: a new interpreter each, with the same isolation).
+    preload: bool = True
+    # Every student process in a bubblewrap sandbox (SandboxUnavailable where it cannot start);
+    # False grades as `lab check` does, with a warning in every report.
+    sandboxed: bool = True
+    force: bool = False  # grade again what an earlier run into the same folder finished
+    catalogue: Catalogue | None = None  # None: the engine's list (load_catalogue)
+    sizing: Sizing | None = None  # None: read when grading starts
+    on_done: Callable[[int, int], None] | None = None  # (graded so far, in all)
+    on_resume: Callable[[int], None] | None = None  # how many an earlier run had finished
+    on_start: Callable[[StartPath], None] | None = None  # the start path, once the preloaders are up (or not)
+
+
+def grade_class(submissions: list[Path], out: Path, **options: Any) -> ClassResult:
+    """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`; `options`
+    are Grading's fields. Each submission's files are written as soon as it is graded; a rerun
+    with the same `out` keeps what an earlier run finished (unless `force`)."""
+    grading = Grading(**options)
     started = time.monotonic()
-    jail = find_sandbox(lang) if sandboxed else None
+    jail = find_sandbox(grading.lang) if grading.sandboxed else None
     out.mkdir(parents=True, exist_ok=True)
     sweep.sweep()  # what an earlier run that was killed left behind (only a dead run's)
     try:
         with sweep.recorded_run(), stopped_cleanly() as stop:
-            return grade_recorded(submissions, out, fmt, lang, jobs, limits, target, on_done, catalogue, bonus,
-                                  preload, jail, force, on_resume, on_start, started, stop)
+            return grade_recorded(submissions, out, grading, jail, started, stop)
     finally:  # a run stopped half-way leaves no room held in --out (given back before the summary otherwise)
         with contextlib.suppress(OSError):
             (out / RESERVE_NAME).unlink()
@@ -521,28 +538,28 @@ def hold_room(path: Path, size: int) -> Path:
     return path
 
 
-def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs: int | None, limits: Limits,
-                   target: str, on_done: Callable[[int, int], None] | None, catalogue: Catalogue | None,
-                   bonus: bool, preload: bool, jail: Spec | None, force: bool,
-                   on_resume: Callable[[int], None] | None, on_start: Callable[[StartPath], None] | None,
-                   started: float, stop: threading.Event) -> ClassResult:
+def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: Spec | None, started: float,
+                   stop: threading.Event) -> ClassResult:
+    fmt, lang, bonus, limits = grading.fmt, grading.lang, grading.bonus, grading.limits
     names = output_names(submissions)
     reports: dict[int, Report] = {}
     settings = [grading_settings(submission, lang, limits) for submission in submissions]
-    if not force:
+    if not grading.force:
         for index, name in enumerate(names):
             earlier = finished(out, name, fmt, bonus, settings[index])
             if earlier is not None:
                 reports[index] = earlier
-        if reports and on_resume:
-            on_resume(len(reports))
+        if reports and grading.on_resume:
+            grading.on_resume(len(reports))
     todo = [index for index in range(len(submissions)) if index not in reports]
-    host = read_host()
+    placed = [located(submission, lang) for submission in submissions]  # whatever it meets costs that one only
+    sizing = grading.sizing or size_class(grading.jobs, bonus)
     if todo:
-        refuse_too_few_pids(host, lang, bonus)
+        refuse_too_few_pids(sizing.host, lang, bonus)
     reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
-    checks = catalogue if catalogue is not None else load_catalogue(lang, limits, target, bonus)
-    fit = fit_jobs(host, jobs, bonus)
+    target = grading.target
+    checks = grading.catalogue if grading.catalogue is not None else load_catalogue(lang, limits, target, bonus)
+    fit = sizing.fit
     if fit.probes_in_turn:
         limits = in_turn_limits(limits, bonus)
     environment = student_environment(dict(os.environ), lang)
@@ -550,18 +567,19 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
     kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
     if jail is not None:
         kinds["zygote"] = ZYGOTE
-    with preloaders(*class_limits, kinds if preload and todo else {}) as addresses:
+    with preloaders(*class_limits, kinds if grading.preload and todo else {}) as addresses:
         address, zygote = addresses.get("checks"), addresses.get("zygote")
         joins = bool(zygote) and jail is not None and joins_here(zygote, jail)
-        path = start_path(jail, preload, address, zygote, joins)
-        if on_start:
-            on_start(path)
+        path = start_path(jail, grading.preload, address, zygote, joins)
+        if grading.on_start:
+            grading.on_start(path)
         launch = Launch(jail, zygote=zygote if joins else "", preloader=address or "",
                         probes_in_turn=fit.probes_in_turn, inspector=class_inspector(bonus and bool(todo), lang))
 
-        def grade_one(submission: Path) -> Report:
-            def grade() -> Report:  # locating too: whatever it meets costs this submission only
-                folder, notes, refusal = located(submission, lang)
+        def grade_one(index: int) -> Report:
+            submission, (folder, notes, refusal) = submissions[index], placed[index]
+
+            def grade() -> Report:
                 if refusal:  # two versions in one upload: this student's to fix, graded alone
                     return checks.for_folder(submission).failed(str(submission), lang, refusal, "grade.many_folders")
                 report = grade_submission(folder, lang, limits, checks, target, preload=address, launch=launch)
@@ -570,8 +588,7 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
 
             return grade_with_retries(grade, checks, submission, lang, stop=stop)
 
-        for position, report in graded_in_parallel([submissions[index] for index in todo], grade_one, fit.jobs,
-                                                   stop):
+        for position, report in graded_in_parallel(todo, grade_one, fit.jobs, stop):
             index = todo[position]
             reports[index] = report
             try:
@@ -581,24 +598,24 @@ def grade_recorded(submissions: list[Path], out: Path, fmt: str, lang: str, jobs
                 report.error = text(lang, "grade.output_failed", reason=error.strerror or error)
                 with contextlib.suppress(OSError):  # no results file the summary would contradict
                     (out / names[index] / formats.FILE_NAMES[fmt]).unlink()
-            if on_done:
-                on_done(len(reports), len(submissions))
+            if grading.on_done:
+                grading.on_done(len(reports), len(submissions))
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
-    paths = [original_path(submission) for submission in submissions]
     with contextlib.suppress(OSError):
         reserve.unlink()
     try:
-        summary.write_text(formats.summary_csv(rows, paths), encoding="utf-8")
+        summary.write_text(summary_text(rows, submissions), encoding="utf-8")
     except OSError as error:
         raise SummaryNotWritten(error.strerror or str(error)) from None
     problem = ""
     try:  # after summary.csv: on a full disk, the class page is what goes missing, said so
         class_report.record_grading(out, rows, {
             "format": fmt, "lang": lang, "bonus": bonus, "sandbox": "bubblewrap" if jail else False,
-            "jobs": fit.jobs, "preload": preload, "start": asdict(path), "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
+            "jobs": fit.jobs, "preload": grading.preload, "start": asdict(path),
+            "limits": {**asdict(limits), "cpu_seconds": limits.cpu_seconds}})
         class_report.write_report(out, lang)
     except OSError as error:
         problem = error.strerror or str(error)
-    return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started,
-                       checks_known=bool(checks.checks), jobs=fit, report_problem=problem)
+    return ClassResult(rows=rows, summary=summary, elapsed=time.monotonic() - started, folders=[
+        folder for folder, _, _ in placed], checks_known=bool(checks.checks), jobs=fit, report_problem=problem)

@@ -21,21 +21,20 @@ DEFAULT_TIMEOUT = SUBMISSION  # why: lab/time_limits.py
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
-def run_counts(submissions: list[Path], reports: list) -> dict[str, int]:
-    """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts."""
+def run_counts(folders: list[Path], reports: list) -> dict[str, int]:
+    """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts.
+    `folders`: those graded (ClassResult.folders: a nested upload is not empty)."""
     from lab.grading.causes import HUNG, run_kind
-    from lab.grading.classroom import located
     from lab.grading.runner import blank_files
     from lab.layout import STUDENT_FILES
 
-    def empty(submission: Path) -> bool:
+    def empty(folder: Path) -> bool:
         """No student file, or only blank ones (the runner stops those: grade.empty)."""
-        folder = located(submission, "en")[0]  # a nested upload is not empty
         present = any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
         return not present or bool(blank_files(folder))
 
     return {"kit": sum(1 for report in reports if report.kit_error),
-            "empty": sum(1 for folder in submissions if empty(folder)),
+            "empty": sum(1 for folder in folders if empty(folder)),
             "timeouts": sum(1 for report in reports if run_kind(report.error, report.kit_error, report.reason) == HUNG)}
 
 
@@ -92,9 +91,9 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
-        from lab.grading.capacity import fit_jobs, holds_one_job, read_host
+        from lab.grading.capacity import holds_one_job
         from lab.grading.classroom import (SandboxUnavailable, SummaryNotWritten, grade_class, path_problems,
-                                           record_kit_error)
+                                           record_kit_error, size_class)
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
@@ -105,8 +104,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         problems = path_problems(list(submissions), lang)
         if problems:
             raise click.UsageError("\n".join([text(lang, "grade.bad_paths"), *problems]))
-        host = read_host()
-        fit = fit_jobs(host, jobs, bonus)
+        sizing = size_class(jobs, bonus)  # read once: the lines below say what the grading uses
+        host, fit = sizing.host, sizing.fit
         if jobs and fit.jobs < jobs:
             click.echo(text(lang, "grade.jobs_lowered", asked=jobs, jobs=fit.jobs,
                             reason=text(lang, f"grade.limit.{fit.reason}")), err=True)
@@ -125,7 +124,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             click.echo(text(lang, "grade.resumed", count=count, path=out), err=True)
 
         try:
-            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs and fit.jobs,
+            result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs, sizing=sizing,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus, sandboxed=not no_sandbox, force=force,
                                  preload=not no_preload,
@@ -156,7 +155,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         else:
             click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
                             rate=result.rate, path=clean_text(str(result.summary))), err=True)
-        click.echo(text(lang, "grade.counts", **run_counts(list(submissions), [r for _, r in result.rows])), err=True)
+        click.echo(text(lang, "grade.counts", **run_counts(result.folders, [r for _, r in result.rows])), err=True)
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)

@@ -24,6 +24,7 @@ from lab.results import FAILED, PASSED, CheckResult, Report
 SUMMARY_NAME = "summary.csv"
 GRADING_NAME = "grading.json"
 REPORT_NAME = "report.html"
+CLASS_FILES = (SUMMARY_NAME, GRADING_NAME, REPORT_NAME)  # beside the submissions' folders: none takes their names
 FULL_RECORD_NAME = ".lab-report.json"  # the whole Report, written by classroom.write_one
 RECORD_BYTES = 8 << 20  # a record's texts are cut (results.SHOWN_CHARS): anything longer is not one
 
@@ -51,10 +52,8 @@ class Submission:
 
 @dataclass
 class ClassRecord:
-    out: Path
     submissions: list[Submission]
     grading: dict[str, Any]  # grading.json ({} when the folder has none)
-    summary_found: bool
     mismatches: list[str] = field(default_factory=list)  # names whose record and summary disagree
 
 
@@ -91,10 +90,6 @@ def kit_version() -> str:
         return __version__
 
 
-class Older(Exception):
-    """The record was written by another kit (or is not there): the folder is to grade again."""
-
-
 def load_record(folder: Path) -> dict[str, Any]:
     """A submission's record as JSON, read as hostile: a file of its own (never through a
     link), within RECORD_BYTES, depth-capped. Raises OSError or ValueError."""
@@ -109,16 +104,17 @@ def load_record(folder: Path) -> dict[str, Any]:
 
 
 def read_record(folder: Path, submission: Submission) -> None:
-    """Fill `submission` from its record. Raises Older; a malformed record sets `unreadable`."""
+    """Fill `submission` from its record. Raises NoResults("older") when the record is another
+    kit's (or is not there); a malformed record sets `unreadable`."""
     path = folder / FULL_RECORD_NAME
     if not path.is_file() and not path.is_symlink():
-        raise Older(folder.name)
-    results_file = next((name for name in formats.FILE_NAMES.values() if (folder / name).is_file()), "")
-    submission.feedback = f"{folder.name}/{results_file}" if results_file else ""
+        raise NoResults("older", folder.parent)
+    present = [name for name in formats.FILE_NAMES.values() if (folder / name).is_file()]
+    submission.feedback = f"{folder.name}/{present[0]}" if present else ""
     try:
         data = load_record(folder)
         if data.get("kit") != kit_version():
-            raise Older(folder.name)
+            raise NoResults("older", folder.parent)
         report = Report.from_dict(data["report"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         submission.unreadable = f"{type(error).__name__}: {error}"[:200]
@@ -128,9 +124,9 @@ def read_record(folder: Path, submission: Submission) -> None:
     submission.error, submission.reason, submission.fields = report.error, report.reason, report.fields
     submission.duration = float(report.duration) if report.duration >= 0 else None
     submission.kit_error = report.kit_error
-    results_file = formats.FILE_NAMES.get(str(data.get("format")), "")
-    if results_file and (folder / results_file).is_file():  # the format it was graded in
-        submission.feedback = f"{folder.name}/{results_file}"
+    graded_in = formats.FILE_NAMES.get(str(data.get("format")), "")
+    if graded_in in present:  # the format it was graded in, of the results files there
+        submission.feedback = f"{folder.name}/{graded_in}"
 
 
 # ---------------------------------------------------------------- the folder
@@ -181,17 +177,14 @@ def read_class(out: Path) -> ClassRecord:
     if not rows and not folders:
         raise NoResults("empty", out)
     durations = grading.get("durations") if isinstance(grading.get("durations"), dict) else {}
-    record = ClassRecord(out=out, submissions=[], grading=grading, summary_found=summary_path.is_file())
+    record = ClassRecord(submissions=[], grading=grading)
     for row, folder in match_folders(rows, folders):
         name = folder.name if folder is not None else unquoted(row.get("submission", "")) if row else ""
         submission = Submission(name=name)
         if folder is None:
             submission.unreadable = "missing"
         else:
-            try:
-                read_record(folder, submission)
-            except Older:
-                raise NoResults("older", out) from None
+            read_record(folder, submission)
         if row is not None:
             merge_summary(submission, row, record)
         if isinstance(durations.get(name), (int, float)):
@@ -202,10 +195,11 @@ def read_class(out: Path) -> ClassRecord:
 
 def merge_summary(submission: Submission, row: dict[str, str], record: ClassRecord) -> None:
     """summary.csv is the class's record of scores: it wins where the file disagrees or says nothing."""
-    score, maximum = as_int(unquoted(row.get("score", ""))), as_int(unquoted(row.get("max", "")))
-    submission.scored = unquoted(row.get("score", "")).strip() != "" or "score" not in row
-    failed = unquoted(row.get("failed", "")).split()
-    error_line = unquoted(row.get("error", "")).strip()
+    cells = {key: unquoted(value) for key, value in row.items()}
+    score, maximum = as_int(cells.get("score", "")), as_int(cells.get("max", ""))
+    submission.scored = cells.get("score", "").strip() != "" or "score" not in cells
+    failed = cells.get("failed", "").split()
+    error_line = cells.get("error", "").strip()
     if submission.checks and submission.scored and \
             (score, maximum, failed) != (submission.score, submission.max_score, submission.failed_ids):
         record.mismatches.append(submission.name)
@@ -214,9 +208,9 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.checks = [CheckResult(id=check_id, task="", points=0, status=FAILED, title="") for check_id in failed]
     if error_line and not submission.error.startswith(error_line):
         submission.error = error_line
-    elif not error_line and "error" in row:
+    elif not error_line and "error" in cells:
         submission.error = ""
-    if unquoted(row.get("status", "")) == formats.KIT_ERROR:
+    if cells.get("status") == formats.KIT_ERROR:
         submission.kit_error = True
-    if "cause" in row:
-        submission.cause = unquoted(row["cause"]).strip()
+    if "cause" in cells:
+        submission.cause = cells["cause"].strip()
