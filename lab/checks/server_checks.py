@@ -339,8 +339,9 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
     def judged(context: Context) -> None:
         transcript, start, end = context.probe("server.bad-lines")[check_id]
         killer = stopped_on(transcript)
-        if check_id == "server.not-a-request" and parse_errors_for_json(transcript):
-            raise Failed("—", as_json(parse_errors_for_json(transcript)[0]), reason="server.parse_error_for_json",
+        wrong = parse_errors_for_json(transcript) if check_id == "server.not-a-request" else []
+        if wrong:
+            raise Failed("—", as_json(wrong[0]), reason="server.parse_error_for_json",
                          fields={"line": transcript.message_text(start)})
         if killer is None or not start <= killer < end:
             return
