@@ -22,14 +22,9 @@ from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-<<<<<<< HEAD
 from conftest import (INITIALIZED, ROOT, SOLUTIONS, as_lines, feed_server, initialize, load_module, refused_url,
                       request)
-from lab import real_clients
-=======
-from conftest import ROOT, SOLUTIONS, load_module, refused_url
 from lab.checks import real_clients
->>>>>>> h37p
 from lab.checks.reference import load
 from lab.process.launch import Launch
 from lab.process.result import Run

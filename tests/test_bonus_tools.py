@@ -17,14 +17,9 @@ from mcp import StdioServerParameters
 from mcp.client.client import Client
 from mcp.shared.exceptions import MCPError
 
-<<<<<<< HEAD
 from conftest import INITIALIZED, initialize
-from lab import real_clients
-from test_bonus import BONUS, CLIENT_LIMIT, LESSON, LATEST, exchange
-=======
 from lab.checks import real_clients
-from test_bonus import BONUS, CLIENT_LIMIT, INITIALIZED, LESSON, LATEST, exchange, init
->>>>>>> h37p
+from test_bonus import BONUS, CLIENT_LIMIT, LESSON, LATEST, exchange
 
 
 def call(request_id: int, params: dict) -> dict:

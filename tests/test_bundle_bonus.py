@@ -16,13 +16,8 @@ from pathlib import Path
 
 import pytest
 
-<<<<<<< HEAD
 from conftest import ROOT, SOLUTIONS
-from lab import real_clients
-=======
-from conftest import ROOT
 from lab.checks import real_clients
->>>>>>> h37p
 from lab.grading import bundle
 from lab.grading.bundle import write_bundle
 from lab.i18n import text
