@@ -51,16 +51,16 @@ MISTAKES = {
         "log messages go to stderr, print(..., file=sys.stderr)"),
     "the server skips the waiting state": (
         "server", '    etat = "attente"\n', '    etat = "pret"\n', "server.gate-while-waiting",
-        "Réponse à la requête tools/list (id 4) : error.code vaut absent au lieu de -32600",
+        "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600",
         "Reply to the request tools/list (id 4): error.code is missing instead of -32600"),
     "the server echoes any version": (
         "server", "    if demandee not in VERSIONS:\n", "    if False:\n", "server.refuses-unknown-version",
-        "Réponse à la requête initialize (id 2) : error.code vaut absent au lieu de -32602",
+        "Réponse à la requête initialize (id 2) : error.code manque, au lieu de valoir -32602",
         "Reply to the request initialize (id 2): error.code is missing instead of -32602"),
     "the server forgets the -32602 data": (
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
-        "error.data vaut absent", "error.data is missing"),
+        "error.data manque", "error.data is missing"),
     "the server looks at the method before the state gate": (
         "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n',
         '    if msg.get("method") != "tools/list":\n        return echec(msg["id"], -32601, "Méthode inconnue")\n'
@@ -71,13 +71,13 @@ MISTAKES = {
     "any notification makes the server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if etat == "attente":\n', "server.gate-while-waiting",
-        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code vaut absent au lieu de -32600.',
+        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code manque, au lieu de valoir -32600.',
         'Reply to the request tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
     "the initialized notification makes a new server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if msg.get("method") == "notifications/initialized":\n', "server.gate-before-initialize",
-        "Réponse à la requête tools/list envoyée après notifications/initialized, avant tout initialize : error.code vaut "
-        "absent au lieu de -32600.",
+        "Réponse à la requête tools/list envoyée après notifications/initialized, avant tout initialize : error.code manque, "
+        "au lieu de valoir -32600.",
         "Reply to the request tools/list sent after notifications/initialized, before any initialize: error.code is "
         "missing instead of -32600."),
     "the server reuses one dict for every reply": (
@@ -86,18 +86,36 @@ MISTAKES = {
         "server.json-rpc-replies",
         "Ligne mal formée : elle a à la fois result et error, quand une réponse a l’un ou l’autre",
         "Malformed line: it has both result and error, when a reply has one or the other"),
+    "the server spells protocolVersion without its capital": (
+        "server", '    repondre(msg["id"], {"protocolVersion": demandee,', '    repondre(msg["id"], {"protocolversion": demandee,',
+        "server.accepts-known-version",
+        "result.protocolVersion manque, mais la réponse a result.protocolversion : une faute de frappe pour protocolVersion ?",
+        "result.protocolVersion is missing, but the reply has result.protocolversion: a typo for protocolVersion?"),
+    "the server's gate answers with id null": (
+        "server", '        return echec(msg["id"], -32600, "Pas initialisé")', '        return echec(None, -32600, "Pas initialisé")',
+        "server.reply-ids",
+        "La requête tools/list (id 1) n’a pas de réponse à son id, et une erreur -32600 porte id null : seule l’erreur "
+        "-32700 (une ligne qui n’est pas du JSON) a id null",
+        "The request tools/list (id 1) has no reply with its id, and an error -32600 carries id null: only the -32700 "
+        "error (a line that is not JSON) has id null"),
+    "the server indents its replies": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}, indent=2), flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie ouvre une réponse qui continue sur les lignes suivantes : le client lit une réponse "
+        "par ligne.",
+        "Line 1 of the output opens a reply that goes on over the next lines: the client reads one reply per line."),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
         "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
-        "error.code vaut absent au lieu de -32602.",
+        "error.code manque, au lieu de valoir -32602.",
         "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
         "missing instead of -32602."),
     "the server compares versions as dates and meets no version": (
         "server", "    if demandee not in VERSIONS:\n", "    if demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
         "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
-        "error.code vaut absent au lieu de -32602.",
+        "error.code manque, au lieu de valoir -32602.",
         "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
         "missing instead of -32602."),
     "initialize changes a variable of its own": (
@@ -319,12 +337,12 @@ MISTAKES = {
     "the server announces tools without listChanged": (
         "server", '"capabilities": {"tools": {"listChanged": False}}', '"capabilities": {"tools": {}}',
         "server.list-changed-false",
-        "Réponse à la requête initialize (id 3) : result.capabilities.tools.listChanged vaut absent au lieu de false.",
+        "Réponse à la requête initialize (id 3) : result.capabilities.tools.listChanged manque, au lieu de valoir false.",
         "Reply to the request initialize (id 3): result.capabilities.tools.listChanged is missing instead of false."),
     "the server answers ping only once ready": (
         "server", '    if msg.get("method") == "ping":\n        return repondre(msg["id"], {})\n', "",
         "server.ping-every-state",
-        "Réponse à la requête ping envoyée avant initialize : result vaut absent au lieu de {}.",
+        "Réponse à la requête ping envoyée avant initialize : result manque, au lieu de valoir {}.",
         "Reply to the request ping sent before initialize: result is missing instead of {}."),
     "the server refuses a second initialize with -32602": (
         "server", 'echec(msg["id"], -32600, "Déjà initialisé")', 'echec(msg["id"], -32602, "Déjà initialisé")',
@@ -339,8 +357,8 @@ MISTAKES = {
     "the server speaks 2024-11-05 only": (
         "server", "    if demandee not in VERSIONS:\n", '    if demandee != "2024-11-05":\n',
         "server.accepts-known-version",
-        'Réponse à la requête initialize qui demande la version 2025-03-26 : result.protocolVersion vaut absent au '
-        'lieu de "2025-03-26".',
+        'Réponse à la requête initialize qui demande la version 2025-03-26 : result.protocolVersion manque, au '
+        'lieu de valoir "2025-03-26".',
         'Reply to the request initialize asking for version 2025-03-26: result.protocolVersion is missing instead '
         'of "2025-03-26".'),
     "the server crashes on every ping": (
@@ -376,6 +394,28 @@ MISTAKES = {
         "client", "    if len(vues) == 6:\n", "    if len(vues) == 7:\n", "client.closes-input",
         "Après la sixième réponse, plus rien ne vient (la notification n’en reçoit pas)",
         "After the sixth reply nothing more comes (the notification gets none)"),
+    "the client counts the replies from 1": (
+        "client", 'capacites = json.dumps(vues[2]["result"]["capabilities"])', 'capacites = json.dumps(vues[3]["result"]["capabilities"])',
+        "client.asks-model", "Le client s’est arrêté sur une erreur (code 1) avant d’appeler ask",
+        "The client stopped on an error (code 1) before calling ask"),
+    "the helper's fallback returns the bare sample": (
+        "model", "        return Answer(sample, True)", "        return sample", "model.refused",
+        "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer",
+        "ask returns the sample alone, a string, instead of an Answer"),
+    "answers.toml spells initialize the British way": (
+        "answers", 'poignee_de_main = "initialize"', 'poignee_de_main = "initialise"', "answers.keywords",
+        "presque : « initialise » s’écrit initialize, comme dans les messages JSON.",
+        "almost: “initialise” is spelt initialize, as in the JSON messages."),
+    "answers.toml keys a reply with its request": (
+        "answers", '1 = "erreur -32600"', '"1 tools/list" = "erreur -32600"', "answers.six-replies",
+        "la table a une clé « 1 tools/list » que la leçon n’a pas", "the table has a key “1 tools/list” the lesson does not have"),
+    "answers.toml copies the heading as a table's name": (
+        "answers", "[six_reponses]", "[six réponses]", "answers.keywords",
+        "le nom de la table a une lettre qu’un nom sans guillemets n’admet pas (un accent, une espace)",
+        "the table's name has a letter a name without quotes does not take (an accent, a space)"),
+    "the helper reads AI_TIMEOUT as a whole number": (
+        "model", 'delai = float(os.environ.get("AI_TIMEOUT", "30"))', 'delai = int(os.environ.get("AI_TIMEOUT", "30"))',
+        "model.slow", "ask a levé une exception au lieu de répondre", "ask raised an exception instead of answering"),
     "answers.toml loses the minus sign of a code": (
         "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
         "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",
@@ -392,7 +432,7 @@ MISTAKES = {
     "the server has no state gate": (
         "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n', "",
         "server.gate-before-initialize",
-        "Réponse à la requête tools/list (id 1) : error.code vaut absent au lieu de -32600.",
+        "Réponse à la requête tools/list (id 1) : error.code manque, au lieu de valoir -32600.",
         "Reply to the request tools/list (id 1): error.code is missing instead of -32600."),
     "the server answers an unknown method with -32600": (
         "server", 'echec(msg["id"], -32601, "Méthode inconnue : "', 'echec(msg["id"], -32600, "Méthode inconnue : "',
@@ -402,8 +442,8 @@ MISTAKES = {
     "the server accepts a second initialize": (
         "server", 'return initialiser(msg) if etat == "nouveau" else echec(msg["id"], -32600, "Déjà initialisé")',
         "return initialiser(msg)", "server.second-initialize",
-        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : error.code vaut absent au "
-        "lieu de -32600.",
+        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : error.code manque, au "
+        "lieu de valoir -32600.",
         "Reply to the request initialize sent a second time, while waiting: error.code is missing instead of -32600."),
     "the server announces listChanged true": (
         "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": True}}', "server.list-changed-false",

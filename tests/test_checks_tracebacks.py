@@ -56,10 +56,12 @@ def error_at_line_3(error_line: str) -> str:
      "fonction ?",
      "Python does not know the name “outils”: a typo, or a name defined further down or in another function?"),
     ("UnboundLocalError: cannot access local variable 'state' where it is not associated with a value",
-     "« state » est ici une variable locale, lue avant d’avoir reçu une valeur : pour changer une variable du module "
-     "(comme state), écrivez global state au début de la fonction.",
-     "“state” is a local variable here, read before it got a value: to change a variable of the module (such as "
-     "state), write global state at the start of the function."),
+     "« state » est ici une variable de la fonction (une affectation ou un import de state dans la fonction la rend "
+     "locale), lue avant d’avoir reçu sa valeur. Pour changer une variable du module (comme state), déclarez-la "
+     "global au début de la fonction ; pour un import, faites-le avant de lire le nom.",
+     "“state” is a variable of the function here (an assignment or an import of state in the function makes it "
+     "local), read before it got its value. To change a variable of the module (such as state), declare it global "
+     "at the start of the function; for an import, do it before reading the name."),
     ("KeyError: 'id'",
      "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
      "et ne reçoit jamais de réponse).",

@@ -14,7 +14,7 @@ import re
 import sys
 import unicodedata
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
@@ -65,8 +65,9 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             said, line = said[:where.start()].rstrip(), int(where[1])
             written = data.decode(encoding, "replace").splitlines()[line - 1:line] or [""]
             what = next((key for start, key in TOML_MISTAKES if said.startswith(start)), "answers.toml_other")
-            if what == "answers.toml_table" and re.search(r"^\s*\[[\w.-]*[^\w\s.\]\[-]", written[0], re.ASCII):
-                what = "answers.toml_table_letter"  # an accent or another letter a bare name does not take
+            name = written[0].strip().lstrip("[").partition("]")[0].strip()
+            if what == "answers.toml_table" and re.search(r"[^\w.-]", name, re.ASCII):
+                what = "answers.toml_table_letter"  # an accent, a space: what a name without quotes does not take
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
@@ -158,7 +159,10 @@ def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
     table has a key the lesson does not (of `keys`) close to it, that key named as a typo."""
     if key in cells:
         return cells[key], EMPTY
-    near = difflib.get_close_matches(key, [k for k in cells if k not in keys], n=1, cutoff=0.6)
+    others = [k for k in cells if k not in keys]
+    # Close to it, or it and more words ("1 tools/list", the lesson's table row copied whole).
+    near = [k for k in others if re.split(r"[\s.:)-]", k, maxsplit=1)[0] == key] \
+        or difflib.get_close_matches(key, others, n=1, cutoff=0.6)
     if near:
         return cells[near[0]], ("answers.why_misspelt", {"written": near[0], "meant": key})
     return "", EMPTY
@@ -209,15 +213,21 @@ KEYWORDS = ("poignee_de_main", "etat", "negocier")
 
 
 def keyword(cells: dict, key: str, asks: str, given: Callable[[str], list[str]], right: Callable[[str], bool],
-            wrong_why: str) -> Wrong | None:
-    """One cell of [mots_cles]: `given` finds the answers it names, `right` judges it."""
+            wrong_why: str, spellings: Iterable[str] = ()) -> Wrong | None:
+    """One cell of [mots_cles]: `given` finds the answers it names, `right` judges it; `spellings`,
+    the words it may be a misspelling of."""
     written, why = cell_value(cells, key, KEYWORDS)
     name = f"mots_cles.{key}"
     if written == "" or why != EMPTY:
         return name, (asks, {}), written, why
     if hedge := hedges(given(str(written))):
         return name, (asks, {}), written, hedge
-    return None if right(str(written)) else (name, (asks, {}), written, wrong_why)
+    if right(str(written)):
+        return None
+    # A letter or two from a right answer (initialise for initialize): a spelling, said as one.
+    near = [(word, close[0]) for word in words(str(written)) for close in [difflib.get_close_matches(word, list(spellings), 1, 0.8)]
+            if close and right(close[0])]
+    return name, (asks, {}), written, ("answers.why_almost", {"word": near[0][0], "right": near[0][1]}) if near else wrong_why
 
 
 def words(text: str) -> list[str]:
@@ -235,9 +245,9 @@ def keywords(context: Context) -> None:
     states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
     wrong = [
         keyword(cells, "poignee_de_main", "answers.asks_handshake", lambda text: named(text, requests),
-                lambda text: any(opens_session(word) for word in words(text)), "answers.why_not_the_opening"),
+                lambda text: any(opens_session(word) for word in words(text)), "answers.why_not_the_opening", requests),
         keyword(cells, "etat", "answers.asks_state", lambda text: named(text, states),
-                lambda text: normalize(text) in states, "answers.why_not_a_state"),
+                lambda text: normalize(text) in states, "answers.why_not_a_state", states),
         keyword(cells, "negocier", "answers.asks_version", lambda text: list(dict.fromkeys(VERSION.findall(text))),
                 lambda text: (version := VERSION.search(text)) is not None
                 and initialize_outcome(version.group()) == ("result", version.group()),

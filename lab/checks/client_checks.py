@@ -411,8 +411,10 @@ def asks_model(context: Context) -> None:
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
-        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.ask_once",
-                     output=client_trace(outcome, context.lang))
+        trace = client_trace(outcome, context.lang)
+        crashed = not outcome.asks and outcome.run is not None and outcome.run.code not in (0, None) and trace
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.crashed_before_ask" if crashed
+                     else "client.ask_once", fields={"code": outcome.run.code if crashed else ""}, output=trace)
     messages = outcome.asks[0].get("messages")
     if not (isinstance(messages, list) and messages
             and all(isinstance(m, dict) and {"role", "content"} <= set(m) for m in messages)):

@@ -54,7 +54,7 @@ class ModelRun:
 
 def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
-        env = {"AI_URL": url, "AI_TIMEOUT": str(timeout), "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
+        env = {"AI_URL": url, "AI_TIMEOUT": f"{timeout:g}", "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
         return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
                 "limit": timeout + time_limits.MODEL_CASE_ROOM}
 
@@ -229,7 +229,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLES[context.lang], "recorded": True}:
-        reason = "model.sample_not_marked" if got["text"] == SAMPLES[context.lang] else "model.not_the_sample"
+        reason = ("model.not_the_sample" if got["text"] != SAMPLES[context.lang]
+                  else "model.bare_text" if got["recorded"] is None else "model.sample_not_marked")
         raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason=reason,
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")

@@ -44,7 +44,7 @@ BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in 
     # A version newer than any in VERSIONS: refused too (versions are names, not dates to compare).
     FUTURE_VERSION: [initialize("init-future", "2099-01-01"), ping(51)],
     # notifications/initialized moves a server from waiting to ready, never from new (serveur2.js
-    # tests `etat === "attente"`); judged only when the server refused 2099-01-01, so still new.
+    # tests `etat === "attente"`). Each of the two is judged only if the server is still new.
     NOTIFIED_NEW: [{"jsonrpc": "2.0", "method": "notifications/initialized"},
                    {"jsonrpc": "2.0", "id": "list-notified-new", "method": "tools/list"}, ping(41)],
 }
@@ -151,6 +151,9 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued",
                          fields={"number": number},
                          output=transcript.traceback())
+        if isinstance(reply, str) and line.strip() in ("{", "["):  # json.dumps(..., indent=2): one reply, many lines
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.reply_split",
+                         fields={"number": number}, output=transcript.traceback())
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
                          reason="server.not_json", fields={"number": number}, output=transcript.traceback())
@@ -275,6 +278,12 @@ def reply_ids(context: Context) -> None:
             if changed:
                 raise Failed(as_json(request_id), as_json(changed[0]), reason="server.id_changed",
                              fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
+            # An error that lost its request's id: only a line that is not JSON gets id null.
+            lost = [reply for reply in transcript.replies if isinstance(reply, dict) and reply.get("id", 0) is None
+                    and "error" in reply and not is_parse_error(reply)]
+            if lost:
+                raise Failed(as_json(request_id), as_json(lost[0]), reason="server.error_id_null",
+                             fields={"what": transcript.request(request_id), "code": as_json(field_of(lost[0], "error.code"))})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
             order = [w for w in want if any(same(w, one) for one in kept)]
@@ -493,8 +502,9 @@ def in_bad_lines(kind: str, request_id: str, path: str) -> Callable[[Context], N
         killer = stopped_on(transcript)
         if killer is not None and killer < start:
             return  # a stop on an earlier line is that line's check's
-        if kind == NOTIFIED_NEW and is_result(transcript, "init-future"):
-            return  # no longer new: refuses-unknown-version's failure
+        if any(is_result(transcript, message["id"]) for message in transcript.sent[:start]
+               if isinstance(message, dict) and message.get("method") == "initialize"):
+            return  # an earlier initialize was accepted: the server is no longer new, that line's check's
         agrees(context, transcript, request_id, (path,))
 
     return judged

@@ -317,6 +317,27 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):
-            raise Failed(expected, actual, reason="reply.differs",
-                         fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want)},
+            near = misspelt(actual, path) if got is MISSING and want is not MISSING else ""
+            reason = "reply.misspelt" if near else "reply.missing" if got is MISSING else "reply.differs"
+            raise Failed(expected, actual, reason=reason,
+                         fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want),
+                                 "near": near, "name": path.rpartition(".")[2]},
                          focus=(path.partition("#")[0],))
+
+
+def misspelt(reply: Any, path: str) -> str:
+    """The path of a key the reply has where `path` is missing, spelt nearly the same (another
+    case, a letter off): "result.protocolversion" for "result.protocolVersion"; else ""."""
+    import difflib
+
+    value, seen = reply, []
+    for name in path.partition("#")[0].split("."):
+        if not isinstance(value, dict):
+            return ""
+        if name not in value:
+            keys = [key for key in value if isinstance(key, str)]
+            near = [key for key in keys if key.lower() == name.lower()] or difflib.get_close_matches(name, keys, 1, 0.8)
+            return ".".join([*seen, near[0]]) if near else ""
+        seen.append(name)
+        value = value[name]
+    return ""

@@ -53,7 +53,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
         "answers.toml_table": "le nom de la table n’est pas refermé par ]",
         "answers.toml_table_letter": "le nom de la table a une lettre qu’un nom sans guillemets n’admet pas (un "
-                                     "accent, par exemple)",
+                                     "accent, une espace)",
         "answers.toml_other": "regardez les crochets, les guillemets et le signe = de cette ligne",
         "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
         # A wrong cell (lab/checks/answers_checks.py): `cell` is its name in the file, `why` one of
@@ -67,6 +67,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
         "answers.why_say_version": "dites aussi en quelle version.",
         "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
+        "answers.why_almost": "presque : « {word} » s’écrit {right}, comme dans les messages JSON.",
         "answers.why_minus": "c’est bien une erreur, mais les codes d’erreur de JSON-RPC sont négatifs : le signe "
                              "moins fait partie du code.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
@@ -88,6 +89,9 @@ TEXTS: dict[str, dict[str, str]] = {
         # are JSON, or None for a value the reply lacks.
         "reply.none": "Aucune réponse à la requête {what}.",
         "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
+        "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
+                          "pour {name} ?",
         # The rules session's requests (lab/checks/server_session.py), by their id: its ids are
         # words for the checks to find them, the student reads what each message is.
         "sent.ping-new": "ping envoyée avant initialize",
@@ -171,6 +175,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
         "client.ask_once": "Le client doit appeler ask une fois.",
+        "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
+                                     "l’erreur, ci-dessous, donne la ligne de votre fichier.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
@@ -193,6 +199,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                      "message du premier choix de la réponse.",
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
+        "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
         "model.no_request": "Aucune requête n’est arrivée au modèle.",
         "model.request_differs": "La requête n’est pas celle de la leçon : {fields} diffère(nt).",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
@@ -228,9 +235,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "trace.frame_in": "{file}, ligne {line}, dans {where}",
         "python.NameError": "Python ne connaît pas le nom « {name} » : une faute de frappe, ou un nom défini plus bas "
                             "ou dans une autre fonction ?",
-        "python.UnboundLocalError": "« {name} » est ici une variable locale, lue avant d’avoir reçu une valeur : pour "
-                                    "changer une variable du module (comme state), écrivez global {name} au début de "
-                                    "la fonction.",
+        "python.UnboundLocalError": "« {name} » est ici une variable de la fonction (une affectation ou un import de "
+                                    "{name} dans la fonction la rend locale), lue avant d’avoir reçu sa valeur. Pour "
+                                    "changer une variable du module (comme state), déclarez-la global au début de la "
+                                    "fonction ; pour un import, faites-le avant de lire le nom.",
         "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est ; "
                            "les messages n’ont pas tous les mêmes clés.",
         "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
@@ -290,6 +298,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "lit que stdout ; stderr est pour les messages de suivi.",
         "server.eof_error": "Le serveur s’est arrêté avec le code {code} à la fin de son entrée : input() y lève "
                             "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
+        "server.reply_split": "La ligne {number} de la sortie ouvre une réponse qui continue sur les lignes suivantes : "
+                              "le client lit une réponse par ligne. Une réponse JSON tient sur une seule ligne (sans "
+                              "indentation).",
         "client.message_split": "Le serveur a reçu le premier message sur {count} lignes : il lit un message par "
                                 "ligne, et aucune de ces lignes n’en est un. Un message JSON tient sur une seule "
                                 "ligne (sans indentation).",
@@ -303,6 +314,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
+        "server.error_id_null": "La requête {what} n’a pas de réponse à son id, et une erreur {code} porte id null : "
+                                "seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null ; toute autre "
+                                "réponse reprend l’id de sa requête.",
         "server.parse_error_no_id": "L’erreur -32700 n’a pas de clé id : elle porte \"id\": null, car une ligne qui "
                                     "n’est pas du JSON n’a pas d’id que le serveur puisse lire.",
         "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
@@ -374,7 +388,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.toml_twice": "this key is written already further up in its table: one line per cell",
         "answers.toml_table": "the table's name is not closed with ]",
         "answers.toml_table_letter": "the table's name has a letter a name without quotes does not take (an "
-                                     "accent, say)",
+                                     "accent, a space)",
         "answers.toml_other": "look at the brackets, the quotes and the = sign of this line",
         "answers.not_toml": "{file} is not valid TOML: {said}",
         "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
@@ -386,6 +400,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
         "answers.why_say_version": "also say in which version.",
         "answers.why_say_code": "it is an error indeed: also say its code.",
+        "answers.why_almost": "almost: “{word}” is spelt {right}, as in the JSON messages.",
         "answers.why_minus": "it is an error indeed, but JSON-RPC's error codes are negative: the minus sign is "
                              "part of the code.",
         "answers.why_not_the_reply": "that is not what the server answers.",
@@ -403,6 +418,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "reply {id} of `lab run`",
         "reply.none": "No reply to the request {what}.",
         "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
+        "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
+                          "{name}?",
         "sent.ping-new": "ping sent before initialize",
         "sent.unknown-new": "resources/list sent before initialize",
         "sent.list-notified-new": "tools/list sent after notifications/initialized, before any initialize",
@@ -478,6 +496,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
         "client.ask_once": "The client must call ask once.",
+        "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: the error, "
+                                     "below, gives the line of your file.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.answer_not_printed": "The client does not print the model's answer.",
@@ -499,6 +519,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                      "choice's message in the answer.",
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
+        "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
         "model.no_request": "No request reached the model.",
         "model.request_differs": "The request is not the lesson's: {fields} differ(s).",
         "model.not_the_sample": "ask does not return the recorded sample.",
@@ -529,9 +550,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "trace.frame_in": "{file}, line {line}, in {where}",
         "python.NameError": "Python does not know the name “{name}”: a typo, or a name defined further down or in "
                             "another function?",
-        "python.UnboundLocalError": "“{name}” is a local variable here, read before it got a value: to change a "
-                                    "variable of the module (such as state), write global {name} at the start of the "
-                                    "function.",
+        "python.UnboundLocalError": "“{name}” is a variable of the function here (an assignment or an import of "
+                                    "{name} in the function makes it local), read before it got its value. To change a "
+                                    "variable of the module (such as state), declare it global at the start of the "
+                                    "function; for an import, do it before reading the name.",
         "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there; messages do "
                            "not all have the same keys.",
         "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
@@ -588,6 +610,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "stdout only; stderr is for log messages.",
         "server.eof_error": "The server stopped with code {code} at the end of its input: input() raises EOFError "
                             "there. The end of input ends the loop, without an error.",
+        "server.reply_split": "Line {number} of the output opens a reply that goes on over the next lines: the "
+                              "client reads one reply per line. A JSON reply fits on one line (no indent).",
         "client.message_split": "The server received the first message on {count} lines: it reads one message per "
                                 "line, and none of these lines is one. A JSON message fits on one line (no indent).",
         "client.max_tokens": "ask gets max_tokens {got} instead of {want}: the lesson asks the model for a short "
@@ -600,6 +624,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
+        "server.error_id_null": "The request {what} has no reply with its id, and an error {code} carries id null: "
+                                "only the -32700 error (a line that is not JSON) has id null; any other reply takes "
+                                "its request's id.",
         "server.parse_error_no_id": "The -32700 error has no id key: it carries \"id\": null, since a line that is "
                                     "not JSON has no id the server can read.",
         "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
