@@ -104,6 +104,24 @@ MISTAKES = {
         "La ligne 1 de la sortie ouvre une réponse qui continue sur les lignes suivantes : le client lit une réponse "
         "par ligne.",
         "Line 1 of the output opens a reply that goes on over the next lines: the client reads one reply per line."),
+    "the server misspells a version in its list": (
+        "server", 'VERSIONS = ["2025-03-26", "2024-11-05"]', 'VERSIONS = ["2025-03-26", "2024-11-5"]',
+        "server.accepts-known-version",
+        "Le serveur refuse 2024-11-05, et sa liste de versions donne « 2024-11-5 » : une faute de frappe dans VERSIONS ?",
+        'The server refuses 2024-11-05, and its list of versions gives "2024-11-5": a typo in VERSIONS?'),
+    "the server's loop goes on after the -32700": (
+        "server", '        echec(None, -32700, "Erreur d’analyse")\n        continue\n',
+        '        echec(None, -32700, "Erreur d’analyse")\n', "server.reply-ids",
+        "a reçu 2 réponses, la deuxième juste après l’erreur -32700 : après une ligne qui n’est pas du JSON, la boucle "
+        "a traité encore la requête d’avant",
+        "got 2 replies, the second right after the -32700 error: after a line that is not JSON, the loop handled the "
+        "previous request again"),
+    "the server reads the version under another name": (
+        "server", '.get("protocolVersion")', '.get("protocolversion")', "server.error-data",
+        "error.data.requested vaut null, alors que la requête demandait 1999-01-01 : le serveur n’a pas lu la version "
+        "là où elle est, dans params.protocolVersion.",
+        "error.data.requested is null, although the request asked for 1999-01-01: the server did not read the "
+        "version where it is, in params.protocolVersion."),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",

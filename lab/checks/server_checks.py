@@ -8,6 +8,7 @@ never flushed) are declared `cause=True`, so the report shows them first.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections import Counter
@@ -258,7 +259,11 @@ def one_reply_each(transcript: Transcript) -> None:
         replies = [reply for reply in transcript.replies if isinstance(reply, dict)
                    and same(reply.get("id", MISSING), request_id) and not is_parse_error(reply)]
         if len(replies) > 1:
-            raise Failed(as_json(expected), "\n".join(as_json(reply) for reply in replies), reason="server.two_replies",
+            # The second right after a -32700: the loop went on with the request before the bad line.
+            second = next(i for i, reply in enumerate(transcript.replies) if reply is replies[1])
+            again = second > 0 and is_parse_error(transcript.replies[second - 1])
+            raise Failed(as_json(expected), "\n".join(as_json(reply) for reply in replies),
+                         reason="server.handled_again" if again else "server.two_replies",
                          fields={"what": transcript.request(request_id), "count": len(replies)},
                          hint=in_each_language("server.two_replies.hint"))
 
@@ -408,6 +413,16 @@ def first_accepted(context: Context) -> tuple[str, Any]:
 
 
 def accepts_known_version(context: Context) -> None:
+    for probe, request_id in ((S, 3), (R, "init-2025")):  # refused: is the version misspelt in the list?
+        transcript: Transcript = context.probe(probe)
+        asked = next(m["params"]["protocolVersion"] for m in transcript.sent if isinstance(m, dict)
+                     and same(m.get("id", MISSING), request_id))
+        listed = field_of(find(transcript.replies, request_id), "error.data.supported")
+        near = difflib.get_close_matches(asked, listed, 1, 0.8) if isinstance(listed, list) and all(
+            isinstance(v, str) for v in listed) and asked not in listed else []
+        if near:
+            raise Failed(as_json(asked), as_json(listed), reason="server.version_misspelt",
+                         fields={"asked": asked, "listed": near[0]})
     expect_reply(context, R, "init-2025", ("result.protocolVersion",))
     if not any_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
         expect_reply(context, S, 3, ("result.protocolVersion",))
@@ -451,6 +466,8 @@ def error_data(context: Context) -> None:
                      reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
+    if data.get("requested", MISSING) is None:  # the version was sent: the server did not read it where it is
+        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data, reason="server.version_not_read")
     expect_reply(context, S, 2, ("error.data.requested",))
     supported = field_of(data, "supported")
     accepted = [field_of(find(context.probe(probe).replies, request_id), "result.protocolVersion")

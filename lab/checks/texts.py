@@ -312,6 +312,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
                                    "pour elle, après une erreur non plus.",
         "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
+        "server.handled_again": "La requête {what} a reçu {count} réponses, la deuxième juste après l’erreur -32700 : "
+                                "après une ligne qui n’est pas du JSON, la boucle a traité encore la requête d’avant, "
+                                "au lieu de passer à la ligne suivante.",
+        "server.version_not_read": "error.data.requested vaut null, alors que la requête demandait 1999-01-01 : le "
+                                   "serveur n’a pas lu la version là où elle est, dans params.protocolVersion.",
+        "server.version_misspelt": "Le serveur refuse {asked}, et sa liste de versions donne « {listed} » : une faute "
+                                   "de frappe dans VERSIONS ?",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
         "server.error_id_null": "La requête {what} n’a pas de réponse à son id, et une erreur {code} porte id null : "
@@ -622,6 +629,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
                                    "after an error either.",
         "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
+        "server.handled_again": "The request {what} got {count} replies, the second right after the -32700 error: "
+                                "after a line that is not JSON, the loop handled the previous request again instead "
+                                "of going on to the next line.",
+        "server.version_not_read": "error.data.requested is null, although the request asked for 1999-01-01: the "
+                                   "server did not read the version where it is, in params.protocolVersion.",
+        "server.version_misspelt": "The server refuses {asked}, and its list of versions gives \"{listed}\": a typo in "
+                                   "VERSIONS?",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
         "server.error_id_null": "The request {what} has no reply with its id, and an error {code} carries id null: "
