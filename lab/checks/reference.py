@@ -193,19 +193,9 @@ def client_sample(lang: str) -> str:
     return load("client").TEXTS[lang]["sample"]
 
 
-def client_question(lang: str) -> str:
-    """The question the client asks, before the capabilities' JSON."""
-    return load("client").TEXTS[lang]["question"]
-
-
 def model_says(lang: str) -> str:
     """The prefix of the client's last line: "le modèle dit : " / "the model says: "."""
     return load("client").TEXTS[lang]["model_says"]
-
-
-def client_problem_texts(lang: str) -> dict[str, str]:
-    """The client's "Problème : …" line and its reasons (given, in server_replies.py)."""
-    return dict(load("server_replies").CLIENT_TEXTS[lang])
 
 
 def model_fallback_line(lang: str) -> str:
