@@ -122,6 +122,26 @@ MISTAKES = {
         "là où elle est, dans params.protocolVersion.",
         "error.data.requested is null, although the request asked for 1999-01-01: the server did not read the "
         "version where it is, in params.protocolVersion."),
+    "the server writes its replies with str()": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n', '    print(str({"jsonrpc": "2.0", **m}), flush=True)\n',
+        "server.json-rpc-replies",
+        "La ligne 1 de la sortie est un dict de Python écrit tel quel (apostrophes, None, True), pas du JSON",
+        "Line 1 of the output is a Python dict written as it is (single quotes, None, True), not JSON"),
+    "the server announces no capability": (
+        "server", '"capabilities": {"tools": {"listChanged": False}},', '"capabilities": {},',
+        "server.capabilities-only-tools", "Aucune capacité n’est annoncée ({}) ; la leçon annonce tools",
+        "No capability is announced ({}); the lesson announces tools"),
+    "the server knows a notification by its name": (
+        "server", '    if "id" not in msg:\n', '    if msg.get("method", "").startswith("notifications/"):\n',
+        "server.not-a-request",
+        "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : {} (code 1).",
+        "Your server stopped on a JSON line that is not a request: {} (code 1)."),
+    "the server moves its state before checking the version": (
+        "server", "    global etat\n    demandee = (msg.get(\"params\") or {}).get(\"protocolVersion\")\n",
+        "    global etat\n    etat = \"attente\"\n    demandee = (msg.get(\"params\") or {}).get(\"protocolVersion\")\n",
+        "server.refuses-unknown-version",
+        "alors qu’aucun initialize n’a encore été accepté : un initialize refusé a quand même changé l’état du serveur",
+        "although no initialize has been accepted yet: a refused initialize still changed the server's state"),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
@@ -177,7 +197,8 @@ MISTAKES = {
         "Le client ne s’est pas terminé.", "The client did not end."),
     "the helper ignores AI_URL": (
         "model", '    base = os.environ.get("AI_URL", "http://ai:4000")\n', '    base = "http://ai:4000"\n',
-        "model.request", "Aucune requête n’est arrivée au modèle.", "No request reached the model."),
+        "model.request", "Aucune requête n’est arrivée au modèle de l’adresse AI_URL",
+        "No request reached the model at the address AI_URL"),
     "the server announces a capability it does not have": (
         "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": False}, "resources": {}}',
         "server.capabilities-only-tools",
@@ -273,8 +294,8 @@ MISTAKES = {
     "the helper leaves out max_tokens": (
         "model", "messages=messages,\n                                                 max_tokens=max_tokens)",
         "messages=messages)", "model.request",
-        "La requête n’est pas celle de la leçon : max_tokens diffère(nt).",
-        "The request is not the lesson's: max_tokens differ(s)."),
+        "La requête n’est pas celle de la leçon ; ce qui diffère : max_tokens.",
+        "The request is not the lesson's; what differs: max_tokens."),
     "the helper marks the model's text as recorded": (
         "model", "return Answer(reponse.choices[0].message.content, False)",
         "return Answer(reponse.choices[0].message.content, True)", "model.answers",
@@ -393,8 +414,8 @@ MISTAKES = {
         "initialize's params: protocolVersion, capabilities {} and clientInfo {name, version}."),
     "the helper adds /v1 to an address that has it": (
         "model", 'base_url=base + "/v1"', 'base_url=base + "/v1/v1"', "model.request",
-        "La requête n’est pas celle de la leçon : path diffère(nt).",
-        "The request is not the lesson's: path differ(s)."),
+        "La requête n’est pas celle de la leçon ; ce qui diffère : path.",
+        "The request is not the lesson's; what differs: path."),
     "the answers take reply 4 for a result": (
         "answers", "4 = -32600", '4 = "résultat"', "answers.six-replies",
         "Cellule six_reponses.4 : ce n’est pas ce que répond le serveur.",
@@ -434,6 +455,22 @@ MISTAKES = {
     "the helper reads AI_TIMEOUT as a whole number": (
         "model", 'delai = float(os.environ.get("AI_TIMEOUT", "30"))', 'delai = int(os.environ.get("AI_TIMEOUT", "30"))',
         "model.slow", "ask a levé une exception au lieu de répondre", "ask raised an exception instead of answering"),
+    "the client asks its question as the system": (
+        "client", '{"role": "user", "content": q}', '{"role": "system", "content": q}', "client.asks-model",
+        'La question part avec le rôle "system" : c’est l’utilisateur qui la pose ("user")',
+        'The question goes with the role "system": the user asks it ("user")'),
+    "the client puts its question under text": (
+        "client", '{"role": "user", "content": q}', '{"role": "user", "text": q}', "client.asks-model",
+        "Le message 2 qu’ask reçoit,", "Message 2 that ask gets,"),
+    "the helper forgets its key": (
+        "model", 'openai.OpenAI(base_url=base + "/v1", api_key=os.environ.get("AI_KEY", "lab"),', 'openai.OpenAI(base_url=base + "/v1",',
+        "model.request", "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, ci-dessous, "
+        "dit pourquoi.", "No request reached the model at the address AI_URL: what ask printed, below, says why."),
+    "answers.toml writes the six replies as one list": (
+        "answers", '[six_reponses]\n1 = "erreur -32600"\n2 = "-32602"\n3 = "résultat"\n4 = -32600\n5 = "résultat"\n'
+        '6 = "-32601 méthode inconnue"', 'six_reponses = ["-32600", "-32602", "résultat", "-32600", "résultat", "-32601"]',
+        "answers.six-replies", "six_reponses est écrit dans answers.toml comme une seule valeur, pas comme la table "
+        "[six_reponses]", "six_reponses is written in answers.toml as one value, not as the [six_reponses] table"),
     "answers.toml loses the minus sign of a code": (
         "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
         "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",

@@ -10,6 +10,7 @@ answer. A key the lesson does not have is named, with the cell it was probably m
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import sys
 import unicodedata
@@ -18,6 +19,7 @@ from typing import Any, Callable, Iterable
 
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
+from lab.checks.server_session import MISSING
 from lab.checks.texts import in_each_language, say
 from lab.process.student import read_student_file
 
@@ -140,6 +142,12 @@ def table(context: Context, name: str) -> dict:
         title = FILE_TITLE if answers != NO_FILE and name == TABLES[0] else None
         raise Failed("", answers[1].get("text") or "—", reason=answers[0], fields=answers[1], hint=FILE_HINT, title=title)
     cells = answers.get(name)
+    # six_reponses = [...]: a value, not a table (under the table above it, when written after one)
+    values = [answers] + [value for value in answers.values() if isinstance(value, dict)]
+    written = next((where[name] for where in values if name in where and not isinstance(where[name], dict)), MISSING)
+    if not isinstance(cells, dict) and written is not MISSING:
+        raise Failed(f"[{name}]", json.dumps(written, ensure_ascii=False)[:80], reason="answers.not_a_table",
+                     hint=FILE_HINT, fields={"table": name, "file": FILE})
     if not isinstance(cells, dict):
         near = difflib.get_close_matches(name, [key for key in answers if key not in TABLES], n=1, cutoff=0.6)
         if near:

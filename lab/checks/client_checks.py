@@ -23,7 +23,7 @@ from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
-from lab.checks.server_session import LINE_CAP, MISSING, field_of, parse, same
+from lab.checks.server_session import LINE_CAP, MISSING, field_of, parse, python_value, same
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
@@ -416,31 +416,26 @@ def asks_model(context: Context) -> None:
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.crashed_before_ask" if crashed
                      else "client.ask_once", fields={"code": outcome.run.code if crashed else ""}, output=trace)
     messages = outcome.asks[0].get("messages")
-    if not (isinstance(messages, list) and messages
-            and all(isinstance(m, dict) and {"role", "content"} <= set(m) for m in messages)):
+    if not (isinstance(messages, list) and messages):
         given = shown_value(messages)
         raise Failed(question, given, reason="client.ask_not_messages", fields={"given": given})
+    for number, message in enumerate(messages, start=1):
+        if not (isinstance(message, dict) and {"role", "content"} <= set(message)):
+            given = shown_value(message)
+            raise Failed(question, given, reason="client.message_not_a_message", fields={"given": given, "number": number})
     contents = [str(m.get("content", "")) for m in messages]
     if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
         raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+    asking = [m for m in messages if any(str(m.get("content", "")).rstrip().endswith(spelling) for spelling in spellings)]
+    if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
+        raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
+                     fields={"role": json.dumps(asking[0].get("role"))})
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     if not any(facts(capabilities, lang) in messages for lang in ("fr", "en")):
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
     if outcome.asks[0].get("max_tokens") != ANSWER_TOKENS:
         raise Failed(ANSWER_TOKENS, outcome.asks[0].get("max_tokens"), reason="client.max_tokens",
                      fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})
-
-
-def python_value(text: str) -> Any:
-    """What Python's own print of a dict reads as ({'id': 1, 'x': None}), or MISSING."""
-    import ast
-
-    if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
-        return MISSING
-    try:
-        return ast.literal_eval(text.strip())
-    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        return MISSING
 
 
 def shown_value(value: Any) -> str:

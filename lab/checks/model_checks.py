@@ -207,13 +207,13 @@ def answers(context: Context) -> None:
 
 
 def request_shape(context: Context) -> None:
-    outcome_of(context, "answer")
+    outcome = outcome_of(context, "answer")
     model: ModelRun = context.probe("model.run")
     sent = [r for r in model.requests if r["path"].startswith("/answer")]
     expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
                 "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
-    if not sent:
-        raise Failed(expected, "—", reason="model.no_request")
+    if not sent:  # what ask printed says why (its fallback line and reason)
+        raise Failed(expected, "—", reason="model.no_request", output=outcome.get("printed", ""))
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}

@@ -21,7 +21,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply,
-    field_of, find, initialize, one_session, owes_reply, ping, rules_messages, same)
+    field_of, find, initialize, one_session, owes_reply, ping, python_value, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -37,7 +37,8 @@ from lab import time_limits
 NOTIFIED_NEW, FUTURE_VERSION = "server.notified-new", "server.future-version"
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
-    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23)],
+    "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23),
+                             {"jsonrpc": "2.0", "method": "ping"}, ping(24)],  # a notification, by its missing id
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
         {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
@@ -61,7 +62,7 @@ def stopped_on(transcript: Transcript) -> int | None:
     if transcript.run is None or transcript.stopped_at is None:
         return None
     for index, message in enumerate(transcript.sent):
-        is_ping = isinstance(message, dict) and message.get("method") == "ping"
+        is_ping = isinstance(message, dict) and message.get("method") == "ping" and "id" in message
         if is_ping and find(transcript.replies, message["id"]) is MISSING:
             return index - 1
     return None
@@ -154,6 +155,9 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
                          output=transcript.traceback())
         if isinstance(reply, str) and line.strip() in ("{", "["):  # json.dumps(..., indent=2): one reply, many lines
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.reply_split",
+                         fields={"number": number}, output=transcript.traceback())
+        if isinstance(reply, str) and isinstance(python_value(line), dict):  # str(dict), or print(dict)
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.printed_python",
                          fields={"number": number}, output=transcript.traceback())
         if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
@@ -415,11 +419,11 @@ def first_accepted(context: Context) -> tuple[str, Any]:
 def accepts_known_version(context: Context) -> None:
     for probe, request_id in ((S, 3), (R, "init-2025")):  # refused: is the version misspelt in the list?
         transcript: Transcript = context.probe(probe)
-        asked = next(m["params"]["protocolVersion"] for m in transcript.sent if isinstance(m, dict)
-                     and same(m.get("id", MISSING), request_id))
+        asked = next((field_of(m, "params.protocolVersion") for m in transcript.sent if isinstance(m, dict)
+                      and same(m.get("id", MISSING), request_id)), MISSING)
         listed = field_of(find(transcript.replies, request_id), "error.data.supported")
-        near = difflib.get_close_matches(asked, listed, 1, 0.8) if isinstance(listed, list) and all(
-            isinstance(v, str) for v in listed) and asked not in listed else []
+        near = difflib.get_close_matches(asked, listed, 1, 0.8) if isinstance(asked, str) and isinstance(listed, list) \
+            and all(isinstance(v, str) for v in listed) and asked not in listed else []
         if near:
             raise Failed(as_json(asked), as_json(listed), reason="server.version_misspelt",
                          fields={"asked": asked, "listed": near[0]})
@@ -490,7 +494,8 @@ def capabilities_only_tools(context: Context) -> None:
         shown = "—" if announced is MISSING else json.dumps(
             sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
         raise Failed(expected, reply, focus=("result.capabilities",),
-                     reason="server.capabilities", fields={"announced": shown})
+                     reason="server.no_capabilities" if announced == {} else "server.capabilities",
+                     fields={"announced": shown})
     info = field_of(reply, "result.serverInfo")
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
         result = field_of(reply, "result")

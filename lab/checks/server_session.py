@@ -137,6 +137,18 @@ def parse(line: str) -> Any:
         return line
 
 
+def python_value(text: str) -> Any:
+    """What Python's own print of a dict reads as ({'id': 1, 'x': None}), or MISSING."""
+    import ast
+
+    if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
+        return MISSING
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return MISSING
+
+
 def owes_reply(message: Any) -> bool:
     """A request (it has an id) or a line that is not JSON (answered with id null); a blank
     line is no message at all, and owes nothing."""
@@ -314,6 +326,8 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
     if actual is MISSING:
         raise Failed(expected, "\n".join(transcript.lines) or "—",
                      reason="reply.none", fields={"what": what}, output=transcript.traceback())
+    if refused_then_moved(transcript, request_id):
+        raise Failed(expected, actual, reason="server.refused_but_moved", fields={"what": what}, focus=("error.code",))
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):
@@ -323,6 +337,22 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
                          fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want),
                                  "near": near, "name": path.rpartition(".")[2]},
                          focus=(path.partition("#")[0],))
+
+
+def refused_then_moved(transcript: Transcript, request_id: Any) -> bool:
+    """Is this an initialize answered -32600 (already initialized) that the reference accepts or
+    refuses otherwise, while every initialize before it was refused: a refusal that moved the state?"""
+    earlier = []
+    for message in transcript.sent:
+        if not (isinstance(message, dict) and message.get("method") == "initialize" and "id" in message):
+            continue
+        if same(message["id"], request_id):
+            reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
+            refused = [find(transcript.replies, one) for one in earlier]
+            return (field_of(reply, "error.code") == -32600 and field_of(expected, "error.code") != -32600
+                    and bool(refused) and all(isinstance(r, dict) and "error" in r for r in refused))
+        earlier.append(message["id"])
+    return False
 
 
 def misspelt(reply: Any, path: str) -> str:

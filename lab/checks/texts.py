@@ -40,6 +40,8 @@ TEXTS: dict[str, dict[str, str]] = {
                            "place (sur la vraie sortie du programme, ou en changeant les fonctions du kit).",
         "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
         "answers.no_table": "La table [{table}] manque dans {file}.",
+        "answers.not_a_table": "{table} est écrit dans {file} comme une seule valeur, pas comme la table [{table}] : "
+                               "une ligne [{table}], puis une cellule par ligne, comme dans le fichier donné.",
         # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
         # its place are said in the student's language, its own words ({said}) quoted after.
         "answers.file_title": "{file} se lit comme un fichier TOML",
@@ -142,6 +144,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
                               "dans la leçon, en sont la traduction : la réponse garde les noms de la spécification.",
         "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
+        "server.no_capabilities": "Aucune capacité n’est annoncée ({{}}) ; la leçon annonce tools, que ce serveur sait faire.",
         "server.server_info": "serverInfo doit donner name et version, deux textes.",
         "server.call_unflushed": "{call} écrit sa réponse sans demander son envoi (flush) : Python la garde, "
                                  "et un vrai client l’attend sans fin.",
@@ -200,8 +203,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
-        "model.no_request": "Aucune requête n’est arrivée au modèle.",
-        "model.request_differs": "La requête n’est pas celle de la leçon : {fields} diffère(nt).",
+        "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
+                            "ci-dessous, dit pourquoi.",
+        "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
         "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
                                    "l’échantillon enregistré.",
@@ -298,6 +302,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "lit que stdout ; stderr est pour les messages de suivi.",
         "server.eof_error": "Le serveur s’est arrêté avec le code {code} à la fin de son entrée : input() y lève "
                             "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
+        "server.printed_python": "La ligne {number} de la sortie est un dict de Python écrit tel quel (apostrophes, "
+                                 "None, True), pas du JSON : le client ne lit que du JSON.",
         "server.reply_split": "La ligne {number} de la sortie ouvre une réponse qui continue sur les lignes suivantes : "
                               "le client lit une réponse par ligne. Une réponse JSON tient sur une seule ligne (sans "
                               "indentation).",
@@ -315,6 +321,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.handled_again": "La requête {what} a reçu {count} réponses, la deuxième juste après l’erreur -32700 : "
                                 "après une ligne qui n’est pas du JSON, la boucle a traité encore la requête d’avant, "
                                 "au lieu de passer à la ligne suivante.",
+        "server.refused_but_moved": "La requête {what} reçoit -32600 (déjà initialisé), alors qu’aucun initialize n’a "
+                                    "encore été accepté : un initialize refusé a quand même changé l’état du serveur. "
+                                    "L’état ne passe à attente qu’une fois la version acceptée.",
         "server.version_not_read": "error.data.requested vaut null, alors que la requête demandait 1999-01-01 : le "
                                    "serveur n’a pas lu la version là où elle est, dans params.protocolVersion.",
         "server.version_misspelt": "Le serveur refuse {asked}, et sa liste de versions donne « {listed} » : une faute "
@@ -362,6 +371,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "flush, pour qu’il parte aussitôt ; le serveur lit ligne par ligne.",
         "client.ask_not_messages": "ask reçoit {given} là où il attend une liste de messages, chacun un objet avec "
                                    "role et content.",
+        "client.message_not_a_message": "Le message {number} qu’ask reçoit, {given}, n’a pas role et content : chaque "
+                                        "message est un objet avec ces deux clés.",
+        "client.question_role": "La question part avec le rôle {role} : c’est l’utilisateur qui la pose (\"user\"), "
+                                "le message système ne porte que les faits.",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
                                   "pour une connexion refusée, il dit « {expected} ».",
         "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
@@ -384,6 +397,8 @@ TEXTS: dict[str, dict[str, str]] = {
                            "the program's real output, or by changing the kit's functions).",
         "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
         "answers.no_table": "The [{table}] table is missing from {file}.",
+        "answers.not_a_table": "{table} is written in {file} as one value, not as the [{table}] table: a line "
+                               "[{table}], then one cell per line, as in the given file.",
         "answers.file_title": "{file} reads as a TOML file",
         "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
                                "column {column})”).",
@@ -474,6 +489,7 @@ TEXTS: dict[str, dict[str, str]] = {
                               "demandee and acceptees are their French translation: the reply keeps the "
                               "specification's names.",
         "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
+        "server.no_capabilities": "No capability is announced ({{}}); the lesson announces tools, which this server implements.",
         "server.server_info": "serverInfo must give name and version, two strings.",
         "server.call_unflushed": "{call} writes its reply without asking for it to be sent (flush): Python keeps it, and "
                                  "a real client waits for it forever.",
@@ -527,8 +543,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
-        "model.no_request": "No request reached the model.",
-        "model.request_differs": "The request is not the lesson's: {fields} differ(s).",
+        "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
+                            "why.",
+        "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
         "model.not_the_sample": "ask does not return the recorded sample.",
         "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
                                    "sample.",
@@ -617,6 +634,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "stdout only; stderr is for log messages.",
         "server.eof_error": "The server stopped with code {code} at the end of its input: input() raises EOFError "
                             "there. The end of input ends the loop, without an error.",
+        "server.printed_python": "Line {number} of the output is a Python dict written as it is (single quotes, None, "
+                                 "True), not JSON: the client reads JSON only.",
         "server.reply_split": "Line {number} of the output opens a reply that goes on over the next lines: the "
                               "client reads one reply per line. A JSON reply fits on one line (no indent).",
         "client.message_split": "The server received the first message on {count} lines: it reads one message per "
@@ -632,6 +651,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.handled_again": "The request {what} got {count} replies, the second right after the -32700 error: "
                                 "after a line that is not JSON, the loop handled the previous request again instead "
                                 "of going on to the next line.",
+        "server.refused_but_moved": "The request {what} gets -32600 (already initialized), although no initialize has "
+                                    "been accepted yet: a refused initialize still changed the server's state. The state "
+                                    "moves to waiting only once the version is accepted.",
         "server.version_not_read": "error.data.requested is null, although the request asked for 1999-01-01: the "
                                    "server did not read the version where it is, in params.protocolVersion.",
         "server.version_misspelt": "The server refuses {asked}, and its list of versions gives \"{listed}\": a typo in "
@@ -676,6 +698,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "that it leaves at once; the server reads line by line.",
         "client.ask_not_messages": "ask gets {given} where it expects a list of messages, each an object with role "
                                    "and content.",
+        "client.message_not_a_message": "Message {number} that ask gets, {given}, has no role and content: each "
+                                        "message is an object with these two keys.",
+        "client.question_role": "The question goes with the role {role}: the user asks it (\"user\"); the system "
+                                "message holds only the facts.",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
                                   "connection it says “{expected}”.",
         "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "
