@@ -142,6 +142,10 @@ MISTAKES = {
         "server.refuses-unknown-version",
         "alors qu’aucun initialize n’a encore été accepté : un initialize refusé a quand même changé l’état du serveur",
         "although no initialize has been accepted yet: a refused initialize still changed the server's state"),
+    "the server writes an error code as text": (
+        "server", 'echec(msg["id"], -32601, "Méthode inconnue : "', 'echec(msg["id"], "-32601", "Méthode inconnue : "',
+        "server.json-rpc-replies", "Ligne mal formée : error doit avoir code (entier) et message (texte).",
+        "Malformed line: error needs code (an integer) and message (a string)."),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
@@ -608,3 +612,13 @@ def test_a_crash_on_a_message_that_moves_no_state_costs_only_the_checks_of_that_
     report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
     failed = sorted(r.id for r in report.results if r.status != PASSED)
     assert failed == ["server.id-zero", "server.keeps-running", "server.parse-error", "server.ping-every-state"], failed
+
+
+def test_an_error_code_written_as_text_costs_the_shape_and_that_reply_only(tmp_path):
+    """A code written as text in one reply breaks part 1's rule (and the checks that need it), and
+    the check of that reply; the other replies are still judged (issue 34: one mistake, one cost)."""
+    kind, old, new, *_ = MISTAKES["the server writes an error code as text"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    failed = sorted(r.id for r in report.results if r.status != PASSED)
+    assert failed == ["server.flushes-each-reply", "server.json-rpc-replies", "server.reply-ids",
+                      "server.unknown-method"], failed

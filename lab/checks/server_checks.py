@@ -612,12 +612,14 @@ def lent_if_needed(context: Context, part: str) -> Context:
     output breaks part 1's rule (STARTS fails: a bug in send or fail, a crash), the sessions with
     part 1 lent (parts.lent_session), so that part 1's mistake costs its own checks; when those
     break it too (a crash of part 3's, say), part 2 by its direct calls, as before the loop
-    exists. Else the check waits for STARTS, as its `needs` would say."""
+    exists; when only an error's fields are wrong (a code written as text, say) in replies the
+    client can read, the whole server's sessions still, each check judging its own reply. Else the
+    check waits for STARTS, as its `needs` would say."""
     try:
         json_rpc_replies(context)
         return context
-    except Failed:
-        pass
+    except Failed as failure:
+        readable = failure.reason == "server.malformed" and failure.fields.get("problem") == {"reason": "shape.error_fields"}
     run = context.probe(S).run
     if run is not None and not run.timed_out and not run.cpu_exhausted:  # a hang is no part 1 mistake
         lent = parts.PartView(context, {S: lambda: context.probe(S_LENT), R: lambda: context.probe(R_LENT)})
@@ -626,6 +628,8 @@ def lent_if_needed(context: Context, part: str) -> Context:
             return lent
         except Failed:
             pass
+        if readable:
+            return context
         found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
         if found is not None and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
