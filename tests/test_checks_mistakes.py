@@ -146,6 +146,20 @@ MISTAKES = {
         "server", 'echec(msg["id"], -32601, "Méthode inconnue : "', 'echec(msg["id"], "-32601", "Méthode inconnue : "',
         "server.json-rpc-replies", "Ligne mal formée : error doit avoir code (entier) et message (texte).",
         "Malformed line: error needs code (an integer) and message (a string)."),
+    "the server's gate is always true": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat == "nouveau" or "attente":\n',
+        "server.tools-list-when-ready", "ou le test qui répond -32600 refuse aussi l’état prêt",
+        "or the test that answers -32600 refuses the ready state too"),
+    "the server spells capabilities the French way": (
+        "server", '"capabilities": {"tools": {"listChanged": False}},', '"capabilites": {"tools": {"listChanged": False}},',
+        "server.capabilities-only-tools",
+        "La réponse n’a pas capabilities, mais une clé capabilites que la leçon n’a pas : une faute de frappe pour "
+        "capabilities ?",
+        "The reply has no capabilities, but a key capabilites the lesson does not have: a typo for capabilities?"),
+    "the server spells result results": (
+        "server", '    envoyer({"id": id, "result": result})', '    envoyer({"id": id, "results": result})',
+        "server.json-rpc-replies", "il faut soit result, soit error, et la réponse a une clé presque pareille",
+        "it needs either result or error, and the reply has a key nearly the same"),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
@@ -321,10 +335,12 @@ MISTAKES = {
         "Line 1 of the output glues several replies together: each reply ends with a newline, one reply per line."),
     "the server never becomes ready": (
         "server", '            etat = "pret"\n', "            pass\n", "server.tools-list-when-ready",
-        "La requête tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la notification "
-        "notifications/initialized qui le fait passer de l’attente à prêt.",
-        "The request tools/list (id 5) still gets -32600: the server never became ready. The notification "
-        "notifications/initialized is what moves it from waiting to ready."),
+        "La requête tools/list (id 5) reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test qui répond "
+        "-32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized fait passer l’état de attente à "
+        "pret",
+        "The request tools/list (id 5) still gets -32600: the server never became ready, or the test that answers "
+        "-32600 refuses the ready state too. Check both: notifications/initialized moves the state from attente to "
+        "pret"),
     "the server reads on past the end of its input": (
         "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
         "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit ",
@@ -475,6 +491,14 @@ MISTAKES = {
         '6 = "-32601 méthode inconnue"', 'six_reponses = ["-32600", "-32602", "résultat", "-32600", "résultat", "-32601"]',
         "answers.six-replies", "six_reponses est écrit dans answers.toml comme une seule valeur, pas comme la table "
         "[six_reponses]", "six_reponses is written in answers.toml as one value, not as the [six_reponses] table"),
+    "the client gives the facts after its question": (
+        "client", 'ask([facts(vues[2]["result"]["capabilities"]), {"role": "user", "content": q}]',
+        'ask([{"role": "user", "content": q}, facts(vues[2]["result"]["capabilities"])]', "client.asks-model",
+        "Le message système de facts(capacités) part après la question", "The system message of facts(capabilities) goes after the question"),
+    "answers.toml names the state in a phrase": (
+        "answers", 'etat = "prêt"', 'etat = "en attente"', "answers.keywords",
+        "presque : écrivez seulement « attente », le mot de la leçon, sans rien autour.",
+        "almost: write only “attente”, the lesson's word, with nothing around it."),
     "answers.toml loses the minus sign of a code": (
         "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
         "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",

@@ -235,7 +235,11 @@ def keyword(cells: dict, key: str, asks: str, given: Callable[[str], list[str]],
     # A letter or two from a right answer (initialise for initialize): a spelling, said as one.
     near = [(word, close[0]) for word in words(str(written)) for close in [difflib.get_close_matches(word, list(spellings), 1, 0.8)]
             if close and right(close[0])]
-    return name, (asks, {}), written, ("answers.why_almost", {"word": near[0][0], "right": near[0][1]}) if near else wrong_why
+    if not near:
+        return name, (asks, {}), written, wrong_why
+    word, spelt = near[0]
+    why = "answers.why_just_the_word" if normalize(word) == normalize(spelt) else "answers.why_almost"
+    return name, (asks, {}), written, (why, {"word": word, "right": spelt})
 
 
 def words(text: str) -> list[str]:

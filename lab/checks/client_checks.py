@@ -431,8 +431,11 @@ def asks_model(context: Context) -> None:
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
                      fields={"role": json.dumps(asking[0].get("role"))})
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
-    if not any(facts(capabilities, lang) in messages for lang in ("fr", "en")):
+    given = [facts(capabilities, lang) for lang in ("fr", "en") if facts(capabilities, lang) in messages]
+    if not given:
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
+    if messages.index(given[0]) > messages.index(asking[0]):
+        raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.facts_after_question")
     if outcome.asks[0].get("max_tokens") != ANSWER_TOKENS:
         raise Failed(ANSWER_TOKENS, outcome.asks[0].get("max_tokens"), reason="client.max_tokens",
                      fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})

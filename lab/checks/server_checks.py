@@ -21,7 +21,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply,
-    field_of, find, initialize, one_session, owes_reply, ping, python_value, rules_messages, same)
+    field_of, find, initialize, misspelt, one_session, owes_reply, ping, python_value, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -228,7 +228,10 @@ def shape_problem(reply: Any) -> str | None:
     if "id" not in reply:
         return "shape.no_id"
     if ("result" in reply) == ("error" in reply):
-        return "shape.result_and_error" if "result" in reply else "shape.result_or_error"
+        if "result" in reply:
+            return "shape.result_and_error"
+        return "shape.misspelt_result" if difflib.get_close_matches("result", [str(k) for k in reply], 1, 0.8) \
+            or difflib.get_close_matches("error", [str(k) for k in reply], 1, 0.8) else "shape.result_or_error"
     error = reply.get("error", {})
     if "error" in reply and not (isinstance(error, dict) and type(error.get("code")) is int
                                  and isinstance(error.get("message"), str)):
@@ -491,6 +494,10 @@ def capabilities_only_tools(context: Context) -> None:
     reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
     announced = field_of(reply, "result.capabilities")
     if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
+        near = misspelt(reply, "result.capabilities") if announced is MISSING else ""
+        if near:
+            raise Failed(expected, reply, focus=("result.capabilities",), reason="server.unknown_key",
+                         fields={"name": near.rpartition(".")[2], "want": "capabilities"})
         shown = "—" if announced is MISSING else json.dumps(
             sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
         raise Failed(expected, reply, focus=("result.capabilities",),

@@ -70,6 +70,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_say_version": "dites aussi en quelle version.",
         "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
         "answers.why_almost": "presque : « {word} » s’écrit {right}, comme dans les messages JSON.",
+        "answers.why_just_the_word": "presque : écrivez seulement « {right} », le mot de la leçon, sans rien autour.",
         "answers.why_minus": "c’est bien une erreur, mais les codes d’erreur de JSON-RPC sont négatifs : le signe "
                              "moins fait partie du code.",
         "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
@@ -127,6 +128,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
         "shape.result_or_error": "il faut soit result, soit error",
+        "shape.misspelt_result": "il faut soit result, soit error, et la réponse a une clé presque pareille : une faute "
+                                 "de frappe ?",
         "shape.result_and_error": "elle a à la fois result et error, quand une réponse a l’un ou l’autre (un dict "
                                   "qui garde les clés d’une réponse à l’autre ?)",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
@@ -294,8 +297,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
                                    "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
                                    "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
-        "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. C’est la "
-                              "notification notifications/initialized qui le fait passer de l’attente à prêt.",
+        "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
+                              "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
+                              "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
         "server.replies_on_stderr": "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne "
@@ -373,6 +377,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "role et content.",
         "client.message_not_a_message": "Le message {number} qu’ask reçoit, {given}, n’a pas role et content : chaque "
                                         "message est un objet avec ces deux clés.",
+        "client.facts_after_question": "Le message système de facts(capacités) part après la question : il vient "
+                                       "d’abord, pour que le modèle lise les faits avant la question.",
         "client.question_role": "La question part avec le rôle {role} : c’est l’utilisateur qui la pose (\"user\"), "
                                 "le message système ne porte que les faits.",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
@@ -423,6 +429,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_say_version": "also say in which version.",
         "answers.why_say_code": "it is an error indeed: also say its code.",
         "answers.why_almost": "almost: “{word}” is spelt {right}, as in the JSON messages.",
+        "answers.why_just_the_word": "almost: write only “{right}”, the lesson's word, with nothing around it.",
         "answers.why_minus": "it is an error indeed, but JSON-RPC's error codes are negative: the minus sign is "
                              "part of the code.",
         "answers.why_not_the_reply": "that is not what the server answers.",
@@ -472,6 +479,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
         "shape.result_or_error": "it needs either result or error",
+        "shape.misspelt_result": "it needs either result or error, and the reply has a key nearly the same: a typo?",
         "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "
                                   "keeps its keys from one reply to the next?)",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
@@ -626,8 +634,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
                                    "and was stopped. At the end of input, reading gives an empty string (an empty "
                                    "line gives \"\\n\"): the loop ends there.",
-        "server.never_ready": "The request {what} still gets -32600: the server never became ready. The notification "
-                              "notifications/initialized is what moves it from waiting to ready.",
+        "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
+                              "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
+                              "the state from attente to pret, and only nouveau and attente get -32600.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
         "server.replies_on_stderr": "The server wrote its replies on stderr, and nothing on stdout: the client reads "
@@ -700,6 +709,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "and content.",
         "client.message_not_a_message": "Message {number} that ask gets, {given}, has no role and content: each "
                                         "message is an object with these two keys.",
+        "client.facts_after_question": "The system message of facts(capabilities) goes after the question: it comes "
+                                       "first, so that the model reads the facts before the question.",
         "client.question_role": "The question goes with the role {role}: the user asks it (\"user\"); the system "
                                 "message holds only the facts.",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
