@@ -140,3 +140,27 @@ def test_the_sdks_own_error_for_an_unknown_host_reads_as_unknown_host(clean_env:
     with pytest.raises(openai.APIConnectionError) as raised:
         client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
     assert given.why_no_model(raised.value, settings) == "hôte inconnu : no-such-host.invalid"
+
+
+def test_the_sdks_refusal_of_a_setting_is_said_as_it_is_not_as_an_answer_without_text(
+        clean_env: pytest.MonkeyPatch) -> None:
+    """A helper that forgets its key, or passes AI_TIMEOUT as text, meets an error inside the SDK
+    before any request: the given why_no_model gives the SDK's own words (issue 34's walk), not
+    "unreadable answer" or "answer with no text", which would send the student to the wrong line."""
+    import openai
+
+    given = load("model_setup")
+    clean_env.setenv("AI_URL", refused_url())
+    clean_env.delenv("OPENAI_API_KEY", raising=False)
+    settings = given.model_settings()
+    with pytest.raises(openai.OpenAIError) as no_key:
+        openai.OpenAI(base_url=settings.url, timeout=5, max_retries=0)
+    assert given.why_no_model(no_key.value, settings) == str(no_key.value)[:200]
+    client = openai.OpenAI(base_url=settings.url, api_key="lab", timeout="5", max_retries=0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError) as text_timeout:
+        client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
+    assert given.why_no_model(text_timeout.value, settings) == f"TypeError: {text_timeout.value}"[:200]
+    try:
+        [][0]  # an answer with no choices, read by the student's own code
+    except IndexError as no_choice:
+        assert given.why_no_model(no_choice, settings) == "réponse sans texte"
