@@ -13,7 +13,6 @@ import os
 import re
 import socket
 import sys
-import traceback
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -141,9 +140,8 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
         return NoModel("closed", address=address)
     if openai and isinstance(error, openai.OpenAIError):  # an answer it could not read, or a setting it refused
         return NoModel("unreadable") if isinstance(error, openai.APIError) else NoModel("other", error=str(error)[:200])
-    in_sdk = any(f"/{sdk}/" in frame.filename for frame in traceback.extract_tb(error.__traceback__) for sdk in ("openai", "httpx"))
-    if isinstance(error, (IndexError, TypeError)) and not in_sdk:  # raised in the SDK: a setting's (timeout="30")
-        return NoModel("no_text")  # no choices, or no message in them
+    if isinstance(error, IndexError) or isinstance(error, TypeError) and "subscriptable" in str(error):
+        return NoModel("no_text")  # no choices, or no message in them (any other TypeError says itself)
     if isinstance(error, (AttributeError, KeyError, ValueError)):  # a body that is not the JSON expected
         return NoModel("unreadable")
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])

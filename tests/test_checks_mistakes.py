@@ -160,6 +160,15 @@ MISTAKES = {
         "server", '    envoyer({"id": id, "result": result})', '    envoyer({"id": id, "results": result})',
         "server.json-rpc-replies", "il faut soit result, soit error, et la réponse a une clé presque pareille",
         "it needs either result or error, and the reply has a key nearly the same"),
+    "the server sends its errors under result": (
+        "server", '    envoyer({"id": id, "error": erreur})', '    envoyer({"id": id, "result": erreur})',
+        "server.refuses-unknown-version",
+        "l’erreur (code, message) est écrite sous result au lieu de error",
+        "the error (code, message) is written under result instead of error"),
+    "the server writes its capabilities as JSON text": (
+        "server", '"capabilities": {"tools": {"listChanged": False}},', '"capabilities": json.dumps({"tools": {"listChanged": False}}),',
+        "server.capabilities-only-tools", "result.capabilities est un texte qui contient du JSON, pas un objet",
+        "result.capabilities is a text holding JSON, not an object"),
     "the server compares versions as dates": (
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
@@ -646,3 +655,11 @@ def test_an_error_code_written_as_text_costs_the_shape_and_that_reply_only(tmp_p
     failed = sorted(r.id for r in report.results if r.status != PASSED)
     assert failed == ["server.flushes-each-reply", "server.json-rpc-replies", "server.reply-ids",
                       "server.unknown-method"], failed
+
+
+def test_the_model_line_printed_with_two_arguments_passes_as_the_arrows_do(tmp_path):
+    """print("le modèle dit :", texte) puts one space between its arguments: a space the
+    lesson's line has anyway, counted once, as in the "-> " and "<- " lines."""
+    change = ('print("le modèle dit : " + r.text)', 'print("le modèle dit : ", r.text)')
+    report = run_some(lesson_folder(tmp_path, "client", change), "client.", lang="fr")
+    assert report.score == report.max_score, [(r.id, r.message) for r in report.results if r.status != PASSED]

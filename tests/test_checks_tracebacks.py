@@ -62,6 +62,11 @@ def error_at_line_3(error_line: str) -> str:
      "“state” is a variable of the function here (an assignment or an import of state in the function makes it "
      "local), read before it got its value. To change a variable of the module (such as state), declare it global "
      "at the start of the function; for an import, do it before reading the name."),
+    ("AttributeError: 'builtin_function_or_method' object has no attribute 'strip'",
+     "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode nommée sans ses parenthèses "
+     "(line.strip au lieu de line.strip()) n’est pas appelée, et n’a pas d’attribut « strip ».",
+     "This value is a function, not its result: a function or a method named without its parentheses (line.strip "
+     "instead of line.strip()) is not called, and has no attribute “strip”."),
     ("KeyError: 'id'",
      "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
      "et ne reçoit jamais de réponse).",

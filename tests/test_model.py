@@ -160,7 +160,10 @@ def test_the_sdks_refusal_of_a_setting_is_said_as_it_is_not_as_an_answer_without
     with pytest.raises(TypeError) as text_timeout:
         client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
     assert given.why_no_model(text_timeout.value, settings) == f"TypeError: {text_timeout.value}"[:200]
-    try:
-        [][0]  # an answer with no choices, read by the student's own code
-    except IndexError as no_choice:
-        assert given.why_no_model(no_choice, settings) == "réponse sans texte"
+    with pytest.raises(TypeError) as positional:  # the client's settings given without their names
+        openai.OpenAI(settings.url, "lab")  # type: ignore[misc]
+    assert given.why_no_model(positional.value, settings) == f"TypeError: {positional.value}"[:200]
+    for no_text in ([], None):  # an answer with no choices, or none at all, read by the student's own code
+        with pytest.raises((IndexError, TypeError)) as read:
+            no_text[0]  # type: ignore[index]
+        assert given.why_no_model(read.value, settings) == "réponse sans texte"

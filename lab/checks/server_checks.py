@@ -21,7 +21,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply,
-    field_of, find, initialize, misspelt, one_session, owes_reply, ping, python_value, rules_messages, same)
+    field_of, find, initialize, misspelt, one_session, owes_reply, parse, ping, python_value, rules_messages, same)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -494,6 +494,8 @@ def capabilities_only_tools(context: Context) -> None:
     reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
     announced = field_of(reply, "result.capabilities")
     if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
+        if isinstance(announced, str) and isinstance(parse(announced), dict):  # to_json(capabilities) inside the reply
+            raise Failed(expected, reply, focus=("result.capabilities",), reason="server.capabilities_as_text")
         near = misspelt(reply, "result.capabilities") if announced is MISSING else ""
         if near:
             raise Failed(expected, reply, focus=("result.capabilities",), reason="server.unknown_key",

@@ -326,6 +326,8 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
     if actual is MISSING:
         raise Failed(expected, "\n".join(transcript.lines) or "—",
                      reason="reply.none", fields={"what": what}, output=transcript.traceback())
+    if "error" in expected and isinstance(actual.get("result"), dict) and {"code", "message"} <= set(actual["result"]):
+        raise Failed(expected, actual, reason="server.error_under_result", fields={"what": what}, focus=("result",))
     if refused_then_moved(transcript, request_id):
         raise Failed(expected, actual, reason="server.refused_but_moved", fields={"what": what}, focus=("error.code",))
     for path in paths:

@@ -251,6 +251,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
                               "notification n’a pas d’id, et ne reçoit jamais de réponse).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
+        "python.MethodAttribute": "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode "
+                                  "nommée sans ses parenthèses (line.strip au lieu de line.strip()) n’est pas appelée, "
+                                  "et n’a pas d’attribut « {name} ».",
         "python.DictAttribute": "Un dictionnaire (dict) n’a pas d’attribut « {name} » : un message JSON lu par Python "
                                 "est un dict, et ses clés se lisent entre crochets, message[\"{name}\"], pas avec un "
                                 "point comme en JavaScript.",
@@ -325,6 +328,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.handled_again": "La requête {what} a reçu {count} réponses, la deuxième juste après l’erreur -32700 : "
                                 "après une ligne qui n’est pas du JSON, la boucle a traité encore la requête d’avant, "
                                 "au lieu de passer à la ligne suivante.",
+        "server.error_under_result": "Réponse à la requête {what} : l’erreur (code, message) est écrite sous result au "
+                                     "lieu de error. Une erreur part sous \"error\" (fail, partie 1).",
+        "server.capabilities_as_text": "result.capabilities est un texte qui contient du JSON, pas un objet : le dict "
+                                       "des capacités va tel quel dans la réponse, qui sera écrite en JSON une seule fois.",
         "server.refused_but_moved": "La requête {what} reçoit -32600 (déjà initialisé), alors qu’aucun initialize n’a "
                                     "encore été accepté : un initialize refusé a quand même changé l’état du serveur. "
                                     "L’état ne passe à attente qu’une fois la version acceptée.",
@@ -591,6 +598,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
                               "notification has no id, and never gets a reply).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
+        "python.MethodAttribute": "This value is a function, not its result: a function or a method named without "
+                                  "its parentheses (line.strip instead of line.strip()) is not called, and has no "
+                                  "attribute “{name}”.",
         "python.DictAttribute": "A dictionary (dict) has no attribute “{name}”: a JSON message read by Python is a "
                                 "dict, and its keys are read in brackets, message[\"{name}\"], not with a dot as in "
                                 "JavaScript.",
@@ -660,6 +670,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.handled_again": "The request {what} got {count} replies, the second right after the -32700 error: "
                                 "after a line that is not JSON, the loop handled the previous request again instead "
                                 "of going on to the next line.",
+        "server.error_under_result": "Reply to the request {what}: the error (code, message) is written under result "
+                                     "instead of error. An error goes under \"error\" (fail, part 1).",
+        "server.capabilities_as_text": "result.capabilities is a text holding JSON, not an object: the capabilities' "
+                                       "dict goes into the reply as it is, and the reply is written as JSON once.",
         "server.refused_but_moved": "The request {what} gets -32600 (already initialized), although no initialize has "
                                     "been accepted yet: a refused initialize still changed the server's state. The state "
                                     "moves to waiting only once the version is accepted.",

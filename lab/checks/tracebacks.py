@@ -69,7 +69,8 @@ NAMED = re.compile(r"'(?P<name>[^']+)'")  # the name Python quotes: 'outils', 'i
 ATTRIBUTE = re.compile(r"has no attribute '(?P<name>[^']+)'")  # the attribute, not the type quoted before it
 OBJECT = re.compile(r"'(?P<type>\w+)' object has no attribute")
 # The values a student's message handling meets, said by what they are in the lesson (a message, a line).
-VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute"}
+VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute",
+               **dict.fromkeys(("builtin_function_or_method", "method", "function"), "python.MethodAttribute")}
 SUBSCRIPTS = {"'NoneType' object is not subscriptable": "python.NoneSubscript", "string indices": "python.StrSubscript"}
 # What the error means is said first in the student's language (TEXTS' python.<type> keys),
 # then Python's own line follows.
