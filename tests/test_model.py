@@ -156,8 +156,8 @@ def test_the_sdks_refusal_of_a_setting_is_said_as_it_is_not_as_an_answer_without
     with pytest.raises(openai.OpenAIError) as no_key:
         openai.OpenAI(base_url=settings.url, timeout=5, max_retries=0)
     assert given.why_no_model(no_key.value, settings) == str(no_key.value)[:200]
-    client = openai.OpenAI(base_url=settings.url, api_key="lab", timeout="5", max_retries=0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError) as text_timeout:
+    with pytest.raises(TypeError) as text_timeout:  # refused when the client is made, or when it sends: by version
+        client = openai.OpenAI(base_url=settings.url, api_key="lab", timeout="5", max_retries=0)  # type: ignore[arg-type]
         client.chat.completions.create(model="lab", messages=MESSAGES, max_tokens=5)
     assert given.why_no_model(text_timeout.value, settings) == f"TypeError: {text_timeout.value}"[:200]
     with pytest.raises(TypeError) as positional:  # the client's settings given without their names
