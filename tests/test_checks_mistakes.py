@@ -12,6 +12,7 @@ import click
 import pytest
 
 from checks_helpers import FIXTURES, mutate, run_some
+from conftest import ROOT
 from lab.report import render
 from lab.results import PASSED
 
@@ -663,3 +664,16 @@ def test_the_model_line_printed_with_two_arguments_passes_as_the_arrows_do(tmp_p
     change = ('print("le modèle dit : " + r.text)', 'print("le modèle dit : ", r.text)')
     report = run_some(lesson_folder(tmp_path, "client", change), "client.", lang="fr")
     assert report.score == report.max_score, [(r.id, r.message) for r in report.results if r.status != PASSED]
+
+
+def test_a_server_not_on_the_skeleton_is_not_called_by_the_skeletons_names(tmp_path):
+    """A lesson-style server (envoyer, initialiser…) whose replies break part 1's rule: part 2
+    waits for that rule, and never reports the skeleton's functions missing (issue 34's walks)."""
+    change = ("    if isinstance(msg, dict):", '    if type(msg) == "dict":')  # JavaScript's typeof: never true
+    folder = lesson_folder(tmp_path, "server", change)
+    for given in ("jsonrpc_lines.py", "server_replies.py"):  # beside it, as in a student's copy of exercises/
+        shutil.copyfile(ROOT / "solutions" / given, folder / given)
+    report = run_some(folder, "server.", lang="en")
+    part_two = [r for r in report.results if r.task == "server-2"]
+    assert part_two and all(r.status == "skipped" for r in part_two), [(r.id, r.status, r.message) for r in part_two]
+    assert not any("has no attribute" in (r.output or "") + r.message for r in report.results)

@@ -587,13 +587,18 @@ def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.Par
 PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
 
 
+def on_skeleton(context: Context) -> bool:
+    """Is server.py written on the skeleton (its parts' functions there, to be called directly)?"""
+    source = read_student_file(context.folder / "server.py") or b""
+    return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in PART_FUNCTIONS)
+
+
 def stopped_early(context: Context) -> bool:
     """Did the whole server stop before its input ended, after a reply (it loads and its part 1
     writes), on a line the lesson's server answers (a crash, an exit)? Parts 1 and 2 are then judged by their own calls, and part 3's keeps-running
     names the stop: what came after it says nothing of initialize. (Only for a server written on
     the skeleton: a server of its own has no parts to call.)"""
-    source = read_student_file(context.folder / "server.py") or b""
-    if not all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in PART_FUNCTIONS):
+    if not on_skeleton(context):
         return False
     for name in BOTH:
         transcript: Transcript = context.probe(name)
@@ -640,7 +645,7 @@ def lent_if_needed(context: Context, part: str) -> Context:
         if readable:
             return context
         found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
-        if found is not None and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
+        if found is not None and on_skeleton(context) and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
             return direct_view(context, found, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
