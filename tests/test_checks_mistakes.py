@@ -154,9 +154,8 @@ MISTAKES = {
     "the server spells capabilities the French way": (
         "server", '"capabilities": {"tools": {"listChanged": False}},', '"capabilites": {"tools": {"listChanged": False}},',
         "server.capabilities-only-tools",
-        "La réponse n’a pas capabilities, mais une clé capabilites que la leçon n’a pas : une faute de frappe pour "
-        "capabilities ?",
-        "The reply has no capabilities, but a key capabilites the lesson does not have: a typo for capabilities?"),
+        "result.capabilities manque, mais la réponse a result.capabilites : une faute de frappe pour capabilities ?",
+        "result.capabilities is missing, but the reply has result.capabilites: a typo for capabilities?"),
     "the server spells result results": (
         "server", '    envoyer({"id": id, "result": result})', '    envoyer({"id": id, "results": result})',
         "server.json-rpc-replies", "il faut soit result, soit error, et la réponse a une clé presque pareille",
@@ -196,8 +195,8 @@ MISTAKES = {
     "the server spells serverInfo server_info": (
         "server", '"serverInfo": {"name": "cantine"', '"server_info": {"name": "cantine"',
         "server.capabilities-only-tools",
-        "La réponse n’a pas serverInfo, mais une clé server_info que la leçon n’a pas : une faute de frappe pour serverInfo ?",
-        "The reply has no serverInfo, but a key server_info the lesson does not have: a typo for serverInfo?"),
+        "result.serverInfo manque, mais la réponse a result.server_info : une faute de frappe pour serverInfo ?",
+        "result.serverInfo is missing, but the reply has result.server_info: a typo for serverInfo?"),
     "the server answers -32700 to whatever fails": (
         "server", "    try:\n        msg = json.loads(ligne)\n    except ValueError:\n        echec(None, -32700, \"Erreur d’analyse\")\n"
         "        continue\n    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n"

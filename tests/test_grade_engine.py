@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,6 @@ from totals import LESSON_CHECKS
 
 TIMEOUT = 40  # the class's limit: the engine's own limits catch a hung server first
 SHORT_TIMEOUT = 2  # below the engine's limit for a hung server: then ours is the one that acts
-ENGINE_SECONDS = 15  # generous: one full `lab check` on a busy 2-core machine
 CLASS = ["full", "partial", "hangs", "loops", "floods", "exits", "syntax", "deletes", "import_error"]
 
 
@@ -40,13 +38,11 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         # checks (client, model) would only cost time; they fail at once without files.
         submissions.append(make_submission(root / "class", kind, kind, server_only=kind != "full"))
     originals = {path.name: tree_digest(path) for path in submissions}
-    started = time.monotonic()
     done = lab("--lang", "en", "grade", *map(str, submissions), "--format", "exercism",
                "--out", str(root / "out"), "--jobs", "3", "--timeout", str(TIMEOUT), cwd=root)
-    elapsed = time.monotonic() - started
     results = {kind: json.loads((root / "out" / kind / "results.json").read_text(encoding="utf-8"))
                for kind in CLASS if (root / "out" / kind / "results.json").is_file()}
-    return {"done": done, "elapsed": elapsed, "results": results, "root": root,
+    return {"done": done, "results": results, "root": root,
             "submissions": submissions, "originals": originals}
 
 
@@ -94,10 +90,8 @@ def test_a_server_that_never_answers_is_caught_by_the_engine(graded: dict, kind:
 
 def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: Path) -> None:
     submission = make_submission(tmp_path, "hangs", "hangs", server_only=True)
-    started = time.monotonic()
     done = lab("grade", str(submission), "--format", "gradescope", "--out", str(tmp_path / "out"),
                "--timeout", str(SHORT_TIMEOUT), "--lang", "fr", cwd=tmp_path)
-    elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     results = json.loads((tmp_path / "out" / "hangs" / "results.json").read_text(encoding="utf-8"))
     reason = text("fr", "grade.timeout", seconds=SHORT_TIMEOUT)
@@ -106,8 +100,7 @@ def test_a_submission_past_our_time_limit_scores_zero_with_the_reason(tmp_path: 
     assert results["output"].splitlines()[0] == reason
     assert results["extra_data"] == {"status": "graded"}
     assert {test["status"] for test in results["tests"]} == {"failed"}
-    assert {test["output"].splitlines()[0] for test in results["tests"]} == {reason}
-    assert elapsed < 3 * (SHORT_TIMEOUT + 2)  # the limit and two seconds of start-up, with room: ours stopped it
+    assert {test["output"].splitlines()[0] for test in results["tests"]} == {reason}  # ours stopped it, not a clock
 
 
 @pytest.mark.parametrize(("kind", "evidence"), [
@@ -132,11 +125,6 @@ def test_a_flood_is_cut_and_judged(graded: dict) -> None:
 def test_no_submission_changed_its_original_or_another(graded: dict) -> None:
     assert {path.name: tree_digest(path) for path in graded["submissions"]} == graded["originals"]
 
-
-def test_the_class_is_not_slowed_by_more_than_the_engine_needs(graded: dict) -> None:
-    # Three jobs: the full submission takes the engine's full time, the hanging and
-    # looping ones its limit for a server (5 s), the rest fail at once.
-    assert graded["elapsed"] < 2 * ENGINE_SECONDS + 10
 
 
 # ---------------------------------------------------------------- the preloader, with the real engine

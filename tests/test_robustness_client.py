@@ -25,7 +25,6 @@ from conftest import SOLUTIONS, refused_url
 
 SILENCE_LIMIT = 1.5  # the client's 5 s limits, shortened for the tests (a busy 2-core
 EXIT_LIMIT = SILENCE_LIMIT  # machine may take a second to start a Python server)
-SLACK = 4.0  # seconds of start-up and scheduling on a busy 2-core machine
 TAIL = 1 << 16  # bytes of each output kept: a flood must not fill the test's memory
 
 # Runs the client as the lesson does, with shorter limits; then lists the children
@@ -222,10 +221,9 @@ def assert_nothing_left_behind(run: Run) -> None:
 @pytest.mark.parametrize("name", BROKEN_SERVERS)
 def test_a_broken_server_gets_one_clear_line_a_failure_code_and_nothing_left(name: str, lab_folder: Any) -> None:
     run = run_client(lab_folder(PRELUDE + BROKEN_SERVERS[name]))
-    assert run.code == 1
+    assert run.code == 1  # it ended on its own limits: the harness's kill would leave no code
     assert run.stderr_tail.splitlines()[-1] == "Problem: " + PROBLEMS[name]
     assert "Traceback" not in run.stderr_tail
-    assert run.seconds < 3 * (SILENCE_LIMIT + EXIT_LIMIT) + SLACK  # its own limits stopped it, not the harness's
     assert_nothing_left_behind(run)
 
 

@@ -333,12 +333,21 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):
-            near = misspelt(actual, path) if got is MISSING and want is not MISSING else ""
-            reason = "reply.misspelt" if near else "reply.missing" if got is MISSING else "reply.differs"
-            raise Failed(expected, actual, reason=reason,
-                         fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want),
-                                 "near": near, "name": path.rpartition(".")[2]},
+            if got is MISSING and want is not MISSING:
+                misspelt_key(transcript, request_id, path)
+            raise Failed(expected, actual, reason="reply.missing" if got is MISSING else "reply.differs",
+                         fields={"what": what, "path": path, "got": as_field(got), "want": as_field(want)},
                          focus=(path.partition("#")[0],))
+
+
+def misspelt_key(transcript: Transcript, request_id: Any, path: str) -> None:
+    """Where `path` is missing from the reply to `request_id`, a key spelt nearly the same is named."""
+    reply = find(transcript.replies, request_id)
+    near = misspelt(reply, path)
+    if near:
+        raise Failed(find(transcript.reference, request_id), reply, reason="reply.misspelt", focus=(path,),
+                     fields={"what": transcript.request(request_id), "path": path, "near": near,
+                             "name": path.rpartition(".")[2]})
 
 
 def refused_then_moved(transcript: Transcript, request_id: Any) -> bool:

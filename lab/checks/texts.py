@@ -359,8 +359,6 @@ TEXTS: dict[str, dict[str, str]] = {
                              "changer l’état du serveur (celui du module, pas une variable de la fonction).",
         "server.unknown_tools_list": "La requête {what} reçoit -32601 (méthode inconnue) : votre serveur ne reconnaît "
                                      "pas le nom tools/list. Comparez son orthographe à celle de la leçon.",
-        "server.unknown_key": "La réponse n’a pas {want}, mais une clé {name} que la leçon n’a pas : une faute de frappe "
-                              "pour {want} ?",
         "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
                                            "{line} (code {code}).",
         "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
@@ -700,7 +698,6 @@ TEXTS: dict[str, dict[str, str]] = {
                              "the server's state (the module's, not a variable of the function).",
         "server.unknown_tools_list": "The request {what} gets -32601 (unknown method): your server does not recognise "
                                      "the name tools/list. Compare its spelling with the lesson's.",
-        "server.unknown_key": "The reply has no {want}, but a key {name} the lesson does not have: a typo for {want}?",
         "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
                                            "(code {code}).",
         "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
