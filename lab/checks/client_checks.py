@@ -82,7 +82,9 @@ class Spies:
                 continue
             except OSError:
                 return
-            connection.settimeout(CLIENT_LIMIT)
+            # Never before the client's own limit: a spy that gave up first would end the
+            # client's input, and a client that never flushed would look as if it had exited.
+            connection.settimeout(CLIENT_LIMIT + time_limits.PROBE_ROOM)
             threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
     def serve_server(self, connection: socket.socket) -> None:
