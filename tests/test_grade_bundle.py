@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -285,3 +286,29 @@ def test_where_the_container_refuses_the_sandbox_no_student_code_runs_and_the_re
     assert results["output"].splitlines()[:2] == ["Graded folder: work/", said], results["output"]
     assert set(statuses_of(results).values()) == {"failed"} and len(results["tests"]) > 20
     assert list(marks.iterdir()) == []  # not one student file was run
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="Gradescope builds its image and grades as root")
+def test_setup_under_umask_077_installs_a_kit_that_grades(tmp_path: Path) -> None:
+    """setup.sh as Gradescope may run it, as root under umask 077, then run_autograder as it does:
+    the venv it made must run as the sandbox's nobody, or every submission is a kit error. The
+    real pip install of the bundled kit (from the package index, as on Gradescope); apt-get is
+    the one stand-in, its packages being on this machine already."""
+    root = tmp_path / "autograder"
+    root.mkdir()
+    source = unpack(write_bundle(tmp_path / "autograder.zip", lang="en"), root)
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "apt-get").write_text("#!/bin/sh\nexit 0\n")
+    (shims / "apt-get").chmod(0o755)
+    setup = (source / "setup.sh").read_text(encoding="utf-8").replace("/autograder", str(root))
+    env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}"}
+    built = subprocess.run(["bash", "-c", f"umask 077 && exec bash -c {shlex.quote(setup)}"], env=env,
+                           capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stderr[-2000:]
+    make_submission(root / "submission", "work", "full")
+    done = run_autograder(root, lab_command=str(root / "venv" / "bin" / "lab"), grade_timeout=90,
+                          PYTHONPATH="")  # the installed kit, not this checkout
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["extra_data"] == {"status": "graded"}, results["output"]
+    assert results["score"] == sum(test["max_score"] for test in results["tests"]) > 0, results["output"]
