@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ROOT
 from lab.grading import classroom, sweep
+from lab.i18n import text
 
 
 def hanging_class(root: Path, count: int = 3) -> list[str]:
@@ -75,14 +76,46 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: i
     process, temporary = start(tmp_path, hanging_class(tmp_path / "class"))
     signalled = time.monotonic()
     process.send_signal(stop)
-    process.communicate(timeout=30)
-    assert process.returncode != 0
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + stop  # 130 for Ctrl-C, as a shell reports it
+    assert text("en", "grade.interrupted", signal=stop, path=tmp_path / "out") in stderr.decode()
     # At once: the check runs the stop killed are not tried again (a retry on a new
     # interpreter, each then waited for, held the run 20 s).
     assert time.monotonic() - signalled < 5.0
     assert settled(lambda: mentioning(str(tmp_path)) == []), mentioning(str(tmp_path))
     assert list(temporary.iterdir()) == []
     assert not (tmp_path / "out" / classroom.RESERVE_NAME).exists()  # nor room held in --out
+
+
+# `lab grade` whose interpreter is slow to end, as under load: an exit handler says when the
+# run is over, then holds the process a while, as a busy machine's teardown does.
+SLOW_END = """\
+import atexit, sys, time
+def ending():
+    print("ENDING", file=sys.stderr, flush=True)
+    time.sleep(3)
+atexit.register(ending)
+from lab.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_a_ctrl_c_as_the_run_ends_is_not_lost(tmp_path: Path) -> None:
+    """A Ctrl-C that comes once the class is graded, while the process ends, ends it by that
+    signal: before, Python's handler raised KeyboardInterrupt where nothing could act on it
+    (click's teardown, the interpreter's exit handlers), and `lab grade` exited with 0."""
+    (tmp_path / "empty").mkdir()
+    process = subprocess.Popen([sys.executable, "-c", SLOW_END, "grade", str(tmp_path / "empty"), "--out",
+                                str(tmp_path / "out")], cwd=ROOT, env={**os.environ, "LAB_LANG": "en"},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    said = b""
+    while b"ENDING" not in said:
+        chunk = os.read(process.stderr.fileno(), 4096)
+        assert chunk, said
+        said += chunk
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGINT, said.decode()
 
 
 def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path) -> None:

@@ -498,7 +498,7 @@ def stopped_cleanly() -> Iterator[threading.Event]:
             # ends the check runs they forked, and a worker that saw one end before `stop` was
             # set would try it again (grade_with_retries), on a new interpreter, and be waited for.
             stop.set()
-            raise KeyboardInterrupt(f"signal {number}")
+            raise KeyboardInterrupt(number)  # its number: `lab grade` exits with 128 + it
 
         # A run started with a signal ignored (Ctrl-C under `&`) keeps it ignored.
         previous = {number: signal.signal(number, interrupted) for number in (signal.SIGINT, signal.SIGTERM)

@@ -6,6 +6,7 @@ bundle.write_bundle, print one line.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Callable
 
@@ -130,6 +131,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                  preload=not no_preload,
                                  on_resume=resumed,
                                  on_start=lambda path: click.echo(path.said(lang), err=True))
+        except KeyboardInterrupt as stopped:  # Ctrl-C, or SIGTERM (classroom.stopped_cleanly): never a success
+            number = stopped.args[0] if stopped.args and isinstance(stopped.args[0], int) else signal.SIGINT
+            click.echo("\n" + text(lang, "grade.interrupted", signal=number, path=clean_text(str(out))), err=True)
+            raise SystemExit(128 + number) from None
         except SandboxUnavailable as problem:
             record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
             raise click.ClickException(str(problem)) from None
@@ -159,6 +164,12 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
+        # Done. A signal from now on ends the process by that signal: Python's own handler would
+        # only raise KeyboardInterrupt, which click's teardown turns into exit code 0, and which
+        # is lost altogether once the interpreter is finalizing (so a Ctrl-C pressed as the run
+        # ended left `lab grade && upload` going on).
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, signal.SIG_DFL)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
     @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
