@@ -549,6 +549,39 @@ MISTAKES = {
     "the server ends with an error code": (
         "server", "        traiter(msg)\n", "        traiter(msg)\nsys.exit(3)\n", "server.exits-at-eof",
         "Le serveur s’est arrêté avec le code 3.", "The server stopped with code 3."),
+    # Issue 34: JavaScript's habits, and a misspelt key, said the Python way under the crash they cause.
+    "the server writes JavaScript's null": (
+        "server", '    if msg.get("method") == "ping":\n', '    if msg.get("method") == "ping" and etat != null:\n',
+        "server.keeps-running", "« null » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est None, avec sa majuscule.",
+        "“null” is written so in JavaScript (and JSON); in Python it is None, with its capital."),
+    "the client writes JavaScript's true": (
+        "client", "    if len(vues) == 6:\n", "    if len(vues) == 6 and true:\n", "client.asks-model",
+        "« true » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est True, avec sa majuscule.",
+        "“true” is written so in JavaScript (and JSON); in Python it is True, with its capital."),
+    "the server joins its conditions with &&": (
+        "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
+        '        if msg.get("method") == "notifications/initialized" && etat == "attente":\n', "server.json-rpc-replies",
+        "&&, || et === s’écrivent ainsi en JavaScript ; en Python, ce sont and, or et ==.",
+        "&&, || and === are written so in JavaScript; in Python they are and, or and ==."),
+    "the server reads a key with a dot": (
+        "server", '    if msg.get("method") == "ping":\n', '    if msg.method == "ping":\n', "server.json-rpc-replies",
+        "Un dictionnaire (dict) n’a pas d’attribut « method » : un message JSON lu par Python est un dict, et ses clés "
+        "se lisent entre crochets, message[\"method\"]",
+        "A dictionary (dict) has no attribute “method”: a JSON message read by Python is a dict, and its keys are read "
+        "in brackets, message[\"method\"]"),
+    "the server adds a message to a text": (
+        "server", 'echec(msg["id"], -32601, "Méthode inconnue : " + str(msg.get("method")))',
+        'echec(msg["id"], -32601, "Méthode inconnue : " + msg)', "server.keeps-running",
+        "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du texte JSON avec "
+        "json.dumps(valeur), un nombre du texte avec str(valeur).",
+        "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text with json.dumps(value), "
+        "a number becomes text with str(value)."),
+    "the server misspells params": (
+        "server", '    demandee = (msg.get("params") or {}).get("protocolVersion")\n',
+        '    demandee = msg["parms"]["protocolVersion"]\n', "server.keeps-running",
+        "La clé « parms » n’est pas dans ce dictionnaire : une faute de frappe pour « params », une clé des messages de "
+        "la leçon ?",
+        "The key “parms” is not in this dictionary: a typo for “params”, a key of the lesson's messages?"),
 }
 
 
@@ -563,12 +596,13 @@ def lesson_folder(folder, kind: str, change: tuple[str, str] | None = None):
 
 
 def first_failure(report) -> tuple[str, str]:
-    """The first ✗ line's check id, and the message under it."""
+    """The first ✗ line's check id, and the message under it, followed (on its own lines) by
+    the output shown with it: a crash is named by the sentence on its Python error."""
     lines = click.unstyle(render(report)).splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
-    titled = [result.id for result in report.results if result.title == lines[index].removeprefix("    ✗ ")]
+    titled = [result for result in report.results if result.title == lines[index].removeprefix("    ✗ ")]
     assert len(titled) == 1, lines[index]  # a title names one check
-    return titled[0], lines[index + 1].strip()
+    return titled[0].id, "\n".join((lines[index + 1].strip(), titled[0].output or ""))
 
 
 @pytest.mark.parametrize("kind", sorted(FILES))

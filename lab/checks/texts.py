@@ -250,6 +250,13 @@ TEXTS: dict[str, dict[str, str]] = {
                            "les messages n’ont pas tous les mêmes clés.",
         "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
                               "notification n’a pas d’id, et ne reçoit jamais de réponse).",
+        "python.KeyError.near": "La clé « {name} » n’est pas dans ce dictionnaire : une faute de frappe pour « {near} », "
+                                "une clé des messages de la leçon ?",
+        "python.JsName": "« {name} » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est {python}, avec sa "
+                         "majuscule. json.loads et json.dumps traduisent l’un dans l’autre.",
+        "python.JsOperator": "&&, || et === s’écrivent ainsi en JavaScript ; en Python, ce sont and, or et ==.",
+        "python.Concatenate": "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du "
+                              "texte JSON avec json.dumps(valeur), un nombre du texte avec str(valeur).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
         "python.MethodAttribute": "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode "
                                   "nommée sans ses parenthèses (line.strip au lieu de line.strip()) n’est pas appelée, "
@@ -595,6 +602,13 @@ TEXTS: dict[str, dict[str, str]] = {
                            "not all have the same keys.",
         "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
                               "notification has no id, and never gets a reply).",
+        "python.KeyError.near": "The key “{name}” is not in this dictionary: a typo for “{near}”, a key of the "
+                                "lesson's messages?",
+        "python.JsName": "“{name}” is written so in JavaScript (and JSON); in Python it is {python}, with its capital. "
+                         "json.loads and json.dumps translate one into the other.",
+        "python.JsOperator": "&&, || and === are written so in JavaScript; in Python they are and, or and ==.",
+        "python.Concatenate": "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text "
+                              "with json.dumps(value), a number becomes text with str(value).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
         "python.MethodAttribute": "This value is a function, not its result: a function or a method named without "
                                   "its parentheses (line.strip instead of line.strip()) is not called, and has no "
