@@ -582,6 +582,11 @@ MISTAKES = {
         "La clé « parms » n’est pas dans ce dictionnaire : une faute de frappe pour « params », une clé des messages de "
         "la leçon ?",
         "The key “parms” is not in this dictionary: a typo for “params”, a key of the lesson's messages?"),
+    "the client writes param for params": (
+        "client", '    return {"id": id, "method": "initialize",\n            "params":',
+        '    return {"id": id, "method": "initialize",\n            "param":', "client.seven-messages",
+        "Le message 2 n’a pas params, mais il a param : une faute de frappe ?",
+        "Message 2 has no params, but it has param: a typo?"),
 }
 
 

@@ -157,6 +157,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
         "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
+        "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
         "client.too_many_messages": "Le client envoie plus de sept messages.",
         "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
                                     "version}}.",
@@ -518,6 +519,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
         "client.scenario_not_a_list": "scenario() must return a list of messages.",
         "client.message_differs": "Message {number} is not the lesson's ({path}).",
+        "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
         "client.too_many_messages": "The client sends more than seven messages.",
         "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
                                     "version}}.",
