@@ -587,6 +587,11 @@ MISTAKES = {
         '    return {"id": id, "method": "initialize",\n            "param":', "client.seven-messages",
         "Le message 2 n’a pas params, mais il a param : une faute de frappe ?",
         "Message 2 has no params, but it has param: a typo?"),
+    "the helper leaves out messages=": (
+        "model", "messages=messages,\n", "\n", "model.request",
+        "Aucune requête n’est partie : le SDK openai a refusé l’appel, car client.chat.completions.create demande "
+        "model= et messages=",
+        "No request left: the openai SDK refused the call, as client.chat.completions.create needs model= and messages="),
 }
 
 

@@ -210,6 +210,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
         "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
+        "model.sdk_arguments": "Aucune requête n’est partie : le SDK openai a refusé l’appel, car "
+                               "client.chat.completions.create demande model= et messages= (les messages reçus par ask) ; "
+                               "il en manque un.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
         "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
                                    "l’échantillon enregistré.",
@@ -568,6 +571,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
         "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
+        "model.sdk_arguments": "No request left: the openai SDK refused the call, as "
+                               "client.chat.completions.create needs model= and messages= (the messages ask got); one "
+                               "is missing.",
         "model.not_the_sample": "ask does not return the recorded sample.",
         "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
                                    "sample.",
