@@ -592,6 +592,14 @@ MISTAKES = {
         "Aucune requête n’est partie : le SDK openai a refusé l’appel, car client.chat.completions.create demande "
         "model= et messages=",
         "No request left: the openai SDK refused the call, as client.chat.completions.create needs model= and messages="),
+    "the server misspells a state": (
+        "server", '    etat = "attente"\n', '    etat = "atente"\n', "server.gate-while-waiting",
+        "votre serveur écrit « atente » une fois, « attente » ailleurs : une faute de frappe dans un nom d’état ?",
+        "your server writes “atente” once, “attente” elsewhere: a typo in a state's name?"),
+    "the server's gate tests a text for a tuple": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau"):\n', "server.gate-while-waiting",
+        'votre serveur teste in ("nouveau") : des parenthèses autour d’un seul texte ne font pas un tuple',
+        'your server tests in ("nouveau"): parentheses around a single text make no tuple'),
 }
 
 

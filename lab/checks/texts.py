@@ -92,6 +92,12 @@ TEXTS: dict[str, dict[str, str]] = {
         # are JSON, or None for a value the reply lacks.
         "reply.none": "Aucune réponse à la requête {what}.",
         "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        "server.in_a_text": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                            "serveur teste {code} : des parenthèses autour d’un seul texte ne font pas un tuple, et "
+                            "in y cherche un morceau du texte (un tuple d’un élément a sa virgule).",
+        "server.state_typo": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                             "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
+                             "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
         "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
         "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
                           "pour {name} ?",
@@ -463,6 +469,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "reply {id} of `lab run`",
         "reply.none": "No reply to the request {what}.",
         "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "server.in_a_text": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                            "tests {code}: parentheses around a single text make no tuple, and in looks there for a "
+                            "piece of the text (a tuple of one item has its comma).",
+        "server.state_typo": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                             "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
+                             "the same where it is set and where it is tested.",
         "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
         "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
                           "{name}?",
