@@ -600,6 +600,25 @@ MISTAKES = {
         "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau"):\n', "server.gate-while-waiting",
         'votre serveur teste in ("nouveau") : des parenthèses autour d’un seul texte ne font pas un tuple',
         'your server tests in ("nouveau"): parentheses around a single text make no tuple'),
+    "the client sends a request with id null": (
+        "client", '    {"id": 4, "method": "tools/list"},', '    {"id": None, "method": "tools/list"},', "client.seven-messages",
+        'Le message 4 a "id": null au lieu de 4 : une requête porte un id',
+        'Message 4 has "id": null instead of 4: a request carries an id'),
+    "the client writes its ids as text": (
+        "client", '    {"id": 1, "method": "tools/list"},', '    {"id": "1", "method": "tools/list"},', "client.seven-messages",
+        'Le message 1 a l’id "1" au lieu de 1 : recopiez les ids de la leçon tels quels',
+        'Message 1 has the id "1" instead of 1: copy the lesson\'s ids as they are'),
+    "answers.toml names the cells with words": (
+        "answers", '1 = "erreur -32600"\n2 = "-32602"', 'un = "erreur -32600"\ndeux = "-32602"', "answers.six-replies",
+        "Cellule six_reponses.1 : elle manque, et la table a à sa place une clé « un » que la leçon n’a pas : gardez "
+        "les clés du fichier donné, ici 1.",
+        "it is missing, and the table has in its place a key “un” the lesson does not have: keep the keys of the given "
+        "file, here 1."),
+    "the helper's format has more {} than values": (
+        "model", '        print(f"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(erreur, model_settings())}).")',
+        '        print("Échantillon enregistré : aucun modèle n’a répondu ({}, {}).".format(why_no_model(erreur, model_settings())))',
+        "model.refused", "Ce texte a plus de {} que .format ne reçoit de valeurs : chaque {} prend la valeur suivante.",
+        "This text has more {} than .format gets values: each {} takes the next value."),
 }
 
 

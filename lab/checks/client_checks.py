@@ -322,6 +322,9 @@ def seven_messages(context: Context) -> None:
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
                 near = misspelt(got, path) if field_of(got, path) is MISSING else ""  # "param" for params
+                if path == "id" and isinstance(got, dict) and "id" in got:  # "1", 0-based, null: the id said as sent
+                    raise Failed(want, got, reason="client.id_null" if got["id"] is None else "client.id_differs",
+                                 fields={"number": number, "got": json.dumps(got["id"]), "want": json.dumps(want["id"])})
                 raise Failed(want, got if got is not MISSING else "—",
                              reason="client.message_misspelt" if near else "client.message_differs",
                              fields={"number": number, "near": near,  # params, not params.protocolVersion

@@ -77,6 +77,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
         "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
                                 "de frappe pour {meant} ?",
+        "answers.why_renamed": "elle manque, et la table a à sa place une clé « {written} » que la leçon n’a pas : "
+                               "gardez les clés du fichier donné, ici {meant}.",
         "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
                                   "n’a pas : une faute de frappe ?",
         "answers.file_hint": "Tant que {file} ne se lit pas, aucune de ses réponses ne peut être vérifiée : chaque "
@@ -163,6 +165,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
         "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
+        "client.id_differs": "Le message {number} a l’id {got} au lieu de {want} : recopiez les ids de la leçon tels "
+                             "quels (un nombre reste un nombre).",
+        "client.id_null": "Le message {number} a \"id\": null au lieu de {want} : une requête porte un id ; null n’est "
+                          "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
         "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
         "client.too_many_messages": "Le client envoie plus de sept messages.",
         "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
@@ -285,6 +291,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
                             "d’arguments.",
         "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
+        "python.FormatIndex": "Ce texte a plus de {{}} que .format ne reçoit de valeurs : chaque {{}} prend la valeur "
+                              "suivante. Donnez-en autant, ou nommez-les, comme {{reason}} avec .format(reason=…).",
         "python.ValueError": "Une fonction a reçu une valeur qu’elle ne sait pas traiter.",
         "python.JSONDecodeError": "Ce texte n’est pas du JSON : json.loads l’a refusé.",
         "python.ZeroDivisionError": "Une division par zéro.",
@@ -458,6 +466,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
         "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
                                 "for {meant}?",
+        "answers.why_renamed": "it is missing, and the table has in its place a key “{written}” the lesson does not "
+                               "have: keep the keys of the given file, here {meant}.",
         "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "
                                   "lesson does not have: a typo?",
         "answers.file_hint": "As long as {file} does not read, none of its answers can be checked: each [name] "
@@ -534,6 +544,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
         "client.scenario_not_a_list": "scenario() must return a list of messages.",
         "client.message_differs": "Message {number} is not the lesson's ({path}).",
+        "client.id_differs": "Message {number} has the id {got} instead of {want}: copy the lesson's ids as they are "
+                             "(a number stays a number).",
+        "client.id_null": "Message {number} has \"id\": null instead of {want}: a request carries an id; null is the id "
+                          "of the -32700 error only, and a notification has no id key at all.",
         "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
         "client.too_many_messages": "The client sends more than seven messages.",
         "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
@@ -646,6 +660,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                "once read as JSON.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
         "python.IndexError": "An index goes past the end of the list (the first one is 0).",
+        "python.FormatIndex": "This text has more {{}} than .format gets values: each {{}} takes the next value. Give "
+                              "as many, or name them, as {{reason}} with .format(reason=…).",
         "python.ValueError": "A function got a value it cannot handle.",
         "python.JSONDecodeError": "This text is not JSON: json.loads refused it.",
         "python.ZeroDivisionError": "A division by zero.",
