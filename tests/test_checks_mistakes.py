@@ -619,6 +619,13 @@ MISTAKES = {
         '        print("Échantillon enregistré : aucun modèle n’a répondu ({}, {}).".format(why_no_model(erreur, model_settings())))',
         "model.refused", "Ce texte a plus de {} que .format ne reçoit de valeurs : chaque {} prend la valeur suivante.",
         "This text has more {} than .format gets values: each {} takes the next value."),
+    "the server replies with instructions null": (
+        "server", '"serverInfo": {"name": "cantine", "version": "0.2"}})',
+        '"serverInfo": {"name": "cantine", "version": "0.2"}, "instructions": None})', "server.capabilities-only-tools",
+        "Réponse à la requête initialize (id 3) : result.instructions vaut null. Une clé facultative qui n’a rien à dire "
+        "s’omet",
+        "Reply to the request initialize (id 3): result.instructions is null. An optional key with nothing to say is "
+        "left out"),
 }
 
 

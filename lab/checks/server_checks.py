@@ -508,6 +508,11 @@ def capabilities_only_tools(context: Context) -> None:
         if info is MISSING:
             misspelt_key(transcript, request_id, "result.serverInfo")
         raise Failed(expected, reply, focus=("result.serverInfo",), reason="server.server_info")
+    result = field_of(reply, "result")
+    nulls = sorted(key for key, value in result.items() if value is None) if isinstance(result, dict) else []
+    if nulls:  # "instructions": null, a Python None left in: the spec's optional keys are left out, never null
+        raise Failed(expected, reply, focus=(f"result.{nulls[0]}",), reason="server.null_in_result",
+                     fields={"what": transcript.request(request_id), "name": nulls[0]})
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:

@@ -94,6 +94,8 @@ TEXTS: dict[str, dict[str, str]] = {
         # are JSON, or None for a value the reply lacks.
         "reply.none": "Aucune réponse à la requête {what}.",
         "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        "server.null_in_result": "Réponse à la requête {what} : result.{name} vaut null. Une clé facultative qui n’a rien à dire "
+                                 "s’omet ; la spécification MCP n’y prévoit pas null.",
         "server.in_a_text": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
                             "serveur teste {code} : des parenthèses autour d’un seul texte ne font pas un tuple, et "
                             "in y cherche un morceau du texte (un tuple d’un élément a sa virgule).",
@@ -479,6 +481,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "reply {id} of `lab run`",
         "reply.none": "No reply to the request {what}.",
         "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "server.null_in_result": "Reply to the request {what}: result.{name} is null. An optional key with nothing to say is left "
+                                 "out; the MCP specification does not allow null there.",
         "server.in_a_text": "The request tools/list sent while waiting is not refused (-32600), and your server "
                             "tests {code}: parentheses around a single text make no tuple, and in looks there for a "
                             "piece of the text (a tuple of one item has its comma).",
