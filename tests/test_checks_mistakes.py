@@ -549,6 +549,83 @@ MISTAKES = {
     "the server ends with an error code": (
         "server", "        traiter(msg)\n", "        traiter(msg)\nsys.exit(3)\n", "server.exits-at-eof",
         "Le serveur s’est arrêté avec le code 3.", "The server stopped with code 3."),
+    # Issue 34: JavaScript's habits, and a misspelt key, said the Python way under the crash they cause.
+    "the server writes JavaScript's null": (
+        "server", '    if msg.get("method") == "ping":\n', '    if msg.get("method") == "ping" and etat != null:\n',
+        "server.keeps-running", "« null » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est None, avec sa majuscule.",
+        "“null” is written so in JavaScript (and JSON); in Python it is None, with its capital."),
+    "the client writes JavaScript's true": (
+        "client", "    if len(vues) == 6:\n", "    if len(vues) == 6 and true:\n", "client.asks-model",
+        "« true » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est True, avec sa majuscule.",
+        "“true” is written so in JavaScript (and JSON); in Python it is True, with its capital."),
+    "the server joins its conditions with &&": (
+        "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
+        '        if msg.get("method") == "notifications/initialized" && etat == "attente":\n', "server.json-rpc-replies",
+        "&&, || et === s’écrivent ainsi en JavaScript ; en Python, ce sont and, or et ==.",
+        "&&, || and === are written so in JavaScript; in Python they are and, or and ==."),
+    "the server reads a key with a dot": (
+        "server", '    if msg.get("method") == "ping":\n', '    if msg.method == "ping":\n', "server.json-rpc-replies",
+        "Un dictionnaire (dict) n’a pas d’attribut « method » : un message JSON lu par Python est un dict, et ses clés "
+        "se lisent entre crochets, message[\"method\"]",
+        "A dictionary (dict) has no attribute “method”: a JSON message read by Python is a dict, and its keys are read "
+        "in brackets, message[\"method\"]"),
+    "the server adds a message to a text": (
+        "server", 'echec(msg["id"], -32601, "Méthode inconnue : " + str(msg.get("method")))',
+        'echec(msg["id"], -32601, "Méthode inconnue : " + msg)', "server.keeps-running",
+        "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du texte JSON avec "
+        "json.dumps(valeur), un nombre du texte avec str(valeur).",
+        "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text with json.dumps(value), "
+        "a number becomes text with str(value)."),
+    "the server misspells params": (
+        "server", '    demandee = (msg.get("params") or {}).get("protocolVersion")\n',
+        '    demandee = msg["parms"]["protocolVersion"]\n', "server.keeps-running",
+        "La clé « parms » n’est pas dans ce dictionnaire : une faute de frappe pour « params », une clé des messages de "
+        "la leçon ?",
+        "The key “parms” is not in this dictionary: a typo for “params”, a key of the lesson's messages?"),
+    "the client writes param for params": (
+        "client", '    return {"id": id, "method": "initialize",\n            "params":',
+        '    return {"id": id, "method": "initialize",\n            "param":', "client.seven-messages",
+        "Le message 2 n’a pas params, mais il a param : une faute de frappe ?",
+        "Message 2 has no params, but it has param: a typo?"),
+    "the helper leaves out messages=": (
+        "model", "messages=messages,\n", "\n", "model.request",
+        "Aucune requête n’est partie : le SDK openai a refusé l’appel, car client.chat.completions.create demande "
+        "model= et messages=",
+        "No request left: the openai SDK refused the call, as client.chat.completions.create needs model= and messages="),
+    "the server misspells a state": (
+        "server", '    etat = "attente"\n', '    etat = "atente"\n', "server.gate-while-waiting",
+        "votre serveur écrit « atente » une fois, « attente » ailleurs : une faute de frappe dans un nom d’état ?",
+        "your server writes “atente” once, “attente” elsewhere: a typo in a state's name?"),
+    "the server's gate tests a text for a tuple": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau"):\n', "server.gate-while-waiting",
+        'votre serveur teste in ("nouveau") : des parenthèses autour d’un seul texte ne font pas un tuple',
+        'your server tests in ("nouveau"): parentheses around a single text make no tuple'),
+    "the client sends a request with id null": (
+        "client", '    {"id": 4, "method": "tools/list"},', '    {"id": None, "method": "tools/list"},', "client.seven-messages",
+        'Le message 4 a "id": null au lieu de 4 : une requête porte un id',
+        'Message 4 has "id": null instead of 4: a request carries an id'),
+    "the client writes its ids as text": (
+        "client", '    {"id": 1, "method": "tools/list"},', '    {"id": "1", "method": "tools/list"},', "client.seven-messages",
+        'Le message 1 a l’id "1" au lieu de 1 : recopiez les ids de la leçon tels quels',
+        'Message 1 has the id "1" instead of 1: copy the lesson\'s ids as they are'),
+    "answers.toml names the cells with words": (
+        "answers", '1 = "erreur -32600"\n2 = "-32602"', 'un = "erreur -32600"\ndeux = "-32602"', "answers.six-replies",
+        "Cellule six_reponses.1 : elle manque, et la table a à sa place une clé « un » que la leçon n’a pas : gardez "
+        "les clés du fichier donné, ici 1.",
+        "it is missing, and the table has in its place a key “un” the lesson does not have: keep the keys of the given "
+        "file, here 1."),
+    "the helper's format has more {} than values": (
+        "model", '        print(f"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(erreur, model_settings())}).")',
+        '        print("Échantillon enregistré : aucun modèle n’a répondu ({}, {}).".format(why_no_model(erreur, model_settings())))',
+        "model.refused", "Ce texte a plus de {} que .format ne reçoit de valeurs : chaque {} prend la valeur suivante.",
+        "This text has more {} than .format gets values: each {} takes the next value."),
+    "the server replies with instructions null": (
+        "server", '"serverInfo": {"name": "cantine", "version": "0.2"}})',
+        '"serverInfo": {"name": "cantine", "version": "0.2"}, "instructions": None})', "server.capabilities-only-tools",
+        "Réponse à la requête initialize (id 3) : result.instructions vaut null. Une clé facultative qui n’a rien à dire "
+        "s’omet",
+        "Reply to the request initialize (id 3): result.instructions is null. An optional key with nothing to say is "
+        "left out"),
 }
 
 
@@ -563,12 +640,13 @@ def lesson_folder(folder, kind: str, change: tuple[str, str] | None = None):
 
 
 def first_failure(report) -> tuple[str, str]:
-    """The first ✗ line's check id, and the message under it."""
+    """The first ✗ line's check id, and the message under it, followed (on its own lines) by
+    the output shown with it: a crash is named by the sentence on its Python error."""
     lines = click.unstyle(render(report)).splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
-    titled = [result.id for result in report.results if result.title == lines[index].removeprefix("    ✗ ")]
+    titled = [result for result in report.results if result.title == lines[index].removeprefix("    ✗ ")]
     assert len(titled) == 1, lines[index]  # a title names one check
-    return titled[0], lines[index + 1].strip()
+    return titled[0].id, "\n".join((lines[index + 1].strip(), titled[0].output or ""))
 
 
 @pytest.mark.parametrize("kind", sorted(FILES))

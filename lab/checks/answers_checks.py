@@ -173,6 +173,10 @@ def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
         or difflib.get_close_matches(key, others, n=1, cutoff=0.6)
     if near:
         return cells[near[0]], ("answers.why_misspelt", {"written": near[0], "meant": key})
+    listed = list(cells)  # nothing close: a key of its own in this cell's place ("un" for 1) is named too
+    place = keys.index(key) if key in keys else len(listed)
+    if place < len(listed) and listed[place] in others:
+        return cells[listed[place]], ("answers.why_renamed", {"written": listed[place], "meant": key})
     return "", EMPTY
 
 

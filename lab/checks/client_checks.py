@@ -23,7 +23,7 @@ from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
-from lab.checks.server_session import LINE_CAP, MISSING, field_of, parse, python_value, same
+from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
@@ -321,8 +321,14 @@ def seven_messages(context: Context) -> None:
         got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
+                near = misspelt(got, path) if field_of(got, path) is MISSING else ""  # "param" for params
+                if path == "id" and isinstance(got, dict) and "id" in got:  # "1", 0-based, null: the id said as sent
+                    raise Failed(want, got, reason="client.id_null" if got["id"] is None else "client.id_differs",
+                                 fields={"number": number, "got": json.dumps(got["id"]), "want": json.dumps(want["id"])})
                 raise Failed(want, got if got is not MISSING else "—",
-                             reason="client.message_differs", fields={"number": number, "path": path})
+                             reason="client.message_misspelt" if near else "client.message_differs",
+                             fields={"number": number, "near": near,  # params, not params.protocolVersion
+                                     "path": ".".join(path.split(".")[:near.count(".") + 1]) if near else path})
     if len(outcome.received) > len(expected):
         raise Failed(len(expected), len(outcome.received), reason="client.too_many_messages")
 

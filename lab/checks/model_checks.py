@@ -212,8 +212,10 @@ def request_shape(context: Context) -> None:
     sent = [r for r in model.requests if r["path"].startswith("/answer")]
     expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
                 "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
-    if not sent:  # what ask printed says why (its fallback line and reason)
-        raise Failed(expected, "—", reason="model.no_request", output=outcome.get("printed", ""))
+    if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
+        printed = outcome.get("printed", "")
+        reason = "model.sdk_arguments" if "Missing required arguments" in printed else "model.no_request"
+        raise Failed(expected, "—", reason=reason, output=printed)
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}

@@ -508,6 +508,11 @@ def capabilities_only_tools(context: Context) -> None:
         if info is MISSING:
             misspelt_key(transcript, request_id, "result.serverInfo")
         raise Failed(expected, reply, focus=("result.serverInfo",), reason="server.server_info")
+    result = field_of(reply, "result")
+    nulls = sorted(key for key, value in result.items() if value is None) if isinstance(result, dict) else []
+    if nulls:  # "instructions": null, a Python None left in: the spec's optional keys are left out, never null
+        raise Failed(expected, reply, focus=(f"result.{nulls[0]}",), reason="server.null_in_result",
+                     fields={"what": transcript.request(request_id), "name": nulls[0]})
 
 
 def replies_agree(*rows: tuple[str, Any, tuple[str, ...]]) -> Callable[[Context], None]:
@@ -536,6 +541,30 @@ def in_bad_lines(kind: str, request_id: str, path: str) -> Callable[[Context], N
         agrees(context, transcript, request_id, (path,))
 
     return judged
+
+
+ONE_TEXT_IN_PARENTHESES = re.compile(r"""\bin\s*\(\s*("[^"]*"|'[^']*')\s*\)""")  # in ("nouveau"): a text, no tuple
+
+
+def gate_while_waiting(context: Context) -> None:
+    """tools/list while waiting gets -32600; when it does not, the server's source may show why:
+    a name of a state spelt otherwise once ("atente"), or `in ("nouveau")`, which tests a text."""
+    try:
+        replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",)))(context)
+    except Failed as failed:
+        source = (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
+        if isinstance(context, parts.PartView) or not source:
+            raise
+        if one := ONE_TEXT_IN_PARENTHESES.search(source):
+            raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.in_a_text",
+                         fields={"code": one[0]}) from None
+        words = Counter(re.findall(r"""["'](\w+)["']""", source))
+        for once in (word for word, count in words.items() if count == 1):
+            near = difflib.get_close_matches(once, [word for word in words if word != once], 1, 0.8)
+            if near:
+                raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
+                             fields={"typo": once, "word": near[0]}) from None
+        raise
 
 
 def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
@@ -767,7 +796,7 @@ CHECKS = [
                  en=("Before initialize, tools/list as well as an unknown method gets -32600",
                      "In the new state only initialize and ping are accepted; everything else gets -32600, before even looking at whether the method exists. A notification received in this state changes nothing: notifications/initialized counts only while waiting.")),
     server_check(id="server.gate-while-waiting", task="server-3",
-                 run=replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",))),
+                 run=gate_while_waiting,
                  fr=("Avant notifications/initialized, tools/list reçoit encore -32600",
                      "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, pas une autre notification."),
                  en=("Before notifications/initialized, tools/list still gets -32600",

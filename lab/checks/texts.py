@@ -77,6 +77,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
         "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
                                 "de frappe pour {meant} ?",
+        "answers.why_renamed": "elle manque, et la table a à sa place une clé « {written} » que la leçon n’a pas : "
+                               "gardez les clés du fichier donné, ici {meant}.",
         "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
                                   "n’a pas : une faute de frappe ?",
         "answers.file_hint": "Tant que {file} ne se lit pas, aucune de ses réponses ne peut être vérifiée : chaque "
@@ -92,6 +94,14 @@ TEXTS: dict[str, dict[str, str]] = {
         # are JSON, or None for a value the reply lacks.
         "reply.none": "Aucune réponse à la requête {what}.",
         "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        "server.null_in_result": "Réponse à la requête {what} : result.{name} vaut null. Une clé facultative qui n’a rien à dire "
+                                 "s’omet ; la spécification MCP n’y prévoit pas null.",
+        "server.in_a_text": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                            "serveur teste {code} : des parenthèses autour d’un seul texte ne font pas un tuple, et "
+                            "in y cherche un morceau du texte (un tuple d’un élément a sa virgule).",
+        "server.state_typo": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                             "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
+                             "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
         "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
         "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
                           "pour {name} ?",
@@ -157,6 +167,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
         "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
+        "client.id_differs": "Le message {number} a l’id {got} au lieu de {want} : recopiez les ids de la leçon tels "
+                             "quels (un nombre reste un nombre).",
+        "client.id_null": "Le message {number} a \"id\": null au lieu de {want} : une requête porte un id ; null n’est "
+                          "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
+        "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
         "client.too_many_messages": "Le client envoie plus de sept messages.",
         "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
                                     "version}}.",
@@ -209,6 +224,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
         "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
+        "model.sdk_arguments": "Aucune requête n’est partie : le SDK openai a refusé l’appel, car "
+                               "client.chat.completions.create demande model= et messages= (les messages reçus par ask) ; "
+                               "il en manque un.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
         "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
                                    "l’échantillon enregistré.",
@@ -250,6 +268,13 @@ TEXTS: dict[str, dict[str, str]] = {
                            "les messages n’ont pas tous les mêmes clés.",
         "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
                               "notification n’a pas d’id, et ne reçoit jamais de réponse).",
+        "python.KeyError.near": "La clé « {name} » n’est pas dans ce dictionnaire : une faute de frappe pour « {near} », "
+                                "une clé des messages de la leçon ?",
+        "python.JsName": "« {name} » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est {python}, avec sa "
+                         "majuscule. json.loads et json.dumps traduisent l’un dans l’autre.",
+        "python.JsOperator": "&&, || et === s’écrivent ainsi en JavaScript ; en Python, ce sont and, or et ==.",
+        "python.Concatenate": "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du "
+                              "texte JSON avec json.dumps(valeur), un nombre du texte avec str(valeur).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
         "python.MethodAttribute": "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode "
                                   "nommée sans ses parenthèses (line.strip au lieu de line.strip()) n’est pas appelée, "
@@ -268,6 +293,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.TypeError": "Une opération a reçu une valeur du mauvais type, ou une fonction le mauvais nombre "
                             "d’arguments.",
         "python.IndexError": "Un indice dépasse la longueur de la liste (le premier est 0).",
+        "python.FormatIndex": "Ce texte a plus de {{}} que .format ne reçoit de valeurs : chaque {{}} prend la valeur "
+                              "suivante. Donnez-en autant, ou nommez-les, comme {{reason}} avec .format(reason=…).",
         "python.ValueError": "Une fonction a reçu une valeur qu’elle ne sait pas traiter.",
         "python.JSONDecodeError": "Ce texte n’est pas du JSON : json.loads l’a refusé.",
         "python.ZeroDivisionError": "Une division par zéro.",
@@ -441,6 +468,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
         "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
                                 "for {meant}?",
+        "answers.why_renamed": "it is missing, and the table has in its place a key “{written}” the lesson does not "
+                               "have: keep the keys of the given file, here {meant}.",
         "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "
                                   "lesson does not have: a typo?",
         "answers.file_hint": "As long as {file} does not read, none of its answers can be checked: each [name] "
@@ -452,6 +481,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "answers.asks_reply": "reply {id} of `lab run`",
         "reply.none": "No reply to the request {what}.",
         "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "server.null_in_result": "Reply to the request {what}: result.{name} is null. An optional key with nothing to say is left "
+                                 "out; the MCP specification does not allow null there.",
+        "server.in_a_text": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                            "tests {code}: parentheses around a single text make no tuple, and in looks there for a "
+                            "piece of the text (a tuple of one item has its comma).",
+        "server.state_typo": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                             "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
+                             "the same where it is set and where it is tested.",
         "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
         "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
                           "{name}?",
@@ -511,6 +548,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
         "client.scenario_not_a_list": "scenario() must return a list of messages.",
         "client.message_differs": "Message {number} is not the lesson's ({path}).",
+        "client.id_differs": "Message {number} has the id {got} instead of {want}: copy the lesson's ids as they are "
+                             "(a number stays a number).",
+        "client.id_null": "Message {number} has \"id\": null instead of {want}: a request carries an id; null is the id "
+                          "of the -32700 error only, and a notification has no id key at all.",
+        "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
         "client.too_many_messages": "The client sends more than seven messages.",
         "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
                                     "version}}.",
@@ -559,6 +601,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
         "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
+        "model.sdk_arguments": "No request left: the openai SDK refused the call, as "
+                               "client.chat.completions.create needs model= and messages= (the messages ask got); one "
+                               "is missing.",
         "model.not_the_sample": "ask does not return the recorded sample.",
         "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
                                    "sample.",
@@ -595,6 +640,13 @@ TEXTS: dict[str, dict[str, str]] = {
                            "not all have the same keys.",
         "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "
                               "notification has no id, and never gets a reply).",
+        "python.KeyError.near": "The key “{name}” is not in this dictionary: a typo for “{near}”, a key of the "
+                                "lesson's messages?",
+        "python.JsName": "“{name}” is written so in JavaScript (and JSON); in Python it is {python}, with its capital. "
+                         "json.loads and json.dumps translate one into the other.",
+        "python.JsOperator": "&&, || and === are written so in JavaScript; in Python they are and, or and ==.",
+        "python.Concatenate": "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text "
+                              "with json.dumps(value), a number becomes text with str(value).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
         "python.MethodAttribute": "This value is a function, not its result: a function or a method named without "
                                   "its parentheses (line.strip instead of line.strip()) is not called, and has no "
@@ -612,6 +664,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                "once read as JSON.",
         "python.TypeError": "An operation got a value of the wrong type, or a function the wrong number of arguments.",
         "python.IndexError": "An index goes past the end of the list (the first one is 0).",
+        "python.FormatIndex": "This text has more {{}} than .format gets values: each {{}} takes the next value. Give "
+                              "as many, or name them, as {{reason}} with .format(reason=…).",
         "python.ValueError": "A function got a value it cannot handle.",
         "python.JSONDecodeError": "This text is not JSON: json.loads refused it.",
         "python.ZeroDivisionError": "A division by zero.",

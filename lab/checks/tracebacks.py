@@ -7,6 +7,7 @@ code) and the error line; the rest is noise under a check.
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from lab.checks.texts import TEXTS, in_each_language, say
@@ -71,7 +72,15 @@ OBJECT = re.compile(r"'(?P<type>\w+)' object has no attribute")
 # The values a student's message handling meets, said by what they are in the lesson (a message, a line).
 VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute",
                **dict.fromkeys(("builtin_function_or_method", "method", "function"), "python.MethodAttribute")}
-SUBSCRIPTS = {"'NoneType' object is not subscriptable": "python.NoneSubscript", "string indices": "python.StrSubscript"}
+TYPE_ERRORS = {"'NoneType' object is not subscriptable": "python.NoneSubscript", "string indices": "python.StrSubscript",
+               "can only concatenate str": "python.Concatenate"}  # "+ " + message: JavaScript turns it into text
+# JavaScript's habits, said the Python way: its constants (JSON's too), and its operators.
+JS_NAMES = {"true": "True", "false": "False", "null": "None", "undefined": "None"}
+JS_OPERATORS = ("&&", "||", "===", "!==")
+# The keys of the lesson's messages: a KeyError on a name close to one of them is a typo for it.
+LESSON_KEYS = ("jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data", "protocolVersion",
+               "capabilities", "clientInfo", "serverInfo", "name", "version", "tools", "listChanged", "requested",
+               "supported", "role", "content", "choices")
 # What the error means is said first in the student's language (TEXTS' python.<type> keys),
 # then Python's own line follows.
 PATH = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\"]*[\\/])?(?P<name>[\w.-]+\.py)\b")  # /tmp/lab-x/server.py
@@ -87,14 +96,24 @@ def explained(lines: list[str], lang: str) -> list[str]:
     key = "python." + ("NotUtf8" if text.startswith("Non-UTF-8 code") else error["type"])
     if key == "python.AttributeError" and (kind := OBJECT.match(text)) and kind["type"] in VALUE_KINDS:
         key = VALUE_KINDS[kind["type"]]
+    near = difflib.get_close_matches(name.strip("'\""), LESSON_KEYS, 1, 0.75)
     if key == "python.KeyError" and name == "id":  # the lesson's own case: a notification has none
         key = "python.KeyError.id"
+    elif key == "python.KeyError" and near and near[0] != name:  # message["parms"]
+        key = "python.KeyError.near"
+    if key == "python.NameError" and name in JS_NAMES:
+        key = "python.JsName"
+    if key == "python.SyntaxError" and any(op in line for line in lines[:-1] for op in JS_OPERATORS):
+        key = "python.JsOperator"
     if key == "python.TypeError":
-        key = next((said for start, said in SUBSCRIPTS.items() if text.startswith(start)), key)
+        key = next((said for start, said in TYPE_ERRORS.items() if text.startswith(start)), key)
+    if key == "python.IndexError" and text.startswith("Replacement index"):  # "({}, {})".format(one)
+        key = "python.FormatIndex"
     if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
         key = "python.other"
     original = PATH.sub(r"\g<name>", lines[-1])  # a student's file by its name in their folder
-    return lines[:-1] + [say(lang, key, name=name, type=error["type"]), original]
+    said = say(lang, key, name=name, type=error["type"], python=JS_NAMES.get(name, ""), near=near[0] if near else "")
+    return lines[:-1] + [said, original]
 
 
 LOAD_ERRORS = {"SyntaxError": "syntax", "IndentationError": "syntax", "TabError": "syntax",
