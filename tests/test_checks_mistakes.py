@@ -554,10 +554,6 @@ MISTAKES = {
         "server", '    if msg.get("method") == "ping":\n', '    if msg.get("method") == "ping" and etat != null:\n',
         "server.keeps-running", "« null » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est None, avec sa majuscule.",
         "“null” is written so in JavaScript (and JSON); in Python it is None, with its capital."),
-    "the client writes JavaScript's true": (
-        "client", "    if len(vues) == 6:\n", "    if len(vues) == 6 and true:\n", "client.asks-model",
-        "« true » s’écrit ainsi en JavaScript (et en JSON) ; en Python, c’est True, avec sa majuscule.",
-        "“true” is written so in JavaScript (and JSON); in Python it is True, with its capital."),
     "the server joins its conditions with &&": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if msg.get("method") == "notifications/initialized" && etat == "attente":\n', "server.json-rpc-replies",
