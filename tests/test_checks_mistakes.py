@@ -596,6 +596,10 @@ MISTAKES = {
         "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau"):\n', "server.gate-while-waiting",
         'votre serveur teste in ("nouveau") : des parenthèses autour d’un seul texte ne font pas un tuple',
         'your server tests in ("nouveau"): parentheses around a single text make no tuple'),
+    "the server's gate lets the waiting state through": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau",):\n', "server.gate-while-waiting",
+        "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600.",
+        "Reply to the request tools/list (id 4): error.code is missing instead of -32600."),
     "the client sends a request with id null": (
         "client", '    {"id": 4, "method": "tools/list"},', '    {"id": None, "method": "tools/list"},', "client.seven-messages",
         'Le message 4 a "id": null au lieu de 4 : une requête porte un id',
@@ -750,3 +754,16 @@ def test_a_server_not_on_the_skeleton_is_not_called_by_the_skeletons_names(tmp_p
     part_two = [r for r in report.results if r.task == "server-2"]
     assert part_two and all(r.status == "skipped" for r in part_two), [(r.id, r.status, r.message) for r in part_two]
     assert not any("has no attribute" in (r.output or "") + r.message for r in report.results)
+
+
+def test_a_gate_that_lets_waiting_through_is_not_taken_for_a_state_typo(tmp_path):
+    """The reference server holds "initialize" once and "not_initialized" elsewhere: close
+    words, but neither is a state's name, so the plain gate message is the first ✗, not a typo."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    server.write_text(mutate(server.read_text(encoding="utf-8"), '    if state != "pret":\n',
+                             '    if state == "nouveau":\n'), encoding="utf-8")
+    named, message = first_failure(run_some(folder, "server.", lang="fr"))
+    assert (named, message.splitlines()[0]) == (
+        "server.gate-while-waiting", "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600.")

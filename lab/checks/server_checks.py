@@ -543,6 +543,7 @@ def in_bad_lines(kind: str, request_id: str, path: str) -> Callable[[Context], N
     return judged
 
 
+STATE_NAMES = ("nouveau", "attente", "pret", "prêt")  # the lesson's, as the skeleton gives them
 ONE_TEXT_IN_PARENTHESES = re.compile(r"""\bin\s*\(\s*("[^"]*"|'[^']*')\s*\)""")  # in ("nouveau"): a text, no tuple
 
 
@@ -559,8 +560,9 @@ def gate_while_waiting(context: Context) -> None:
             raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.in_a_text",
                          fields={"code": one[0]}) from None
         words = Counter(re.findall(r"""["'](\w+)["']""", source))
-        for once in (word for word, count in words.items() if count == 1):
-            near = difflib.get_close_matches(once, [word for word in words if word != once], 1, 0.8)
+        states = [word for word in STATE_NAMES if word in words]  # only a state's name: "initialize" is no typo of "not_initialized"
+        for once in (word for word, count in words.items() if count == 1 and word not in STATE_NAMES):
+            near = difflib.get_close_matches(once, states, 1, 0.8)
             if near:
                 raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
                              fields={"typo": once, "word": near[0]}) from None
