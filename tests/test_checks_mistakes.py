@@ -410,8 +410,10 @@ MISTAKES = {
     "the server answers ping only once ready": (
         "server", '    if msg.get("method") == "ping":\n        return repondre(msg["id"], {})\n', "",
         "server.ping-every-state",
-        "Réponse à la requête ping envoyée avant initialize : result manque, au lieu de valoir {}.",
-        "Reply to the request ping sent before initialize: result is missing instead of {}."),
+        'Réponse à la requête ping envoyée avant initialize : l’erreur -32600 ("Pas initialisé"), là où la leçon '
+        "attend un result : votre serveur refuse ce que la leçon accepte.",
+        'Reply to the request ping sent before initialize: the error -32600 ("Pas initialisé"), where the lesson '
+        "expects a result: your server refuses what the lesson accepts."),
     "the server refuses a second initialize with -32602": (
         "server", 'echec(msg["id"], -32600, "Déjà initialisé")', 'echec(msg["id"], -32602, "Déjà initialisé")',
         "server.second-initialize",
@@ -425,10 +427,12 @@ MISTAKES = {
     "the server speaks 2024-11-05 only": (
         "server", "    if demandee not in VERSIONS:\n", '    if demandee != "2024-11-05":\n',
         "server.accepts-known-version",
-        'Réponse à la requête initialize qui demande la version 2025-03-26 : result.protocolVersion manque, au '
-        'lieu de valoir "2025-03-26".',
-        'Reply to the request initialize asking for version 2025-03-26: result.protocolVersion is missing instead '
-        'of "2025-03-26".'),
+        "Réponse à la requête initialize qui demande la version 2025-03-26 : l’erreur -32602",
+        "Reply to the request initialize asking for version 2025-03-26: the error -32602"),
+    "the server forgets a version it speaks": (
+        "server", 'VERSIONS = ["2025-03-26", "2024-11-05"]', 'VERSIONS = ["2025-03-26"]',
+        "server.accepts-known-version",
+        "Réponse à la requête initialize (id 3) : l’erreur -32602", "Reply to the request initialize (id 3): the error -32602"),
     "the server crashes on every ping": (
         "server", 'return repondre(msg["id"], {})', 'return repondre(msg["id"], msg["params"])', "server.keeps-running",
         "Le serveur s’est arrêté (code 1) après cette ligne, avant la fin de son entrée.",

@@ -330,6 +330,10 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
         raise Failed(expected, actual, reason="server.error_under_result", fields={"what": what}, focus=("result",))
     if refused_then_moved(transcript, request_id):
         raise Failed(expected, actual, reason="server.refused_but_moved", fields={"what": what}, focus=("error.code",))
+    if "result" in expected and isinstance(actual.get("error"), dict) and any(p.startswith("result") for p in paths):
+        error = actual["error"]
+        raise Failed(expected, actual, reason="reply.error_not_result", focus=("error",),
+                     fields={"what": what, "code": as_field(error.get("code")), "message": as_field(error.get("message"))})
     for path in paths:
         want, got = field_of(expected, path), field_of(actual, path)
         if not same(want, got):

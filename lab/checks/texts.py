@@ -103,6 +103,8 @@ TEXTS: dict[str, dict[str, str]] = {
                              "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
                              "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
         "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
+        "reply.error_not_result": ("Réponse à la requête {what} : l’erreur {code} ({message}), là où la leçon "
+                                   "attend un result : votre serveur refuse ce que la leçon accepte."),
         "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
                           "pour {name} ?",
         # The rules session's requests (lab/checks/server_session.py), by their id: its ids are
@@ -490,6 +492,8 @@ TEXTS: dict[str, dict[str, str]] = {
                              "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
                              "the same where it is set and where it is tested.",
         "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
+        "reply.error_not_result": ("Reply to the request {what}: the error {code} ({message}), where the lesson "
+                                   "expects a result: your server refuses what the lesson accepts."),
         "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
                           "{name}?",
         "sent.ping-new": "ping sent before initialize",
