@@ -424,6 +424,16 @@ MISTAKES = {
         "server", "for ligne in sys.stdin:\n", "for ligne in [sys.stdin.readline()]:\n", "server.keeps-running",
         "Le serveur s’est arrêté (code 0) après cette ligne, avant la fin de son entrée.",
         "The server stopped (code 0) after this line, before its input ended."),
+    "the server loses the id of its -32600": (
+        "server", 'return echec(msg["id"], -32600, "Pas initialisé")', 'return echec(None, -32600, "Pas initialisé")',
+        "server.reply-ids",
+        "La requête tools/list (id 1) n’a pas de réponse à son id, et une erreur -32600 porte id null",
+        "The request tools/list (id 1) has no reply with its id, and an error -32600 carries id null"),
+    "the server waits for a notification named initialized": (
+        "server", 'msg.get("method") == "notifications/initialized" and etat', 'msg.get("method") == "initialized" and etat',
+        "server.tools-list-when-ready",
+        'Votre server.py attend la notification "initialized", mais le client envoie "notifications/initialized"',
+        'Your server.py waits for the notification "initialized", but the client sends "notifications/initialized"'),
     "the server speaks 2024-11-05 only": (
         "server", "    if demandee not in VERSIONS:\n", '    if demandee != "2024-11-05":\n',
         "server.accepts-known-version",
@@ -708,6 +718,15 @@ def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
     lines = click.unstyle(render(report)).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
     assert [line.strip() for line in lines[start + 2:start + 4]] == shown
+
+
+def test_a_lost_id_is_said_as_such_in_a_later_part_and_not_blamed_on_notifications(tmp_path):
+    kind, old, new, *_ = MISTAKES["the server loses the id of its -32600"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    failing = {r.id: r.reason for r in report.results if r.status != PASSED}
+    assert failing == {"server.reply-ids": "server.error_id_null",
+                       "server.gate-before-initialize": "server.error_id_null",
+                       "server.gate-while-waiting": "server.error_id_null"}
 
 
 def test_expected_and_actual_show_both_replies(tmp_path):

@@ -66,6 +66,11 @@ def check_title(check_id: str, lang: str) -> str:
     return next((check.title[lang] for check in registry()[0] if check.id == check_id), check_id)
 
 
+def check_hint(check_id: str) -> dict[str, str]:
+    """A check's hint in each language, for a failure that is that check's mistake seen elsewhere."""
+    return next(check.hint for check in registry()[0] if check.id == check_id)
+
+
 def is_cause(check_id: str) -> bool:
     """Declared as a root cause (see Check.cause): shown first among its part's failures."""
     return any(check.id == check_id and check.cause for check in registry()[0])

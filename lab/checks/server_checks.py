@@ -304,19 +304,22 @@ def reply_ids(context: Context) -> None:
 
 
 def notifications_unanswered(context: Context) -> None:
-    """Replies that answer no request: the notifications'. A request answered twice is reply-ids'
-    to name, a -32700 with a request's id parse-error's (one mistake, one penalty)."""
+    """Replies that answer no request: the notifications'. A request answered twice, or an error
+    that lost its request's id (id null), is reply-ids' to name, a -32700 with a request's id
+    parse-error's (one mistake, one penalty)."""
     for probe in ("server.scenario", "server.rules"):
         transcript: Transcript = context.probe(probe)
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
         requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
-        extra = []
+        extra, lost_ids = [], []
         for reply in transcript.replies:
             key = repr(reply.get("id")) if isinstance(reply, dict) else ""
             if owed[key] > 0:
                 owed[key] -= 1
             elif key not in requests and not is_parse_error(reply):
-                extra.append(reply)
+                (lost_ids if key == "None" and "error" in reply else extra).append(reply)
+        unanswered = sum(count for key, count in owed.items() if key != "None")
+        extra += lost_ids[unanswered:]
         if extra:
             raise Failed("—", "\n".join(as_json(reply) for reply in extra),
                          reason="server.answers_notifications",
@@ -449,6 +452,11 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
+            near = notification_misnamed(context)
+            if near and not stayed_new:
+                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
+                             reason="server.notification_misnamed", fields={"what": transcript.request(request_id),
+                                                                             "near": near})
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
                          reason="server.stayed_new" if stayed_new else "server.never_ready",
                          fields={"what": transcript.request(request_id)})
@@ -547,14 +555,32 @@ STATE_NAMES = ("nouveau", "attente", "pret", "prêt")  # the lesson's, as the sk
 ONE_TEXT_IN_PARENTHESES = re.compile(r"""\bin\s*\(\s*("[^"]*"|'[^']*')\s*\)""")  # in ("nouveau"): a text, no tuple
 
 
+def server_source(context: Context) -> str:
+    """The student's server.py as text ("" when there is none, or the part is lent)."""
+    if isinstance(context, parts.PartView):
+        return ""
+    return (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
+
+
+def notification_misnamed(context: Context) -> str:
+    """The text the server compares with where it means "notifications/initialized", when its
+    source never writes that name but one close to it ("initialized"); else ""."""
+    source = server_source(context)
+    if not source or "notifications/initialized" in source:
+        return ""
+    texts = set(re.findall(r"""["']([\w/]+)["']""", source))
+    near = difflib.get_close_matches("notifications/initialized", texts, 1, 0.6)
+    return near[0] if near else next((text for text in texts if text.endswith("initialized")), "")
+
+
 def gate_while_waiting(context: Context) -> None:
     """tools/list while waiting gets -32600; when it does not, the server's source may show why:
     a name of a state spelt otherwise once ("atente"), or `in ("nouveau")`, which tests a text."""
     try:
         replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",)))(context)
     except Failed as failed:
-        source = (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
-        if isinstance(context, parts.PartView) or not source:
+        source = server_source(context)
+        if not source:
             raise
         if one := ONE_TEXT_IN_PARENTHESES.search(source):
             raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.in_a_text",

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from lab.checks import check_title
+from lab.checks import check_hint, check_title
 from lab.checks.engine import WAITS_FOR, Context, Failed, Probe, Skipped
 from lab.checks.reference import encode_lines, reference_replies, scenario_messages
 from lab.process.capped import parse_json
@@ -324,6 +324,12 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
     actual = find(transcript.replies, request_id)
     what = transcript.request(request_id)
     if actual is MISSING:
+        code = field_of(expected, "error.code")
+        if code is not MISSING and any(field_of(reply, "error.code") == code and reply.get("id", 0) is None
+                                       for reply in transcript.replies if isinstance(reply, dict)):
+            # The right error, with its request's id lost: reply-ids' mistake, said here as there.
+            raise Failed(expected, "\n".join(transcript.lines), reason="server.error_id_null",
+                         fields={"what": what, "code": as_field(code)}, hint=check_hint("server.reply-ids"))
         raise Failed(expected, "\n".join(transcript.lines) or "—",
                      reason="reply.none", fields={"what": what}, output=transcript.traceback())
     if "error" in expected and isinstance(actual.get("result"), dict) and {"code", "message"} <= set(actual["result"]):

@@ -329,6 +329,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
                                    "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
                                    "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
+        "server.notification_misnamed": ("La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
+                                         "prêt. Votre server.py attend la notification \"{near}\", mais le client "
+                                         "envoie \"notifications/initialized\" : le nom doit être exactement celui-là."),
         "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
                               "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
                               "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
@@ -700,6 +703,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
                                    "and was stopped. At the end of input, reading gives an empty string (an empty "
                                    "line gives \"\\n\"): the loop ends there.",
+        "server.notification_misnamed": ("The request {what} still gets -32600: the server never became ready. "
+                                         "Your server.py waits for the notification \"{near}\", but the client "
+                                         "sends \"notifications/initialized\": the name must be exactly that one."),
         "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
                               "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
                               "the state from attente to pret, and only nouveau and attente get -32600.",
