@@ -447,6 +447,15 @@ MISTAKES = {
         "server", 'return repondre(msg["id"], {})', 'return repondre(msg["id"], msg["params"])', "server.keeps-running",
         "Le serveur s’est arrêté (code 1) après cette ligne, avant la fin de son entrée.",
         "The server stopped (code 1) after this line, before its input ended."),
+    "the model helper catches connection errors only": (
+        "model", "    except Exception as erreur:", "    except openai.APIConnectionError as erreur:", "model.http-error",
+        "« except openai.APIConnectionError as erreur » ne prend qu’une sorte d’erreur, et celle-ci lui échappe",
+        "“except openai.APIConnectionError as erreur” takes one kind of error only, and this one escapes it"),
+    "the client gives the notification id None": (
+        "client", '    {"method": "notifications/initialized"},\n', '    {"id": None, "method": "notifications/initialized"},\n',
+        "client.seven-messages",
+        'Le message 5, notifications/initialized, a "id": null : une notification n’a pas de clé id du tout',
+        'Message 5, notifications/initialized, has "id": null: a notification has no id key at all'),
     "the client spells the notification initialised": (
         "client", '    {"method": "notifications/initialized"},\n', '    {"method": "notifications/initialised"},\n',
         "client.seven-messages", "Le message 5 n’est pas celui de la leçon (method).",
@@ -727,6 +736,19 @@ def test_a_lost_id_is_said_as_such_in_a_later_part_and_not_blamed_on_notificatio
     assert failing == {"server.reply-ids": "server.error_id_null",
                        "server.gate-before-initialize": "server.error_id_null",
                        "server.gate-while-waiting": "server.error_id_null"}
+
+
+def test_a_client_that_stops_on_its_own_error_is_told_so_not_that_it_waited(tmp_path):
+    """The kit's own client checks each reply's id: given the notification an id, it stops on
+    the reply that id gets, and is told that it stopped, with what it wrote."""
+    source = (ROOT / "solutions" / "client.py").read_text(encoding="utf-8")
+    old, new = '        {"method": "notifications/initialized"},', '        {"id": None, "method": "notifications/initialized"},'
+    shutil.copytree(ROOT / "solutions", tmp_path / "work")
+    (tmp_path / "work" / "client.py").write_text(mutate(source, old, new), encoding="utf-8")
+    report = run_some(tmp_path / "work", "client.", lang="en")
+    closing = next(r for r in report.results if r.id == "client.closes-input")
+    assert (closing.reason, closing.fields) == ("client.crashed_before_closing", {"code": 1}), closing.message
+    assert closing.output == "Problem: reply 5: expected id 5, got id null"
 
 
 def test_expected_and_actual_show_both_replies(tmp_path):

@@ -245,6 +245,13 @@ ONE_MISTAKE = {
     "send crashes": ("server.py", 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")',
                      'sys.stdout.write(to_json({"jsonrpc": "2.0", **mesage}) + "\\n")',
                      {"server.json-rpc-replies", "server.reply-ids", "server.flushes-each-reply"}),
+    # Part 3 judged with the lesson's initialize lent: only the bad input that the student's own
+    # initialize meets in part 3's sessions (an initialize without params) is charged there too.
+    "initialize crashes on every call": ("server.py", 'requested = message.get("params", {}).get("protocolVersion")',
+                                         'requested = message["params"]["protocolversion"]',
+                                         {"server.refuses-unknown-version", "server.error-data",
+                                          "server.accepts-known-version", "server.list-changed-false",
+                                          "server.capabilities-only-tools", "server.initialize-without-params"}),
     "the client never ends a line": ("client.py", 'server.stdin.write(line + "\\n")', "server.stdin.write(line)",
                                      {"client.jsonrpc-on-every-message", "client.prints-exchange",
                                       "client.closes-input", "client.asks-model", "client.prints-model-answer"}),
@@ -282,15 +289,15 @@ def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):
 
 
 def test_part_1_cannot_borrow_the_lent_part_1(tmp_path):
-    """The lesson's part 1 is lent (lab_lent_server.py) only to the process of part 2's calls and
+    """The lesson's part 1 is lent (lab_lent_parts.py) only to the process of part 2's calls and
     to the sessions that judge parts 2 and 3: part 1's own calls cannot import it."""
     folder = half_done(tmp_path, {"server-1"})
     server = folder / "server.py"
     server.write_text(server.read_text(encoding="utf-8") + (
-        "\n\ndef reply(request_id, result):\n    import lab_lent_server\n    lab_lent_server.reply(request_id, result)\n"
-        "\n\ndef fail(request_id, code, text, data=None):\n    import lab_lent_server\n"
-        "    lab_lent_server.fail(request_id, code, text, data)\n"), encoding="utf-8")
+        "\n\ndef reply(request_id, result):\n    import lab_lent_parts\n    lab_lent_parts.reply(request_id, result)\n"
+        "\n\ndef fail(request_id, code, text, data=None):\n    import lab_lent_parts\n"
+        "    lab_lent_parts.fail(request_id, code, text, data)\n"), encoding="utf-8")
     result = next(r for r in run_checks(folder, "en").results if r.id == "server.json-rpc-replies")
     assert (result.status, result.message) == (
         FAILED, 'fail(1, -32600, "Not initialized") raises an exception instead of writing its reply.')
-    assert result.actual == "ModuleNotFoundError: No module named 'lab_lent_server'"
+    assert result.actual == "ModuleNotFoundError: No module named 'lab_lent_parts'"

@@ -322,6 +322,8 @@ def seven_messages(context: Context) -> None:
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
                 near = misspelt(got, path) if field_of(got, path) is MISSING else ""  # "param" for params
+                if path == "id" and isinstance(got, dict) and "id" in got and "id" not in want:
+                    raise Failed(want, got, reason="client.notification_id", fields={"number": number, "got": json.dumps(got["id"])})
                 if path == "id" and isinstance(got, dict) and "id" in got:  # "1", 0-based, null: the id said as sent
                     raise Failed(want, got, reason="client.id_null" if got["id"] is None else "client.id_differs",
                                  fields={"number": number, "got": json.dumps(got["id"]), "want": json.dumps(want["id"])})
@@ -382,6 +384,9 @@ def closes_input(context: Context) -> None:
     outcome = client_run(context)
     run = outcome.run
     assert run is not None
+    if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.replies) != LAST_REPLY:
+        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
+                     fields={"code": run.code}, output=client_trace(outcome, context.lang))
     if not outcome.eof:
         # Every reply written and read, and still it waits: for a reply to the notification, which gets none.
         waited = "client.waits_for_seventh" if len(outcome.replies) == LAST_REPLY else "client.input_open"

@@ -33,7 +33,9 @@ and 2 are judged by calling `reply`, `fail` and `initialize` directly, in the sa
 (lab/checks/parts.py); until client part 2 exists, client part 1 by calling `scenario()`. A
 mistake of server part 1 that spoils the whole output (in `send` or `fail`) costs part 1's
 checks: parts 2 and 3 are judged on a run with part 1 lent (the lesson's `send`, `reply` and
-`fail`), part 2 by its calls when the server stops on a later line; a client that sends
+`fail`), part 2 by its calls when the server stops on a later line; an `initialize` that
+raises costs part 2's checks: part 3 is judged on a run with the lesson's `initialize` lent
+(run in the student's module, with its `VERSIONS`); a client that sends
 nothing keeps part 1's checks by `scenario()`. A correct part earns its points whatever the
 state of the others. Tasks marked *opt-in* run only with `lab check --bonus`.
 
@@ -45,7 +47,8 @@ encore à écrire, n’est pas encore vérifiable (–). Chaque partie est jugé
 écrite : tant que la boucle (serveur, partie 3) manque, les parties 1 et 2 sont jugées en
 appelant directement leurs fonctions ; de même client, partie 1 avec scenario(). Une erreur
 de la partie 1 du serveur (dans send ou fail) ne coûte que ses vérifications : les parties 2
-et 3 sont jugées avec la partie 1 de la leçon prêtée.
+et 3 sont jugées avec la partie 1 de la leçon prêtée ; un initialize qui lève une exception ne
+coûte que la partie 2 : la partie 3 est jugée avec l’initialize de la leçon prêté.
 """
 
 def cell(value: str) -> str:

@@ -24,7 +24,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_
 from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line, model_reasons
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, start_student
+from lab.process.student import child_env, read_student_file, start_student
 from lab.process.talk import Conversation, Run
 from lab import time_limits
 
@@ -190,9 +190,25 @@ def outcome_of(context: Context, name: str) -> dict:
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
-        raise Failed("ask(…) → Answer", outcome["error"], reason="model.ask_raises",
+        narrow = narrow_except(context)
+        raise Failed("ask(…) → Answer", outcome["error"], reason="model.narrow_except" if narrow else "model.ask_raises",
+                     fields={"clause": narrow} if narrow else {},
                      output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
+
+
+CATCH_ALL = {"", "Exception", "BaseException"}
+
+
+def narrow_except(context: Context) -> str:
+    """The first `except` clause of model.py when none of them takes every error (except
+    openai.APIError: the address check's error, or a name read before its import, escapes)."""
+    source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+    clauses = [clause.strip() for clause in re.findall(r"^\s*except\b([^:]*):", source, re.M)]
+    named = [re.sub(r"\s+as\s+\w+$", "", clause).strip("() ") for clause in clauses]
+    if not clauses or any(set(re.split(r"\s*,\s*", one)) & CATCH_ALL for one in named):
+        return ""
+    return f"except {clauses[0]}"
 
 
 def answers(context: Context) -> None:

@@ -292,23 +292,28 @@ def students_own(folder: Path, work: Path) -> None:
     give_helper_bytecode(work)
 
 
-def write_lent_server(work: Path) -> None:
-    """scripts/lent_server.py into `work`, with the part 1 it lends: the reference's send, reply
-    and fail, their source taken from solutions/server.py (their one home)."""
+PART_ONE, PART_TWO = ("send", "reply", "fail"), ("initialize",)
+
+
+def write_lent_server(work: Path, lent: tuple[str, ...] = PART_ONE) -> None:
+    """scripts/lent_server.py into `work`, with the functions it lends: the reference's, their
+    source taken from solutions/server.py (their one home)."""
     server = reference_module("server")
-    part_one = "".join(inspect.getsource(getattr(server, name)) + "\n\n" for name in ("send", "reply", "fail"))
-    write_for_student(work / "lab_lent_part1.py", f"import sys\n\nfrom jsonrpc_lines import to_json\n\n\n{part_one}".encode())
+    functions = "".join(inspect.getsource(getattr(server, name)) + "\n\n" for name in lent)
+    write_for_student(work / "lab_lent_parts.py", (f"import sys\n\nfrom jsonrpc_lines import to_json\n\n"
+                                                   f"LENT = {lent!r}\n\n\n{functions}").encode())
     copy_for_student(LENT_SERVER, work / LENT_COPY)
 
 
-def lent_session(context: Context, messages: list[Any]) -> Transcript:
-    """A stdio session with the student's server.py run with part 1 lent (scripts/lent_server.py),
-    in a folder of the kit's beside the student's files: parts 2 and 3 judged on their own when
-    part 1's mistake spoils the whole server's output."""
+def lent_session(context: Context, messages: list[Any], lent: tuple[str, ...] = PART_ONE) -> Transcript:
+    """A stdio session with the student's server.py run with a part lent (scripts/lent_server.py),
+    in a folder of the kit's beside the student's files: the later parts judged on their own when
+    an earlier part's mistake spoils the whole server's output (part 1's send or fail, part 2's
+    initialize that raises)."""
     with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
         work = Path(temp)
         students_own(context.folder, work)
-        write_lent_server(work)
+        write_lent_server(work, lent)
         transcript = session(dataclasses.replace(context, folder=work), messages, LENT_COPY)
     transcript.script = "server.py"  # its tracebacks show the student's file
     return transcript

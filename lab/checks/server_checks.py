@@ -111,18 +111,21 @@ def burst(context: Context) -> str:
 # parts.py), the burst that tells a server that never flushes from one that reads all first, and
 # the two sessions again with part 1 lent, read when part 1's mistake spoils the whole server's output.
 S_LENT, R_LENT = "server.scenario.lent", "server.rules.lent"
+S_LENT2, R_LENT2 = "server.scenario.lent-initialize", "server.rules.lent-initialize"
 PROBES = {**SESSIONS, "server.parts": Probe(parts.run_parts, parts.PARTS_LIMIT + time_limits.PROBE_ROOM, ("bonus_server.py", "answers.toml")),
           "server.bad-lines": Probe(bad_lines, len(BAD_LINES) * SESSION_CAP + time_limits.PROBE_ROOM, NOT_READ),
           "server.burst": Probe(burst, 3 * REPLY_LIMIT + time_limits.PROBE_ROOM, NOT_READ),
           S_LENT: Probe(lambda context: parts.lent_session(context, scenario_messages()), PROBE_LIMIT, NOT_READ),
-          R_LENT: Probe(lambda context: parts.lent_session(context, rules_messages()), PROBE_LIMIT, NOT_READ)}
+          R_LENT: Probe(lambda context: parts.lent_session(context, rules_messages()), PROBE_LIMIT, NOT_READ),
+          S_LENT2: Probe(lambda context: parts.lent_session(context, scenario_messages(), parts.PART_TWO), PROBE_LIMIT, NOT_READ),
+          R_LENT2: Probe(lambda context: parts.lent_session(context, rules_messages(), parts.PART_TWO), PROBE_LIMIT, NOT_READ)}
 
 STARTS = "server.json-rpc-replies"
 S, R = "server.scenario", "server.rules"
 BOTH = (S, R)
 # Read by by_part only when the whole server does not run: the parts' direct calls, and for
-# parts 2 and 3 the sessions with part 1 lent.
-LATER = ("server.parts", S_LENT, R_LENT)
+# parts 2 and 3 the sessions with part 1 lent, for part 3 those with part 2 lent.
+LATER = ("server.parts", S_LENT, R_LENT, S_LENT2, R_LENT2)
 
 
 def json_rpc_replies(context: Context) -> None:
@@ -682,10 +685,11 @@ def lent_if_needed(context: Context, part: str) -> Context:
     break it too (a crash of part 3's, say), part 2 by its direct calls, as before the loop
     exists; when only an error's fields are wrong (a code written as text, say) in replies the
     client can read, the whole server's sessions still, each check judging its own reply. Else the
-    check waits for STARTS, as its `needs` would say."""
+    check waits for STARTS, as its `needs` would say. A check of part 3 reads the sessions with
+    part 2 lent when the whole server stopped on an initialize that part 2's own calls raise on."""
     try:
         json_rpc_replies(context)
-        return context
+        return initialize_lent(context) if part == "server-3" else context
     except Failed as failure:
         readable = failure.reason == "server.malformed" and failure.fields.get("problem") == {"reason": "shape.error_fields"}
     run = context.probe(S).run
@@ -703,6 +707,21 @@ def lent_if_needed(context: Context, part: str) -> Context:
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
             return direct_view(context, found, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
+
+
+def initialize_lent(context: Context) -> Context:
+    """The sessions with part 2 lent, when the whole server stopped early and part 2's own calls
+    of initialize raise (part 2's mistake, judged by its checks), and the lent sessions run to
+    their end; else the whole server's."""
+    if not stopped_early(context):
+        return context
+    found: parts.PartsRun = context.probe("server.parts")
+    calls = found.calls.get(("server-2", S), []) + found.calls.get(("server-2", R), [])
+    if not any("error" in facts and not unwritten_task(facts["error"]) for name, facts in calls
+               if name.startswith("initialize(")):
+        return context
+    lent = parts.PartView(context, {S: lambda: context.probe(S_LENT2), R: lambda: context.probe(R_LENT2)})
+    return context if stopped_early(lent) else lent
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:

@@ -171,6 +171,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
         "client.id_differs": "Le message {number} a l’id {got} au lieu de {want} : recopiez les ids de la leçon tels "
                              "quels (un nombre reste un nombre).",
+        "client.notification_id": ("Le message {number}, notifications/initialized, a \"id\": {got} : une "
+                                   "notification n’a pas de clé id du tout, pas même null (c’est ce qui la distingue "
+                                   "d’une requête)."),
         "client.id_null": "Le message {number} a \"id\": null au lieu de {want} : une requête porte un id ; null n’est "
                           "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
         "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
@@ -199,7 +202,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.did_not_end": "Le client ne s’est pas terminé.",
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
-                                     "l’erreur, ci-dessous, donne la ligne de votre fichier.",
+                                     "ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.crashed_before_closing": "Le client s’est arrêté sur une erreur (code {code}) avant de fermer l’entrée "
+                                         "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
@@ -216,6 +221,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                "compte en secondes.",
         "model.ask_hangs": "ask ne rend pas la main.",
         "model.ask_raises": "ask a levé une exception au lieu de répondre.",
+        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend qu’une sorte "
+                                "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
+                                "l’échantillon enregistré."),
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
         "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
                                      "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
@@ -557,6 +565,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.message_differs": "Message {number} is not the lesson's ({path}).",
         "client.id_differs": "Message {number} has the id {got} instead of {want}: copy the lesson's ids as they are "
                              "(a number stays a number).",
+        "client.notification_id": ("Message {number}, notifications/initialized, has \"id\": {got}: a notification "
+                                   "has no id key at all, not even null (that is what sets it apart from a request)."),
         "client.id_null": "Message {number} has \"id\": null instead of {want}: a request carries an id; null is the id "
                           "of the -32700 error only, and a notification has no id key at all.",
         "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
@@ -581,8 +591,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
         "client.ask_once": "The client must call ask once.",
-        "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: the error, "
-                                     "below, gives the line of your file.",
+        "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
+                                     "wrote, below, says why.",
+        "client.crashed_before_closing": "The client stopped on an error (code {code}) before closing the server's "
+                                         "input: what it wrote, below, says why.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.answer_not_printed": "The client does not print the model's answer.",
@@ -598,6 +610,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                "seconds.",
         "model.ask_hangs": "ask does not return.",
         "model.ask_raises": "ask raised an exception instead of answering.",
+        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
+                                "only, and this one escapes it. Any error at all leads to the recorded sample."),
         "model.not_its_text": "ask does not return the model's text.",
         "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
                                      "failed (ask printed its reason, below). The text is the content of the first "

@@ -1,18 +1,20 @@
-"""Runs the student's server.py with server part 1 lent: send, reply and fail are the lesson's.
+"""Runs the student's server.py with a part lent: the lesson's send, reply and fail (part 1),
+or its initialize (part 2).
 
 Usage: python lent_server.py, run in a folder holding the student's server.py. When the whole
-server's output breaks part 1's rule (a bug in send or fail), parts 2 and 3 are still judged,
-over stdio, on this run: one mistake costs part 1's checks, not the whole server's. Everything
-else is the student's: its initialize, its gate and dispatch, its loop (main), as
-`python server.py` runs them.
+server's output breaks part 1's rule (a bug in send or fail), or its initialize raises (part 2),
+the later parts are still judged, over stdio, on this run: one mistake costs its own part's
+checks, not the whole server's. Everything else is the student's: its gate and dispatch, its
+loop (main), as `python server.py` runs them.
 """
 
 import importlib.util
 import os
 import sys
+import types
 
+import lab_lent_parts as lent  # the reference's functions, written beside by the kit (parts.write_lent_server)
 from jsonrpc_lines import todo_line, use_utf8_stdio
-from lab_lent_part1 import fail, reply, send  # the reference's part 1, written beside by the kit (parts.write_lent_server)
 
 
 def main() -> None:
@@ -20,7 +22,11 @@ def main() -> None:
     server = importlib.util.module_from_spec(spec)
     sys.modules["server"] = server
     spec.loader.exec_module(server)
-    server.send, server.reply, server.fail = send, reply, fail
+    for name in lent.LENT:
+        function = getattr(lent, name)
+        if name == "initialize":  # it moves the student's state: run in the student's module, with its VERSIONS
+            function = types.FunctionType(function.__code__, vars(server), name)
+        setattr(server, name, function)
     use_utf8_stdio()
     try:
         server.main()

@@ -7,7 +7,7 @@ answers each with one line, the order's nonce in it:
 
 - {"nonce": N, "load": "server"}: a fresh copy of server.py (its globals as written) →
   {"nonce": N, "loaded": true}, or {"nonce": N, "error": "Type: text", "trace": ...}; with
-  "lend": true, its send, reply and fail are then the lesson's (lab_lent_server.py, beside);
+  "lend": true, its send, reply and fail are then the lesson's (lab_lent_parts.py, beside);
 - {"nonce": N, "call": "reply", "args": [...]}: reply(*args) on the module loaded last →
   {"nonce": N, "out": what it wrote on stdout, "unflushed": true when some of it was never
   flushed, "returned": what it returned (as JSON), or "unreturnable": why it is not JSON,
@@ -80,7 +80,7 @@ def carry_out(order: dict, modules: dict) -> dict:
         elif "load" in order:
             modules["last"] = fresh(order["load"])
             if order.get("lend"):  # part 1 lent: send, reply and fail are the lesson's
-                from lab_lent_server import fail, reply, send
+                from lab_lent_parts import fail, reply, send
 
                 modules["last"].send, modules["last"].reply, modules["last"].fail = send, reply, fail
             facts["loaded"] = True
