@@ -739,16 +739,16 @@ def test_a_lost_id_is_said_as_such_in_a_later_part_and_not_blamed_on_notificatio
 
 
 def test_a_client_that_stops_on_its_own_error_is_told_so_not_that_it_waited(tmp_path):
-    """The kit's own client checks each reply's id: given the notification an id, it stops on
-    the reply that id gets, and is told that it stopped, with what it wrote."""
+    """The kit's own client checks each reply's id: told the wrong reply number, it stops on the
+    first reply, and is told that it stopped, with what it wrote."""
     source = (ROOT / "solutions" / "client.py").read_text(encoding="utf-8")
-    old, new = '        {"method": "notifications/initialized"},', '        {"id": None, "method": "notifications/initialized"},'
+    old, new = "read_reply(line, len(replies) + 1)", "read_reply(line, len(replies))"
     shutil.copytree(ROOT / "solutions", tmp_path / "work")
     (tmp_path / "work" / "client.py").write_text(mutate(source, old, new), encoding="utf-8")
     report = run_some(tmp_path / "work", "client.", lang="en")
     closing = next(r for r in report.results if r.id == "client.closes-input")
     assert (closing.reason, closing.fields) == ("client.crashed_before_closing", {"code": 1}), closing.message
-    assert closing.output == "Problem: reply 5: expected id 5, got id null"
+    assert closing.output == "Problem: reply 0: expected id 0, got id 1"
 
 
 def test_expected_and_actual_show_both_replies(tmp_path):

@@ -252,6 +252,10 @@ ONE_MISTAKE = {
                                          {"server.refuses-unknown-version", "server.error-data",
                                           "server.accepts-known-version", "server.list-changed-false",
                                           "server.capabilities-only-tools", "server.initialize-without-params"}),
+    # Client parts 2 and 3 judged with the lesson's scenario() lent: the client's own check of
+    # each reply's id would stop it at reply 3.
+    "the client gives two messages id 2": ("client.py", 'initialize(3, "2024-11-05")', 'initialize(2, "2024-11-05")',
+                                           {"client.seven-messages"}),
     "the client never ends a line": ("client.py", 'server.stdin.write(line + "\\n")', "server.stdin.write(line)",
                                      {"client.jsonrpc-on-every-message", "client.prints-exchange",
                                       "client.closes-input", "client.asks-model", "client.prints-model-answer"}),

@@ -207,7 +207,9 @@ def lenient(raw: bytes) -> bytes:
     return raw
 
 
-def run_student_client(context: Context) -> StudentClientRun:
+def run_student_client(context: Context, lent: bool = False) -> StudentClientRun:
+    """The student's client run beside the spy server and model; `lent`: with client part 1
+    lent (scripts/lent_client.py), the lesson's scenario() in place of the student's."""
     client = context.folder / "client.py"
     outcome = StudentClientRun()
     if not client.is_file():
@@ -224,9 +226,13 @@ def run_student_client(context: Context) -> StudentClientRun:
         reference.copy_for_student(SCRIPTS / "spy_server.py", work / "server.py")
         reference.copy_for_student(SCRIPTS / "spy_model.py", work / "model.py")
         reference.give_helper_bytecode(work)
+        if lent:
+            reference.write_for_student(work / "lab_lent_scenario.json", json.dumps(reference.load("client").scenario()).encode())
+            reference.copy_for_student(SCRIPTS / "lent_client.py", work / "lab_lent_client.py")
         env = child_env(context.launch, context.lang, AI_URL="http://127.0.0.1:9")
         try:
-            outcome.run = run_python(context.launch, work / "client.py", limit=CLIENT_LIMIT, cwd=work, env=env,
+            outcome.run = run_python(context.launch, work / ("lab_lent_client.py" if lent else "client.py"),
+                                     limit=CLIENT_LIMIT, cwd=work, env=env,
                                      cpu_seconds=CLIENT_CPU, listen=(SERVER_PORT, MODEL_PORT),
                                      serve=lambda listeners: spies.append(Spies(listeners, context.lang)))
         finally:
@@ -246,7 +252,10 @@ def run_student_client(context: Context) -> StudentClientRun:
     return outcome
 
 
-PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + time_limits.PROBE_ROOM, ignores=("server.py", "bonus_server.py", "answers.toml"))}
+NOT_READ = ("server.py", "bonus_server.py", "answers.toml")
+PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + time_limits.PROBE_ROOM, ignores=NOT_READ),
+          "client.run.lent": Probe(partial(run_student_client, lent=True), CLIENT_LIMIT + time_limits.PROBE_ROOM,
+                                   ignores=NOT_READ)}
 
 
 def client_run(context: Context) -> StudentClientRun:
@@ -298,7 +307,9 @@ def part_one(check: Check, context: Context) -> None:
     sending: part 2's checks say which), a part 1 check on what scenario() returns, called
     directly (see parts.py): one mistake costs its own checks."""
     outcome: StudentClientRun = context.probe("client.run")
-    if check.task != "client-1" or outcome.run is None or outcome.received:
+    if check.task != "client-1":
+        return check.run(scenario_lent(context))
+    if outcome.run is None or outcome.received:
         return check.run(context)
     missing = unwritten_task(client_trace(outcome, context.lang))
     try:
@@ -308,6 +319,21 @@ def part_one(check: Check, context: Context) -> None:
             raise
         return check.run(context)  # no scenario() to call (a client written otherwise): what the run saw
     check.run(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
+
+
+def scenario_lent(context: Context) -> Context:
+    """What parts 2 and 3 are judged on: the client's run, or, when its scenario() (called
+    directly) is not the lesson's, the run with the lesson's scenario() lent, so that part 1's
+    mistake costs part 1's checks only."""
+    if same(context.probe("client.run").received, scenario_messages()):
+        return context  # the lesson's messages reached the server: nothing to lend
+    try:
+        listed = parts.scenario_list(context.probe("server.parts"))
+    except Failed:
+        return context  # no scenario() to call, or one that fails: part 1's checks say so
+    if same(listed, reference.load("client").scenario()):
+        return context
+    return parts.PartView(context, {"client.run": lambda: context.probe("client.run.lent")})
 
 
 def seven_messages(context: Context) -> None:
@@ -384,7 +410,8 @@ def closes_input(context: Context) -> None:
     outcome = client_run(context)
     run = outcome.run
     assert run is not None
-    if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.replies) != LAST_REPLY:
+    if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.printed("<- ")) < LAST_REPLY:
+        # It stopped before it had read six replies (a client that waits for a seventh has printed six)
         raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
                      fields={"code": run.code}, output=client_trace(outcome, context.lang))
     if not outcome.eof:
@@ -474,7 +501,7 @@ def prints_model_answer(context: Context) -> None:
 
 
 RUN = ("client.run",)
-PART_ONE = ("server.parts",)  # read only when the client sent nothing (see part_one)
+PART_ONE = ("server.parts", "client.run.lent")  # read only when part 1 may be lent or judged alone (see part_one)
 # Each check is judged on what the spies saw, through part_one (part 1 by scenario()).
 client_check = partial(Check, probes=RUN, lazy_probes=PART_ONE, rule=part_one)
 

@@ -36,7 +36,8 @@ checks: parts 2 and 3 are judged on a run with part 1 lent (the lesson's `send`,
 `fail`), part 2 by its calls when the server stops on a later line; an `initialize` that
 raises costs part 2's checks: part 3 is judged on a run with the lesson's `initialize` lent
 (run in the student's module, with its `VERSIONS`); a client that sends
-nothing keeps part 1's checks by `scenario()`. A correct part earns its points whatever the
+nothing keeps part 1's checks by `scenario()`, and a `scenario()` that is not the lesson's
+costs part 1's checks: parts 2 and 3 are judged on a run with the lesson's `scenario()` lent. A correct part earns its points whatever the
 state of the others. Tasks marked *opt-in* run only with `lab check --bonus`.
 
 Comment lire un échec. Chaque partie montre un échec : une cause (marquée *cause*) si l’une a
@@ -48,7 +49,9 @@ encore à écrire, n’est pas encore vérifiable (–). Chaque partie est jugé
 appelant directement leurs fonctions ; de même client, partie 1 avec scenario(). Une erreur
 de la partie 1 du serveur (dans send ou fail) ne coûte que ses vérifications : les parties 2
 et 3 sont jugées avec la partie 1 de la leçon prêtée ; un initialize qui lève une exception ne
-coûte que la partie 2 : la partie 3 est jugée avec l’initialize de la leçon prêté.
+coûte que la partie 2 : la partie 3 est jugée avec l’initialize de la leçon prêté. Côté
+client, un scenario() qui n’est pas celui de la leçon ne coûte que la partie 1 : les parties 2
+et 3 sont jugées avec le scenario() de la leçon prêté.
 """
 
 def cell(value: str) -> str:
