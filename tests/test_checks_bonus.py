@@ -88,9 +88,8 @@ def test_a_bonus_server_that_keeps_the_lessons_rule_loses_that_rules_check_only(
     assert got == {check_id: PASSED for check_id in BONUS_IDS} | {"bonus.unknown-version-latest": FAILED}
     assert report.max_score - report.score == points("bonus.unknown-version-latest")  # the rule's own points
     unknown = next(result for result in report.results if result.id == "bonus.unknown-version-latest")
-    assert unknown.message == "Reply to the request initialize (id \"init-unknown\"): error is {\"code\": -32602, " \
-        "\"message\": \"Unsupported protocol version\", \"data\": {\"requested\": \"1999-01-01\", " \
-        "\"supported\": [\"2025-11-25\", \"2025-06-18\", \"2025-03-26\", \"2024-11-05\"]}} instead of missing."
+    assert unknown.message == "Reply to the request initialize (id \"init-unknown\"): the error -32602 " \
+        "(\"Unsupported protocol version\"), where the lesson expects a result: your server refuses what the lesson accepts."
 
 
 def test_capabilities_announced_for_an_unknown_version_are_judged_too(tmp_path: Path) -> None:
