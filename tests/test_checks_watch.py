@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 
 from checks_helpers import FIXTURES
 from conftest import ROOT
@@ -64,12 +63,9 @@ def test_the_watching_command_judges_each_save_in_the_same_process(tmp_path):
         first, _ = next_score(60)
         server = folder / "server.py"
         server.write_text(server.read_text().replace("    if demandee not in VERSIONS:\n", "    if False:\n"))
-        saved = time.monotonic()
-        second, view = next_score(10)
-        elapsed = time.monotonic() - saved
+        second, view = next_score(60)  # how soon: bench/watch_speed.py measures it
     finally:
         watcher.terminate()
         watcher.wait(timeout=10)
     assert first != second and "    ✗ Reply 2: an unknown version is refused with -32602\n" in view  # its title
     assert "Fix the first error of each part and save: the checks run again by themselves.\n" in view
-    assert elapsed < 3.0  # bench/watch_speed.py measures it precisely

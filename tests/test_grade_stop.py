@@ -79,9 +79,9 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: i
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 128 + stop  # 130 for Ctrl-C, as a shell reports it
     assert text("en", "grade.interrupted", signal=stop, path=tmp_path / "out") in stderr.decode()
-    # At once: the check runs the stop killed are not tried again (a retry on a new
-    # interpreter, each then waited for, held the run 20 s).
-    assert time.monotonic() - signalled < 5.0
+    # Soon: the check runs the stop killed are not tried again (a retry on a new
+    # interpreter, each then waited for, held the run 20 s; alone this takes about 1 s).
+    assert time.monotonic() - signalled < 15.0
     assert settled(lambda: mentioning(str(tmp_path)) == []), mentioning(str(tmp_path))
     assert list(temporary.iterdir()) == []
     assert not (tmp_path / "out" / classroom.RESERVE_NAME).exists()  # nor room held in --out
