@@ -258,7 +258,11 @@ ONE_MISTAKE = {
                                            {"client.seven-messages"}),
     "the client never ends a line": ("client.py", 'server.stdin.write(line + "\\n")', "server.stdin.write(line)",
                                      {"client.jsonrpc-on-every-message", "client.prints-exchange",
-                                      "client.closes-input", "client.asks-model", "client.prints-model-answer"}),
+                                      "client.closes-input"}),  # part 3 judged with the lesson's part 2 lent
+    "the client never flushes": ("client.py", "    server.stdin.flush()\n", "",
+                                 {"client.jsonrpc-on-every-message", "client.prints-exchange", "client.closes-input"}),
+    "the client never closes the server's input": ("client.py", "    server.stdin.close()\n", "",
+                                                   {"client.closes-input"}),
 }
 
 
@@ -274,6 +278,32 @@ def test_one_mistake_of_an_earlier_part_costs_its_own_checks(tmp_path, mistake):
     assert {r.id for r in report.results if r.status != PASSED} == failing, [
         (r.id, r.message) for r in report.results if r.status != PASSED]
     assert report.score == FULL - points(*failing)  # those checks' points, no more
+
+
+def test_client_part_3_is_judged_as_written_when_part_2_is_wrong(tmp_path):
+    """With part 2 unflushed (nothing reaches the server), part 3 runs with the lesson's part 2
+    lent: its own mistake (max_tokens 100) is the one its check names, at the line the student
+    wrote it (the lent code goes at the file's end; the lines above it keep their numbers)."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    client = folder / "client.py"
+    source = client.read_text(encoding="utf-8")
+    source = source.replace("    server.stdin.flush()\n", "").replace("TEXT[\"sample\"], 60)", "TEXT[\"sample\"], 100)")
+    source = source.replace("    print(TEXT[\"model_says\"] + answer.text, flush=True)\n",
+                            "    print(TEXT[\"model_says\"] + answer.txt, flush=True)\n")
+    client.write_text(source, encoding="utf-8")
+    line = source.splitlines().index("    print(TEXT[\"model_says\"] + answer.txt, flush=True)") + 1
+    report = run_checks(folder, "en")
+    failed = {r.id: r for r in report.results if r.status != PASSED}
+    assert set(failed) == {"client.jsonrpc-on-every-message", "client.prints-exchange", "client.closes-input",
+                           "client.asks-model", "client.prints-model-answer"}
+    assert failed["client.asks-model"].message == (
+        "ask gets max_tokens 100 instead of 60: the lesson asks the model for a short sentence, and tells it so "
+        "with ask's third argument.")
+    assert failed["client.prints-model-answer"].output == (
+        f'client.py, line {line}, in main\n    print(TEXT["model_says"] + answer.txt, flush=True)\n'
+        "This value has no attribute “txt”: check its type and the spelling.\n"
+        "AttributeError: 'Answer' object has no attribute 'txt'. Did you mean: 'text'?")
 
 
 def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import re
 import socket
 import tempfile
 import threading
@@ -27,7 +28,7 @@ from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, par
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
-from lab.process.student import child_env, copy_student_file
+from lab.process.student import child_env, copy_student_file, read_student_file
 from lab.process.talk import Run, run_python
 from lab import time_limits
 
@@ -207,12 +208,14 @@ def lenient(raw: bytes) -> bytes:
     return raw
 
 
-def run_student_client(context: Context, lent: bool = False) -> StudentClientRun:
-    """The student's client run beside the spy server and model; `lent`: with client part 1
-    lent (scripts/lent_client.py), the lesson's scenario() in place of the student's."""
+def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
+    """The student's client run beside the spy server and model; `lent`: with client parts 1 to
+    `lent` lent: the lesson's scenario() (scripts/lent_client.py), and for 2 the lesson's part 2
+    in main (with_lesson_part_two)."""
     client = context.folder / "client.py"
     outcome = StudentClientRun()
-    if not client.is_file():
+    spliced = with_lesson_part_two((read_student_file(client) or b"").decode("utf-8", "replace")) if lent == 2 else None
+    if not client.is_file() or (lent == 2 and spliced is None):
         return outcome
     spies: list[Spies] = []
     with tempfile.TemporaryDirectory(prefix="lab-client-") as temp:
@@ -220,6 +223,8 @@ def run_student_client(context: Context, lent: bool = False) -> StudentClientRun
         for source in context.folder.glob("*.py"):  # the client with any helper module of its own
             if source.name not in ("server.py", "model.py"):
                 copy_student_file(source, work / source.name)
+        if spliced is not None:
+            reference.write_for_student(work / "client.py", spliced.encode())
         copy_student_file(context.folder / "model.py", work / "student_model.py")
         if not (work / "model_setup.py").is_file():  # model.py's given module, for facts: the kit's copy, as for model.py
             reference.copy_for_student(reference.helper_module("model_setup.py"), work / "model_setup.py")
@@ -253,9 +258,36 @@ def run_student_client(context: Context, lent: bool = False) -> StudentClientRun
 
 
 NOT_READ = ("server.py", "bonus_server.py", "answers.toml")
-PROBES = {"client.run": Probe(run_student_client, CLIENT_LIMIT + time_limits.PROBE_ROOM, ignores=NOT_READ),
-          "client.run.lent": Probe(partial(run_student_client, lent=True), CLIENT_LIMIT + time_limits.PROBE_ROOM,
-                                   ignores=NOT_READ)}
+PROBES = {name: Probe(partial(run_student_client, lent=lent), CLIENT_LIMIT + time_limits.PROBE_ROOM, ignores=NOT_READ)
+          for name, lent in (("client.run", 0), ("client.run.lent", 1), ("client.run.lent2", 2))}
+PART_HEAD = re.compile(r"^(?P<indent>\s*)# -+ client, partie (?P<part>\d) / part (?P=part)\s*$")
+
+
+def with_lesson_part_two(text: str) -> str | None:
+    """client.py with the code under its part 2 header (up to its wait_for_exit(server), else to
+    the part 3 header) replaced by a call to the lesson's part 2, defined at the file's end: the
+    student's other lines keep their numbers, for their tracebacks. None when the file does not
+    keep the exercise's two headers."""
+    lines = text.splitlines(keepends=True)
+    heads = {match["part"]: (number, match["indent"]) for number, line in enumerate(lines)
+             if (match := PART_HEAD.match(line)) and match["part"] in "23"}
+    if len(heads) != 2 or heads["2"][0] > heads["3"][0]:
+        return None
+    start, stop = heads["2"][0] + 1, heads["3"][0]
+    stop = max((n for n in range(start, stop) if lines[n].strip() == "wait_for_exit(server)"), default=stop)
+    call = [f"{heads['2'][1]}replies = lab_lesson_part_two(server)\n"] + ["\n"] * (stop - start - 1)
+    lent = ["\n\ndef lab_lesson_part_two(server):  # the lesson's client part 2, lent by the kit\n",
+            *lesson_block("client-2"), "    return replies\n"]
+    return "".join(lines[:start] + call + lines[stop:] + ["\n"] * (not text.endswith("\n")) + lent)
+
+
+def lesson_block(task: str) -> list[str]:
+    """The lines of solutions/client.py's block for `task`, without its notes."""
+    from lab.exercises import BEGIN, END, NOTE  # lab.exercises reads the checks' registry
+    lines = (reference.SOLUTIONS / "client.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(n for n, line in enumerate(lines) if (begin := BEGIN.match(line)) and begin["task"] == task)
+    stop = next(n for n in range(start, len(lines)) if END.match(lines[n]))
+    return [line for line in lines[start + 1:stop] if not NOTE.match(line)]
 
 
 def client_run(context: Context) -> StudentClientRun:
@@ -307,8 +339,10 @@ def part_one(check: Check, context: Context) -> None:
     sending: part 2's checks say which), a part 1 check on what scenario() returns, called
     directly (see parts.py): one mistake costs its own checks."""
     outcome: StudentClientRun = context.probe("client.run")
-    if check.task != "client-1":
+    if check.task == "client-2":
         return check.run(scenario_lent(context))
+    if check.task == "client-3":
+        return part_two_lent(check, scenario_lent(context))
     if outcome.run is None or outcome.received:
         return check.run(context)
     missing = unwritten_task(client_trace(outcome, context.lang))
@@ -334,6 +368,31 @@ def scenario_lent(context: Context) -> Context:
     if same(listed, reference.load("client").scenario()):
         return context
     return parts.PartView(context, {"client.run": lambda: context.probe("client.run.lent")})
+
+
+def part_two_lent(check: Check, context: Context) -> None:
+    """A part 3 check on the client's run, or, when part 2's checks fail there, on the run with
+    the lesson's part 2 lent: a mistake in sending or reading costs part 2's checks only."""
+    try:
+        return check.run(context)
+    except Failed:
+        outcome: StudentClientRun = context.probe("client.run")
+        if outcome.run is None or unwritten_task(client_trace(outcome, context.lang)) == "client-2":
+            raise  # part 2 still to write: part 3 waits for it, as the server's parts do
+        if all(passes(other, context) for other in CHECKS if other.task == "client-2"):
+            raise  # part 3's own mistake
+        lent: StudentClientRun = context.probe("client.run.lent2")
+        if lent.run is None:
+            raise
+    check.run(parts.PartView(context, {"client.run": lambda: lent}))
+
+
+def passes(check: Check, context: Context) -> bool:
+    try:
+        check.run(context)
+    except Failed:
+        return False
+    return True
 
 
 def seven_messages(context: Context) -> None:
@@ -501,7 +560,7 @@ def prints_model_answer(context: Context) -> None:
 
 
 RUN = ("client.run",)
-PART_ONE = ("server.parts", "client.run.lent")  # read only when part 1 may be lent or judged alone (see part_one)
+PART_ONE = ("server.parts", "client.run.lent", "client.run.lent2")  # read only when a part is lent or judged alone
 # Each check is judged on what the spies saw, through part_one (part 1 by scenario()).
 client_check = partial(Check, probes=RUN, lazy_probes=PART_ONE, rule=part_one)
 
