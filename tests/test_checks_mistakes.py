@@ -23,6 +23,21 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 # name: (file, line in the lesson-style answer, its mistaken replacement, the check the first ✗ names,
 #        words of its message in French, in English)
 MISTAKES = {
+    "the server ends its replies with a raw backslash-n": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps({"jsonrpc": "2.0", **m}), end=r"\\n", flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie tient plusieurs réponses, séparées par les deux caractères \\n écrits tels quels",
+        "Line 1 of the output holds several replies, separated by the two characters \\n written as they are"),
+    "the client gives its version as a number": (
+        "client", '"clientInfo": {"name": "demo", "version": "0.1"}', '"clientInfo": {"name": "demo", "version": 0.1}',
+        "client.initialize-params",
+        "params.clientInfo.version vaut 0.1 au lieu d’un texte : comme dans la leçon, name et version s’écrivent entre "
+        "guillemets.",
+        "params.clientInfo.version is 0.1 instead of a text: as in the lesson, name and version are written in quotes."),
+    "the client adds the Answer to a text": (
+        "client", 'print("le modèle dit : " + r.text)', 'print("le modèle dit : " + r)', "client.prints-model-answer",
+        "Le client s’est arrêté sur une erreur (code 1) après l’appel à ask, avant d’afficher la réponse",
+        "The client stopped on an error (code 1) after calling ask, before printing the answer"),
     "the client waits for the server before sending": (
         "client", "for m in scenario:\n    plein =", "serveur.stdout.readline()\nfor m in scenario:\n    plein =",
         "client.seven-messages", "Le serveur n’a rien reçu du client en 8 s, pas un octet, et le client ne s’est pas "

@@ -51,6 +51,14 @@ def error_at_line_3(error_line: str) -> str:
 
 
 @pytest.mark.parametrize("error_line, fr, en", [
+    ('TypeError: can only concatenate str (not "Answer") to str',
+     "ask renvoie un Answer, pas un texte : la phrase du modèle est dans son champ text (answer.text).",
+     "ask returns an Answer, not a text: the model's sentence is in its field text (answer.text)."),
+    ('TypeError: can only concatenate str (not "dict") to str',
+     "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du texte JSON avec "
+     "json.dumps(valeur), un nombre du texte avec str(valeur).",
+     "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text with json.dumps(value), "
+     "a number becomes text with str(value)."),
     ("NameError: name 'outils' is not defined",
      "Python ne connaît pas le nom « outils » : une faute de frappe, ou un nom défini plus bas ou dans une autre "
      "fonction ?",

@@ -426,6 +426,10 @@ def initialize_params(context: Context) -> None:
         if isinstance(message, dict) and message.get("method") == "initialize":
             params = message.get("params")
             info = field_of(message, "params.clientInfo")
+            for key, value in info.items() if isinstance(info, dict) else ():
+                if key in ("name", "version") and not isinstance(value, str):  # "version": 0.1, a number
+                    raise Failed(f'clientInfo.{key} = "…"', f"clientInfo.{key} = {shown_value(value)}",
+                                 reason="client.info_not_text", fields={"name": key, "got": shown_value(value)})
             if not (isinstance(params, dict) and params.get("capabilities") == {} and isinstance(info, dict)
                     and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
                 version = params.get("protocolVersion", "…") if isinstance(params, dict) else "…"
@@ -553,8 +557,10 @@ def prints_model_answer(context: Context) -> None:
     wanted = [" ".join((reference.model_says(lang) + MODEL_TEXT).split()) for lang in ("fr", "en")]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
+        crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)
         raise Failed(reference.model_says(context.lang) + MODEL_TEXT, lines[-1] if lines else "—",
-                     reason="client.answer_not_printed", output=stderr)
+                     reason="client.crashed_after_ask" if crashed else "client.answer_not_printed",
+                     fields={"code": outcome.run.code if outcome.run else None}, output=stderr)
     if outcome.run and outcome.run.code != 0:
         raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
 

@@ -152,6 +152,9 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
         raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
+        if isinstance(reply, str) and ("}\\n{" in line or line.endswith("}\\n")):  # + r"\n": two characters
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.escaped_newline",
+                         fields={"number": number}, output=transcript.traceback())
         if isinstance(reply, str) and glued(line):  # replies written without their newline
             raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued",
                          fields={"number": number},

@@ -134,6 +134,9 @@ TEXTS: dict[str, dict[str, str]] = {
         # The lesson's server (lab/checks/server_checks.py).
         "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
                            "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+        "server.escaped_newline": "La ligne {number} de la sortie tient plusieurs réponses, séparées par les deux "
+                                  "caractères \\n écrits tels quels : une réponse finit par un vrai retour à la ligne, "
+                                  "\"\\n\" ; r\"\\n\" ou \"\\\\n\" en sont deux caractères.",
         "server.malformed": "Ligne mal formée : {problem}.",
         "shape.not_an_object": "ce n’est pas un objet JSON",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
@@ -178,6 +181,8 @@ TEXTS: dict[str, dict[str, str]] = {
                           "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
         "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
         "client.too_many_messages": "Le client envoie plus de sept messages.",
+        "client.info_not_text": "params.clientInfo.{name} vaut {got} au lieu d’un texte : comme dans la leçon, name et "
+                                "version s’écrivent entre guillemets.",
         "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
                                     "version}}.",
         "client.no_jsonrpc": "Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
@@ -208,6 +213,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
+        "client.crashed_after_ask": "Le client s’est arrêté sur une erreur (code {code}) après l’appel à ask, avant "
+                                    "d’afficher la réponse : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.exit_code": "Le client ne finit pas avec le code 0.",
         # The model helper (lab/checks/model_checks.py).
         "model.data.answer": "Il peut lister des outils.",
@@ -285,6 +292,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.JsOperator": "&&, || et === s’écrivent ainsi en JavaScript ; en Python, ce sont and, or et ==.",
         "python.Concatenate": "Le signe + ne colle un texte (str) qu’à un autre texte : un dict ou une liste devient du "
                               "texte JSON avec json.dumps(valeur), un nombre du texte avec str(valeur).",
+        "python.ConcatenateAnswer": "ask renvoie un Answer, pas un texte : la phrase du modèle est dans son champ "
+                                    "text (answer.text).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
         "python.MethodAttribute": "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode "
                                   "nommée sans ses parenthèses (line.strip au lieu de line.strip()) n’est pas appelée, "
@@ -530,6 +539,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "run.stopped_silent": "{who} stopped (code {code}) without writing.",
         "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
                            "go to stderr, print(..., file=sys.stderr).",
+        "server.escaped_newline": "Line {number} of the output holds several replies, separated by the two "
+                                  "characters \\n written as they are: a reply ends with a real newline, \"\\n\"; "
+                                  "r\"\\n\" or \"\\\\n\" are two characters.",
         "server.malformed": "Malformed line: {problem}.",
         "shape.not_an_object": "it is not a JSON object",
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
@@ -571,6 +583,8 @@ TEXTS: dict[str, dict[str, str]] = {
                           "of the -32700 error only, and a notification has no id key at all.",
         "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
         "client.too_many_messages": "The client sends more than seven messages.",
+        "client.info_not_text": "params.clientInfo.{name} is {got} instead of a text: as in the lesson, name and "
+                                "version are written in quotes.",
         "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
                                     "version}}.",
         "client.no_jsonrpc": "Message {number} has no \"jsonrpc\": \"2.0\".",
@@ -598,6 +612,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.answer_not_printed": "The client does not print the model's answer.",
+        "client.crashed_after_ask": "The client stopped on an error (code {code}) after calling ask, before printing "
+                                    "the answer: what it wrote, below, says why.",
         "client.exit_code": "The client does not end with code 0.",
         "model.data.answer": "It can list tools.",
         "model.data.sample": "SAMPLE",
@@ -668,6 +684,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.JsOperator": "&&, || and === are written so in JavaScript; in Python they are and, or and ==.",
         "python.Concatenate": "The + sign joins a text (str) only to another text: a dict or a list becomes JSON text "
                               "with json.dumps(value), a number becomes text with str(value).",
+        "python.ConcatenateAnswer": "ask returns an Answer, not a text: the model's sentence is in its field text "
+                                    "(answer.text).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
         "python.MethodAttribute": "This value is a function, not its result: a function or a method named without "
                                   "its parentheses (line.strip instead of line.strip()) is not called, and has no "

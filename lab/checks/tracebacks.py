@@ -107,6 +107,7 @@ def explained(lines: list[str], lang: str) -> list[str]:
         key = "python.JsOperator"
     if key == "python.TypeError":
         key = next((said for start, said in TYPE_ERRORS.items() if text.startswith(start)), key)
+        key = "python.ConcatenateAnswer" if key == "python.Concatenate" and '(not "Answer")' in text else key
     if key == "python.IndexError" and text.startswith("Replacement index"):  # "({}, {})".format(one)
         key = "python.FormatIndex"
     if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
