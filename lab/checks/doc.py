@@ -37,7 +37,10 @@ checks: parts 2 and 3 are judged on a run with part 1 lent (the lesson's `send`,
 raises costs part 2's checks: part 3 is judged on a run with the lesson's `initialize` lent
 (run in the student's module, with its `VERSIONS`); a client that sends
 nothing keeps part 1's checks by `scenario()`, and a `scenario()` that is not the lesson's
-costs part 1's checks: parts 2 and 3 are judged on a run with the lesson's `scenario()` lent. A correct part earns its points whatever the
+costs part 1's checks: parts 2 and 3 are judged on a run with the lesson's `scenario()` lent;
+a client part 2 that fails its checks (unflushed, say) costs those: part 3 is judged on a run
+with the lesson's part 2 lent (a call in its place, the lent code at the file's end, so that a
+traceback's lines are the student's). A correct part earns its points whatever the
 state of the others. Tasks marked *opt-in* run only with `lab check --bonus`.
 
 Comment lire un échec. Chaque partie montre un échec : une cause (marquée *cause*) si l’une a
