@@ -280,6 +280,26 @@ def test_one_mistake_of_an_earlier_part_costs_its_own_checks(tmp_path, mistake):
     assert report.score == FULL - points(*failing)  # those checks' points, no more
 
 
+@pytest.mark.parametrize("lang, message", [
+    ("fr", "Votre serveur répond l’erreur 0 à une ligne JSON qui n’est pas une requête, comme [1, 2] : celle qui lui "
+           "va est -32600 (requête invalide), ou aucune réponse, comme dans la leçon."),
+    ("en", "Your server answers the error 0 to a JSON line that is not a request, such as [1, 2]: the one that fits "
+           "is -32600 (invalid request), or no reply, as in the lesson."),
+])
+def test_a_line_that_is_no_request_answered_with_another_code_is_named(tmp_path, lang, message):
+    """The lesson's server gives no reply to [1, 2]; a reply, if any, is -32600's (found by fuzzing:
+    an InvalidRequest answered with code 0 once scored full marks)."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    old = 'return fail(bad.id, -32600, TEXT["invalid_request"])'
+    assert server.read_text(encoding="utf-8").count(old) == 1
+    server.write_text(server.read_text(encoding="utf-8").replace(old, old.replace("-32600", "0")), encoding="utf-8")
+    report = run_checks(folder, lang)
+    failed = [(r.id, r.message) for r in report.results if r.status != PASSED]
+    assert failed == [("server.not-a-request", message)]
+
+
 def test_client_part_3_is_judged_as_written_when_part_2_is_wrong(tmp_path):
     """With part 2 unflushed (nothing reaches the server), part 3 runs with the lesson's part 2
     lent: its own mistake (max_tokens 100) is the one its check names, at the line the student

@@ -403,6 +403,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                         "son entrée.",
         "server.parse_error_for_json": "Votre serveur répond -32700 (erreur d’analyse) à une ligne qui est du JSON, "
                                        "comme {line} : -32700 ne va qu’à une ligne qui n’est pas du JSON.",
+        "server.not_a_request_code": "Votre serveur répond l’erreur {code} à une ligne JSON qui n’est pas une requête, "
+                                     "comme {line} : celle qui lui va est -32600 (requête invalide), ou aucune réponse, "
+                                     "comme dans la leçon.",
         "server.stayed_new": "La requête {what} reçoit encore -32600, et un second initialize est encore accepté : "
                              "après un initialize réussi, l’état du serveur est resté « nouveau ». initialize doit "
                              "changer l’état du serveur (celui du module, pas une variable de la fonction).",
@@ -789,6 +792,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
         "server.parse_error_for_json": "Your server answers -32700 (parse error) to a line that is JSON, such as "
                                        "{line}: -32700 is only for a line that is not JSON.",
+        "server.not_a_request_code": "Your server answers the error {code} to a JSON line that is not a request, such "
+                                     "as {line}: the one that fits is -32600 (invalid request), or no reply, as in the "
+                                     "lesson.",
         "server.stayed_new": "The request {what} still gets -32600, and a second initialize is still accepted: after "
                              "an initialize that succeeded, the server's state stayed \"new\". initialize must change "
                              "the server's state (the module's, not a variable of the function).",
