@@ -373,6 +373,11 @@ MISTAKES = {
         "model", "                               timeout=delai, max_retries=0)\n", "                               timeout=delai)\n",
         "model.slow", "requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",
         "requests to the silent model: a request with no answer in time is not retried"),
+    "the helper allows one retry": (
+        "model", "                               timeout=delai, max_retries=0)\n",
+        "                               timeout=delai, max_retries=1)\n",
+        "model.slow", "ask a envoyé 2 requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",
+        "ask sent 2 requests to the silent model: a request with no answer in time is not retried"),
     "the server reads its input with input()": (
         "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = input()\n", "server.exits-at-eof",
         "Le serveur s’est arrêté avec le code 1 à la fin de son entrée : input() y lève EOFError. La fin de l’entrée "

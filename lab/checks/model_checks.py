@@ -266,10 +266,10 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         given_reason(context, said[0], model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
+    tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
+    if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
+        raise Failed("1 × POST", f"{tries} × POST", reason="model.retried", fields={"count": tries})
     if within and outcome["seconds"] > within:
-        tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests)
-        if tries > 1:  # the SDK's own retries, left on
-            raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.retried", fields={"count": tries})
         raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
 
 
