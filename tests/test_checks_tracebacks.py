@@ -123,6 +123,16 @@ def test_pythons_error_is_said_in_the_runs_language_before_pythons_own_line(erro
         assert trimmed(error_at_line_3(error_line), ("server.py",), lang).splitlines()[-2:] == [sentence, error_line]
 
 
+def test_a_missing_id_in_a_table_of_the_file_is_not_blamed_on_a_notification():
+    """KeyError: 'id' on TEXT["id"] (fuzzing found it): a key missing from a table, not a message's."""
+    trace = 'Traceback (most recent call last):\n  File "/x/server.py", line 9, in on_line\n' \
+            '    return fail(bad.id, -32600, TEXT["id"])\nKeyError: \'id\'\n'
+    assert trimmed(trace, ("server.py",), "en").splitlines()[-2:] == [
+        "This table of your file has no key “id”: look at the keys it has; a typo, maybe.", "KeyError: 'id'"]
+    assert trimmed(trace, ("server.py",), "fr").splitlines()[-2] == (
+        "Cette table de votre fichier n’a pas de clé « id » : regardez les clés qu’elle a, une faute de frappe peut-être.")
+
+
 def test_a_part_still_to_write_and_a_line_that_is_no_error_get_no_sentence():
     todo = "NotImplementedError: serveur, partie 1"
     assert trimmed(error_at_line_3(todo), ("server.py",), "fr").splitlines()[-2:] == ["    go()", todo]

@@ -281,6 +281,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "{name} dans la fonction la rend locale), lue avant d’avoir reçu sa valeur. Pour "
                                     "changer une variable du module (comme state), déclarez-la global au début de la "
                                     "fonction ; pour un import, faites-le avant de lire le nom.",
+        "python.KeyError.table": "Cette table de votre fichier n’a pas de clé « {name} » : regardez les clés qu’elle a, "
+                                 "une faute de frappe peut-être.",
         "python.KeyError": "La clé « {name} » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est ; "
                            "les messages n’ont pas tous les mêmes clés.",
         "python.KeyError.id": "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une "
@@ -676,6 +678,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                     "{name} in the function makes it local), read before it got its value. To change a "
                                     "variable of the module (such as state), declare it global at the start of the "
                                     "function; for an import, do it before reading the name.",
+        "python.KeyError.table": "This table of your file has no key “{name}”: look at the keys it has; a typo, maybe.",
         "python.KeyError": "The key “{name}” is not in this dictionary: check first that it is there; messages do "
                            "not all have the same keys.",
         "python.KeyError.id": "The key “id” is not in this dictionary: check first that it is there (a "

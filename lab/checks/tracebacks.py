@@ -97,7 +97,10 @@ def explained(lines: list[str], lang: str) -> list[str]:
     if key == "python.AttributeError" and (kind := OBJECT.match(text)) and kind["type"] in VALUE_KINDS:
         key = VALUE_KINDS[kind["type"]]
     near = difflib.get_close_matches(name.strip("'\""), LESSON_KEYS, 1, 0.75)
-    if key == "python.KeyError" and name == "id":  # the lesson's own case: a notification has none
+    constant = len(lines) > 1 and re.search(rf"\b[A-Z][A-Z0-9_]*\[['\"]{re.escape(name)}['\"]\]", lines[-2])
+    if key == "python.KeyError" and constant:  # TEXT["id"]: a table of the file's, not a message
+        key = "python.KeyError.table"
+    elif key == "python.KeyError" and name == "id":  # the lesson's own case: a notification has none
         key = "python.KeyError.id"
     elif key == "python.KeyError" and near and near[0] != name:  # message["parms"]
         key = "python.KeyError.near"
