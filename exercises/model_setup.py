@@ -1,7 +1,7 @@
 """Fourni : les réglages du modèle, pourquoi aucun modèle n’a répondu, et sa réponse lue, pour model.py ;
-facts(capacités), les capacités annoncées dites en mots simples, pour client.py. Servez-vous-en ; ne le modifiez pas.
+facts(capacités), la réponse juste sur les capacités annoncées, pour client.py. Servez-vous-en ; ne le modifiez pas.
 Given: the model's settings, why no model answered and its answer read, for model.py; facts(capabilities), the
-announced capabilities told in plain words, for client.py. Use it; do not edit it.
+right answer about the announced capabilities, for client.py. Use it; do not edit it.
 """
 
 from __future__ import annotations
@@ -147,40 +147,42 @@ def reason_of(error: BaseException, settings: Settings) -> NoModel:
     return NoModel("other", error=f"{type(error).__name__}: {error}"[:200])
 
 
-FACTS = {  # told before the question: asked about the JSON alone, a small model guesses its meaning
-    "fr": {"tools": "le serveur a des outils, que le client peut lister et appeler",
-           "resources": "le serveur a des ressources, que le client peut lister et lire",
-           "prompts": "le serveur a des prompts (des modèles de messages), que le client peut lister et obtenir",
-           "logging": "le serveur peut envoyer au client des messages de journal, dont le client choisit le niveau",
-           "other": "une capacité que ce client ne connaît pas", "absent": "pas de listChanged",
-           True: "il préviendra le client quand cette liste change", "start": "Dans ces capacités, ",
-           False: "il ne préviendra pas le client quand cette liste change",
-           "means": "« {name} » veut dire : {fact}.", "nothing": "Le serveur n’annonce aucune capacité.",
-           "end": " Dites ce que cela veut dire, sans citer le JSON."},
-    "en": {"tools": "the server has tools, which the client can list and call",
-           "resources": "the server has resources, which the client can list and read",
-           "prompts": "the server has prompts (message templates), which the client can list and get",
-           "logging": "the server can send log messages to the client, which chooses their level",
-           "other": "a capability this client does not know", "absent": "no listChanged",
-           True: "it will tell the client when that list changes",
-           False: "it will not tell the client when that list changes", "start": "In these capabilities, ",
-           "means": "\"{name}\" means: {fact}.", "nothing": "The server announces no capability.",
-           "end": " Say what this means, without quoting the JSON."},
+FACTS = {  # the right answer, for a small model to say: asked about the JSON alone, it guesses (docs/docker.md)
+    "fr": {"start": "Réponse juste : « Un serveur qui annonce ces capacités ", "end": ". »", "and": " et ",
+           "offers": "propose au client {items}", "tools": "des outils d’action", "prompts": "des modèles de prompts",
+           "resources": "des ressources de données", "logging": "peut envoyer au client des messages de journal",
+           "other": "annonce « {name} », une capacité que ce client ne connaît pas", "then": " ; il ",
+           True: ("préviendra le client quand {lists} change", "préviendra le client quand {lists} changent"),
+           False: ("ne préviendra pas le client quand {lists} change", "ne préviendra pas le client quand {lists} changent"),
+           "all": ("cette liste", "ces listes"), "one": "la liste {name}", "nothing": "Le serveur n’annonce aucune capacité."},
+    "en": {"start": "Right answer: \"A server that announces these capabilities ", "end": ".\"", "and": " and ",
+           "offers": "offers the client {items}", "tools": "action tools", "prompts": "prompt templates",
+           "resources": "data resources", "logging": "can send the client log messages",
+           "other": "announces \"{name}\", a capability this client does not know", "then": "; it ",
+           True: ("will tell the client when {lists} changes", "will tell the client when {lists} change"),
+           False: ("will not tell the client when {lists} changes", "will not tell the client when {lists} change"),
+           "all": ("that list", "those lists"), "one": "the list of {name}", "nothing": "The server announces no capability."},
 }
 LISTS = ("tools", "resources", "prompts")  # the capabilities whose list can change (listChanged)
 
 
 def facts(capabilities: object, lang: str = "") -> dict:
-    """What each key of `capabilities` means, as a system message in `lang` (else LAB_LANG's)."""
+    """The right answer about `capabilities`, as a system message in `lang` (else LAB_LANG's)."""
     words = FACTS[lang or model_settings().lang]
-    said: list[str] = []
-    for name, value in (capabilities if isinstance(capabilities, dict) else {}).items():  # in their order
-        said.append(words["means"].format(name=name, fact=words[name if name in (*LISTS, "logging") else "other"]))
-        if name in LISTS:  # listChanged false or absent: no promise that the server will tell
-            flag = value.get("listChanged", ...) if isinstance(value, dict) else ...
-            shown = words["absent"] if flag is ... else "listChanged: " + json.dumps(flag)[:40]
-            said.append(words["means"].format(name=shown, fact=words[flag is True]))
-    return {"role": "system", "content": words["start"] + " ".join(said) + words["end"] if said else words["nothing"]}
+    announced = capabilities if isinstance(capabilities, dict) else {}
+    lists = [name for name in announced if name in LISTS]  # in their order
+    said = [words["offers"].format(items=said_and([words[name] for name in lists], words))] if lists else []
+    said += [words["logging"] if name == "logging" else words["other"].format(name=name)
+             for name in announced if name not in LISTS]
+    for flag in (True, False):  # listChanged false or absent: no promise; one statement for all the lists alike
+        same = [n for n in lists if (isinstance(announced[n], dict) and announced[n].get("listChanged") is True) is flag]
+        said += [words[flag][len(same) > 1].format(lists=words["all"][len(same) > 1] if len(same) == len(lists) else
+                 said_and([words["one"].format(name=words[n]) for n in same], words))] if same else []
+    return {"role": "system", "content": words["start"] + words["then"].join(said) + words["end"] if said else words["nothing"]}
+
+
+def said_and(items: list, words: dict) -> str:  # "a, b et c" / "a, b and c"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + words["and"] + items[-1]
 
 
 DOUBTS = {

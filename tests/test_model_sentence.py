@@ -12,36 +12,47 @@ SETUP = reference.load("model_setup")
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("tools, shown", [({"listChanged": False}, "listChanged: false"), ({}, "absent"),
-                                          ({"listChanged": "yes"}, 'listChanged: "yes"'), (None, "absent")])
-def test_listchanged_false_absent_or_not_true_promises_no_notice(lang: str, tools: object, shown: str) -> None:
-    words = SETUP.FACTS[lang]
-    shown = words["absent"] if shown == "absent" else shown
-    assert SETUP.facts({"tools": tools}, lang) == {"role": "system", "content": words["start"] + " ".join([
-        words["means"].format(name="tools", fact=words["tools"]), words["means"].format(name=shown, fact=words[False])]) + words["end"]}
+@pytest.mark.parametrize("tools", [{"listChanged": False}, {}, {"listChanged": "yes"}, None])
+def test_listchanged_false_absent_or_not_true_promises_no_notice(lang: str, tools: object) -> None:
+    assert SETUP.facts({"tools": tools}, lang) == SETUP.facts({"tools": {"listChanged": False}}, lang)
 
 
-def test_the_lessons_capabilities_in_plain_french_and_english() -> None:
-    assert SETUP.facts({"tools": {"listChanged": False}}, "fr")["content"] == (
-        "Dans ces capacités, « tools » veut dire : le serveur a des outils, que le client peut lister et appeler. "
-        "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change. "
-        "Dites ce que cela veut dire, sans citer le JSON.")
+def test_the_lessons_capabilities_told_as_the_right_answer_in_french_and_english() -> None:
+    assert SETUP.facts({"tools": {"listChanged": False}}, "fr") == {"role": "system", "content": (
+        "Réponse juste : « Un serveur qui annonce ces capacités propose au client des outils d’action ; "
+        "il ne préviendra pas le client quand cette liste change. »")}
     assert SETUP.facts({"tools": {"listChanged": False}}, "en")["content"] == (
-        'In these capabilities, "tools" means: the server has tools, which the client can list and call. '
-        '"listChanged: false" means: it will not tell the client when that list changes. '
-        "Say what this means, without quoting the JSON.")
+        'Right answer: "A server that announces these capabilities offers the client action tools; '
+        'it will not tell the client when that list changes."')
 
 
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_every_capability_a_server_may_announce_is_stated_in_its_order(lang: str) -> None:
+def test_a_rich_server_is_told_what_each_is_and_one_notice_for_all_its_lists() -> None:
+    assert SETUP.facts(RICH, "fr")["content"] == (
+        "Réponse juste : « Un serveur qui annonce ces capacités propose au client des outils d’action, des ressources "
+        "de données et des modèles de prompts ; il préviendra le client quand ces listes changent. »")
+    assert SETUP.facts(RICH, "en")["content"] == (
+        'Right answer: "A server that announces these capabilities offers the client action tools, data resources '
+        'and prompt templates; it will tell the client when those lists change."')
+    for lang in ("fr", "en"):  # the right answer passes the kit's own post-check
+        said = SETUP.facts(RICH, lang)["content"]
+        assert doubts(said[said.index(" ", 14):], RICH, lang) == []
+
+
+def test_every_capability_a_server_may_announce_is_stated_in_its_order() -> None:
     announced = {"resources": {"listChanged": True, "subscribe": True}, "logging": {}, "prompts": {},
                  "experimental": {"x": {}}}
-    words = SETUP.FACTS[lang]
-    means = words["means"].format
-    assert SETUP.facts(announced, lang)["content"] == words["start"] + " ".join([
-        means(name="resources", fact=words["resources"]), means(name="listChanged: true", fact=words[True]),
-        means(name="logging", fact=words["logging"]), means(name="prompts", fact=words["prompts"]),
-        means(name=words["absent"], fact=words[False]), means(name="experimental", fact=words["other"])]) + words["end"]
+    assert SETUP.facts(announced, "fr")["content"] == (
+        "Réponse juste : « Un serveur qui annonce ces capacités propose au client des ressources de données et des "
+        "modèles de prompts ; il peut envoyer au client des messages de journal ; il annonce « experimental », une "
+        "capacité que ce client ne connaît pas ; il préviendra le client quand la liste des ressources de données "
+        "change ; il ne préviendra pas le client quand la liste des modèles de prompts change. »")
+    assert SETUP.facts(announced, "en")["content"] == (
+        'Right answer: "A server that announces these capabilities offers the client data resources and prompt '
+        'templates; it can send the client log messages; it announces "experimental", a capability this client does '
+        'not know; it will tell the client when the list of data resources changes; it will not tell the client when '
+        'the list of prompt templates changes."')
+    assert SETUP.facts({"logging": {}}, "fr")["content"] == (
+        "Réponse juste : « Un serveur qui annonce ces capacités peut envoyer au client des messages de journal. »")
 
 
 @pytest.mark.parametrize("announced", [{}, [], "tools", None])
@@ -51,9 +62,9 @@ def test_no_capabilities_or_a_value_that_is_not_an_object_announces_nothing(anno
 
 def test_the_facts_speak_lab_lang_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAB_LANG", "en")
-    assert SETUP.facts({"tools": {}})["content"].startswith('In these capabilities, "tools" means')
+    assert SETUP.facts({"tools": {}})["content"].startswith('Right answer: "A server')
     monkeypatch.setenv("LAB_LANG", "fr")
-    assert SETUP.facts({"tools": {}})["content"].startswith("Dans ces capacités, « tools » veut dire")
+    assert SETUP.facts({"tools": {}})["content"].startswith("Réponse juste : « Un serveur")
 
 
 LESSON = {"tools": {"listChanged": False}}

@@ -12,9 +12,8 @@ from typing import Any
 from conftest import ROOT, SOLUTIONS, refused_url
 
 QUESTION = 'En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : {"tools":{"listChanged":false}}'
-FACTS = ("Dans ces capacités, « tools » veut dire : le serveur a des outils, que le client peut lister et appeler. "
-         "« listChanged: false » veut dire : il ne préviendra pas le client quand cette liste change. "
-         "Dites ce que cela veut dire, sans citer le JSON.")
+FACTS = ("Réponse juste : « Un serveur qui annonce ces capacités propose au client des outils d’action ; "
+         "il ne préviendra pas le client quand cette liste change. »")
 SAMPLE = "Il peut lister des outils, et il ne dit pas que sa liste va changer."
 DOUBT = "La phrase ci-dessous peut être fausse ({}) ; l’échantillon enregistré dit : " + SAMPLE
 
