@@ -45,6 +45,18 @@ MISTAKES = {
         "serveur avant d’envoyer.",
         "The server received nothing from the client in 8 s, not one byte, and the client did not stop: what it "
         "writes stays on its side until it is flushed, unless it waits for the server before sending."),
+    "the server compares the state where it means to change it": (
+        "server", '    etat = "attente"\n', '    etat == "attente"\n', "server.tools-list-when-ready",
+        "Ligne 35 de votre server.py, `etat == \"attente\"` compare l’état à un nom et ne change rien : pour changer "
+        "l’état, écrivez un seul = : `etat = \"attente\"`",
+        "Line 35 of your server.py, `etat == \"attente\"` compares the state with a name and changes nothing: to "
+        "change the state, write a single =: `etat = \"attente\"`"),
+    "the server's -32601 does not name the method": (
+        "server", '"Méthode inconnue : " + str(msg.get("method"))', '"Méthode inconnue"', "server.unknown-method",
+        "Le message de l’erreur -32601 ne dit pas quelle méthode est inconnue : comme dans la leçon (« Méthode "
+        "inconnue : » + la méthode), il nomme « resources/list ».",
+        "The -32601 error's message does not say which method is unknown: as in the lesson (\"Unknown method: \" + "
+        "the method), it names \"resources/list\"."),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",

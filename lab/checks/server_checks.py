@@ -8,6 +8,7 @@ never flushed) are declared `cause=True`, so the report shows them first.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import re
@@ -463,6 +464,9 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         reply = find(transcript.replies, request_id)
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
+            if compared := state_compared(context):
+                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
+                             reason="server.state_compared", fields={"what": transcript.request(request_id), **compared})
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             near = notification_misnamed(context)
             if near and not stayed_new:
@@ -476,8 +480,18 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
                          reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
+        method = next(m["method"] for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id))
+        if "error.code" in paths and field_of(reply, "error.code") == -32601 and not names_method(reply, method):
+            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
+                         reason="server.unknown_method_unnamed", fields={"method": method})
 
     return judged
+
+
+def names_method(reply: Any, method: str) -> bool:
+    """The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method."""
+    message = field_of(reply, "error.message")
+    return isinstance(message, str) and method in message
 
 
 LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
@@ -583,6 +597,23 @@ def notification_misnamed(context: Context) -> str:
     texts = set(re.findall(r"""["']([\w/]+)["']""", source))
     near = difflib.get_close_matches("notifications/initialized", texts, 1, 0.6)
     return near[0] if near else next((text for text in texts if text.endswith("initialized")), "")
+
+
+def state_compared(context: Context) -> dict[str, Any]:
+    """A statement that compares the state with a state's name, and so changes nothing
+    (`etat == "attente"` where `etat = "attente"` was meant): its line and code, or {}."""
+    source = server_source(context)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare)
+                and isinstance(node.value.ops[0], ast.Eq) and isinstance(node.value.left, ast.Name)
+                and any(isinstance(c, ast.Constant) and c.value in STATE_NAMES for c in node.value.comparators)):
+            code = ast.get_source_segment(source, node) or ast.unparse(node)
+            return {"line": node.lineno, "code": code, "fixed": code.replace("==", "=", 1)}
+    return {}
 
 
 def gate_while_waiting(context: Context) -> None:

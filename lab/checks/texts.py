@@ -408,6 +408,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.not_a_request_code": "Votre serveur répond l’erreur {code} à une ligne JSON qui n’est pas une requête, "
                                      "comme {line} : celle qui lui va est -32600 (requête invalide), ou aucune réponse, "
                                      "comme dans la leçon.",
+        "server.state_compared": "La requête {what} reçoit encore -32600 : l’état ne change jamais. Ligne {line} de "
+                                 "votre server.py, `{code}` compare l’état à un nom et ne change rien : pour changer "
+                                 "l’état, écrivez un seul = : `{fixed}` (== sert à tester).",
+        "server.unknown_method_unnamed": "Le message de l’erreur -32601 ne dit pas quelle méthode est inconnue : comme "
+                                         "dans la leçon (« Méthode inconnue : » + la méthode), il nomme « {method} ».",
         "server.stayed_new": "La requête {what} reçoit encore -32600, et un second initialize est encore accepté : "
                              "après un initialize réussi, l’état du serveur est resté « nouveau ». initialize doit "
                              "changer l’état du serveur (celui du module, pas une variable de la fonction).",
@@ -798,6 +803,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.not_a_request_code": "Your server answers the error {code} to a JSON line that is not a request, such "
                                      "as {line}: the one that fits is -32600 (invalid request), or no reply, as in the "
                                      "lesson.",
+        "server.state_compared": "The request {what} still gets -32600: the state never changes. Line {line} of "
+                                 "your server.py, `{code}` compares the state with a name and changes nothing: to "
+                                 "change the state, write a single =: `{fixed}` (== is for testing).",
+        "server.unknown_method_unnamed": "The -32601 error's message does not say which method is unknown: as in the "
+                                         "lesson (\"Unknown method: \" + the method), it names \"{method}\".",
         "server.stayed_new": "The request {what} still gets -32600, and a second initialize is still accepted: after "
                              "an initialize that succeeded, the server's state stayed \"new\". initialize must change "
                              "the server's state (the module's, not a variable of the function).",
