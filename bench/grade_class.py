@@ -138,7 +138,7 @@ def main() -> None:
           f"{'sandboxed' if options.sandboxed else 'NO sandbox'}, "
           f"time limit {options.timeout:g} s, "
           f"load average before: {load_before:.1f}")
-    print(f"wall time: {result.elapsed:.1f} s   {result.rate:.2f} submissions/s")
+    print(f"wall time: {result.elapsed:.1f} s   {len(result.rows) / result.elapsed:.2f} submissions/s")
     print(f"machine speed (a Python start; about 30 ms when the host is quiet): {speed_before:.0f} ms before, "
           f"{speed_after:.0f} ms after")
     print(f"CPU: {class_cpu:.0f} s in all, {class_cpu / options.count:.2f} s per submission "

@@ -121,21 +121,18 @@ def test_a_ctrl_c_as_the_run_ends_is_not_lost(tmp_path: Path) -> None:
 def test_a_killed_run_is_swept_by_the_next_and_a_live_one_is_not(tmp_path: Path) -> None:
     process, temporary = start(tmp_path, hanging_class(tmp_path / "class"))
     # Another grader, alive, whose record must survive the sweep (its owner is this test).
-    live = sweep.RunRecord.__new__(sweep.RunRecord)
-    live.folder = temporary / (sweep.RUN_PREFIX + "live")
-    live.folder.mkdir(mode=0o700)
-    (live.folder / sweep.OWNER).write_text(f"{os.getpid()} {sweep.start_time(os.getpid())}\n")
+    live = record(temporary, "live", f"{os.getpid()} {sweep.start_time(os.getpid())}")
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=30)
     left = sorted(path.name for path in temporary.iterdir())
-    assert any(name.startswith(sweep.RUN_PREFIX) and name != live.folder.name for name in left)
+    assert any(name.startswith(sweep.RUN_PREFIX) and name != live.name for name in left)
     (tmp_path / "empty").mkdir()
     env = {**os.environ, "TMPDIR": str(temporary), "LAB_LANG": "en"}
     done = subprocess.run([sys.executable, "-m", "lab", "grade", str(tmp_path / "empty"), "--out",
                            str(tmp_path / "out2")], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert settled(lambda: [pid for pid in mentioning(str(tmp_path / "class"))] == [])
-    assert sorted(path.name for path in temporary.iterdir()) == [live.folder.name]
+    assert sorted(path.name for path in temporary.iterdir()) == [live.name]
 
 
 def record(root: Path, name: str, owner: str) -> Path:

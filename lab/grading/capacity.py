@@ -1,26 +1,21 @@
 """How many submissions `lab grade` may grade at once on this host, within the limits it runs under.
 
 Grading one submission starts several processes and threads at a time (the checks' child,
-the student's server and client, the model runner, reader threads), so a grader that asks
-for more than its limits allow sees `fork` or `pthread_create` fail, and a correct
-submission would lose points for it. The jobs are therefore the smallest of:
-- three per usable CPU (JOBS_PER_CPU): the CPUs this process may run on (sched_getaffinity),
-  capped by a cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`);
-  an explicit `--jobs` is held to it too;
-- what the process budget allows: the cgroup `pids.max` less `pids.current` (v2 and v1,
-  the tightest of the cgroup and its ancestors), and RLIMIT_NPROC less the tasks this user
-  already runs (not enforced for root);
-- what the memory allows: the cgroup limit less its usage (v2 `memory.max`, v1
-  `memory.limit_in_bytes`), and MemAvailable;
-- where no submission can have a control group of its own (lab/grading/cgroup.py), under a
-  process limit: their processes all draw on that one limit, so only as many as it holds
-  each at its worst (WORST_JOB_PIDS: each sandbox at its own process limit), and one as root
-  (its sandboxes share uid 65534: no limit of their own).
+the student's server and client, the model runner, reader threads): a grader that asks for
+more than its limits allow sees `fork` or `pthread_create` fail, and a correct submission
+would lose points for it. The jobs are therefore the smallest of:
+- three per usable CPU (JOBS_PER_CPU): sched_getaffinity, capped by a cgroup CPU quota (v2
+  `cpu.max`, v1 `cpu.cfs_quota_us`); an explicit `--jobs` is held to it too;
+- the process budget: the cgroup `pids.max` less `pids.current` (v2 and v1, the tightest of
+  the cgroup and its ancestors), and RLIMIT_NPROC less this user's tasks (not for root);
+- the memory: the cgroup limit less its usage (v2 `memory.max`, v1 `memory.limit_in_bytes`),
+  and MemAvailable;
+- where no submission can have a control group of its own (cgroup.py), under a process
+  limit: only as many as it holds each at its worst (WORST_JOB_PIDS), and one as root (its
+  sandboxes share uid 65534: no limit of their own).
 Each submission's group holds PIDS_PER_JOB processes and threads and its student processes
-MEMORY_PER_JOB (lab/grading/runner.py: job_pids, job_memory): exactly what the jobs were sized for.
-
-PIDS_PER_JOB and MEMORY_PER_JOB hold a margin over what one job was measured to use at its
-peak (docs/performance.md gives the figures and how to measure them again).
+MEMORY_PER_JOB (runner.grade_submission): exactly what the jobs were sized for, with a margin
+over what one job was measured to use at its peak (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -32,7 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.process.limits import SANDBOX_PIDS
+from lab.process.limits import CGROUP_ROOT, SANDBOX_PIDS
 
 # Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
 # and their threads), without and with --bonus (the real MCP clients are node and a second
@@ -41,7 +36,9 @@ from lab.process.limits import SANDBOX_PIDS
 PIDS_RESERVE = 24
 PIDS_PER_JOB = {False: 72, True: 108}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
-# Of a job's, what its check run keeps out of its student processes' reach (lab/grading/cgroup.py).
+# Of a job's, what its check run keeps out of its student processes' reach (cgroup.py): its
+# threads and --bonus's SDK client, measured peaks 20 and 40 (bwrap's outer processes are the
+# student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
 PIDS_FOR_CHECKS = {False: 40, True: 60}
 # Without a control group per submission, one job at its worst: its check run, and each of the
 # sandboxes it has at once (12: the two sessions, the three direct-call runners, the client and
@@ -53,9 +50,11 @@ WORST_JOB_PIDS = {bonus: PIDS_FOR_CHECKS[bonus] + SANDBOXES_AT_ONCE[bonus] * SAN
 # part of a class's time, and four were no faster than three (docs/performance.md).
 JOBS_PER_CPU = 3
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
-CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC = Path("/proc")
 NO_LIMIT_V1 = 2**60  # v1 writes "no limit" as a huge page-rounded number
+# A controller's limit files (v2, v1): a folder holding one is where that controller is.
+LIMIT_FILES = {"pids": ("pids.max",), "cpu": ("cpu.max", "cpu.cfs_quota_us"),
+               "memory": ("memory.max", "memory.limit_in_bytes")}
 
 
 @dataclass(frozen=True)
@@ -78,14 +77,8 @@ class Fit:
 
 def read_int(path: Path) -> int | None:
     try:
-        value = path.read_text().split()[0]
-    except (OSError, IndexError):
-        return None
-    if value == "max":
-        return None
-    try:
-        return int(value)
-    except ValueError:
+        return int(path.read_text().split()[0])
+    except (OSError, IndexError, ValueError):  # ValueError: "max", no limit
         return None
 
 
@@ -128,10 +121,7 @@ def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC)
         if not folder.is_dir():
             folder = mount
         chain = [folder, *[parent for parent in folder.parents if mount in parent.parents or parent == mount]]
-        files = {"pids": "pids.max", "cpu": "cpu.max", "memory": "memory.max"}
-        v1_files = {"pids": "pids.max", "cpu": "cpu.cfs_quota_us", "memory": "memory.limit_in_bytes"}
-        if any((level / files[controller]).exists() or (level / v1_files[controller]).exists()
-               for level in chain):
+        if any((level / name).exists() for level in chain for name in LIMIT_FILES[controller]):
             return chain
     return []
 

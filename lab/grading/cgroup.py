@@ -34,10 +34,8 @@ from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT
 from lab.process.limits import GROUP_PREFIX
 
-# PIDS_FOR_CHECKS: the check run's own processes and threads (its threads, the SDK client of
-# --bonus), kept out of the student part's reach: measured peaks 20 and 40 (bwrap's outer
-# processes are the student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
 TRUSTED, STUDENT = "trusted", f"{GROUP_PREFIX}student"
+MEMORY_FILES = ("memory.limit_in_bytes", "memory.max", "memory.memsw.limit_in_bytes")  # v1, v2, v1 with swap
 NAME = re.compile(re.escape(GROUP_PREFIX) + r"(\d+)-(\d+)-(\d+)-[0-9a-f]{12}")
 
 
@@ -85,7 +83,8 @@ class SubmissionGroup:
     """One submission's group in each controller that allows it; `add(pid)` moves a process
     (the check run) into its trusted part, `student_procs()` names where student processes go."""
 
-    def __init__(self, memory_bytes: int, pids: int = PIDS_PER_JOB[False], checks_pids: int = 0, folders: list[Path] | None = None) -> None:
+    def __init__(self, memory_bytes: int, pids: int = PIDS_PER_JOB[False], checks_pids: int = 0,
+                 folders: list[Path] | None = None) -> None:
         self.folders: list[Path] = folders or []
         self.forks_refused = 0
         if folders is not None:
@@ -109,18 +108,12 @@ class SubmissionGroup:
                 self.close()
                 self.folders = []
                 return
-            self.limit(folder, pids, None)
-            self.limit(folder / STUDENT, pids - checks_pids, memory_bytes)
-
-    @staticmethod
-    def limit(folder: Path, pids: int, memory_bytes: int | None) -> None:
-        values = [("pids.max", pids)]
-        if memory_bytes is not None:
-            values += [("memory.limit_in_bytes", memory_bytes), ("memory.max", memory_bytes),
-                       ("memory.memsw.limit_in_bytes", memory_bytes), ("memory.swap.max", 0)]
-        for file, value in values:
-            with contextlib.suppress(OSError):
-                (folder / file).write_text(f"{value}\n")
+            limits = [(folder, "pids.max", pids), (folder / STUDENT, "pids.max", pids - checks_pids),
+                      (folder / STUDENT, "memory.swap.max", 0),
+                      *((folder / STUDENT, file, memory_bytes) for file in MEMORY_FILES)]
+            for part, file, value in limits:
+                with contextlib.suppress(OSError):
+                    (part / file).write_text(f"{value}\n")
 
     @property
     def active(self) -> bool:

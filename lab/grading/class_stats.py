@@ -42,15 +42,6 @@ def cause(submission: Submission) -> str:
         first_cause(submission.checks, submission.error, submission.kit_error, submission.reason, submission.fields)
 
 
-def look_at_kind(submission: Submission) -> str | None:
-    """Why this submission is one to look at (a run that did not finish, or a program that
-    never ran: it hung, spun, crashed or did not compile), or None."""
-    kind = run_kind(submission)
-    if kind is not None:
-        return kind
-    return NEVER_RAN.get(split(cause(submission))[0])
-
-
 @dataclass
 class Bar:
     low: int
@@ -248,9 +239,10 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
 
 
 def runs(record: ClassRecord) -> list[tuple[Submission, str]]:
-    """The submissions to look at (look_at_kind), with what happened."""
+    """The submissions to look at, with what happened: a run that did not finish, or a program
+    that never ran (it hung, spun, crashed or did not compile)."""
     return [(submission, kind) for submission in record.submissions
-            if (kind := look_at_kind(submission)) is not None]
+            if (kind := run_kind(submission) or NEVER_RAN.get(split(cause(submission))[0])) is not None]
 
 
 def times(record: ClassRecord) -> Times | None:

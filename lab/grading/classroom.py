@@ -64,10 +64,6 @@ class ClassResult:
     jobs: Fit | None = None  # the jobs used, and which limit chose them
     report_problem: str = ""  # why grading.json or report.html could not be written (a full disk)
 
-    @property
-    def rate(self) -> float:
-        return len(self.rows) / self.elapsed if self.elapsed else 0.0
-
 
 def output_names(submissions: list[Path]) -> list[str]:
     """The submission folders' names, made safe and unique: equal names get -2, -3... in the
@@ -122,7 +118,7 @@ def located(submission: Path, lang: str) -> tuple[Path, list[str], str]:
 
     folder, notes = submission, []
     try:
-        if not any((submission / name).is_file() for name in STUDENT_FILES):
+        if not has_student_files(submission):
             candidates, _ = search_upload(submission)
             if len(candidates) > 1:
                 return submission, [], text(lang, "grade.many_folders", file=SUBMISSION_FILE,
@@ -142,13 +138,14 @@ def located(submission: Path, lang: str) -> tuple[Path, list[str], str]:
     return folder, notes, ""
 
 
+def has_student_files(folder: Path) -> bool:
+    return any((folder / name).is_file() for name in STUDENT_FILES)
+
+
 def is_class_folder(folder: Path) -> bool:
     """A folder with no student file of its own, two or more of whose subfolders have some:
     the class, given where its submissions were meant (it would be graded as one submission).
     A single such subfolder is one student's upload a folder deep, which `located` grades."""
-    def has_student_files(candidate: Path) -> bool:
-        return any((candidate / name).is_file() for name in STUDENT_FILES)
-
     try:
         return not has_student_files(folder) and sum(
             1 for child in folder.iterdir() if child.is_dir() and has_student_files(child)) >= 2
@@ -163,15 +160,6 @@ def is_resource_failure(error: BaseException) -> bool:
     if isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS:
         return True
     return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
-
-
-def kit_errors_inside(report: Report) -> list[str]:
-    """The checks the engine itself marked as its own error (status error in a run that
-    finished: a fork or a thread refused inside a probe, EAGAIN or a pids-controller refusal,
-    or any other kit bug): never the student's failure."""
-    if report.error:
-        return []
-    return [result.message for result in report.results if result.status == ERROR]
 
 
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
@@ -210,12 +198,14 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
     """
     for attempt in range(len(pauses) + 1):
         try:
-            report, inside = grade(), []
+            report = grade()
+            # The checks the engine marked its own error in a run that finished (a fork or a
+            # thread refused inside a probe, any other kit bug): never the student's failure.
+            inside = [] if report.error else [result.message for result in report.results if result.status == ERROR]
         except Exception as error:
             report, inside = None, [f"{type(error).__name__}: {error}"]
             if not is_resource_failure(error):
                 return kit_failure(checks, submission, lang, inside[0])
-        inside = inside or kit_errors_inside(report)
         last = attempt == len(pauses) or (stop is not None and stop.is_set())
         if inside and last:
             return kit_failure(checks, submission, lang, text(
@@ -242,12 +232,6 @@ class SandboxUnavailable(Exception):
     def __init__(self, message: str, detail: str | None = None) -> None:
         super().__init__(message)
         self.detail = detail
-
-
-def refuse_too_few_pids(host: Host, lang: str, bonus: bool) -> None:
-    """Fail closed where one job could be refused a fork (a student's, read as their failure)."""
-    if not holds_one_job(host, bonus):
-        raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=host.pids, need=one_job_pids(bonus)))
 
 
 def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
@@ -433,8 +417,7 @@ def class_inspector(bonus: bool, lang: str = "fr") -> str:
 
 @dataclass(frozen=True)
 class Sizing:
-    """The host, read once for the run, and the jobs it fits: what `lab grade` says it lowered
-    before grading is what the grading uses."""
+    """The host, read once: what `lab grade` says it lowered before grading is what it uses."""
 
     host: Host
     fit: Fit
@@ -554,8 +537,8 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
     todo = [index for index in range(len(submissions)) if index not in reports]
     placed = [located(submission, lang) for submission in submissions]  # whatever it meets costs that one only
     sizing = grading.sizing or size_class(grading.jobs, bonus)
-    if todo:
-        refuse_too_few_pids(sizing.host, lang, bonus)
+    if todo and not holds_one_job(sizing.host, bonus):  # fail closed: a fork refused a student reads as theirs
+        raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=sizing.host.pids, need=one_job_pids(bonus)))
     reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
     target = grading.target
     checks = grading.catalogue if grading.catalogue is not None else load_catalogue(lang, limits, target, bonus)

@@ -152,14 +152,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                 click.echo(render(clean_report(report)) + "\n")
         if not result.checks_known:
             click.echo(text(lang, "grade.no_checks"), err=True)
-        kept = sum(reused)
-        if kept:  # the rate of the submissions graded this time, not of those read back
-            rate = (len(result.rows) - kept) / result.elapsed if result.elapsed else 0.0
-            click.echo(text(lang, "grade.done_reused", count=len(result.rows), reused=kept, seconds=result.elapsed,
-                            rate=rate, path=clean_text(str(result.summary))), err=True)
-        else:
-            click.echo(text(lang, "grade.done", count=len(result.rows), seconds=result.elapsed,
-                            rate=result.rate, path=clean_text(str(result.summary))), err=True)
+        kept = sum(reused)  # the rate is of the submissions graded this time, not of those read back
+        rate = (len(result.rows) - kept) / result.elapsed if result.elapsed else 0.0
+        click.echo(text(lang, "grade.done_reused" if kept else "grade.done", count=len(result.rows), reused=kept,
+                        seconds=result.elapsed, rate=rate, path=clean_text(str(result.summary))), err=True)
         click.echo(text(lang, "grade.counts", **run_counts(result.folders, [r for _, r in result.rows])), err=True)
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))

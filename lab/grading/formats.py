@@ -52,10 +52,10 @@ GRADESCOPE_DISPLAY = {"output_format": "text", "test_output_format": "text", "te
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 
 
-def kit_error(report: Report) -> str:
-    """Why the kit itself could not finish this run ("" when it did, or when the submission's
-    own code is why: a hang or a crash is the student's result, scored 0 with its reason)."""
-    return report.error if report.kit_error else ""
+def kit_error(report: Report) -> bool:
+    """The kit itself could not finish this run (not the submission's own code: a hang or a
+    crash is the student's result, scored 0 with its reason)."""
+    return bool(report.error and report.kit_error)
 
 
 def run_status(report: Report) -> str:
@@ -105,7 +105,7 @@ def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
             "score": result.score,
             "max_score": result.points,
             "status": "passed" if result.status == PASSED else "failed",
-            "output": explain(result, lang, kit=bool(kit_error(report))),
+            "output": explain(result, lang, kit=kit_error(report)),
             "tags": [result.task] if result.task else [],
         }
         for number, result in enumerate(report.results, start=1)
@@ -140,7 +140,7 @@ def exercism(report: Report) -> dict[str, Any]:
         tests.append({
             "name": result.title or result.id,
             "status": EXERCISM_STATUS.get(result.status, "error"),
-            "message": explain(result, lang, with_output=False, kit=bool(kit_error(report))) or None,
+            "message": explain(result, lang, with_output=False, kit=kit_error(report)) or None,
             "output": output,
             "test_code": result.id,
             "task_id": task_numbers[result.task],
@@ -213,7 +213,7 @@ def junit(report: Report, suite_name: str) -> str:
             element = ET.SubElement(case, tag, message=(result.message or result.status)[:500])
             if tag != "skipped":
                 element.set("type", KIT_ERROR if kit_error(report) else result.status)
-                element.text = explain(result, lang, kit=bool(kit_error(report)))
+                element.text = explain(result, lang, kit=kit_error(report))
     if preface(report):
         ET.SubElement(suite, "system-err").text = "\n".join(preface(report))
     ET.indent(root)
@@ -228,7 +228,7 @@ def checks_csv(report: Report) -> str:
     for result in report.results:
         status = KIT_ERROR if kit_error(report) else result.status
         cells = [result.id, result.task, status, result.score, result.points,
-                 result.title, explain(result, lang, with_output=False, kit=bool(kit_error(report)))]
+                 result.title, explain(result, lang, with_output=False, kit=kit_error(report))]
         writer.writerow([csv_cell(cell) for cell in cells])
     return buffer.getvalue()
 
@@ -254,15 +254,10 @@ def summary_csv(rows: list[tuple[str, Report]], paths: list[str] | None = None) 
 
 def render(report: Report, fmt: str, name: str) -> str:
     """The per-submission file's content in format `fmt`, from the cleaned report."""
-    report, name = clean_report(report), clean_text(name)
-    if fmt == "classroom":
-        return json.dumps(classroom(report), ensure_ascii=False, indent=2) + "\n"
-    if fmt == "gradescope":
-        return json.dumps(gradescope(report), ensure_ascii=False, indent=2) + "\n"
-    if fmt == "exercism":
-        return json.dumps(exercism(report), ensure_ascii=False, indent=2) + "\n"
+    report = clean_report(report)
     if fmt == "junit":
-        return junit(report, name)
+        return junit(report, clean_text(name))
     if fmt == "csv":
         return checks_csv(report)
-    raise ValueError(f"unknown format: {fmt}")
+    made = {"classroom": classroom, "gradescope": gradescope, "exercism": exercism}[fmt](report)
+    return json.dumps(made, ensure_ascii=False, indent=2) + "\n"

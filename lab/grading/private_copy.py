@@ -127,11 +127,8 @@ def files_digest(submission: Path, caps: CopyCaps = CopyCaps()) -> str:
 @contextlib.contextmanager
 def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
                  deadline: float = float("inf")) -> Iterator[Path | Refused | CopyFailed | None]:
-    """Yield a fresh copy of `submission` (None if it is not a readable folder, Refused if it is
-    over the caps, CopyFailed when the grader's disk failed it); always removed.
-
-    The copy lies in a folder of mode 0700 (no other local user reaches it); inside it, the
-    kit's modes (module docstring)."""
+    """Yield a fresh copy of `submission`, in a folder of mode 0700, always removed (None if it
+    is not a readable folder, Refused if over the caps, CopyFailed when the grader's disk failed)."""
     if not submission.is_dir():
         yield None
         return

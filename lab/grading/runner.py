@@ -1,34 +1,23 @@
 """Grade one submission: a trusted check run outside, the student's processes in a sandbox.
 
 The child is the kit's own `lab check DIR --json` run on a private copy of the submission.
-It is trusted: it runs only the kit's code, and every student process it starts (server,
-client, model runner, bonus server) runs inside a bubblewrap sandbox of its own
-(lab/process/sandbox.py, named in the launch context it gets on its command line:
-lab/process/launch.py), which cannot see or reach the child, its pipes, the
-grader, the output folder or another submission. So the child's stdout, which the grader
-parses, carries a verdict no student code could write. Without a sandbox (`--no-sandbox`,
-tests) student processes run as `lab check` runs them, and every report says so.
+It runs only the kit's code, and every student process it starts runs in a bubblewrap sandbox
+of its own (lab/process/sandbox.py, named in its launch context: lab/process/launch.py) that
+cannot see or reach the child, its pipes, the grader, the output folder or another
+submission: so the child's stdout, which the grader parses, carries a verdict no student code
+could write. Without a sandbox (`--no-sandbox`, tests) student processes run as `lab check`
+runs them, and every report says so.
 
-The child gets:
-- a wall-clock limit (then its whole process group is killed, and every process that still
-  carries this run's token in its environment: that catches servers started in a new
-  session when there is no sandbox; in one, its pid namespace ends them all);
-- the submission's control group where one can be made (cgroup.py), of the size its job
-  was given: the child in its trusted part, every student process in its student part
-  (memory and number capped together), so that a submission that uses its part up fails
-  for it, and never takes the child's room;
-- a CPU limit, a memory (address space) limit, a file size limit and no core dumps, set with
-  setrlimit in the child itself: they are inherited by every student process the checks start;
-- stdout and stderr read at the same time with a size cap, so no pipe ever fills;
-- a trusted start (lab/process/trusted.py): `python -I` in the kit's own working folder,
-  never the submission's, so a `lab/` folder or a `sitecustomize.py` in it cannot stand in
-  for the kit, a relative entry on sys.path finds nothing of it, and PYTHON* variables are
-  ignored;
-- the grader's environment without its secrets (see student_environment).
-During `lab grade` on Linux the child is forked by the class's preloader (lab/process/preloader.py) instead
-of started anew: the same limits, environment and isolated interpreter, with the kit and
-openai already imported. Whatever happens, the answer is a Report: either the child's, or
-every check scored 0 with the reason (see catalogue.py), or a kit error when the kit failed.
+The child gets a wall-clock limit (then its process group is killed, and every process that
+carries this run's token: a server started in a new session when there is no sandbox); the
+submission's control group where one can be made (cgroup.py), so that a submission that uses
+up its part fails for it and never takes the child's room; CPU, address-space and file-size
+limits and no core dumps, set in the child itself and inherited by every student process; both
+pipes read at once with a cap; a trusted start (lab/process/trusted.py: `python -I` in the
+kit's folder, so nothing in the submission can stand in for the kit); the grader's environment
+without its secrets. During `lab grade` it is forked by the class's preloader
+(lab/process/preloader.py) with the same limits. Whatever happens, the answer is a Report: the
+child's, or every check at 0 with the reason (catalogue.py), or a kit error.
 """
 
 from __future__ import annotations
@@ -45,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.checks.reference import give_helper_bytecode
-from lab.grading import capacity, catalogue, private_copy, sweep
-from lab.grading.capacity import PIDS_FOR_CHECKS
+from lab.grading import catalogue, private_copy, sweep
+from lab.grading.capacity import MEMORY_PER_JOB, PIDS_FOR_CHECKS, PIDS_PER_JOB
 from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
 from lab.layout import KIT_PARENT, STUDENT_FILES
@@ -104,33 +93,21 @@ def check_arguments(folder: Path, lang: str, bonus: bool = False, launch: Launch
 
 def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", bonus: bool = False,
                   launch: Launch | None = None) -> list[str]:
-    """The child's command line: `lab check FOLDER --json --lang LANG [--bonus] [--launch JSON]`
-    under the limits.
-
-    `target` is a module name or a .py file run as __main__ (tests use a stub engine).
-    """
+    """`lab check FOLDER --json ...` under the limits; `target`: a module or a .py file (a stub engine)."""
     return trusted_python([
         "-c", BOOTSTRAP, str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
         str(limits.file_bytes), target, *check_arguments(folder, lang, bonus, launch),
     ])
 
 
-def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
-              env: dict[str, str], preload: str | None = None,
-              group: SubmissionGroup | None = None, launch: Launch | None = None) -> Run:
-    """Run to the end or to the time limit, reading both pipes with caps; always clean up.
-
-    `group`: the submission's control group; the child is moved in at once, so what it starts
-    is born inside (memory and process count capped for the whole submission).
-    `launch`: how the child starts student processes; its nonce is this run's token."""
+def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool, env: dict[str, str],
+              preload: str | None, group: SubmissionGroup | None, launch: Launch) -> Run:
+    """Run to the end or to the time limit, reading both pipes with caps; always clean up. The
+    child is moved into `group` at once, so what it starts is born inside."""
     token = secrets.token_hex(8)
-    env = {**env, TOKEN_VARIABLE: token}
-    if launch is not None:
-        launch = dataclasses.replace(launch, nonce=token)
+    env, launch = {**env, TOKEN_VARIABLE: token}, dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
     sweep.note("token", token)  # a killed grader's next run kills what carries it
-    # Forked by the class's preloader when there is one (it applies the same limits), else a
-    # new interpreter that applies them itself (BOOTSTRAP).
     process = start_trusted(check_command(folder, lang, limits, target, bonus, launch), env,
                             forked=(preload, target, check_arguments(folder, lang, bonus, launch)) if preload else None)
     if group is not None:
@@ -188,11 +165,8 @@ def grade_submission(
 ) -> Report:
     """Grade one submission folder; never raises for anything the submission does.
 
-    `preload`: the address of the class's preloader (lab/process/preloader.py), if one runs.
-    `launch`: how the check run starts student processes (lab/process/launch.py); with no
-    sandbox in it the submission is graded without one, and the report says so. The check
-    run itself (the child) stays outside it: it is the kit's code, and the only one that
-    writes the verdict.
+    `preload`: the class's preloader's address, if one runs. `launch`: how the check run starts
+    student processes; with no sandbox in it, the report says so.
     """
     started = time.monotonic()
     checks = checks.for_folder(submission)
@@ -219,10 +193,13 @@ def grade_submission(
             child_env["TMPDIR"] = str(copy.parent)
             # The processes and memory one job was sized for; student processes in a part of
             # their own, so that using it all up stops them, not their check run.
-            group = SubmissionGroup(job_memory(limits.memory_bytes), job_pids(checks.bonus),
+            group = SubmissionGroup(min(limits.memory_bytes, MEMORY_PER_JOB), PIDS_PER_JOB[checks.bonus],
                                     PIDS_FOR_CHECKS[checks.bonus])
+            # Its /tmp, its one writable place: a tmpfs whose pages count toward the group where
+            # there is one; where none can be made, an eighth of the memory cap keeps it within.
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
-                launch.sandbox, tmp_bytes=tmp_bytes(limits.memory_bytes), group=group.student_procs()))
+                launch.sandbox, tmp_bytes=min(DEFAULT_TMP_BYTES, limits.memory_bytes // 8),
+                group=group.student_procs()))
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
         # Tracebacks name the private copy; the reader knows the submission, not that folder.
@@ -237,22 +214,12 @@ def grade_submission(
     return report
 
 
-def job_pids(bonus: bool) -> int:
-    """The processes and threads of one submission's group: what a job was sized for."""
-    return capacity.PIDS_PER_JOB[bonus]  # in turn too: then one job only, its student part the same
-
-
-def job_memory(memory_bytes: int) -> int:
-    """The memory of one submission's student processes together: what a job was sized for,
-    within the --memory cap."""
-    return min(memory_bytes, capacity.MEMORY_PER_JOB)
 BLANK_READ = 64 * 1024  # a student file longer than this is not blank, whatever it holds
 
 
 def blank_files(folder: Path) -> list[str]:
     """The lesson's student files (the bonus aside) in `folder` when there are some and every
-    one holds only whitespace; [] otherwise (a file with anything in it, or none at all: then
-    server.py is missing)."""
+    one holds only whitespace; [] otherwise (none at all: then server.py is missing)."""
     blank = []
     for name in (*STUDENT_FILES, "answers.toml"):
         path = folder / name
@@ -267,13 +234,6 @@ def blank_files(folder: Path) -> list[str]:
             return []
         blank.append(name)
     return blank
-
-
-def tmp_bytes(memory_bytes: int) -> int:
-    """The size of each sandboxed process's /tmp: its one writable place. A tmpfs's pages
-    count toward the submission's control group where there is one; where none can be made,
-    an eighth of the memory cap keeps what the files hold within it too."""
-    return min(DEFAULT_TMP_BYTES, memory_bytes // 8)
 
 
 def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catalogue,
@@ -302,7 +262,7 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     errored = [result for result in report.results if result.status == ERROR]
     if trusted and errored and used_up:
         for result in errored:
-            result.status, result.message = FAILED, text(lang, "grade.pids_used_up", pids=job_pids(checks.bonus)
+            result.status, result.message = FAILED, text(lang, "grade.pids_used_up", pids=PIDS_PER_JOB[checks.bonus]
                                                          - PIDS_FOR_CHECKS[checks.bonus])
         return report
     if trusted and errored:

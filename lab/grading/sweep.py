@@ -42,7 +42,7 @@ OWNER, NOTES = "owner", "notes"
 RECORD_BYTES = 64 * 1024  # a record is a few lines: anything longer is not one
 TOKEN = re.compile(r"[0-9a-f]{16}")
 _lock = threading.Lock()
-_active: "RunRecord | None" = None
+_notes: Path | None = None  # the notes of the run going on
 
 
 def start_time(pid: int) -> str | None:
@@ -62,10 +62,6 @@ def pid_namespace() -> str:
         return ""
 
 
-def owner_line() -> str:
-    return f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}"
-
-
 def alive(owner: str) -> bool:
     try:
         pid, started, *namespace = owner.split()
@@ -76,44 +72,33 @@ def alive(owner: str) -> bool:
         return True  # not a record this kit wrote: leave it alone
 
 
-class RunRecord:
-    def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX, dir=tempfile.gettempdir()))
-        self.write(OWNER, owner_line() + "\n", os.O_EXCL)
-
-    def write(self, name: str, text: str, mode: int) -> None:
-        fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | mode, 0o600)
-        try:
-            os.write(fd, text.encode())
-        finally:
-            os.close(fd)
-
-    def note(self, kind: str, value: str) -> None:
-        with _lock:
-            self.write(NOTES, f"{kind} {value}\n", os.O_APPEND)
-
-    def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+def write(path: Path, text: str, mode: int) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | mode, 0o600)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager
-def recorded_run() -> Iterator[RunRecord]:
-    """A record for this run; meanwhile, Python's temporary folders are made inside it."""
-    global _active
-    record = RunRecord()
-    previous, _active = tempfile.tempdir, record
-    tempfile.tempdir = str(record.folder)
+def recorded_run() -> Iterator[Path]:
+    """A record for this run, in its run folder; meanwhile, Python's temporary folders are made inside it."""
+    global _notes
+    folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX, dir=tempfile.gettempdir()))
+    write(folder / OWNER, f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}\n", os.O_EXCL)
+    previous, tempfile.tempdir, _notes = tempfile.tempdir, str(folder), folder / NOTES
     try:
-        yield record
+        yield folder
     finally:
-        tempfile.tempdir, _active = previous, None
-        record.close()
+        tempfile.tempdir, _notes = previous, None
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def note(kind: str, value: str) -> None:
     """Record a check run's token (see module docstring), if a run is on."""
-    if _active is not None:
-        _active.note(kind, value)
+    with _lock:
+        if _notes is not None:
+            write(_notes, f"{kind} {value}\n", os.O_APPEND)
 
 
 def own_folder(info: os.stat_result) -> bool:
