@@ -59,10 +59,9 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
 
     from lab.checks import run_checks
     from lab.checks.engine import ProbeMemo
+    from lab.layout import STUDENT_FILES
     from lab.process.launch import HERE, Launch
     from lab.report import render
-
-    from lab.layout import STUDENT_FILES
 
     if not as_json and not launch_json and not any((folder / name).is_file() for name in STUDENT_FILES):
         # A mistyped folder would read as nine parts of missing files: say first what is likely.
@@ -88,10 +87,10 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
 
 @contextlib.contextmanager
 def warm_model_runner(launch: list) -> Iterator[None]:
-    """Under --watch: a process that has openai imported already forks each model runner, so a
-    save of model.py is judged without a new interpreter paying that import (Linux; elsewhere,
-    and until it is ready, the runner starts as a new interpreter as usual). Once it is ready,
-    its address is put in the run's launch context, the last of `launch`."""
+    """Under --watch: a preloader with openai imported forks each model runner, so that a save of
+    model.py is judged without paying that import again (Linux; elsewhere, and until it is ready,
+    the runner starts as a new interpreter). Once ready, its address is in the launch context
+    appended to `launch` (the last one is the run's)."""
     import dataclasses
 
     stop = threading.Event()
@@ -161,8 +160,7 @@ def make_cli(lang: str) -> click.Group:
 
             folder = str(solutions_dir())
         client = find_file(folder, "client.py", lang)
-        server_file = find_file(folder, SERVER_FILES[server_name], lang).name
-        sys.exit(run_scenario(client, lang, timeout, server_file))
+        sys.exit(run_scenario(client, lang, timeout, find_file(folder, SERVER_FILES[server_name], lang).name))
 
     @cli.command(help=help_text["check"])
     @click.argument("folder", metavar="[DIR]", default="exercises")

@@ -76,15 +76,14 @@ class Block:
     body: list[str]
 
     def as_python(self) -> list[str]:
-        fr, en = task_names(self.task)["fr"], task_names(self.task)["en"]
-        lines = []
-        for label, notes in ((f"({fr}) :", self.notes["fr"]), (f"({en}):", self.notes["en"])):
+        names, lines = task_names(self.task), []
+        for label, notes in ((f"({names['fr']}) :", self.notes["fr"]), (f"({names['en']}):", self.notes["en"])):
             first, *more = notes or ["…"]
             if len(f"{self.indent}# TODO {label} {first}") > MAX_TODO_LINE:  # the label on a line of its own
                 first, more = "", [first, *more]
             lines.append(f"{self.indent}# TODO {label} {first}".rstrip() + "\n")
             lines.extend(f"{self.indent}#   {line}\n" for line in more)
-        placeholder = self.notes["placeholder"] or [f'raise NotImplementedError("{part(self.task)}")']
+        placeholder = self.notes["placeholder"] or ['raise NotImplementedError("{part}")']
         return lines + [f"{self.indent}{line.replace('{part}', part(self.task))}\n" for line in placeholder]
 
     def as_toml(self) -> list[str]:
@@ -112,10 +111,8 @@ def exercise_text(text: str, suffix: str, name: str, written: frozenset[str] = f
         elif begin:
             raise MarkerError(f"{name}:{number}: BEGIN SOLUTION inside another block")
         elif END.match(line):
-            if block.task in written:
-                out.extend(block.body)
-            else:
-                out.extend(block.as_python() if suffix == ".py" else block.as_toml())
+            kept = block.task in written
+            out.extend(block.body if kept else block.as_python() if suffix == ".py" else block.as_toml())
             block = None
         elif (note := NOTE.match(line)) and not block.body:
             block.notes[note["kind"]].append(note["text"].rstrip())  # a placeholder keeps its indent

@@ -26,11 +26,7 @@ INDENT = "      "
 
 def part_status(results: list[CheckResult]) -> str:
     statuses = {result.status for result in results}
-    if statuses == {PASSED}:
-        return PASSED
-    if statuses <= {PASSED, SKIPPED}:
-        return SKIPPED
-    return FAILED  # a failure or a kit error
+    return PASSED if statuses == {PASSED} else SKIPPED if statuses <= {PASSED, SKIPPED} else FAILED  # or a kit error
 
 
 def indented(value: str, width: int) -> str:
@@ -67,9 +63,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, A
 
 
 def said(value: Any, lang: str) -> str:
-    if value is MISSING:
-        return text(lang, "check.absent")
-    return json.dumps(value, ensure_ascii=False)
+    return text(lang, "check.absent") if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
 def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:

@@ -7,12 +7,11 @@ read, timed and killed. Student code runs only in processes started here.
   the server a real MCP client starts), and their environment and listeners
 - trusted.py: the one start for trusted processes (`python -I`, working folder `/`), forked
   by a preloader when the caller names one, a new interpreter otherwise
-- capped.py: the one reader of a child's output, student or trusted (a thread per pipe,
-  the first bytes kept, the rest counted; `read_run`: a started trusted process into its Run)
+- capped.py: the one reader of a child's output (a thread per pipe, the first bytes kept),
+  and `parse_json`, the one parser of JSON from a child
 - result.py: the one result type of a run (Run: what it wrote, how it ended, how long)
 - talk.py: talking to a student process within limits (one run, or a line-by-line conversation)
-- groups.py: process groups and CPU budgets; `Child`, a new process as the kit starts it;
-  `stop`, the one way a child is ended with all it started
+- groups.py: process groups and CPU budgets; `Child`, a new process; `stop`, the one kill
 - sandbox.py, sandbox_entry.py: bubblewrap, and joining a running sandbox from the zygote's fork
 - preloader.py, preloaded.py, limits.py: the preloader and zygote that fork ready interpreters
 

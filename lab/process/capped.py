@@ -1,16 +1,13 @@
 """The one reader of a child's output, student or trusted: each pipe is read to its end by a
 thread of its own, keeping the first `cap` bytes and counting the rest.
 
-A thread per pipe, rather than a loop over both, because the kit writes to a student's
-input while it reads (a conversation): a pipe nobody reads would fill, block the child, and
-block the kit's next write with it. Past the cap the pipe is still read to its end (only
-counted), so a child never blocks on a full pipe; `on_full` is told once, when the cap is
-reached (the checks stop a flooding student process then: a flood is a broken program, not
-an answer).
+A thread per pipe, because the kit writes to a student's input while it reads: a pipe nobody
+reads would fill and block the child, and the kit's next write with it. Past the cap the pipe
+is still read (only counted), so a child never blocks on a full pipe.
 
 The reader owns its stream and closes it at the end of the pipe: a stream closed by another
-thread while this one waits in read() would free its file descriptor for the next file the
-kit opens, which this thread would then read.
+thread while this one waits in read() would free its descriptor for the next file the kit
+opens, which this thread would then read.
 """
 
 from __future__ import annotations
@@ -28,9 +25,9 @@ from lab.time_limits import EXIT_GRACE
 
 
 class CappedReader:
-    """Read `stream` to its end in a thread: `data` holds its first `cap` bytes, `dropped`
-    counts the bytes past them. `on_chunk(chunk)` gets each chunk read before the cap was
-    reached; `on_full()` is called once, when it is; `on_end()` when the pipe has closed."""
+    """`data`: the first `cap` bytes of `stream`, `dropped`: how many came past them.
+    `on_chunk(chunk)` gets each chunk read below the cap; `on_full()` is called once, when it is
+    reached (the checks stop a flooding student process then); `on_end()` when the pipe closes."""
 
     def __init__(self, stream: IO[bytes], cap: int, *, on_chunk: Callable[[bytes], None] | None = None,
                  on_full: Callable[[], None] | None = None, on_end: Callable[[], None] | None = None) -> None:
@@ -67,8 +64,8 @@ class CappedReader:
                 self.on_end()
 
     def wait(self, timeout: float) -> bool:
-        """Wait at most `timeout` s for the end of the pipe; True if it came. A process that left
-        its group (setsid) may hold the pipe open long after its parent ended: never wait for it."""
+        """Wait at most `timeout` s for the end of the pipe; True if it came (a process that left
+        its group may hold it open long after its parent ended: never wait for it)."""
         self.thread.join(timeout=max(0.0, timeout))
         return not self.thread.is_alive()
 
@@ -77,10 +74,9 @@ class CappedReader:
 
 
 def read_run(process, started: float, limit: float, out_cap: int, err_cap: int, token: str = "") -> Run:
-    """A started process run to its end, or stopped `limit` s after `started` (a monotonic
-    time; then its code is None): its stdout and stderr read as they come, at most `out_cap`
-    and `err_cap` bytes kept. Either way it is stopped after (lab/process/groups.py::stop,
-    with `token`). `process`: a Popen, or a preloader's fork (lab/process/preloaded.py)."""
+    """A started process (a Child or a Forked) run to its end, or stopped `limit` s after
+    `started` (monotonic; then its code is None), at most `out_cap` and `err_cap` bytes of its
+    stdout and stderr kept. Either way it is stopped after (groups.stop, with `token`)."""
     out, err = CappedReader(process.stdout, out_cap), CappedReader(process.stderr, err_cap)
     try:
         code = wait_for(process, started + limit - time.monotonic())

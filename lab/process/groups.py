@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -19,13 +20,10 @@ TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: wha
 
 
 def stop(process, token: str = "") -> None:
-    """The one way the kit ends a child it started (a Popen, or a preloader's fork,
-    lab/process/preloaded.py): its group killed with it, the child reaped (no zombie), then,
-    with `token`, every process still carrying that grading token in its environment (one that
-    left the group: setsid). Safe to repeat.
-
-    The group is killed even when its leader has exited already: what the leader started may
-    still run (while any of them does, the group's id names no other process)."""
+    """The one way the kit ends a child it started (a Child, or a preloader's Forked): its group
+    killed, even when its leader has exited (what it started may still run, and while one does
+    the group's id names no other process), the child reaped, then, with `token`, every process
+    still carrying that grading token (one that left the group: setsid). Safe to repeat."""
     if GROUPS:
         kill_tree(process.pid, leader=process.returncode is None)
     elif process.poll() is None:
@@ -39,22 +37,16 @@ def stop(process, token: str = "") -> None:
 
 
 def kill_tree(pid: int, leader: bool = True) -> None:
-    """SIGKILL the process group `pid` leads and, with `leader`, the process `pid` too: in the
-    instant after fork(), before its setsid(), a child has no group yet. `leader` only for a
-    pid not reaped yet (its number cannot name another process then). POSIX only."""
+    """SIGKILL the process group `pid` leads and, with `leader` (only for a pid not reaped yet),
+    the process too: right after fork(), before its setsid(), a child has no group yet."""
     for kill in (os.killpg, os.kill) if leader else (os.killpg,):
-        try:
+        with contextlib.suppress(OSError):  # gone already
             kill(pid, signal.SIGKILL)
-        except OSError:
-            pass  # gone already
 
 
 class Child(subprocess.Popen):
-    """A new process as the kit starts it (lab/process/trusted.py, lab/process/student.py): a
-    Popen whose wait hears its end the moment it comes. Popen.wait(timeout) polls, and wakes up
-    to 50 ms after the process ended; a pidfd (Linux 5.3+) is readable at once. It is not reaped
-    before wait returns, so its pid cannot name another process meanwhile. A preloader's fork
-    (lab/process/preloaded.py) hears its end at once itself: both are waited for alike."""
+    """A new process as the kit starts it: a Popen whose wait hears its end at once, through a
+    pidfd (Linux 5.3+), where Popen.wait(timeout) polls and wakes up to 50 ms late."""
 
     def wait(self, timeout: float | None = None) -> int:
         if timeout is not None and self.returncode is None and hasattr(os, "pidfd_open"):
@@ -89,16 +81,12 @@ def wait_or_kill(process, timeout: float) -> int | None:
 
 
 def limit_cpu(pid: int, seconds: int) -> None:
-    """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later)."""
-    try:
+    """At most `seconds` of CPU for process `pid` (then SIGXCPU, and SIGKILL a second later),
+    where prlimit exists (Linux); nothing when it has exited already or its limit is lower."""
+    with contextlib.suppress(ImportError, AttributeError, OSError, ValueError):
         import resource  # POSIX only
-    except ImportError:
-        return
-    if hasattr(resource, "prlimit"):  # Linux
-        try:
-            resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
-        except (OSError, ValueError):
-            pass  # it has exited already, or its limit is lower still
+
+        resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
 
 
 def read_stat(pid: int) -> tuple[int, int, int] | None:
@@ -172,31 +160,19 @@ def kill_pids(pids: list[int]) -> int:
     """SIGKILL each of `pids` (gone already: passed over); how many it reached."""
     killed = 0
     for pid in pids:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
             killed += 1
-        except OSError:
-            pass
     return killed
 
 
 def kill_marked(token: str) -> int:
     """Kill every process whose environment carries TOKEN_VARIABLE=`token` (Linux, best
     effort): processes that left their group (setsid) still inherit it. How many it killed."""
-    from pathlib import Path
-
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return 0
-    needle = f"{TOKEN_VARIABLE}={token}".encode()
-    marked = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if needle in environ.split(b"\0"):
-            marked.append(int(entry.name))
+    needle, marked = f"{TOKEN_VARIABLE}={token}".encode(), []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if name.isdigit() and int(name) != os.getpid():
+            with contextlib.suppress(OSError), open(f"/proc/{name}/environ", "rb") as environ:
+                if needle in environ.read().split(b"\0"):
+                    marked.append(int(name))
     return kill_pids(marked)

@@ -1,35 +1,33 @@
 """How this run starts student processes, decided once at the top and passed down.
 
 `lab grade` decides it for the class (is there a sandbox, is the zygote up) and hands it to
-each submission's check run on its command line (`lab check --launch JSON`, a hidden
-option); `lab check` on a student's own machine makes one with no sandbox. The checks pass
-`Context.launch` to lab/process/student.py's `start_student`: nothing below the command
-reads an environment variable to decide how a process starts, so no fallback can be taken
-silently deep in the code, and a test can say exactly which path it drives.
+each submission's check run (`lab check --launch JSON`, a hidden option); `lab check` on a
+student's own machine makes one with no sandbox. Nothing below the command reads an
+environment variable to decide how a process starts: no fallback can be taken silently deep
+in the code, and a test can say exactly which path it drives.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from lab.process.sandbox import Spec
 
 
 @dataclass(frozen=True)
 class Launch:
-    """sandbox: every student process runs in bubblewrap under this spec (None: as it is,
-    on a student's own machine or under `lab grade --no-sandbox`).
-    zygote: the address of the class's zygote, which forks the model runner with openai
-    loaded and joins it into its sandbox ("": a new interpreter in the sandbox, same isolation).
-    preloader: the address of a preloader that forks the unsandboxed model runner
-    (`lab check --watch`, `lab grade --no-sandbox`) and the SDK client ("": new interpreters).
+    """sandbox: every student process runs in bubblewrap under this spec (None: as it is, on a
+    student's own machine or under `lab grade --no-sandbox`).
+    zygote: the address of the zygote that forks the model runner with openai loaded and joins
+    it into its sandbox ("": a new interpreter in the sandbox, the same isolation).
+    preloader: the address of a preloader that forks the unsandboxed model runner (`lab check
+    --watch`, `lab grade --no-sandbox`) and the SDK client ("": new interpreters).
     nonce: the grading nonce of this check run ("" outside `lab grade`).
-    probes_in_turn: the probes (each a student process and its readers) run one after the
-    other, not all at once: `lab grade` asks it where the host's process limit would not hold
-    them all (lab/grading/capacity.py): fewer processes at a time, the same checks.
-    inspector: the MCP Inspector's command in npx's cache, found once by `lab grade --bonus`
-    before grading (lab/checks/real_clients.py): the only Inspector a graded run starts, never npx."""
+    probes_in_turn: the probes run one after the other, where the host's process limit would
+    not hold them all at once (lab/grading/capacity.py): fewer processes, the same checks.
+    inspector: the MCP Inspector's command in npx's cache, found once by `lab grade --bonus`:
+    the only Inspector a graded run starts, never npx."""
 
     sandbox: Spec | None = None
     zygote: str = ""
@@ -43,16 +41,13 @@ class Launch:
         return bool(self.nonce)
 
     def to_json(self) -> str:
-        return json.dumps({"sandbox": json.loads(self.sandbox.to_json()) if self.sandbox else None,
-                           "zygote": self.zygote, "preloader": self.preloader, "nonce": self.nonce,
-                           "probes_in_turn": self.probes_in_turn, "inspector": self.inspector})
+        return json.dumps(asdict(self))
 
     @classmethod
     def from_json(cls, text: str) -> "Launch":
+        """The context to_json gave (by the same kit: `lab grade` to its own check runs)."""
         data = json.loads(text)
-        spec = Spec.from_json(json.dumps(data["sandbox"])) if data.get("sandbox") else None
-        return cls(spec, str(data.get("zygote", "")), str(data.get("preloader", "")), str(data.get("nonce", "")),
-                   data.get("probes_in_turn") is True, str(data.get("inspector", "")))
+        return cls(**{**data, "sandbox": Spec.from_dict(data["sandbox"]) if data["sandbox"] else None})
 
 
 HERE = Launch()  # a student's own machine: no sandbox, no preloaded helper

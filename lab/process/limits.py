@@ -66,19 +66,26 @@ class SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
+def libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def check(result: int, what: str) -> None:
+    """OSError with errno's word when a libc call said no."""
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
 def forbid_keyrings() -> None:
     """No kernel keyring for this process and all it starts: a keyring is per uid, and a root
     grader's sandboxes share one uid with no user namespace of their own, so a key one
     submission adds would be read by the next; the session keyring is the grader's. Python,
     openai and the real clients use none (docker's default seccomp profile refuses them too)."""
-    code = keyring_filter(platform.machine())
-    libc = ctypes.CDLL(None, use_errno=True)
+    code, c = keyring_filter(platform.machine()), libc()
     if os.geteuid() != 0:  # without CAP_SYS_ADMIN, a filter needs no_new_privs (bwrap sets it anyway)
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    program = SockFprog(len(code) // 8, code)
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
-        number = ctypes.get_errno()
-        raise OSError(number, f"seccomp: {os.strerror(number)}")
+        c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    check(c.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(SockFprog(len(code) // 8, code)), 0, 0), "seccomp")
 
 
 def join_groups_of(pid: int) -> None:

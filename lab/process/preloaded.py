@@ -1,5 +1,4 @@
-"""Asking a preloader (lab/process/preloader.py) for a forked process, and the process it
-forked, through the part of subprocess.Popen's interface the kit uses."""
+"""Asking a preloader (lab/process/preloader.py) for a forked process, and that process."""
 
 from __future__ import annotations
 
@@ -15,17 +14,14 @@ from lab.process.groups import stop
 from lab.time_limits import PRELOADER_REPLY
 
 
-
 class Forked:
     """A process the preloader forked, through the part of subprocess.Popen's interface the kit uses."""
 
-    def __init__(self, control: socket.socket, pid: int, stdin: int | None, stdout: int | None,
-                 stderr: int | None, companion=None) -> None:
+    def __init__(self, control: socket.socket, pid: int, stdin: int, stdout: int, stderr: int,
+                 companion=None) -> None:
         self.control, self.pid, self.returncode = control, pid, None
         self.companion = companion  # a process that ends with it (a sandbox's holder)
-        self.stdin = os.fdopen(stdin, "wb") if stdin is not None else None
-        self.stdout = os.fdopen(stdout, "rb") if stdout is not None else None
-        self.stderr = os.fdopen(stderr, "rb") if stderr is not None else None
+        self.stdin, self.stdout, self.stderr = os.fdopen(stdin, "wb"), os.fdopen(stdout, "rb"), os.fdopen(stderr, "rb")
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -53,18 +49,14 @@ class Forked:
 
 
 def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str],
-          extra_fds: list[int] = (), extra: dict | None = None, stdio: list[int] | None = None,
-          companion=None) -> Forked | None:
-    """Ask the preloader at `address` for `python target args...` in `cwd`; None if it cannot.
-    Its stdin, stdout and stderr are pipes to us, or the three fds of `stdio` (left open).
-    A zygote also takes `extra_fds` (its status pipe and namespaces) and `extra` fields, and
-    its fork ends its `companion` (the sandbox's holder) when it ends."""
-    if stdio is None:
-        pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
-        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-        ours: list[int | None] = [pipes[0][1], pipes[1][0], pipes[2][0]]
-    else:
-        theirs, ours = [os.dup(fd) for fd in stdio], [None, None, None]
+          extra_fds: list[int] = (), extra: dict | None = None, companion=None) -> Forked | None:
+    """Ask the preloader at `address` for `python target args...` in `cwd`, its stdin, stdout
+    and stderr on pipes to us; None if it cannot. A zygote also takes `extra_fds` (its status
+    pipe and namespaces) and `extra` fields, and its fork stops its `companion` (the sandbox's
+    holder) when it ends."""
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr, each (read, write)
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         control.settimeout(PRELOADER_REPLY)
@@ -76,8 +68,7 @@ def start(address: str, target: str, args: list[str], cwd: Path | str, env: dict
     except (OSError, ValueError, KeyError, TypeError):
         control.close()
         for fd in ours:
-            if fd is not None:
-                os.close(fd)
+            os.close(fd)
         return None
     finally:
         for fd in theirs:

@@ -1,36 +1,30 @@
 """The preloader: one process per class that has imported the kit and openai once, and forks a
 ready interpreter for every run that asks for one.
 
-Why: `import openai` is the heaviest thing a check run does, and a new interpreter would pay
-it for every submission, plus a Python start-up and the kit's imports for its `lab check`. A
-fork of a process that has all that loaded costs a small fraction of that (figures:
-docs/performance.md).
-`lab grade` uses it for each submission's `lab check` (the trusted check run), and, only with
-`--no-sandbox`, for its model helper's runner. The zygote, a preloader with openai only and
-none of the kit's checks, forks the sandboxed model runner and joins it into its sandbox
-(lab/process/sandbox_entry.py). Student servers and clients are always new interpreters, as
-a real client starts them. What each preloads is the caller's word (Preload): lab/grading
-names the kit's modules, this layer imports nothing above it.
+Why: `import openai` is the heaviest thing a check run does; a fork of a process that has it
+(and Python, and the kit) loaded costs a small fraction of a new interpreter (docs/performance.md).
+`lab grade` uses one for each submission's trusted check run, and, only with `--no-sandbox`,
+for the model runner. The zygote, a preloader with openai only and none of the kit's checks,
+forks the sandboxed model runner and joins it into its sandbox (lab/process/sandbox_entry.py).
+Student servers and clients are always new interpreters, as a real client starts them. What
+each preloads is the caller's word (Preload): this layer imports nothing above it.
 
 A forked process is as contained as a new interpreter would be:
-- the preloader forks only from its own single-threaded loop (a fork taken while other
+- it is forked only from the preloader's single-threaded loop (a fork taken while other
   threads run can leave a lock held forever in the child);
-- the child gets a session and process group of its own, the asker's working folder,
-  environment, stdin, stdout and stderr (passed over the socket), and the class's limits
-  (CPU, memory, file size, no core), exactly what a process under a grading child inherits;
+- it gets a session of its own, the asker's folder, environment and stdio (passed over the
+  socket), and the class's limits, what a process under a grading child inherits;
 - it lives no longer than the connection that asked for it: when the asker closes it (done,
-  killed at its time limit, crashed), the preloader kills the child's whole group, then reaps it;
-- when the grader goes (the preloader's stdin closes), every forked group is killed.
-The preloader itself runs with the class's environment without secrets (student_environment),
-so even /proc/PID/environ of a forked process shows none.
+  killed, crashed), the preloader kills the child's whole group, then reaps it;
+- when the grader goes (the preloader's stdin closes), every forked group is killed;
+- the preloader runs with the class's environment without secrets: /proc/PID/environ shows none.
 
-Protocol, over an AF_UNIX SOCK_SEQPACKET socket (one message per send, no framing needed):
+Protocol, over an AF_UNIX SOCK_SEQPACKET socket (one message per send):
     asker -> preloader  {"target", "args", "cwd", "env"} and three fds (stdin, stdout, stderr)
     preloader -> asker  {"pid": N}, later {"exit": CODE} (negative: killed by that signal)
     asker closes        the preloader sweeps the group and reaps the child.
-Linux only (pidfds). Where a preloader cannot start, the run's launch context names none
-(lab/process/launch.py) and `lab grade` says so in its header: every process then starts as a
-new interpreter with the same isolation (lab/process/trusted.py, lab/process/student.py).
+Linux only (pidfds). Where none can start, the launch context names none and `lab grade` says
+so in its header: every process starts as a new interpreter, with the same isolation.
 """
 
 from __future__ import annotations
@@ -49,10 +43,10 @@ import socket
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Iterator
 
-from lab.process.groups import kill_tree, stop
+from lab.process.groups import kill_tree, wait_or_kill
 from lab.process.limits import apply_limits, cap, join_groups_of
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
@@ -108,16 +102,14 @@ def run_script_here(script: str, args: list[str], env: dict[str, str], new_sessi
     # A new interpreter reads TMPDIR afresh; the forked one must not keep the folder its parent
     # found first (tempfile caches it): a check run's temporary folders go where it is told.
     tempfile.tempdir = None
-    is_module = not str(script).endswith(".py")
-    path = "" if is_module else os.path.abspath(script)  # as Python gives __file__
+    path = os.path.abspath(script) if str(script).endswith(".py") else ""  # as Python gives __file__
     sys.argv = [str(script), *args]
-    if not is_module:
-        sys.path.insert(0, os.path.dirname(path))  # `python script` puts the script's folder first
     try:
-        if is_module:
-            runpy.run_module(str(script), run_name="__main__", alter_sys=True)
-        else:
+        if path:
+            sys.path.insert(0, os.path.dirname(path))  # `python script` puts the script's folder first
             runpy.run_path(path, run_name="__main__")
+        else:
+            runpy.run_module(str(script), run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as exiting:  # what Python does with sys.exit(...)
         if exiting.code is None or isinstance(exiting.code, int):
@@ -134,10 +126,8 @@ def run_script_here(script: str, args: list[str], env: dict[str, str], new_sessi
         traceback.print_exception(type(error), error, frames)
         code = 1
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     return code
 
 
@@ -249,9 +239,8 @@ class Preloader:
 
     def become(self, target: str, args: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> int:
         """In the child: take the asker's stdio, folder and limits, then run the target."""
-        for number, fd in enumerate(fds):
+        for number, fd in enumerate(fds):  # received fds are above 2: each is closed once copied
             os.dup2(fd, number)  # 0, 1, 2: the grader's pipe on stdin is replaced too
-        for fd in fds:
             os.close(fd)
         apply_limits(*self.limits)
         os.chdir(cwd)
@@ -388,11 +377,9 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
     try:
         for name, preload in kinds.items() if available() else []:
             address = os.path.join(socket_folder(), "socket")
-            description = json.dumps({"modules": preload.modules, "warm_ups": preload.warm_ups,
-                                      "zygote": preload.zygote})
             started[name] = (start_trusted(
                 trusted_python(["-X", "utf8", "-c", BOOT, str(KIT_PARENT), address, str(cpu), str(memory),
-                                str(file_size), description]),
+                                str(file_size), json.dumps(asdict(preload))]),
                 zygote_environment(env) if preload.zygote else env,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             ), address)
@@ -400,10 +387,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
     finally:
         for process, address in started.values():
             process.stdin.close()  # the preloader kills what it forked and ends
-            try:
-                process.wait(timeout=REAP)
-            except subprocess.TimeoutExpired:
-                stop(process)
+            wait_or_kill(process, REAP)
             process.stdout.close()
             shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
 

@@ -37,6 +37,3 @@ class Run:
 
     def stdout_lines(self) -> list[str]:
         return self.out.splitlines()
-
-    def stderr_tail(self, lines: int = 8) -> str:
-        return "\n".join(self.err.splitlines()[-lines:])

@@ -3,36 +3,30 @@
 Each student process (server, client, model runner, bonus server) starts as
 `bwrap ... -- python FILE`, with:
 - its own pid, network, mount, user, ipc, uts and cgroup namespaces (`--unshare-all`): it sees
-  no process outside its sandbox (not the grader, not the trusted check run that started it,
-  not another submission), and its network is a loopback of its own;
+  no process outside its sandbox (not the grader, not the check run, not another submission),
+  and its network is a loopback of its own;
 - `--die-with-parent` and a pid namespace: when the process started inside ends or the check
-  run that started it goes, everything the student started goes too (setsid, double fork,
-  empty environment change nothing: pid 1 of the namespace leaving kills the rest);
-- a filesystem of read-only system folders, Python and its site-packages (openai and its
-  dependencies), where the kit's own source is covered by an empty folder; the folder it
-  works in, read-only (the private copy, or a check's folder beside it), and nothing else of
-  the submission's; a private /dev and a private /tmp, a tmpfs of Spec.tmp_bytes, with
-  /dev/shm a tmpfs of an eighth of that: the only places it can write; no home, no working
-  folder, no class folder, no output folder, no other copy;
+  run goes, everything the student started goes too (setsid, double fork change nothing);
+- read-only system folders, Python and its site-packages, where the kit's own source is
+  covered by an empty folder; its working folder, read-only, and nothing else of the
+  submission's; a private /dev and a private /tmp (a tmpfs of Spec.tmp_bytes, /dev/shm an
+  eighth of that): the only places it can write;
 - no kernel keyring (add_key, request_key and keyctl fail with EPERM, as in docker's default
   seccomp profile): keyrings are per uid, and a root grader's sandboxes all share uid
-  STUDENT_UID with no user namespace. The filter is set on the check run itself
-  (lab/process/limits.py::forbid_keyrings), so every process it starts inherits it;
-- the environment the check gives it (see lab.process.student.child_env), nothing more.
-The trusted side passes the spec to the check run in its launch context (lab/process/launch.py);
-student.py wraps every student command with `wrap`.
+  STUDENT_UID. The filter is set on the check run itself (limits.forbid_keyrings), so every
+  process it starts inherits it;
+- the environment the check gives it (student.child_env), nothing more.
 
-Listening sockets a check needs (a fake model, a spy server) must be reachable from inside
-the sandbox's network only: a tiny launcher (LAUNCHER) runs first inside the sandbox,
-binds them on its loopback, passes them out over an inherited unix socket (SCM_RIGHTS),
-closes its own copies, and only then executes the student's program. The trusted side
-serves them; student code can connect to them, never own them.
+Listening sockets a check needs (a fake model, a spy server) are reachable from inside the
+sandbox's network only: a tiny launcher (LAUNCHER) runs first inside the sandbox, binds them on
+its loopback, passes them out over an inherited unix socket (SCM_RIGHTS), closes its own
+copies, and only then executes the student's program: student code can connect to them,
+never own them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import platform
 import shutil
@@ -40,7 +34,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -113,27 +107,19 @@ class Spec:
     def with_writable(self, *folders: Path | str) -> "Spec":
         return replace(self, writable=tuple(str(f) for f in folders))
 
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
     @classmethod
-    def from_json(cls, text: str) -> "Spec":
-        data = json.loads(text)
-        return cls(str(data["bwrap"]), tuple(data["readable"]), tuple(data["hidden"]),
-                   tuple(data["writable"]), tuple(data["hidden_files"]),
-                   tuple(tuple(pair) for pair in data["links"]), bool(data["proc"]), str(data["prlimit"]),
-                   str(data["certificates"]), int(data["tmp_bytes"]), int(data["uid"]), str(data["setpriv"]),
-                   tuple(str(path) for path in data["group"]))
+    def from_dict(cls, data: dict) -> "Spec":
+        """The spec that asdict() gave `data`, after a JSON round trip (its tuples came back lists)."""
+        return cls(**{name: tuple(tuple(item) if isinstance(item, list) else item for item in value)
+                      if isinstance(value, list) else value for name, value in data.items()})
 
 
 def python_folders() -> list[str]:
     """The interpreter, its standard library and every site-packages folder it reads."""
-    folders = {sys.base_prefix, sys.prefix, sysconfig.get_paths()["stdlib"],
-               sysconfig.get_paths()["platstdlib"], sysconfig.get_paths()["purelib"],
-               sysconfig.get_paths()["platlib"]}
+    paths = sysconfig.get_paths()
+    folders = {sys.base_prefix, sys.prefix, *(paths[name] for name in ("stdlib", "platstdlib", "purelib", "platlib")),
+               os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))}
     folders.update(path for path in sys.path if path and os.path.isdir(path) and "site-packages" in path)
-    executable = os.path.realpath(sys.executable)
-    folders.add(os.path.dirname(os.path.dirname(executable)))
     return sorted(folders)
 
 
@@ -177,12 +163,11 @@ def certificate_folder() -> str:
     """The system's certificate folder, when OpenSSL can look certificates up in it by their
     hashed names (`update-ca-certificates` makes them); "" otherwise.
 
-    Why: the openai SDK's HTTP client loads the whole certificate bundle into every client
-    it makes (a model helper makes three per check run), while OpenSSL reads a
-    hashed folder lazily, one certificate when a TLS handshake needs it. Student processes
-    get SSL_CERT_DIR pointing here (lab.process.student.child_env): the same system
-    certificates, looked up instead of loaded. In the sandbox no handshake ever happens (it
-    has no network): only the cost changes."""
+    Why: the openai SDK's HTTP client loads the whole certificate bundle into every client it
+    makes (a model helper makes three per check run), while OpenSSL reads a hashed folder
+    lazily. Student processes get SSL_CERT_DIR pointing here (student.child_env): the same
+    certificates, looked up instead of loaded (in the sandbox, with no network, only the cost
+    changes)."""
     import re
     import ssl
 
@@ -199,8 +184,7 @@ def cpu_limit_option(seconds: int) -> str:
     import resource  # POSIX only, as bubblewrap is
 
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-    if hard == resource.RLIM_INFINITY:
-        return f"--cpu={seconds}:{seconds + 1}"
+    hard = seconds + 1 if hard == resource.RLIM_INFINITY else hard
     return f"--cpu={min(seconds, hard)}:{min(seconds + 1, hard)}"
 
 

@@ -23,7 +23,8 @@ import ctypes
 import os
 import resource
 
-from lab.process.limits import SANDBOX_PIDS, cap
+from lab.process.limits import PR_SET_NO_NEW_PRIVS, SANDBOX_PIDS, cap, check, libc
+from lab.process.trusted import PR_SET_DUMPABLE
 
 # The namespaces a sandbox has. The user namespace is joined twice over: first the one that
 # owns the others (it gives the capabilities joining them needs), last the process's own. An
@@ -32,30 +33,9 @@ NAMESPACES = ("user", "pid", "cgroup", "ipc", "uts", "net", "mnt")
 NS_GET_USERNS = 0xB701  # ioctl: the user namespace that owns a namespace (Linux 4.9)
 
 PR_CAPBSET_DROP = 24
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 LAST_CAPABILITY = 63  # above the kernel's last one, prctl says EINVAL: the loop stops there
-
-
-class CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
-
-
-def libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def check(result: int, what: str) -> None:
-    if result != 0:
-        number = ctypes.get_errno()
-        raise OSError(number, f"{what}: {os.strerror(number)}")
 
 
 def join(fds: dict[str, int]) -> None:
@@ -103,18 +83,8 @@ def drop_privileges(uid: int = -1) -> None:
         # A uid change leaves a process undumpable (its /proc entries root's), where an exec
         # would not: as the same process bubblewrap and setpriv start, it may read its own.
         c.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    header = CapHeader(CAPABILITY_VERSION_3, 0)
-    data = (CapData * 2)()  # two 32-bit halves, all zero
-    check(c.capset(ctypes.byref(header), data), "capset")
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)  # this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: two 32-bit halves each, all zero
+    check(c.capset(header, data), "capset")
     check(c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
-
-def capabilities() -> dict[str, int]:
-    """This process's capability sets, from /proc (for tests and the probe)."""
-    sets = {}
-    with open("/proc/self/status") as status:
-        for line in status:
-            name, _, value = line.partition(":")
-            if name in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
-                sets[name] = int(value, 16)
-    return sets

@@ -1,12 +1,10 @@
-"""Starting a student process: the one way every student process starts (the server, the
-client, the model runner, the bonus server; a real MCP client's server is wrapped by
-`student_command`, the same sandbox). How is said by the run's launch context
-(lab/process/launch.py), passed down from `lab grade` or `lab check`:
-- with a sandbox, `python script` runs inside bubblewrap (lab/process/sandbox.py); a model
-  runner may instead be forked by the class's zygote with openai loaded and joined into its
-  sandbox (lab/process/sandbox_entry.py): the same sandbox, the same limits;
-- without one (a student's own machine, `--no-sandbox`), as it is; a model runner may be
-  forked by a preloader.
+"""The one way every student process starts (server, client, model runner, bonus server; a
+real MCP client's server is wrapped by `student_command`, the same sandbox), as the run's
+launch context says (lab/process/launch.py):
+- with a sandbox, `python script` runs inside bubblewrap (lab/process/sandbox.py), or, for a
+  model runner, is forked by the zygote with openai loaded and joined into its sandbox
+  (lab/process/sandbox_entry.py): the same sandbox, the same limits;
+- without one (a student's own machine, `--no-sandbox`), as it is, or forked by a preloader.
 A helper the context names that does not answer is a kit error (KitError): never a quieter,
 less isolated path taken instead."""
 
@@ -17,12 +15,13 @@ import json
 import os
 import select
 import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 from lab.process import sandbox
-from lab.process.groups import POSIX, Child, limit_cpu, stop
+from lab.process.groups import POSIX, Child, limit_cpu, stop, wait_or_kill
 from lab.process.launch import Launch
 from lab.process.preloaded import start
 from lab.time_limits import SANDBOX_LISTENERS, ZYGOTE_JOIN
@@ -32,11 +31,17 @@ class KitError(RuntimeError):
     """The kit itself failed (not the student's code): reported as a kit error, never a zero."""
 
 
-def loopback_listener() -> socket.socket:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    return listener
+def loopback_listeners(names: tuple[str, ...]) -> dict[str, socket.socket]:
+    listeners = {name: socket.socket(socket.AF_INET, socket.SOCK_STREAM) for name in names}
+    for listener in listeners.values():
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+    return listeners
+
+
+def with_ports(env: dict[str, str], listeners: dict[str, socket.socket]) -> dict[str, str]:
+    """`env` where each listener's name is set to its port."""
+    return {**env, **{name: str(listener.getsockname()[1]) for name, listener in listeners.items()}}
 
 
 def start_student(launch: Launch, script: Path, args: tuple[str, ...] = (), *, cwd: Path, env: dict[str, str],
@@ -62,9 +67,8 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     pipes = {} if terminal else {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     spec = launch.sandbox
     if spec is None:
-        listeners = {name: loopback_listener() for name in listen}
-        env = {**env, **{name: str(sock.getsockname()[1]) for name, sock in listeners.items()}}
-        process = Child(argv, cwd=cwd, env=env, start_new_session=POSIX, **pipes)
+        listeners = loopback_listeners(listen)
+        process = Child(argv, cwd=cwd, env=with_ports(env, listeners), start_new_session=POSIX, **pipes)
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
@@ -73,7 +77,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
         process = Child(command, cwd=cwd, env=env, start_new_session=True,
-                                   pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
+                        pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
     finally:
         if theirs:
             theirs.close()
@@ -86,9 +90,8 @@ def start_preloaded(address: str, script: Path, args: tuple[str, ...], cwd: Path
                     listen: tuple[str, ...] = (), cpu_seconds: int = 0):
     """`python script args...` forked by the preloader at `address` (no sandbox: on the
     student's own machine, or `lab grade --no-sandbox`); KitError when it does not answer."""
-    listeners = {name: loopback_listener() for name in listen}
-    ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
-    forked = start(address, str(script), list(args), cwd, {**env, **ports})
+    listeners = loopback_listeners(listen)
+    forked = start(address, str(script), list(args), cwd, with_ports(env, listeners))
     if forked is None:
         for listener in listeners.values():
             listener.close()
@@ -116,9 +119,8 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
 
 def joins_here(address: str, spec: sandbox.Spec) -> bool:
     """Whether the zygote at `address` can join a sandbox of `spec` on this host: a trial run.
-    (Where bwrap is setuid, say, its namespaces belong to root: then `lab grade` names no
-    zygote in its launch context, and says so in its header: a class's model runners start as
-    new interpreters in their sandbox, the same isolation, slower.)"""
+    (Where bwrap is setuid, say, its namespaces belong to root: then `lab grade` names no zygote,
+    says so in its header, and model runners start as new interpreters, as isolated, slower.)"""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="lab-join-") as folder:
@@ -129,12 +131,7 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
             process, _ = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec)
         except KitError:
             return False
-        try:
-            return process.wait(timeout=ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
-        except subprocess.TimeoutExpired:
-            return False
-        finally:
-            stop(process)
+        return wait_or_kill(process, ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
 
 
 def holder_pid(info: int) -> int:
@@ -166,9 +163,8 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
     try:
-        holder = Child(command, cwd=cwd, env=env, start_new_session=True,
-                                  pass_fds=(theirs.fileno(), info_in), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        holder = Child(command, cwd=cwd, env=env, start_new_session=True, pass_fds=(theirs.fileno(), info_in),
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     finally:
         theirs.close()
         os.close(info_in)
@@ -186,10 +182,10 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     finally:
         os.close(info_out)
     status_out, status_in = os.pipe()
-    ports = {name: str(listener.getsockname()[1]) for name, listener in listeners.items()}
     try:
-        forked = start(address, str(script), list(args), cwd, {**env, **ports}, extra_fds=[status_in, *namespaces],
-                       extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid}, companion=holder)
+        forked = start(address, str(script), list(args), cwd, with_ports(env, listeners),
+                       extra_fds=[status_in, *namespaces], extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid},
+                       companion=holder)
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
@@ -220,8 +216,6 @@ def read_student_file(path: Path, limit: int = STUDENT_FILE_LIMIT) -> bytes | No
     except OSError:
         return None
     try:
-        import stat
-
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         with os.fdopen(os.dup(fd), "rb") as handle:

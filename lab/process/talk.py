@@ -31,9 +31,8 @@ def feed(stream: IO[bytes], data: bytes) -> None:
     try:
         stream.write(data)
         stream.close()
-    except (BrokenPipeError, OSError, ValueError):
+    except (OSError, ValueError):
         pass  # the process is gone or stopped reading: what it wrote says the rest
-
 
 
 def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
@@ -63,10 +62,7 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
 class Conversation:
     """A process talked to as a real client does: write a line, wait for a line, with a limit
     on each wait. Nothing helps it along: its output arrives when it writes (and flushes) it.
-
-    Start one with `converse(...)`; `finish()` closes its input, waits for its end and
-    returns the whole Run (every byte it wrote, its stderr, its exit code).
-    """
+    `finish()` closes its input, waits for its end and returns the whole Run."""
 
     def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None) -> None:
         self.process = process
@@ -124,7 +120,7 @@ class Conversation:
             self.process.stdin.write(data)
             self.process.stdin.flush()
             return True
-        except (BrokenPipeError, OSError, ValueError):
+        except (OSError, ValueError):  # BrokenPipeError among them
             return False
 
     def read_line(self, within: float) -> bytes | None:
@@ -163,10 +159,7 @@ class Conversation:
     def remaining_lines(self) -> list[bytes]:
         """The lines it wrote that were not read yet (call after finish)."""
         rest = []
-        while not self.ended:
-            line = self.read_line(0)
-            if line is None:
-                break
+        while (line := self.read_line(0)) is not None:
             rest.append(line)
         return rest
 

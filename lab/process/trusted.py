@@ -5,8 +5,7 @@ check run, the preloaders, the SDK client). Student code shares its machine, not
 - its working folder is TRUSTED_FOLDER, never a submission's: a relative entry on sys.path
   (an editable install's finder puts `__editable__…__path_hook__` there), `.env` lookups
   from the current folder and relative paths all resolve where no student can write;
-- the kit is found from its own location (lab/layout.py::KIT_PARENT), resolved once, not through a
-  path a submission could change;
+- the kit is found from its own location (lab/layout.py::KIT_PARENT), never a path a submission made;
 - a grading process makes itself non-dumpable (keep_out_same_user) as its first act, since
   unsandboxed student code (`--no-sandbox`, Gradescope's fallback) runs under its own uid.
 """
@@ -20,25 +19,15 @@ import sys
 from lab.process.groups import Child
 from lab.process.preloaded import Forked, start
 
-
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
-
-
-def cache_options() -> list[str]:
-    # -I drops PYTHON* variables: keep a bytecode cache folder if one is set (a read-only kit).
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
-    return ["-X", f"pycache_prefix={prefix}"] if prefix else []
-
-
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
 
 
 def keep_out_same_user() -> None:
-    """Make this process non-dumpable. A process of the same uid can then neither trace it nor
-    open its /proc files (fd, mem, environ): unsandboxed student code, which shares the
-    grader's uid, cannot write into a check run's report pipe, read its memory or steer it. The
-    flag holds across fork and is reset by exec, so each trusted program sets it anew; on a
-    system without prctl there is no /proc to reach either."""
+    """Make this process non-dumpable: a process of the same uid (unsandboxed student code) can
+    then neither trace it nor open its /proc files (fd, mem, environ), so cannot write into a
+    check run's report pipe, read its memory or steer it. Exec resets the flag: each trusted
+    program sets it anew. Without prctl (not Linux) there is no /proc to reach either."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -49,26 +38,25 @@ def keep_out_same_user() -> None:
 
 
 def trusted_python(args: list[str]) -> list[str]:
-    """`python -I ARGS...` with this interpreter."""
-    return [sys.executable, "-I", *cache_options(), *args]
+    """`python -I ARGS...` with this interpreter, and the bytecode cache folder if one is set
+    (-I drops PYTHON* variables: a read-only kit keeps its cache)."""
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    return [sys.executable, "-I", *(["-X", f"pycache_prefix={prefix}"] if prefix else []), *args]
 
 
-# A started process as the kit holds it: a new one, or a preloader's fork; both are waited
-# for, read and stopped alike (lab/process/groups.py).
-Started = Child | Forked
+Started = Child | Forked  # waited for, read and stopped alike (lab/process/groups.py)
 
 
 def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
                   stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE,
                   cwd: str = TRUSTED_FOLDER, forked: tuple[str, str, list[str]] | None = None) -> Started:
-    """`argv` (a trusted_python command line, or a trusted program's) in TRUSTED_FOLDER, or in
-    `cwd`, a fresh folder of the kit's (a real client's), never one student code can write; in
-    a session of its own; by default nothing on stdin, stdout and stderr on pipes.
+    """`argv` in a session of its own, in TRUSTED_FOLDER or `cwd` (a fresh folder of the kit's,
+    never one student code can write); by default nothing on stdin, stdout and stderr on pipes.
 
-    `forked`: (a preloader's address, the module or file it runs, its arguments), the same
-    program forked ready by `lab grade`'s preloader (lab/process/preloader.py applies the same
-    limits) instead of `argv`, with the default pipes. The one place this choice is made: a
-    preloader that does not answer costs a new interpreter's start-up time, never any isolation."""
+    `forked`: (a preloader's address, the module or file it runs, its arguments): that program
+    forked ready by the preloader instead, with the default pipes, under the same limits. The
+    one place this choice is made: a preloader that does not answer costs a new interpreter's
+    start-up time, never any isolation."""
     if forked is not None:
         address, target, args = forked
         process = start(address, target, args, cwd, env)
