@@ -64,8 +64,9 @@ def test_a_client_that_sends_nothing_says_why(tmp_path):
     (tmp_path / "client.py").write_text("import sys\nsys.exit('Pas de serveur pour moi')\n")
     report = run_some(tmp_path, "client.seven", lang="fr")
     (result,) = report.results
-    assert result.message == "Le serveur n’a rien reçu du client."
-    assert result.output == "Pas de serveur pour moi"
+    assert result.message == ("Le client s’est arrêté sur une erreur (code 1) avant d’envoyer un message : ce qu’il "
+                              "a écrit, ci-dessous, dit pourquoi.")
+    assert (result.output, result.hint) == ("Pas de serveur pour moi", "")
 
 
 @pytest.mark.parametrize(("lang", "said"), [

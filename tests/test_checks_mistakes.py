@@ -57,6 +57,17 @@ MISTAKES = {
         "inconnue : » + la méthode), il nomme « resources/list ».",
         "The -32601 error's message does not say which method is unknown: as in the lesson (\"Unknown method: \" + "
         "the method), it names \"resources/list\"."),
+    "the server compares the method with is": (
+        "server", 'if msg.get("method") == "notifications/initialized"', 'if msg.get("method") is "notifications/initialized"',
+        "server.tools-list-when-ready",
+        "`msg.get(\"method\") is \"notifications/initialized\"` compare avec is, qui teste si c’est le même objet, pas le "
+        "même texte",
+        "`msg.get(\"method\") is \"notifications/initialized\"` compares with is, which tests for the same object, not "
+        "the same text"),
+    "the client prints the replies on stderr": (
+        "client", 'print("<- " + ligne)', 'print("<- " + ligne, file=sys.stderr)', "client.prints-exchange",
+        "Les lignes « <- » sont écrites sur stderr (la sortie des erreurs), pas sur la sortie du programme",
+        "The \"<- \" lines are written on stderr (the error output), not on the program's output"),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",
@@ -844,3 +855,40 @@ def test_a_gate_that_lets_waiting_through_is_not_taken_for_a_state_typo(tmp_path
     named, message = first_failure(run_some(folder, "server.", lang="fr"))
     assert (named, message.splitlines()[0]) == (
         "server.gate-while-waiting", "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600.")
+
+
+def solutions_copy(folder, file: str = "", old: str = "", new: str = ""):
+    shutil.copytree(ROOT / "solutions", folder)
+    if file:
+        (folder / file).write_text(mutate((folder / file).read_text(encoding="utf-8"), old, new), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(("lang", "stopped", "gloss"), [
+    ("fr", "Le client s’est arrêté sur une erreur (code 1) avant d’envoyer un message : ce qu’il a écrit, ci-dessous, "
+           "dit pourquoi.", "une fonction nommée sans ses parenthèses (scenario au lieu de scenario()) n’est pas appelée"),
+    ("en", "The client stopped on an error (code 1) before sending a message: what it wrote, below, says why.",
+           "a function named without its parentheses (scenario instead of scenario()) is not called")])
+def test_a_client_that_stops_before_sending_is_told_so_with_its_error_explained(tmp_path, lang, stopped, gloss):
+    folder = solutions_copy(tmp_path / "w", "client.py", "for message in scenario():", "for message in scenario:")
+    report = run_some(folder, "client.", lang=lang)
+    named, message = first_failure(report)
+    assert (named, message.splitlines()[0]) == ("client.jsonrpc-on-every-message", stopped)
+    assert gloss in message and "TypeError: 'function' object is not iterable" in message
+    assert not next(r for r in report.results if r.id == named).hint  # no hint about the messages' jsonrpc
+
+
+def test_an_older_handouts_facts_are_taken_and_leaving_them_out_is_still_named(tmp_path):
+    """An older kit's model_setup.py words facts() otherwise: the facts it gives are taken (the
+    check matches the student's own given file, not this kit's wording); no system message at
+    all is still named, with that file or this kit's."""
+    older = ("model_setup.py", "Réponse juste : « Un serveur", "Ce que dit la réponse : « Un serveur")
+    left_out = ("client.py", "ask([facts(capabilities), question]", "ask([question]")
+    for name, changes, reason in (("older", [older], ""), ("older-without", [older, left_out], "client.question_lacks_facts"),
+                                  ("without", [left_out], "client.question_lacks_facts")):
+        folder = solutions_copy(tmp_path / name)
+        for file, old, new in changes:
+            (folder / file).write_text(mutate((folder / file).read_text(encoding="utf-8"), old, new), encoding="utf-8")
+        report = run_some(folder, "client.", lang="fr")
+        asks = next(r for r in report.results if r.id == "client.asks-model")
+        assert (name, asks.reason) == (name, reason), asks.message

@@ -169,6 +169,7 @@ def test_a_client_or_model_that_does_not_run_and_an_untouched_table_are_named(la
     assert check_cause(failed("client.sent_nothing", "client.py, line 13\nIndentationError: unexpected indent")) \
         == "syntax:client.py"
     assert check_cause(failed("client.sent_nothing", "it printed this and stopped")) == "rule:client.seven-messages"
+    assert check_cause(failed("client.crashed_before_sending", "Pas de serveur pour moi", code=1)) == "crash:client.py"
     assert check_cause(failed("file.does_not_load", "", "SyntaxError: invalid syntax (model.py, line 10)",
                               "model.request", "model", file="model.py")) == "syntax:model.py"
     assert check_cause(failed("file.does_not_load", "", "NameError: name 'x' is not defined", "model.request", "model",

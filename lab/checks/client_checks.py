@@ -25,7 +25,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import TEXTS, in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file, read_student_file
@@ -290,6 +290,13 @@ def lesson_block(task: str) -> list[str]:
     return [line for line in lines[start + 1:stop] if not NOTE.match(line)]
 
 
+def own_model_setup(context: Context) -> bool:
+    """The student's folder holds a model_setup.py that is not this kit's (an older handout's):
+    its facts() words the system message otherwise, so any system message of its own is taken."""
+    own = read_student_file(context.folder / "model_setup.py")
+    return own is not None and own != reference.helper_module("model_setup.py").read_bytes()
+
+
 def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
@@ -308,6 +315,8 @@ def client_run(context: Context) -> StudentClientRun:
             reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
         elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
             reason, fields, hint = "client.printed_not_sent", {}, transport
+        elif outcome.run.code not in (0, None):  # its own error, shown below, says why: no hint about the messages
+            reason, fields, hint = "client.crashed_before_sending", {"code": outcome.run.code}, dict.fromkeys(TEXTS, "")
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
@@ -465,6 +474,9 @@ def prints_exchange(context: Context) -> None:
             raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
             raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
+        errors = outcome.run.stderr.decode("utf-8", "replace").splitlines() if outcome.run else []
+        if not printed and any(line.startswith(prefix) for line in errors):  # print(..., file=sys.stderr)
+            raise Failed(expected[0], "—", reason="client.printed_on_stderr", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
                      reason=f"client.wrong_lines_{what}", fields={"prefix": prefix})
 
@@ -535,6 +547,9 @@ def asks_model(context: Context) -> None:
                      fields={"role": json.dumps(asking[0].get("role"))})
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     given = [facts(capabilities, lang) for lang in ("fr", "en") if facts(capabilities, lang) in messages]
+    if not given and own_model_setup(context):  # a handout of another kit version: its facts have their own words
+        given = [m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)
+                 and m["content"].strip()][:1]
     if not given:
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
     if messages.index(given[0]) > messages.index(asking[0]):

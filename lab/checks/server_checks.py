@@ -464,9 +464,10 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         reply = find(transcript.replies, request_id)
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
-            if compared := state_compared(context):
+            if slip := comparison_slip(context):
+                reason, fields = slip
                 raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                             reason="server.state_compared", fields={"what": transcript.request(request_id), **compared})
+                             reason=reason, fields={"what": transcript.request(request_id), **fields})
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             near = notification_misnamed(context)
             if near and not stayed_new:
@@ -599,21 +600,31 @@ def notification_misnamed(context: Context) -> str:
     return near[0] if near else next((text for text in texts if text.endswith("initialized")), "")
 
 
-def state_compared(context: Context) -> dict[str, Any]:
-    """A statement that compares the state with a state's name, and so changes nothing
-    (`etat == "attente"` where `etat = "attente"` was meant): its line and code, or {}."""
+def comparison_slip(context: Context) -> tuple[str, dict[str, Any]] | None:
+    """A comparison in server.py that keeps the state from moving, with its line and code:
+    `etat == "attente"` alone, which compares where `etat = "attente"` was meant
+    (server.state_compared), or `method is "notifications/initialized"`, which is never true
+    for a text read from a message (server.text_compared_by_is)."""
     source = server_source(context)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return {}
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        code = ast.get_source_segment(source, node) or ast.unparse(node)
+        texts = [c.value for c in (node.left, *node.comparators) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops) and texts:
+            return "server.text_compared_by_is", {"line": node.lineno, "code": code,
+                                                  "fixed": code.replace(" is not ", " != ").replace(" is ", " == ")}
     for node in ast.walk(tree):
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare)
                 and isinstance(node.value.ops[0], ast.Eq) and isinstance(node.value.left, ast.Name)
                 and any(isinstance(c, ast.Constant) and c.value in STATE_NAMES for c in node.value.comparators)):
             code = ast.get_source_segment(source, node) or ast.unparse(node)
-            return {"line": node.lineno, "code": code, "fixed": code.replace("==", "=", 1)}
-    return {}
+            return "server.state_compared", {"line": node.lineno, "code": code, "fixed": code.replace("==", "=", 1)}
+    return None
 
 
 def gate_while_waiting(context: Context) -> None:

@@ -190,6 +190,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                  "envoyé.",
         "client.no_prefix_received": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a "
                                      "été reçu.",
+        "client.printed_on_stderr": "Les lignes « {prefix}» sont écrites sur stderr (la sortie des erreurs), pas "
+                                    "sur la sortie du programme : affichez-les avec print(...), sans file=sys.stderr.",
         "client.wrong_lines_sent": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été envoyé.",
         "client.wrong_lines_received": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été reçu.",
         "client.input_end": "la fin de l’entrée du serveur",
@@ -208,6 +210,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
                                      "ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.crashed_before_sending": "Le client s’est arrêté sur une erreur (code {code}) avant d’envoyer un "
+                                         "message : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.crashed_before_closing": "Le client s’est arrêté sur une erreur (code {code}) avant de fermer l’entrée "
                                          "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
@@ -297,6 +301,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.ConcatenateAnswer": "ask renvoie un Answer, pas un texte : la phrase du modèle est dans son champ "
                                     "text (answer.text).",
         "python.AttributeError": "Cette valeur n’a pas d’attribut « {name} » : vérifiez son type et l’orthographe.",
+        "python.FunctionNotCalled": "Cette valeur est une fonction, pas son résultat : une fonction nommée sans ses "
+                                    "parenthèses (scenario au lieu de scenario()) n’est pas appelée.",
         "python.MethodAttribute": "Cette valeur est une fonction, pas son résultat : une fonction ou une méthode "
                                   "nommée sans ses parenthèses (line.strip au lieu de line.strip()) n’est pas appelée, "
                                   "et n’a pas d’attribut « {name} ».",
@@ -411,6 +417,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.state_compared": "La requête {what} reçoit encore -32600 : l’état ne change jamais. Ligne {line} de "
                                  "votre server.py, `{code}` compare l’état à un nom et ne change rien : pour changer "
                                  "l’état, écrivez un seul = : `{fixed}` (== sert à tester).",
+        "server.text_compared_by_is": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. "
+                                      "Ligne {line} de votre server.py, `{code}` compare avec is, qui teste si c’est "
+                                      "le même objet, pas le même texte : un texte lu dans un message ne l’est jamais. "
+                                      "Écrivez `{fixed}`.",
         "server.unknown_method_unnamed": "Le message de l’erreur -32601 ne dit pas quelle méthode est inconnue : comme "
                                          "dans la leçon (« Méthode inconnue : » + la méthode), il nomme « {method} ».",
         "server.stayed_new": "La requête {what} reçoit encore -32600, et un second initialize est encore accepté : "
@@ -601,6 +611,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.no_prefix_sent": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was sent.",
         "client.no_prefix_received": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was "
                                      "received.",
+        "client.printed_on_stderr": "The \"{prefix}\" lines are written on stderr (the error output), not on the "
+                                    "program's output: print them with print(...), without file=sys.stderr.",
         "client.wrong_lines_sent": "The \"{prefix}\" lines do not show exactly what was sent.",
         "client.wrong_lines_received": "The \"{prefix}\" lines do not show exactly what was received.",
         "client.input_end": "the end of the server's input",
@@ -617,6 +629,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "The client must call ask once.",
         "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
                                      "wrote, below, says why.",
+        "client.crashed_before_sending": "The client stopped on an error (code {code}) before sending a message: "
+                                         "what it wrote, below, says why.",
         "client.crashed_before_closing": "The client stopped on an error (code {code}) before closing the server's "
                                          "input: what it wrote, below, says why.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
@@ -698,6 +712,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "python.ConcatenateAnswer": "ask returns an Answer, not a text: the model's sentence is in its field text "
                                     "(answer.text).",
         "python.AttributeError": "This value has no attribute “{name}”: check its type and the spelling.",
+        "python.FunctionNotCalled": "This value is a function, not its result: a function named without its "
+                                    "parentheses (scenario instead of scenario()) is not called.",
         "python.MethodAttribute": "This value is a function, not its result: a function or a method named without "
                                   "its parentheses (line.strip instead of line.strip()) is not called, and has no "
                                   "attribute “{name}”.",
@@ -806,6 +822,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "server.state_compared": "The request {what} still gets -32600: the state never changes. Line {line} of "
                                  "your server.py, `{code}` compares the state with a name and changes nothing: to "
                                  "change the state, write a single =: `{fixed}` (== is for testing).",
+        "server.text_compared_by_is": "The request {what} still gets -32600: the server never became ready. Line "
+                                      "{line} of your server.py, `{code}` compares with is, which tests for the same "
+                                      "object, not the same text: a text read from a message never is. Write "
+                                      "`{fixed}`.",
         "server.unknown_method_unnamed": "The -32601 error's message does not say which method is unknown: as in the "
                                          "lesson (\"Unknown method: \" + the method), it names \"{method}\".",
         "server.stayed_new": "The request {what} still gets -32600, and a second initialize is still accepted: after "

@@ -73,7 +73,9 @@ OBJECT = re.compile(r"'(?P<type>\w+)' object has no attribute")
 VALUE_KINDS = {"dict": "python.DictAttribute", "NoneType": "python.NoneAttribute", "str": "python.StrAttribute",
                **dict.fromkeys(("builtin_function_or_method", "method", "function"), "python.MethodAttribute")}
 TYPE_ERRORS = {"'NoneType' object is not subscriptable": "python.NoneSubscript", "string indices": "python.StrSubscript",
-               "can only concatenate str": "python.Concatenate"}  # "+ " + message: JavaScript turns it into text
+               "can only concatenate str": "python.Concatenate",
+               **dict.fromkeys(("'function' object is not", "'method' object is not",
+                                "'builtin_function_or_method' object is not"), "python.FunctionNotCalled")}  # "+ " + message: JavaScript turns it into text
 # JavaScript's habits, said the Python way: its constants (JSON's too), and its operators.
 JS_NAMES = {"true": "True", "false": "False", "null": "None", "undefined": "None"}
 JS_OPERATORS = ("&&", "||", "===", "!==")

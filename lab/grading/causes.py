@@ -72,7 +72,7 @@ def crash_kind(code: str) -> str:
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
                  "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
                  "client.hangs_silent": HANG, "client.nothing_reached": HANG, "model.load_hangs": HANG,
-                 "file.does_not_load": CRASH, "model.stopped_before": CRASH}
+                 "file.does_not_load": CRASH, "model.stopped_before": CRASH, "client.crashed_before_sending": CRASH}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
 # The error line Python ends a traceback with ("NameError: name 'x' is not defined"), as the
 # student's trimmed output shows it (lab/checks/tracebacks.py): a client that sent nothing
