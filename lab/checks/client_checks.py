@@ -26,7 +26,7 @@ from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
 from lab.checks.texts import TEXTS, in_each_language, say
-from lab.checks.tracebacks import trimmed
+from lab.checks.tracebacks import load_hint, trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file, read_student_file
 from lab.process.talk import Run, run_python
@@ -316,7 +316,8 @@ def client_run(context: Context) -> StudentClientRun:
         elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
             reason, fields, hint = "client.printed_not_sent", {}, transport
         elif outcome.run.code not in (0, None):  # its own error, shown below, says why: no hint about the messages
-            reason, fields, hint = "client.crashed_before_sending", {"code": outcome.run.code}, dict.fromkeys(TEXTS, "")
+            reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
+            hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(TEXTS, "")
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
