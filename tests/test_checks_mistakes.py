@@ -68,6 +68,24 @@ MISTAKES = {
         "client", 'print("<- " + ligne)', 'print("<- " + ligne, file=sys.stderr)', "client.prints-exchange",
         "Les lignes « <- » sont écrites sur stderr (la sortie des erreurs), pas sur la sortie du programme",
         "The \"<- \" lines are written on stderr (the error output), not on the program's output"),
+    "the client keeps the reply lines, not the replies read": (
+        "client", "    vues.append(json.loads(ligne))\n", "    vues.append(ligne)\n", "client.asks-model",
+        "Le client s’est arrêté avant d’appeler ask : les réponses gardées en partie 2 sont des lignes de texte, pas "
+        "des réponses lues.",
+        "The client stopped before calling ask: the replies part 2 kept are lines of text, not read replies."),
+    "the client prints the whole Answer": (
+        "client", 'print("le modèle dit : " + r.text)', 'print("le modèle dit :", r)', "client.prints-model-answer",
+        "Le client affiche tout l’Answer rendu par ask, pas son texte",
+        "The client prints the whole Answer ask returned, not its text"),
+    "the helper prints its fallback line on stderr": (
+        "model", "({why_no_model(erreur, model_settings())}).\")", "({why_no_model(erreur, model_settings())}).\", "
+        "file=__import__(\"sys\").stderr)", "model.refused",
+        "ask affiche la ligne « Échantillon enregistré : … » sur la sortie d’erreur (stderr)",
+        "ask prints the “Recorded sample: …” line on the error output (stderr)"),
+    "the helper returns the model's text alone": (
+        "model", "return Answer(reponse.choices[0].message.content, False)", "return reponse.choices[0].message.content",
+        "model.answers", "ask renvoie le texte du modèle seul, une chaîne, sans dire d’où il vient",
+        "ask returns the model's text alone, a string, without saying where it comes from"),
     "the server never flushes": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}))\n', "server.flushes-each-reply",

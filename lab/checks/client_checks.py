@@ -511,6 +511,18 @@ def client_trace(outcome: StudentClientRun, lang: str) -> str:
     return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
 
 
+def read_lines_as_replies(outcome: StudentClientRun) -> bool:
+    """The client stopped before ask, in its own code or in announced_capabilities (given), on a
+    reply that is still a line of text read as a dict (.get, ["result"]): part 2 kept the lines
+    it printed, not the replies read from them."""
+    trace = outcome.run.stderr.decode("utf-8", errors="replace").strip() if outcome.run else ""
+    after_client = trace.rsplit('client.py", ', 1)[-1]  # the frames below the client's last line
+    in_reading = all(name.endswith("server_replies.py") for name in re.findall(r'File "([^"]+)"', after_client))
+    error = trace.splitlines()[-1] if trace else ""
+    return in_reading and re.match(r"AttributeError: 'str' object has no attribute 'get'|TypeError: string indices",
+                                   error) is not None
+
+
 def announced(outcome: StudentClientRun) -> Any:
     for reply in outcome.replies:
         if isinstance(field_of(reply, "result.capabilities"), dict):
@@ -529,8 +541,10 @@ def asks_model(context: Context) -> None:
     if len(outcome.asks) != 1:
         trace = client_trace(outcome, context.lang)
         crashed = not outcome.asks and outcome.run is not None and outcome.run.code not in (0, None) and trace
-        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason="client.crashed_before_ask" if crashed
-                     else "client.ask_once", fields={"code": outcome.run.code if crashed else ""}, output=trace)
+        reason = ("client.replies_not_read" if crashed and read_lines_as_replies(outcome)
+                  else "client.crashed_before_ask" if crashed else "client.ask_once")
+        raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason=reason,
+                     fields={"code": outcome.run.code if crashed else ""}, output=trace)
     messages = outcome.asks[0].get("messages")
     if not (isinstance(messages, list) and messages):
         given = shown_value(messages)
@@ -574,8 +588,10 @@ def prints_model_answer(context: Context) -> None:
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)
-        raise Failed(reference.model_says(context.lang) + MODEL_TEXT, lines[-1] if lines else "—",
-                     reason="client.crashed_after_ask" if crashed else "client.answer_not_printed",
+        whole = [line for line in lines if MODEL_TEXT in line and "recorded=" in line]  # print(…, answer): its repr
+        raise Failed(reference.model_says(context.lang) + MODEL_TEXT, (whole or lines or ["—"])[-1],
+                     reason="client.crashed_after_ask" if crashed else "client.printed_answer_whole" if whole
+                     else "client.answer_not_printed",
                      fields={"code": outcome.run.code if outcome.run else None}, output=stderr)
     if outcome.run and outcome.run.code != 0:
         raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)

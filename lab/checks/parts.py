@@ -174,13 +174,14 @@ def lost(reason: str, **fields: Any) -> dict:
 
 
 def answer(session: Any, order: dict, nonces: list[str], limit: float, shape: Callable[[dict, dict], bool],
-           earlier: list[dict]) -> dict:
+           earlier: list[dict], sent: bool = False) -> dict:
     """The facts a runner answers `order` with (its nonce is nonces[-1]), read within `limit`,
     if `shape(facts, order)` says they have the runner's shape (else {"lost": "part.bad_answer"}).
     Lines that carry none of the runner's nonces are the student's output, and skipped; an
-    earlier order answered again makes that order's facts (in `earlier`) bad."""
+    earlier order answered again makes that order's facts (in `earlier`) bad. `sent`: the order
+    went already, and its answer is waited for once more."""
     until = time.monotonic() + max(0.0, limit)
-    if not session.send(json.dumps(order, ensure_ascii=False).encode() + b"\n"):
+    if not sent and not session.send(json.dumps(order, ensure_ascii=False).encode() + b"\n"):
         return lost("part.stopped")
     while True:
         line = session.read_line(until - time.monotonic())

@@ -210,6 +210,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
                                      "ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.replies_not_read": "Le client s’est arrêté avant d’appeler ask : les réponses gardées en partie 2 "
+                                   "sont des lignes de texte, pas des réponses lues. Comme client2.js garde "
+                                   "JSON.parse(ligne), chaque réponse gardée est l’objet lu sur sa ligne (read_reply, "
+                                   "fourni).",
         "client.crashed_before_sending": "Le client s’est arrêté sur une erreur (code {code}) avant d’envoyer un "
                                          "message : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.crashed_before_closing": "Le client s’est arrêté sur une erreur (code {code}) avant de fermer l’entrée "
@@ -217,6 +221,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
+        "client.printed_answer_whole": "Le client affiche tout l’Answer rendu par ask, pas son texte : comme client2.js "
+                                       "affiche r.texte, seul le texte de la réponse suit « le modèle dit : ».",
         "client.crashed_after_ask": "Le client s’est arrêté sur une erreur (code {code}) après l’appel à ask, avant "
                                     "d’afficher la réponse : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.exit_code": "Le client ne finit pas avec le code 0.",
@@ -242,6 +248,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
+        "model.bare_model_text": "ask renvoie le texte du modèle seul, une chaîne, sans dire d’où il vient : comme "
+                                 "model.js rend {{ texte, enregistre: false }}, ask rend un Answer marqué comme venant "
+                                 "du modèle (model_answer, fourni, lit la réponse ainsi).",
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
         "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
@@ -253,6 +262,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "l’échantillon enregistré.",
         "model.reason_placeholder": "<raison>",
         "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
+        "model.fallback_on_stderr": "ask affiche la ligne « Échantillon enregistré : … » sur la sortie d’erreur "
+                                    "(stderr) : comme le console.log de model.js, elle va sur la sortie standard, "
+                                    "avec les autres lignes du client.",
         "model.reason_lacks": "La raison ne dit pas {words}.",
         "model.waited_too_long": "ask a attendu trop longtemps.",
         # Why a real MCP client (lab/checks/real_clients.py) did not connect; `said` is the client's or
@@ -629,6 +641,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "The client must call ask once.",
         "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
                                      "wrote, below, says why.",
+        "client.replies_not_read": "The client stopped before calling ask: the replies part 2 kept are lines of "
+                                   "text, not read replies. As client2.js keeps JSON.parse(ligne), each kept reply is "
+                                   "the object read from its line (read_reply, given).",
         "client.crashed_before_sending": "The client stopped on an error (code {code}) before sending a message: "
                                          "what it wrote, below, says why.",
         "client.crashed_before_closing": "The client stopped on an error (code {code}) before closing the server's "
@@ -636,6 +651,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.answer_not_printed": "The client does not print the model's answer.",
+        "client.printed_answer_whole": "The client prints the whole Answer ask returned, not its text: as client2.js "
+                                       "prints r.texte, only the answer's text follows “the model says:”.",
         "client.crashed_after_ask": "The client stopped on an error (code {code}) after calling ask, before printing "
                                     "the answer: what it wrote, below, says why.",
         "client.exit_code": "The client does not end with code 0.",
@@ -659,6 +676,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
+        "model.bare_model_text": "ask returns the model's text alone, a string, without saying where it comes from: "
+                                 "as model.js returns {{ texte, enregistre: false }}, ask returns an Answer marked as "
+                                 "coming from the model (model_answer, given, reads the response that way).",
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
         "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
@@ -670,6 +690,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                    "sample.",
         "model.reason_placeholder": "<reason>",
         "model.fallback_line": "ask must print one line “Recorded sample: … (<reason>).”",
+        "model.fallback_on_stderr": "ask prints the “Recorded sample: …” line on the error output (stderr): like "
+                                    "model.js's console.log, it belongs on standard output, with the client's other "
+                                    "lines.",
         "model.reason_lacks": "The reason does not say {words}.",
         "model.waited_too_long": "ask waited too long.",
         "real.said": "{said}",

@@ -10,7 +10,8 @@ order a line and answers each with one line, the order's nonce in it:
   {"nonce": N, "ready": true}, or {"nonce": N, "error": "Type: text", "trace": ...};
 - {"nonce": N, "env": ..., "messages": ..., "sample": ..., "max_tokens": ...}: the environment
   set, ask(messages, sample, max_tokens) called → {"nonce": N, "text": ..., "recorded": ...,
-  "printed": what ask printed}, or "error" and "trace" in place of text and recorded.
+  "printed": what ask printed, "errors": what it printed on sys.stderr}, or "error" and
+  "trace" in place of text and recorded.
 
 It judges nothing: the checks, outside the sandbox, send each order with a fresh nonce once
 the last one is answered, time each case themselves, give up on one that does not answer in
@@ -52,8 +53,8 @@ def answer_parts(answer):
 def run_case(ask, case: dict) -> dict:
     os.environ.update(case["env"])
     facts: dict = {}
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    printed, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
         try:
             text, recorded = answer_parts(ask(case["messages"], case["sample"], case["max_tokens"]))
             facts.update(text=(text if isinstance(text, str) else repr(text))[:TEXT_CAP],
@@ -61,6 +62,7 @@ def run_case(ask, case: dict) -> dict:
         except BaseException as error:  # SystemExit too: the student's code must not end the run
             facts = {"error": one_line(error), "trace": full_trace(error)}
     facts["printed"] = printed.getvalue()[:PRINTED_CAP]
+    facts["errors"] = errors.getvalue()[:PRINTED_CAP]
     return facts
 
 
