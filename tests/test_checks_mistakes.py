@@ -910,3 +910,19 @@ def test_an_older_handouts_facts_are_taken_and_leaving_them_out_is_still_named(t
         report = run_some(folder, "client.", lang="fr")
         asks = next(r for r in report.results if r.id == "client.asks-model")
         assert (name, asks.reason) == (name, reason), asks.message
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("announced_capabilities(replies)", "announced_capabilities(replies[2])", "client.capabilities_of_one_reply"),
+    ("ask([facts(capabilities), question], TEXT[\"sample\"], 60)",
+     "ask([facts(capabilities), {\"role\": \"user\", \"content\": TEXT[\"sample\"]}], question[\"content\"], 60)",
+     "client.question_as_sample"),
+    ("replies.append(read_reply(line, len(replies) + 1))", "read_reply(line, len(replies) + 1)\n        replies.append(line)",
+     "client.replies_not_read")])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_client_that_hands_ask_or_the_given_reader_the_wrong_thing_is_told_which(tmp_path, old, new, reason, lang):
+    from lab.checks.texts import say
+
+    folder = solutions_copy(tmp_path / "w", "client.py", old, new)
+    named, message = first_failure(run_some(folder, "client.", lang=lang))
+    assert (named, message.splitlines()[0]) == ("client.asks-model", say(lang, reason))

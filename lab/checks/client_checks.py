@@ -511,16 +511,21 @@ def client_trace(outcome: StudentClientRun, lang: str) -> str:
     return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
 
 
-def read_lines_as_replies(outcome: StudentClientRun) -> bool:
-    """The client stopped before ask, in its own code or in announced_capabilities (given), on a
-    reply that is still a line of text read as a dict (.get, ["result"]): part 2 kept the lines
-    it printed, not the replies read from them."""
+def stopped_reading(outcome: StudentClientRun) -> str:
+    """Why the client stopped before ask, when a reply was read as what it is not: a line of text
+    read as a dict (.get, ["result"]) in its own code or in announced_capabilities (given), after
+    part 2 kept the lines it printed ("client.replies_not_read"), or that function handed one
+    reply, whose keys it went through, in place of the list ("client.capabilities_of_one_reply")."""
     trace = outcome.run.stderr.decode("utf-8", errors="replace").strip() if outcome.run else ""
-    after_client = trace.rsplit('client.py", ', 1)[-1]  # the frames below the client's last line
+    after_client = trace.rsplit('client.py", ', 1)[-1]  # the client's last line, and the frames below it
     in_reading = all(name.endswith("server_replies.py") for name in re.findall(r'File "([^"]+)"', after_client))
     error = trace.splitlines()[-1] if trace else ""
-    return in_reading and re.match(r"AttributeError: 'str' object has no attribute 'get'|TypeError: string indices",
-                                   error) is not None
+    if not (in_reading and re.match(r"AttributeError: 'str' object has no attribute 'get'|TypeError: string indices",
+                                    error)):
+        return ""
+    source = after_client.splitlines()[1] if after_client.count("\n") else ""  # the line as Python shows it
+    return ("client.capabilities_of_one_reply" if re.search(r"announced_capabilities\([^)]*\[", source)
+            else "client.replies_not_read")
 
 
 def announced(outcome: StudentClientRun) -> Any:
@@ -541,8 +546,7 @@ def asks_model(context: Context) -> None:
     if len(outcome.asks) != 1:
         trace = client_trace(outcome, context.lang)
         crashed = not outcome.asks and outcome.run is not None and outcome.run.code not in (0, None) and trace
-        reason = ("client.replies_not_read" if crashed and read_lines_as_replies(outcome)
-                  else "client.crashed_before_ask" if crashed else "client.ask_once")
+        reason = ((stopped_reading(outcome) or "client.crashed_before_ask") if crashed else "client.ask_once")
         raise Failed(question, f"{len(outcome.asks)} × ask(…)", reason=reason,
                      fields={"code": outcome.run.code if crashed else ""}, output=trace)
     messages = outcome.asks[0].get("messages")
@@ -555,7 +559,9 @@ def asks_model(context: Context) -> None:
             raise Failed(question, given, reason="client.message_not_a_message", fields={"given": given, "number": number})
     contents = [str(m.get("content", "")) for m in messages]
     if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
-        raise Failed(question, outcome.asks[0], reason="client.question_lacks_capabilities")
+        swapped = any(str(outcome.asks[0].get("sample", "")).rstrip().endswith(spelling) for spelling in spellings)
+        raise Failed(question, outcome.asks[0], reason="client.question_as_sample" if swapped
+                     else "client.question_lacks_capabilities")
     asking = [m for m in messages if any(str(m.get("content", "")).rstrip().endswith(spelling) for spelling in spellings)]
     if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",

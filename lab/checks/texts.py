@@ -210,6 +210,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
                                      "ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.capabilities_of_one_reply": "Le client s’est arrêté avant d’appeler ask : announced_capabilities "
+                                            "(fourni) prend la liste des réponses et y trouve elle-même l’initialize "
+                                            "accepté ; elle a reçu une seule réponse.",
+        "client.question_as_sample": "ask a reçu l’échantillon dans le message de l’utilisateur, et la question comme "
+                                     "échantillon : comme demander dans client2.js, ask reçoit d’abord les messages "
+                                     "(la question avec les capacités), puis l’échantillon, puis 60.",
         "client.replies_not_read": "Le client s’est arrêté avant d’appeler ask : les réponses gardées en partie 2 "
                                    "sont des lignes de texte, pas des réponses lues. Comme client2.js garde "
                                    "JSON.parse(ligne), chaque réponse gardée est l’objet lu sur sa ligne (read_reply, "
@@ -641,6 +647,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "client.ask_once": "The client must call ask once.",
         "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
                                      "wrote, below, says why.",
+        "client.capabilities_of_one_reply": "The client stopped before calling ask: announced_capabilities (given) "
+                                            "takes the list of replies and finds the accepted initialize in it itself; "
+                                            "it was given a single reply.",
+        "client.question_as_sample": "ask got the sample in the user's message, and the question as the sample: as "
+                                     "demander in client2.js, ask takes the messages first (the question with the "
+                                     "capabilities), then the sample, then 60.",
         "client.replies_not_read": "The client stopped before calling ask: the replies part 2 kept are lines of "
                                    "text, not read replies. As client2.js keeps JSON.parse(ligne), each kept reply is "
                                    "the object read from its line (read_reply, given).",
