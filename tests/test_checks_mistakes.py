@@ -841,6 +841,16 @@ def test_an_error_code_written_as_text_costs_the_shape_and_that_reply_only(tmp_p
                       "server.unknown-method"], failed
 
 
+def test_every_error_code_written_as_text_costs_part_one_and_no_bad_line_check(tmp_path):
+    """fail() writing str(code) for every error: the replies' shape (part 1) names it; the bad
+    lines' check does not blame the same "-32600" for being the wrong code."""
+    folder = solutions_copy(tmp_path / "w", "server.py", 'error = {"code": code, "message": text}',
+                            'error = {"code": str(code), "message": text}')
+    report = run_some(folder, "server.", lang="fr")
+    failed = sorted(r.id for r in report.results if r.status != PASSED)
+    assert failed == ["server.flushes-each-reply", "server.json-rpc-replies", "server.reply-ids"], failed
+
+
 def test_the_model_line_printed_with_two_arguments_passes_as_the_arrows_do(tmp_path):
     """print("le modèle dit :", texte) puts one space between its arguments: a space the
     lesson's line has anyway, counted once, as in the "-> " and "<- " lines."""

@@ -143,8 +143,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
         "shape.result_or_error": "il faut soit result, soit error",
-        "shape.misspelt_result": "il faut soit result, soit error, et la réponse a une clé presque pareille : une faute "
-                                 "de frappe ?",
+        "shape.misspelt_result": "il faut soit result, soit error, et la réponse a une clé presque pareille (une faute "
+                                 "de frappe)",
         "shape.result_and_error": "elle a à la fois result et error, quand une réponse a l’un ou l’autre (un dict "
                                   "qui garde les clés d’une réponse à l’autre ?)",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
@@ -586,7 +586,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
         "shape.result_or_error": "it needs either result or error",
-        "shape.misspelt_result": "it needs either result or error, and the reply has a key nearly the same: a typo?",
+        "shape.misspelt_result": "it needs either result or error, and the reply has a key nearly the same (a typo)",
         "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "
                                   "keeps its keys from one reply to the next?)",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
