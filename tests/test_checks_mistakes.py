@@ -796,6 +796,13 @@ def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
     ("the client adds the Answer to a text", "en", ["expected: the model says: Answer 42 of the test model",
                                                     'actual:   <- {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, '
                                                     '"message": "Unknown method: resources/list"}}']),
+    # The shape ask expects, as its hint says it (the given facts first), not a call to copy.
+    ("the client asks with the question alone", "fr", ['attendu : ask([facts(…), {"role": "user", "content": "… '
+                                                       '{"tools":{"listChanged":false}}"}], …)',
+                                                       'obtenu  : "En une phrase, dites ce que peut faire…']),
+    ("the client asks with the question alone", "en", ['expected: ask([facts(…), {"role": "user", "content": "… '
+                                                       '{"tools":{"listChanged":false}}"}], …)',
+                                                       'actual:   "En une phrase, dites ce que peut faire…']),
 ])
 def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, lang, shown):
     """What the first ✗ shows under its message is JSON (null, false, "1"), never Python's
@@ -806,6 +813,22 @@ def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, lang, sho
     lines = click.unstyle(render(report)).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
     assert [line.strip() for line in lines[start + 2:start + 4]] == shown
+
+
+@pytest.mark.parametrize(("mistake", "lang", "title"), [
+    # A file that does not read is filed under that rule, not under the first table's check (issue 34).
+    ("answers.toml with a word after an answer", "fr", "answers.toml se lit comme un fichier TOML"),
+    ("answers.toml with a word after an answer", "en", "answers.toml reads as a TOML file"),
+    ("the server answers a line without method with id null", "fr",
+     "Une ligne avec un id mais sans method reçoit -32600 avec cet id, pas id null"),
+    ("the server answers a line without method with id null", "en",
+     "A line with an id but no method gets -32600 with that id, not id null"),
+])
+def test_the_first_failure_is_titled_by_the_rule_broken(tmp_path, mistake, lang, title):
+    kind, old, new, *_ = MISTAKES[mistake]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang=lang)
+    lines = click.unstyle(render(report)).splitlines()
+    assert next(line for line in lines if line.startswith("    ✗ ")) == f"    ✗ {title}"
 
 
 def test_a_lost_id_is_said_as_such_in_a_later_part_and_not_blamed_on_notifications(tmp_path):

@@ -143,3 +143,13 @@ def test_an_invalid_request_answered_with_id_null_costs_that_check_only(tmp_path
     report = run_some(folder, "server.", lang=lang)
     said = [(r.id, r.message) for r in report.results if r.status != PASSED]
     assert said == [("server.invalid-request-id", message)]
+
+
+def test_a_server_that_stops_on_a_request_without_method_loses_not_a_request_only(tmp_path):
+    """A stop on the line with an id and no method is a stop on a JSON line that is not a request:
+    not-a-request's, not the check of that line's reply (one mistake, one cost)."""
+    (tmp_path / "server.py").write_text(mutate(ALT, '    if method == "ping":\n', '    if method.lower() == "ping":\n'))
+    report = run_some(tmp_path, "server.", lang="en")
+    said = [(r.id, r.message) for r in report.results if r.status != PASSED]
+    assert said == [("server.not-a-request",
+                     'Your server stopped on a JSON line that is not a request: {"jsonrpc": "2.0", "id": 25} (code 1).')]
