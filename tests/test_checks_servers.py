@@ -153,3 +153,16 @@ def test_a_server_that_stops_on_a_request_without_method_loses_not_a_request_onl
     said = [(r.id, r.message) for r in report.results if r.status != PASSED]
     assert said == [("server.not-a-request",
                      'Your server stopped on a JSON line that is not a request: {"jsonrpc": "2.0", "id": 25} (code 1).')]
+
+
+@pytest.mark.parametrize("new", ['return fail(None, -32700, TEXT["parse_error"])', 'return fail(None, -32601, "?")'])
+def test_an_invalid_request_given_another_code_costs_not_a_request_only(tmp_path, new):
+    """A line that is no request answered with a code not its own (-32700, as if it were not JSON):
+    not-a-request names the code; the id null that goes with that code is not charged again."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    server.write_text(mutate(server.read_text(encoding="utf-8"), 'return fail(bad.id, -32600, TEXT["invalid_request"])',
+                             new), encoding="utf-8")
+    report = run_some(folder, "server.", lang="en")
+    assert failed(report) == {"server.not-a-request"}, [(r.id, r.message) for r in report.results if r.status != PASSED]

@@ -415,9 +415,19 @@ def invalid_request_id(context: Context) -> None:
     expected, line = as_json(find(transcript.reference, INVALID_REQUEST["id"])), as_json(INVALID_REQUEST)
     if not answers:
         raise Failed(expected, "—", reason="server.invalid_request_unanswered", fields={"line": line})
+    if field_of(answers[0], "error.code") not in (-32600, MISSING) and not_a_request_fails(context):
+        return  # a code that is not for a line that is no request (-32700, say): not-a-request's, and its id with it
     shown = answers[0] if isinstance(answers[0], str) else as_json(answers[0])
     raise Failed(expected, shown, reason="server.invalid_request_id",
                  fields={"line": line, "reply": shown, "id": as_json(INVALID_REQUEST["id"])})
+
+
+def not_a_request_fails(context: Context) -> bool:
+    try:
+        survives("server.not-a-request", "server.stopped_on_not_a_request")(context)
+    except Failed:
+        return True
+    return False
 
 
 def other_errors_keep_their_ids(context: Context) -> bool:
