@@ -490,6 +490,24 @@ MISTAKES = {
         "server.reply-ids",
         "La requête tools/list (id 1) n’a pas de réponse à son id, et une erreur -32600 porte id null",
         "The request tools/list (id 1) has no reply with its id, and an error -32600 carries id null"),
+    "the server answers a line without method with id null": (
+        "server", "    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n",
+        '    if isinstance(msg, dict) and "method" not in msg:\n        echec(None, -32600, "Requête invalide")\n'
+        "    elif isinstance(msg, dict):\n", "server.invalid-request-id",
+        'Votre serveur répond à {"jsonrpc": "2.0", "id": 25} par {"jsonrpc": "2.0", "id": null, "error": {"code": '
+        '-32600, "message": "Requête invalide"}} : cette ligne a l’id 25, et sa réponse le reprend, même quand c’est '
+        "l’erreur -32600 (requête invalide) ; seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null.",
+        'Your server answers {"jsonrpc": "2.0", "id": 25} with {"jsonrpc": "2.0", "id": null, "error": {"code": '
+        '-32600, "message": "Requête invalide"}}: this line has the id 25, and its reply carries it, even when it is '
+        "the error -32600 (invalid request); only the -32700 error (a line that is not JSON) has id null."),
+    "the server leaves a line without method unanswered": (
+        "server", "    if isinstance(msg, dict):  # une ligne JSON qui n’est pas un objet n’est pas une requête\n",
+        '    if isinstance(msg, dict) and "method" not in msg:\n        continue\n'
+        "    if isinstance(msg, dict):\n", "server.invalid-request-id",
+        'Votre serveur ne répond rien à {"jsonrpc": "2.0", "id": 25} : cette ligne a un id, c’est donc une requête, '
+        "même sans method, et elle reçoit une réponse avec cet id (l’erreur -32600, requête invalide).",
+        'Your server gives no reply to {"jsonrpc": "2.0", "id": 25}: this line has an id, so it is a request, even '
+        "with no method, and it gets a reply with that id (the error -32600, invalid request)."),
     "the server waits for a notification named initialized": (
         "server", 'msg.get("method") == "notifications/initialized" and etat', 'msg.get("method") == "initialized" and etat',
         "server.tools-list-when-ready",
@@ -667,6 +685,12 @@ MISTAKES = {
         '    return {"id": id, "method": "initialize",\n            "param":', "client.seven-messages",
         "Le message 2 n’a pas params, mais il a param : une faute de frappe ?",
         "Message 2 has no params, but it has param: a typo?"),
+    "the helper forgets to import openai": (
+        "model", "import openai\n", "", "model.request",
+        "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, ci-dessous, dit pourquoi.\n"
+        "Échantillon enregistré : aucun modèle n’a répondu (NameError: name 'openai' is not defined).",
+        "No request reached the model at the address AI_URL: what ask printed, below, says why.\n"
+        "Échantillon enregistré : aucun modèle n’a répondu (NameError: name 'openai' is not defined)."),
     "the helper leaves out messages=": (
         "model", "messages=messages,\n", "\n", "model.request",
         "Aucune requête n’est partie : le SDK openai a refusé l’appel, car client.chat.completions.create demande "
@@ -775,19 +799,54 @@ def test_a_crash_shows_the_students_file_and_line_and_the_error_only(tmp_path):
         "json.decoder.JSONDecodeError: Expecting value: line 2 column 1 (char 39)"]
 
 
-@pytest.mark.parametrize(("mistake", "shown"), [
-    ("the server turns ids into text", ["attendu : 1", 'obtenu  : "1"']),
-    ("the parse error carries the previous request's id", ["attendu : id = null", "obtenu  : id = 0"]),
-    ("the server answers a notification", ["attendu : —", 'obtenu  : {"jsonrpc": "2.0", "id": null, "result": {}}']),
+@pytest.mark.parametrize(("mistake", "lang", "shown"), [
+    ("the server turns ids into text", "fr", ["attendu : 1", 'obtenu  : "1"']),
+    ("the server turns ids into text", "en", ["expected: 1", 'actual:   "1"']),
+    ("the parse error carries the previous request's id", "fr", ["attendu : id = null", "obtenu  : id = 0"]),
+    ("the parse error carries the previous request's id", "en", ["expected: id = null", "actual:   id = 0"]),
+    ("the server answers a notification", "fr", ["attendu : —", 'obtenu  : {"jsonrpc": "2.0", "id": null, "result": {}}']),
+    ("the server answers a notification", "en", ["expected: —", 'actual:   {"jsonrpc": "2.0", "id": null, "result": {}}']),
+    ("the server answers a line without method with id null", "fr", ["attendu : id = 25", "obtenu  : id = null"]),
+    ("the server answers a line without method with id null", "en", ["expected: id = 25", "actual:   id = null"]),
+    ("the client adds the Answer to a text", "fr", ["attendu : le modèle dit : Réponse 42 du modèle de test",
+                                                    'obtenu  : <- {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, '
+                                                    '"message": "Méthode inconnue : resources/list"}}']),
+    ("the client adds the Answer to a text", "en", ["expected: the model says: Answer 42 of the test model",
+                                                    'actual:   <- {"jsonrpc": "2.0", "id": 6, "error": {"code": -32601, '
+                                                    '"message": "Unknown method: resources/list"}}']),
+    # The shape ask expects, as its hint says it (the given facts first), not a call to copy.
+    ("the client asks with the question alone", "fr", ['attendu : ask([facts(…), {"role": "user", "content": "… '
+                                                       '{"tools":{"listChanged":false}}"}], …)',
+                                                       'obtenu  : "En une phrase, dites ce que peut faire…']),
+    ("the client asks with the question alone", "en", ['expected: ask([facts(…), {"role": "user", "content": "… '
+                                                       '{"tools":{"listChanged":false}}"}], …)',
+                                                       'actual:   "En une phrase, dites ce que peut faire…']),
 ])
-def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, shown):
+def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, lang, shown):
     """What the first ✗ shows under its message is JSON (null, false, "1"), never Python's
-    None or False, and never two values that read the same (a count of 13 against 13)."""
+    None or False, never two values that read the same (a count of 13 against 13), and never
+    a word of the other language (the test model's answer is in the run's)."""
     kind, old, new, *_ = MISTAKES[mistake]
-    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang="fr")
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang=lang)
     lines = click.unstyle(render(report)).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
     assert [line.strip() for line in lines[start + 2:start + 4]] == shown
+
+
+@pytest.mark.parametrize(("mistake", "lang", "title"), [
+    # A file that does not read is filed under that rule, not under the first table's check (issue 34).
+    ("answers.toml with a word after an answer", "fr", "answers.toml se lit comme un fichier TOML"),
+    ("answers.toml with a word after an answer", "en", "answers.toml reads as a TOML file"),
+    ("the server answers a line without method with id null", "fr",
+     "Une ligne avec un id mais sans method reçoit -32600 avec cet id, pas id null"),
+    ("the server answers a line without method with id null", "en",
+     "A line with an id but no method gets -32600 with that id, not id null"),
+])
+def test_the_first_failure_is_titled_by_the_rule_broken(tmp_path, mistake, lang, title):
+    kind, old, new, *_ = MISTAKES[mistake]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang=lang)
+    lines = click.unstyle(render(report)).splitlines()
+    assert next(line for line in lines if line.startswith("    ✗ ")) == f"    ✗ {title}"
 
 
 def test_a_lost_id_is_said_as_such_in_a_later_part_and_not_blamed_on_notifications(tmp_path):

@@ -4,11 +4,13 @@ told so. Each mistake's first ✗ line: tests/test_checks_mistakes.py."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
+from conftest import ROOT
 from lab.checks import registry
 from lab.process.launch import HERE
 from lab.results import PASSED, SKIPPED
@@ -119,3 +121,48 @@ def test_a_conversation_without_a_cpu_budget_is_not_watched(tmp_path, cpu_second
     assert talk.read_line(20) == str(sum(range(3_000_000))).encode()
     run = talk.finish(20)
     assert (run.code, run.cpu_exhausted) == (0, False)
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", 'Votre serveur répond à {"jsonrpc": "2.0", "id": 25} par {"jsonrpc": "2.0", "id": null, "error": {"code": '
+           '-32600, "message": "Requête invalide"}} : cette ligne a l’id 25, et sa réponse le reprend, même quand c’est '
+           "l’erreur -32600 (requête invalide) ; seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null."),
+    ("en", 'Your server answers {"jsonrpc": "2.0", "id": 25} with {"jsonrpc": "2.0", "id": null, "error": {"code": '
+           '-32600, "message": "Invalid request"}}: this line has the id 25, and its reply carries it, even when it is '
+           "the error -32600 (invalid request); only the -32700 error (a line that is not JSON) has id null."),
+])
+def test_an_invalid_request_answered_with_id_null_costs_that_check_only(tmp_path, lang, message):
+    """serveur2.js answers a line with an id and no method with that id; the solution's on_line
+    answers InvalidRequest with its id. Answering it with id null costs that check, and no other:
+    the other -32600 errors, which keep their ids, are not charged."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    server.write_text(mutate(server.read_text(encoding="utf-8"), "return fail(bad.id, -32600,", "return fail(None, -32600,"),
+                      encoding="utf-8")
+    report = run_some(folder, "server.", lang=lang)
+    said = [(r.id, r.message) for r in report.results if r.status != PASSED]
+    assert said == [("server.invalid-request-id", message)]
+
+
+def test_a_server_that_stops_on_a_request_without_method_loses_not_a_request_only(tmp_path):
+    """A stop on the line with an id and no method is a stop on a JSON line that is not a request:
+    not-a-request's, not the check of that line's reply (one mistake, one cost)."""
+    (tmp_path / "server.py").write_text(mutate(ALT, '    if method == "ping":\n', '    if method.lower() == "ping":\n'))
+    report = run_some(tmp_path, "server.", lang="en")
+    said = [(r.id, r.message) for r in report.results if r.status != PASSED]
+    assert said == [("server.not-a-request",
+                     'Your server stopped on a JSON line that is not a request: {"jsonrpc": "2.0", "id": 25} (code 1).')]
+
+
+@pytest.mark.parametrize("new", ['return fail(None, -32700, TEXT["parse_error"])', 'return fail(None, -32601, "?")'])
+def test_an_invalid_request_given_another_code_costs_not_a_request_only(tmp_path, new):
+    """A line that is no request answered with a code not its own (-32700, as if it were not JSON):
+    not-a-request names the code; the id null that goes with that code is not charged again."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    server.write_text(mutate(server.read_text(encoding="utf-8"), 'return fail(bad.id, -32600, TEXT["invalid_request"])',
+                             new), encoding="utf-8")
+    report = run_some(folder, "server.", lang="en")
+    assert failed(report) == {"server.not-a-request"}, [(r.id, r.message) for r in report.results if r.status != PASSED]

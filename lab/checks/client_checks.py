@@ -34,7 +34,7 @@ from lab import time_limits
 
 CLIENT_LIMIT, CLIENT_CPU = time_limits.CLIENT, time_limits.CLIENT_CPU  # why: lab/time_limits.py
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-MODEL_TEXT = "SPY-MODEL-ANSWER-42"
+MODEL_TEXTS = in_each_language("client.data.answer")  # what the test model answers, in the run's language
 LAST_REPLY = 6  # the client closes the server's input after this many replies
 HOLD_LAST = time_limits.CLIENT_HOLD_LAST  # reply 6 waits this long
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
@@ -158,7 +158,7 @@ class Spies:
                     self.record("ask", parse_json(line, LINE_CAP))
                 except ValueError:
                     self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
-                connection.sendall(json.dumps(MODEL_TEXT).encode() + b"\n")
+                connection.sendall(json.dumps(MODEL_TEXTS[self.lang]).encode() + b"\n")
             except OSError:
                 pass
 
@@ -542,7 +542,8 @@ def asks_model(context: Context) -> None:
     outcome = client_run(context)
     capabilities = announced(outcome)
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
-    question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
+    # The shape ask receives, as the hint says it: the given facts first, then the question ending with the capabilities.
+    question = "ask([facts(…), {\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
         trace = client_trace(outcome, context.lang)
         crashed = not outcome.asks and outcome.run is not None and outcome.run.code not in (0, None) and trace
@@ -590,12 +591,12 @@ def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
     # Either language will do; spaces are counted as the arrows' are (print(a, b) adds one).
-    wanted = [" ".join((reference.model_says(lang) + MODEL_TEXT).split()) for lang in ("fr", "en")]
+    wanted = [" ".join((reference.model_says(lang) + MODEL_TEXTS[context.lang]).split()) for lang in ("fr", "en")]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)
-        whole = [line for line in lines if MODEL_TEXT in line and "recorded=" in line]  # print(…, answer): its repr
-        raise Failed(reference.model_says(context.lang) + MODEL_TEXT, (whole or lines or ["—"])[-1],
+        whole = [line for line in lines if MODEL_TEXTS[context.lang] in line and "recorded=" in line]  # print(…, answer)
+        raise Failed(reference.model_says(context.lang) + MODEL_TEXTS[context.lang], (whole or lines or ["—"])[-1],
                      reason="client.crashed_after_ask" if crashed else "client.printed_answer_whole" if whole
                      else "client.answer_not_printed",
                      fields={"code": outcome.run.code if outcome.run else None}, output=stderr)

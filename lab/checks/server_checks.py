@@ -22,7 +22,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
 from lab.checks.reference import reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
-    field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same)
+    field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same, stopped_before)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
@@ -36,10 +36,12 @@ from lab import time_limits
 # last); a server that stops on one kind is given the kinds after it in another session, so that
 # its death costs that kind's check only.
 NOTIFIED_NEW, FUTURE_VERSION = "server.notified-new", "server.future-version"
+INVALID_REQUEST = {"jsonrpc": "2.0", "id": 25}  # an id and no method: serveur2.js answers it -32600 with msg.id
 BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in either language
     "server.blank-line": [ping(11), b"", ping(12), b" \t", ping(13)],
     "server.not-a-request": [[1, 2], ping(21), 42, ping(22), {}, ping(23),
-                             {"jsonrpc": "2.0", "method": "ping"}, ping(24)],  # a notification, by its missing id
+                             {"jsonrpc": "2.0", "method": "ping"}, ping(24),  # a notification, by its missing id
+                             INVALID_REQUEST, ping(26)],  # a request with no method: its reply is invalid-request-id's
     "server.initialize-without-params": [
         {"jsonrpc": "2.0", "id": 31, "method": "initialize"}, ping(32),
         {"jsonrpc": "2.0", "id": 33, "method": "initialize", "params": None}, ping(34)],
@@ -393,6 +395,55 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
     return judged
 
 
+def invalid_request_id(context: Context) -> None:
+    """INVALID_REQUEST (an id, no method) gets its reply with that id, as any request does. Only
+    its id is judged here (one mistake, one cost): its code is the gate's or not-a-request's, a
+    stop on it not-a-request's, and an id the server's other -32600 errors lose as well is the
+    mistake of the checks that read them."""
+    if isinstance(context, parts.PartView):
+        return  # part 1 lent: the bad-lines session's replies are still written by the student's part 1
+    transcript, start, end = context.probe("server.bad-lines")["server.not-a-request"]
+    at = transcript.sent.index(INVALID_REQUEST, start, end)
+    killer = stopped_on(transcript)
+    if find(transcript.replies, INVALID_REQUEST["id"]) is not MISSING or (killer is not None and killer <= at) \
+            or not other_errors_keep_their_ids(context):
+        return
+    before, after = (find(transcript.replies, transcript.sent[at + step]["id"]) for step in (-1, 1))  # its pings
+    if before is MISSING or after is MISSING:
+        return  # its pings unanswered: where its reply would be cannot be told, and ping-every-state says why
+    first, last = (next(i for i, reply in enumerate(transcript.replies) if reply is one) for one in (before, after))
+    answers = transcript.replies[first + 1:last]
+    expected, line = as_json(find(transcript.reference, INVALID_REQUEST["id"])), as_json(INVALID_REQUEST)
+    if not answers:
+        raise Failed(expected, "—", reason="server.invalid_request_unanswered", fields={"line": line})
+    if field_of(answers[0], "error.code") not in (-32600, MISSING) and not_a_request_fails(context):
+        return  # a code that is not for a line that is no request (-32700, say): not-a-request's, and its id with it
+    shown = answers[0] if isinstance(answers[0], str) else as_json(answers[0])
+    raise Failed(expected, shown, reason="server.invalid_request_id",
+                 fields={"line": line, "reply": shown, "id": as_json(INVALID_REQUEST["id"])})
+
+
+def not_a_request_fails(context: Context) -> bool:
+    try:
+        survives("server.not-a-request", "server.stopped_on_not_a_request")(context)
+    except Failed:
+        return True
+    return False
+
+
+def other_errors_keep_their_ids(context: Context) -> bool:
+    """Does every request the reference refuses with -32600 in the two stdio sessions get a reply
+    with its id (a request the server stopped before aside)?"""
+    for probe in BOTH:
+        transcript: Transcript = context.probe(probe)
+        for expected in transcript.reference:
+            request_id = expected.get("id")
+            if field_of(expected, "error.code") == -32600 and find(transcript.replies, request_id) is MISSING \
+                    and not stopped_before(transcript, request_id):
+                return False
+    return True
+
+
 def exits_at_eof(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     run = transcript.run
@@ -482,8 +533,9 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
                          reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
-        method = next(m["method"] for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id))
-        if "error.code" in paths and field_of(reply, "error.code") == -32601 and not names_method(reply, method):
+        method = next((m.get("method") for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id)), None)
+        if "error.code" in paths and field_of(reply, "error.code") == -32601 and isinstance(method, str) \
+                and not names_method(reply, method):
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
                          reason="server.unknown_method_unnamed", fields={"method": method})
 
@@ -850,6 +902,15 @@ CHECKS = [
                      "Une ligne peut être du JSON sans être une requête : un tableau, un nombre, un objet sans id ni method. Vérifiez sa forme avant d’y lire id ou method (read_message, fourni, le fait), puis lisez la suite."),
                  en=("A JSON line that is not a request ([1, 2], 42, {{}}) does not stop the server",
                      "A line can be JSON without being a request: an array, a number, an object with neither id nor method. Check its shape before reading id or method in it (read_message, given, does), then read on.")),
+    server_check(id="server.invalid-request-id", task="server-3", probes=BAD, run=invalid_request_id,
+                 fr=("Une ligne avec un id mais sans method reçoit -32600 avec cet id, pas id null",
+                     "Une ligne qui a un id est une requête, même sans method : elle reçoit une réponse, et cette "
+                     "réponse reprend son id, comme toute réponse, même quand c’est l’erreur -32600 (requête "
+                     "invalide). Seule une ligne qui n’est pas du JSON reçoit id null."),
+                 en=("A line with an id but no method gets -32600 with that id, not id null",
+                     "A line with an id is a request, even with no method: it gets a reply, and that reply carries "
+                     "its id, as every reply does, even when it is the error -32600 (invalid request). Only a line "
+                     "that is not JSON gets id null.")),
     server_check(id="server.initialize-without-params", task="server-3", probes=BAD,
                  run=survives("server.initialize-without-params", "server.stopped_on_initialize_without_params"),
                  fr=("Un initialize sans params (ou params null) n’arrête pas le serveur",

@@ -236,6 +236,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.data.answer": "Il peut lister des outils.",
         "model.data.sample": "ÉCHANTILLON",
         "model.data.question": "Que peut faire ce serveur ?",
+        "client.data.answer": "Réponse 42 du modèle de test",
         "model.not_loaded": "model.py ne s’est pas chargé en {load_seconds} s",
         "model.load_hangs": "model.py ne se charge pas en {seconds:g} s : ce qui s’exécute à son import ne finit pas.",
         "model.stopped_before": "Le processus de test s’est arrêté avant ce cas.",
@@ -450,6 +451,12 @@ TEXTS: dict[str, dict[str, str]] = {
                                            "{line} (code {code}).",
         "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
                                                        "{line} (code {code}).",
+        "server.invalid_request_id": "Votre serveur répond à {line} par {reply} : cette ligne a l’id {id}, et sa réponse "
+                                     "le reprend, même quand c’est l’erreur -32600 (requête invalide) ; seule l’erreur "
+                                     "-32700 (une ligne qui n’est pas du JSON) a id null.",
+        "server.invalid_request_unanswered": "Votre serveur ne répond rien à {line} : cette ligne a un id, c’est donc "
+                                             "une requête, même sans method, et elle reçoit une réponse avec cet id "
+                                             "(l’erreur -32600, requête invalide).",
         "server.answers_at_end": "Pas de réponse à cette ligne en {seconds:g} s : votre serveur ne répond qu’une fois "
                                  "son entrée fermée, comme s’il lisait toute son entrée avant de répondre. Un vrai "
                                  "client attend chaque réponse avant d’envoyer la suite.",
@@ -671,6 +678,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "model.data.answer": "It can list tools.",
         "model.data.sample": "SAMPLE",
         "model.data.question": "What can this server do?",
+        "client.data.answer": "Answer 42 of the test model",
         "model.not_loaded": "model.py did not load within {load_seconds} s",
         "model.load_hangs": "model.py does not load within {seconds:g} s: what runs at its import never ends.",
         "model.stopped_before": "The test process stopped before this case.",
@@ -872,6 +880,12 @@ TEXTS: dict[str, dict[str, str]] = {
                                            "(code {code}).",
         "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
                                                        "(code {code}).",
+        "server.invalid_request_id": "Your server answers {line} with {reply}: this line has the id {id}, and its reply "
+                                     "carries it, even when it is the error -32600 (invalid request); only the -32700 "
+                                     "error (a line that is not JSON) has id null.",
+        "server.invalid_request_unanswered": "Your server gives no reply to {line}: this line has an id, so it is a "
+                                             "request, even with no method, and it gets a reply with that id (the "
+                                             "error -32600, invalid request).",
         "server.answers_at_end": "No reply to this line in {seconds:g} s: your server answers only once its input has "
                                  "closed, as if it read all its input before answering. A real client waits for each "
                                  "reply before sending the next message.",
