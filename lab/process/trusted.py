@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from lab.process.groups import Child
-from lab.process.preloaded import Forked, start
 
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
@@ -44,23 +44,25 @@ def trusted_python(args: list[str]) -> list[str]:
     return [sys.executable, "-I", *(["-X", f"pycache_prefix={prefix}"] if prefix else []), *args]
 
 
-Started = Child | Forked  # waited for, read and stopped alike (lab/process/groups.py)
-
-
-def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
-                  stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE,
-                  cwd: str = TRUSTED_FOLDER, forked: tuple[str, str, list[str]] | None = None) -> Started:
-    """`argv` in a session of its own, in TRUSTED_FOLDER or `cwd` (a fresh folder of the kit's,
-    never one student code can write); by default nothing on stdin, stdout and stderr on pipes.
+def start_trusted(argv: list[str], env: dict[str, str], *, cwd: Path | str = TRUSTED_FOLDER,
+                  stdin: int | None = subprocess.DEVNULL, stdout: int | None = subprocess.PIPE,
+                  stderr: int | None = subprocess.PIPE, pass_fds: tuple[int, ...] = (),
+                  forked: tuple[str, str, list[str]] | None = None) -> Child:
+    """`argv` in a session of its own, in TRUSTED_FOLDER or `cwd` (a folder of the kit's, or an
+    unsandboxed student process's own); by default nothing on stdin, stdout and stderr on pipes.
 
     `forked`: (a preloader's address, the module or file it runs, its arguments): that program
-    forked ready by the preloader instead, with the default pipes, under the same limits. The
-    one place this choice is made: a preloader that does not answer costs a new interpreter's
-    start-up time, never any isolation."""
+    forked ready by the preloader instead, its stdio on pipes, under the same limits. The one
+    place this choice is made: a preloader that does not answer costs a new interpreter's
+    start-up time, never any isolation (what it forks runs unsandboxed, as a new one would)."""
     if forked is not None:
+        from lab.process.preloaded import fork
+
         address, target, args = forked
-        process = start(address, target, args, cwd, env)
+        process = fork(address, target, args, cwd, env)
         if process is not None:
-            process.stdin.close()  # as /dev/null: nothing to read
+            if stdin == subprocess.DEVNULL:
+                process.stdin.close()  # as /dev/null: nothing to read
             return process
-    return Child(argv, cwd=cwd, env=env, start_new_session=True, stdin=stdin, stdout=stdout, stderr=stderr)
+    return Child.new(argv, cwd=cwd, env=env, start_new_session=True, stdin=stdin, stdout=stdout, stderr=stderr,
+                     pass_fds=pass_fds)
