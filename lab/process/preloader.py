@@ -46,7 +46,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from typing import Iterator
 
-from lab.process.groups import kill_group, stop, wait_for
+from lab.process.groups import Child, kill_group, stop, wait_for
 from lab.process.limits import apply_limits, cap, join_group
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
@@ -373,7 +373,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
     """Several preloaders at once (name -> address, None where one cannot run): all start
     before any is waited for, so their imports overlap on the host's cores. Each listens in
     a short private folder of its own (socket_folder), whatever TMPDIR's length."""
-    started: dict[str, tuple[subprocess.Popen, str]] = {}
+    started: dict[str, tuple[Child, str]] = {}
     try:
         for name, preload in kinds.items() if available() else []:
             address = os.path.join(socket_folder(), "socket")
@@ -413,7 +413,7 @@ def zygote_environment(env: dict[str, str]) -> dict[str, str]:
     return {**SANDBOX_BASE, **arenas}
 
 
-def ready(process: subprocess.Popen, address: str) -> str | None:
+def ready(process: Child, address: str) -> str | None:
     """`address` once the preloader there says it is ready, None if it does not in time."""
     said = select.select([process.stdout], [], [], PRELOADER_READY)[0]
     return address if said and process.stdout.readline() == b"ready\n" else None
