@@ -48,6 +48,7 @@ from typing import Iterator
 
 from lab.process.groups import Child, kill_group, stop, wait_for
 from lab.process.limits import apply_limits, cap, join_group
+from lab.process.sandbox import JOIN_FAILED
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
 from lab.layout import KIT_PARENT
@@ -56,7 +57,6 @@ from lab.process.trusted import start_trusted, trusted_python
 
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 JOIN_FDS = 1 + len(NAMESPACES)  # a zygote's request carries a status pipe and the sandbox's namespaces
-JOIN_FAILED = 125  # a zygote's fork that could not join its sandbox exits with this, before any student code
 SOCKET_PATH_LIMIT = 100  # bytes: an AF_UNIX address holds 108 with its final NUL
 
 
