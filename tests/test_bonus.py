@@ -374,12 +374,12 @@ def test_the_class_names_the_inspector_only_for_the_bonus() -> None:
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab.grading.classroom import BONUS_PRELOAD
-    from lab.process import preloaded
+    from lab.process import trusted
     from lab.process.preloader import preloader
 
     forks = []
-    real_fork = preloaded.fork
-    monkeypatch.setattr(preloaded, "fork", lambda *args, **kwargs: forks.append(real_fork(*args, **kwargs)) or forks[-1])
+    real_fork = trusted.fork
+    monkeypatch.setattr(trusted, "fork", lambda *args, **kwargs: forks.append(real_fork(*args, **kwargs)) or forks[-1])
     assert {"mcp", "lab.checks.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
     with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None

@@ -20,7 +20,7 @@ from lab.process import sandbox
 from lab.grading.cgroup import SubmissionGroup
 from lab.process.preloader import JOIN_FAILED, ZYGOTE, available, preloader
 from lab.process.groups import stop
-from lab.process.preloaded import fork
+from lab.process.trusted import fork
 from lab.process.student import KitError, start_joined
 from lab.process.sandbox_entry import NAMESPACES
 

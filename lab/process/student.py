@@ -23,8 +23,7 @@ from pathlib import Path
 from lab.process import sandbox
 from lab.process.groups import Child, limit_cpu, stop, wait_for
 from lab.process.launch import Launch
-from lab.process.preloaded import fork
-from lab.process.trusted import start_trusted
+from lab.process.trusted import fork, start_trusted
 from lab.time_limits import SANDBOX_LISTENERS, ZYGOTE_JOIN
 
 
@@ -174,7 +173,8 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     status_out, status_in = os.pipe()
     try:
         forked = fork(address, str(script), list(args), cwd, with_ports(env, listeners),
-                      extra_fds=[status_in, *namespaces], extra={"group": list(spec.group), "cpu": cpu_seconds, "uid": spec.uid}, holder=holder)
+                      extra_fds=[status_in, *namespaces], holder=holder,
+                      extra={"group": list(spec.group), "cpu": cpu_seconds, "uid": spec.uid})
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)
