@@ -4,9 +4,10 @@ launch context says (lab/process/launch.py):
 - with a sandbox, `python script` runs inside bubblewrap (lab/process/sandbox.py), or, for a
   model runner, is forked by the zygote with openai loaded and joined into its sandbox
   (lab/process/sandbox_entry.py): the same sandbox, the same limits;
-- without one (a student's own machine, `--no-sandbox`), as it is, or forked by a preloader.
-A helper the context names that does not answer is a kit error (KitError): never a quieter,
-less isolated path taken instead."""
+- without one (a student's own machine, `--no-sandbox`), as it is, or forked by a preloader
+  (lab/process/trusted.py::start_trusted: one that does not answer costs a new interpreter).
+A zygote the context names that does not answer, or whose fork cannot join, is a kit error
+(KitError): never a quieter, less isolated path taken instead."""
 
 from __future__ import annotations
 
