@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from grade_class import cpu_group, group_cpu, machine_speed  # noqa: E402
 from lab.process import sandbox  # noqa: E402
 from lab.checks.reference import encode_lines, give_helper_bytecode, scenario_messages  # noqa: E402
-from lab.process.groups import stop  # noqa: E402
+from lab.process.groups import Child, stop  # noqa: E402
 from lab.process.preloader import preloader  # noqa: E402
 from lab.process.launch import Launch  # noqa: E402
 from lab.process.preloader import ZYGOTE  # noqa: E402
@@ -52,8 +52,8 @@ def bwrap_alone(spec: sandbox.Spec, work: Path, _zygote: str) -> None:
 def holder(spec: sandbox.Spec, work: Path, listen: tuple[str, ...]) -> None:
     """A holder started, its "ready" received, then stopped: what a joined fork waits for."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    process = subprocess.Popen(sandbox.wrap(spec, [], work, theirs.fileno(), listen), pass_fds=(theirs.fileno(),),
-                               stdin=subprocess.DEVNULL, start_new_session=True)
+    process = Child.new(sandbox.wrap(spec, [], work, theirs.fileno(), listen), pass_fds=(theirs.fileno(),),
+                        stdin=subprocess.DEVNULL, start_new_session=True)
     theirs.close()
     for listener in receive_listeners(ours, listen, process).values():
         listener.close()

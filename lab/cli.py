@@ -38,13 +38,16 @@ SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
     """`python client.py SERVER` in this terminal, from the current folder, as a student would
     run it: a student process like any other (lab/process/student.py), on their own machine."""
-    from lab.process.groups import wait_or_kill
+    from lab.process.groups import stop, wait_for
     from lab.process.launch import HERE
     from lab.process.student import start_student
 
     env = {**os.environ, "LAB_LANG": lang}
     process, _ = start_student(HERE, client, (server_file,), cwd=Path.cwd(), env=env, terminal=True)
-    code = wait_or_kill(process, timeout)
+    try:
+        code = wait_for(process, timeout)
+    finally:
+        stop(process)  # what it started and left running goes with it, Ctrl-C too
     if code is None:
         click.echo(text(lang, "run.timeout", seconds=timeout), err=True)
         return 124

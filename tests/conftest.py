@@ -61,8 +61,8 @@ def feed_server(data: bytes, server: Path = REFERENCE_SERVER, lang: str = "fr",
 def python(code: str) -> Child:
     """A Python child in a session of its own (its group can be killed whole), isolated (-I),
     reading nothing, its stdout and stderr piped: the kit's own child type (lab/process/groups.py)."""
-    return Child([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+    return Child.new([sys.executable, "-I", "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def refused_url() -> str:

@@ -374,17 +374,17 @@ def test_the_class_names_the_inspector_only_for_the_bonus() -> None:
 
 def test_under_lab_grade_the_sdk_client_is_forked_from_the_preloader(monkeypatch: pytest.MonkeyPatch) -> None:
     from lab.grading.classroom import BONUS_PRELOAD
-    from lab.process import preloaded, trusted
+    from lab.process import trusted
     from lab.process.preloader import preloader
 
     forks = []
-    real_start = preloaded.start
-    monkeypatch.setattr(trusted, "start", lambda *args, **kwargs: forks.append(real_start(*args, **kwargs)) or forks[-1])
+    real_fork = trusted.fork
+    monkeypatch.setattr(trusted, "fork", lambda *args, **kwargs: forks.append(real_fork(*args, **kwargs)) or forks[-1])
     assert {"mcp", "lab.checks.real_clients"} <= set(BONUS_PRELOAD.modules)  # loaded once for the class
     with preloader(60, 2 << 30, 64 << 20, dict(os.environ), BONUS_PRELOAD) as address:
         assert address is not None
         [run] = real_clients.run_sdk(LESSON, modes=("auto",), launch=Launch(preloader=address))
-    assert len(forks) == 1 and isinstance(forks[0], preloaded.Forked)  # no new interpreter
+    assert len(forks) == 1 and forks[0].control is not None  # a fork, no new interpreter
     assert (run.client, run.outcome, said(run, "en")) == ("sdk-auto", "refused", "MCP error -32602: Version non prise en charge")
 
 

@@ -20,7 +20,8 @@ import pytest
 
 from hostile import is_gone, wait_until_gone
 from lab.process import preloader as preload
-from lab.process.preloaded import Forked, start
+from lab.process.groups import Child
+from lab.process.trusted import fork as start
 from lab.process.preloader import preloader
 from lab.grading.runner import GiB, MiB
 
@@ -65,7 +66,7 @@ def write(folder: Path, name: str, source: str) -> Path:
     return path
 
 
-def finish(process: Forked, data: bytes = b"") -> tuple[int, bytes, bytes]:
+def finish(process: Child, data: bytes = b"") -> tuple[int, bytes, bytes]:
     process.stdin.write(data)
     process.stdin.close()
     out, err = process.stdout.read(), process.stderr.read()
@@ -167,7 +168,7 @@ def test_a_killed_asker_takes_its_forks_with_it(address: str, tmp_path: Path) ->
     pids = tmp_path / "pids"
     asker = write(tmp_path, "asker.py", (
         "import sys, time\n"
-        "from lab.process.preloaded import start\n"
+        "from lab.process.trusted import fork as start\n"
         f"process = start({address!r}, {str(write(tmp_path, 'spawner.py', SPAWNER))!r}, [], {str(tmp_path)!r}, {{}})\n"
         f"open({str(pids)!r}, 'w').write(process.stdout.readline().decode())\n"
         "time.sleep(600)\n"))

@@ -7,7 +7,7 @@ import sys
 
 from conftest import python
 from hostile import is_gone, wait_until_gone
-from lab.process.groups import wait_for, wait_or_kill
+from lab.process.groups import TOKEN_VARIABLE, Child, stop, wait_for
 
 
 def test_wait_for_gives_the_exit_code_or_none_at_the_limit_and_leaves_the_process_as_it_is() -> None:
@@ -17,8 +17,7 @@ def test_wait_for_gives_the_exit_code_or_none_at_the_limit_and_leaves_the_proces
         assert wait_for(sleeper, 0.2) is None
         assert sleeper.poll() is None and not is_gone(sleeper.pid)  # still running: the caller decides
     finally:
-        sleeper.kill()
-        sleeper.wait()
+        stop(sleeper)
     assert wait_for(sleeper, 1.0) == -9  # reaped already: its code, at once
 
 
@@ -26,12 +25,31 @@ def test_a_plain_popen_is_waited_for_alike() -> None:
     assert wait_for(subprocess.Popen([sys.executable, "-c", "raise SystemExit(4)"]), 10.0) == 4
 
 
-def test_wait_or_kill_kills_what_the_process_left_running() -> None:
+def test_stop_kills_what_the_process_left_running_and_reaps_it() -> None:
     spawner = python("import subprocess, sys, time\n"
                      "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
                      "print(child.pid, flush=True)\n"
                      "time.sleep(60)\n")
     child = int(spawner.stdout.readline())
-    assert wait_or_kill(spawner, 0.2) is None
-    assert spawner.returncode == -9
+    assert wait_for(spawner, 0.2) is None
+    stop(spawner)
+    assert spawner.returncode == -9  # reaped
     assert wait_until_gone(child)  # killed with the spawner's group
+    stop(spawner)  # safe to repeat
+
+
+def test_stop_with_a_token_sweeps_what_left_the_group_carrying_it() -> None:
+    import os
+
+    token = "0123456789abcdef"
+    spawner = Child.new([sys.executable, "-I", "-c", "import subprocess, sys\n"
+                         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+                         " start_new_session=True)\n"
+                         "print(child.pid, flush=True)\n"],
+                        stdout=subprocess.PIPE, start_new_session=True, env={**os.environ, TOKEN_VARIABLE: token})
+    escaped = int(spawner.stdout.readline())
+    assert wait_for(spawner, 10.0) == 0
+    stop(spawner)
+    assert not is_gone(escaped)  # another session: the group kill missed it
+    stop(spawner, token)
+    assert wait_until_gone(escaped)

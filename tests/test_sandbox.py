@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, STUB_ENGINE, make_submission
+from lab.process.capped import read_run
 from lab.process.launch import Launch
 from lab.process import sandbox
 from lab.grading.catalogue import Catalogue
@@ -121,6 +122,14 @@ def test_a_rerun_in_another_format_grades_again(tmp_path: Path, catalogue: Catal
     assert (out / "ada" / "results.xml").is_file()
 
 
+def communicate(process, limit: float) -> tuple[bytes, bytes]:
+    """Its stdout and stderr once it has ended (then reaped: its returncode is set)."""
+    import time
+
+    run = read_run(process, time.monotonic(), limit, 1 << 20, 1 << 20)
+    return run.stdout, run.stderr
+
+
 @needs_bwrap
 def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path: Path) -> None:
     from lab.process.student import start_new
@@ -139,7 +148,7 @@ def test_a_sandboxed_process_sees_only_its_folder_python_and_the_system(tmp_path
     spec = sandbox.find()[0].with_writable(folder)
     env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LAB_LANG": "en"}
     process, listeners = start_new(Launch(spec), [sys.executable, "-c", probe], folder, env, listen=("LAB_PORT",))
-    out, err = process.communicate(timeout=20)
+    out, err = communicate(process, 20)
     seen = json.loads(out)
     assert (seen["kit"], seen["solutions"], seen["beside"], seen["lab"], seen["openai"]) == (
         False, False, False, False, True), err
@@ -178,7 +187,7 @@ def test_a_sandboxed_student_process_looks_certificates_up_in_the_systems_folder
              "print(json.dumps(sorted(name for name in os.listdir(os.environ['SSL_CERT_DIR'])"
              f" if re.fullmatch({HASHED.pattern!r}, name))))\n")
     process, _ = start_new(launch, [sys.executable, "-c", probe], folder, env)
-    out, err = process.communicate(timeout=30)
+    out, err = communicate(process, 30)
     assert process.returncode == 0, err
     assert json.loads(out) == sorted(name for name in os.listdir(spec.certificates) if HASHED.fullmatch(name))
     # Outside the sandbox (`lab check` on a student's machine) the same folder, in place of a
@@ -198,7 +207,7 @@ def test_a_sandboxed_student_process_looks_certificates_up_in_the_systems_folder
            "openai.OpenAI(base_url='http://127.0.0.1:9/v1', api_key='lab', max_retries=0).close()\n"
            "print(loaded)\n")
     process, _ = start_new(HERE, [sys.executable, "-c", spy], folder, env)
-    out, err = process.communicate(timeout=30)
+    out, err = communicate(process, 30)
     assert process.returncode == 0, err
     assert out.decode().strip() == f"[[None, {spec.certificates!r}, None]]"
 

@@ -4,6 +4,7 @@ bubblewrap sandbox must be as contained as a program bubblewrap starts itself, a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ from lab.process import sandbox
 from lab.grading.cgroup import SubmissionGroup
 from lab.process.preloader import JOIN_FAILED, ZYGOTE, available, preloader
 from lab.process.groups import stop
-from lab.process.preloaded import start
+from lab.process.trusted import fork
 from lab.process.student import KitError, start_joined
 from lab.process.sandbox_entry import NAMESPACES
 
@@ -97,9 +98,10 @@ def sleepers() -> list[int]:
     return found
 
 
-def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",), hold: bool = False) -> tuple[dict, object]:
+def probe(zygote: str, work: Path, *args: str, listen=("LAB_TEST_PORT",), hold: bool = False,
+          spec: sandbox.Spec | None = None) -> tuple[dict, object]:
     env = {"PATH": "/usr/bin:/bin", "LAB_LANG": "en", **({"LAB_TEST_HOLD": "1"} if hold else {})}
-    process, listeners = start_joined(zygote, work / "probe.py", args, work, env, sandbox.find()[0], listen)
+    process, listeners = start_joined(zygote, work / "probe.py", args, work, env, spec or sandbox.find()[0], listen)
     for listener in listeners.values():  # the check's side of the listener: accept what comes
         listener.settimeout(5)
     line = process.stdout.readline()
@@ -134,7 +136,6 @@ def test_only_the_model_runner_is_forked_by_the_zygote(zygote: str, jailed: Path
     """A student's server or client starts as a new interpreter in its sandbox, as a real client
     starts it; only the kit's model runner (warm=True) is a fork of the zygote, joined in."""
     from lab.process.launch import Launch
-    from lab.process.preloaded import Forked
     from lab.process.student import SANDBOX_BASE, start_student
 
     (jailed / "hello.py").write_text("import sys\nprint('openai' in sys.modules)\n", encoding="utf-8")
@@ -144,7 +145,7 @@ def test_only_the_model_runner_is_forked_by_the_zygote(zygote: str, jailed: Path
         process, _ = start_student(launch, jailed / "hello.py", cwd=jailed, env=dict(SANDBOX_BASE), warm=warm)
         try:
             assert process.wait(timeout=20) == 0
-            seen.append((isinstance(process, Forked), process.stdout.read()))
+            seen.append((process.control is not None, process.stdout.read()))  # forked: a preloader's connection
         finally:
             stop(process)
     assert seen == [(False, b"False\n"), (True, b"True\n")]
@@ -169,7 +170,7 @@ def test_what_a_joined_fork_starts_dies_with_its_sandbox(zygote: str, jailed: Pa
     while sleepers() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert sleepers() == []
-    assert process.companion.poll() is not None  # the holder (bwrap) is reaped too
+    assert process.holder.poll() is not None  # the holder (bwrap) is reaped too
 
 
 def test_exit_codes_and_signals_come_back_as_the_program_ended(zygote: str, jailed: Path) -> None:
@@ -185,12 +186,12 @@ def test_exit_codes_and_signals_come_back_as_the_program_ended(zygote: str, jail
 def test_a_fork_that_cannot_join_says_so_before_any_code_runs(zygote: str, jailed: Path) -> None:
     status_out, status_in = os.pipe()
     namespaces = [os.open(f"/proc/self/ns/{name}", os.O_RDONLY) for name in NAMESPACES]
-    forked = start(zygote, str(jailed / "probe.py"), [], jailed, {}, extra_fds=[status_in, *namespaces],
-                   extra={"holder": "not a pid"})
+    forked = fork(zygote, str(jailed / "probe.py"), [], jailed, {}, extra_fds=[status_in, *namespaces],
+                  extra={"group": ["/etc/passwd"]})  # not a control group's cgroup.procs: never written
     for fd in (status_in, *namespaces):
         os.close(fd)
     said = os.read(status_out, 600)
-    assert said.startswith(b"failed: invalid literal for int()")
+    assert said == b"failed: a group is a list of cgroup.procs files"
     assert forked.wait(timeout=10) == JOIN_FAILED
     assert forked.stdout.read() == b""  # the probe never ran
 
@@ -212,16 +213,17 @@ def test_a_joined_fork_counts_against_its_submissions_group(zygote: str, jailed:
     group = SubmissionGroup(1 << 30)
     if not group.active:
         pytest.skip("no writable control group here")
-    group.add(os.getpid())  # this test is the submission's check run: the holder is born inside
+    spec = dataclasses.replace(sandbox.find()[0], group=group.student_procs())
     try:
         # Held alive until its input closes: a probe that had already ended would have left the group.
-        seen, process = probe(zygote, jailed, str(host_service), hold=True)
-        assert process.pid in group.members()  # the zygote's fork, moved in before joining
+        seen, process = probe(zygote, jailed, str(host_service), hold=True, spec=spec)
+        student = set()
+        for procs in group.student_procs():
+            student.update(int(pid) for pid in Path(procs).read_text().split())
+        assert {process.pid, process.holder.pid} <= student  # the zygote's fork and the holder, in its student part
+        assert os.getpid() not in group.members()  # moved in by the fork itself, not by its asker
         stop(process)
     finally:
-        for folder in group.folders:  # back to where we were, then remove the group
-            parent_procs = folder.parent / "cgroup.procs"
-            parent_procs.write_text(f"{os.getpid()}\n")
         group.close()
 
 

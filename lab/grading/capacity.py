@@ -27,7 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.process.limits import CGROUP_ROOT, SANDBOX_PIDS
+from lab.process.limits import CGROUP_ROOT, PROC, SANDBOX_PIDS, cgroup_paths
 
 # Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
 # and their threads), without and with --bonus (the real MCP clients are node and a second
@@ -50,7 +50,6 @@ WORST_JOB_PIDS = {bonus: PIDS_FOR_CHECKS[bonus] + SANDBOXES_AT_ONCE[bonus] * SAN
 # part of a class's time, and four were no faster than three (docs/performance.md).
 JOBS_PER_CPU = 3
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
-PROC = Path("/proc")
 NO_LIMIT_V1 = 2**60  # v1 writes "no limit" as a huge page-rounded number
 # A controller's limit files (v2, v1): a folder holding one is where that controller is.
 LIMIT_FILES = {"pids": ("pids.max",), "cpu": ("cpu.max", "cpu.cfs_quota_us"),
@@ -80,23 +79,6 @@ def read_int(path: Path) -> int | None:
         return int(path.read_text().split()[0])
     except (OSError, IndexError, ValueError):  # ValueError: "max", no limit
         return None
-
-
-def cgroup_paths(proc: Path = PROC) -> dict[str, str]:
-    """controller -> this process's cgroup path ("" for the v2 unified hierarchy)."""
-    paths: dict[str, str] = {}
-    try:
-        lines = (proc / "self" / "cgroup").read_text().splitlines()
-    except OSError:
-        return paths
-    for line in lines:
-        parts = line.split(":", 2)
-        if len(parts) != 3:
-            continue
-        _, controllers, path = parts
-        for controller in controllers.split(",") if controllers else [""]:
-            paths[controller] = path
-    return paths
 
 
 def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC) -> list[Path]:

@@ -32,8 +32,9 @@ from lab.grading.capacity import PIDS_PER_JOB
 from lab.grading.sweep import pid_namespace, start_time
 from lab.process.groups import kill_pids
 from lab.process.limits import CGROUP_ROOT as ROOT
-from lab.process.limits import GROUP_PREFIX
+from lab.process.limits import cgroup_paths
 
+GROUP_PREFIX = "lab-grade-"  # a submission's group
 TRUSTED, STUDENT = "trusted", f"{GROUP_PREFIX}student"
 MEMORY_FILES = ("memory.limit_in_bytes", "memory.max", "memory.memsw.limit_in_bytes")  # v1, v2, v1 with swap
 NAME = re.compile(re.escape(GROUP_PREFIX) + r"(\d+)-(\d+)-(\d+)-[0-9a-f]{12}")
@@ -41,24 +42,17 @@ NAME = re.compile(re.escape(GROUP_PREFIX) + r"(\d+)-(\d+)-(\d+)-[0-9a-f]{12}")
 
 def own_groups() -> dict[str, Path]:
     """controller -> this process's group folder, for the memory and pids controllers."""
-    try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return {}
-    found: dict[str, Path] = {}
-    for line in lines:
-        number, controllers, path = line.split(":", 2)
-        if number == "0" and not controllers:  # cgroup v2: one tree
-            folder = ROOT / path.lstrip("/")
-            enabled = (folder / "cgroup.subtree_control").read_text().split() if (
-                folder / "cgroup.subtree_control").is_file() else []
-            for controller in ("memory", "pids"):
-                if controller in enabled:
-                    found.setdefault(controller, folder)
-            continue
-        for controller in controllers.split(","):
-            if controller in ("memory", "pids") and (ROOT / controller).is_dir():
-                found[controller] = ROOT / controller / path.lstrip("/")
+    paths, found = cgroup_paths(), {}
+    for controller in ("memory", "pids"):
+        if controller in paths and (ROOT / controller).is_dir():  # cgroup v1: a tree each
+            found[controller] = ROOT / controller / paths[controller].lstrip("/")
+    if "" in paths:  # cgroup v2: one tree, where the controllers are enabled for the groups below
+        folder = ROOT / paths[""].lstrip("/")
+        enabled = (folder / "cgroup.subtree_control").read_text().split() if (
+            folder / "cgroup.subtree_control").is_file() else []
+        for controller in ("memory", "pids"):
+            if controller in enabled:
+                found.setdefault(controller, folder)
     return found
 
 

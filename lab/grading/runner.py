@@ -40,11 +40,11 @@ from lab.grading.cgroup import SubmissionGroup
 from lab.i18n import text
 from lab.layout import KIT_PARENT, STUDENT_FILES
 from lab.process.capped import parse_json, read_run
-from lab.process.groups import TOKEN_VARIABLE, stop
+from lab.process.groups import TOKEN_VARIABLE, Child, stop
 from lab.process.launch import Launch
 from lab.process.result import Run
 from lab.process.sandbox import DEFAULT_TMP_BYTES
-from lab.process.trusted import Started, start_trusted, trusted_python
+from lab.process.trusted import start_trusted, trusted_python
 from lab.results import ERROR, FAILED, Report
 from lab.time_limits import SUBMISSION
 
@@ -124,7 +124,7 @@ def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool,
 
 
 # The check runs going on now, by token: a stopped class run (Ctrl-C, SIGTERM) kills them all.
-RUNNING: dict[str, Started] = {}
+RUNNING: dict[str, Child] = {}
 RUNNING_LOCK = threading.Lock()
 
 

@@ -74,7 +74,7 @@ class CappedReader:
 
 
 def read_run(process, started: float, limit: float, out_cap: int, err_cap: int, token: str = "") -> Run:
-    """A started process (a Child or a Forked) run to its end, or stopped `limit` s after
+    """A started process (a Child) run to its end, or stopped `limit` s after
     `started` (monotonic; then its code is None), at most `out_cap` and `err_cap` bytes of its
     stdout and stderr kept. Either way it is stopped after (groups.stop, with `token`)."""
     out, err = CappedReader(process.stdout, out_cap), CappedReader(process.stderr, err_cap)

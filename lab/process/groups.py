@@ -1,13 +1,20 @@
-"""Process groups and CPU budgets: how a child and everything it started are limited and killed."""
+"""Process groups and CPU budgets: how a child and everything it started are limited and killed.
+
+`Child` is the one type of a child process, a new one or a preloader's fork; `stop` is the one
+way to end one (its group killed, the child reaped, what carries its grading token swept)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import signal
+import socket
 import subprocess
+import threading
 import time
+from typing import IO
 
 from lab.time_limits import REAP
 
@@ -19,24 +26,91 @@ TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if POSIX else 100  # /proc's unit of
 TOKEN_VARIABLE = "LAB_GRADE_TOKEN"  # set by `lab grade` for each check run: what it left running carries it
 
 
-def stop(process, token: str = "") -> None:
-    """The one way the kit ends a child it started (a Child, or a preloader's Forked): its group
-    killed, even when its leader has exited (what it started may still run, and while one does
-    the group's id names no other process), the child reaped, then, with `token`, every process
-    still carrying that grading token (one that left the group: setsid). Safe to repeat."""
+class Child:
+    """A child process the kit started, waited for, read and stopped alike: a new process
+    (`Child.new`: a Popen inside), or one a preloader forked (`control`: the connection that
+    asked for it, which brings its exit code; closing it has the preloader kill the fork's
+    group and reap it, lab/process/preloader.py). `holder`: a zygote's fork only, the sandbox
+    it joined (lab/process/sandbox_entry.py), stopped with it."""
+
+    def __init__(self, pid: int, stdin: IO[bytes] | None, stdout: IO[bytes] | None, stderr: IO[bytes] | None,
+                 popen: subprocess.Popen | None = None, control: socket.socket | None = None,
+                 holder: "Child | None" = None) -> None:
+        self.pid, self.stdin, self.stdout, self.stderr = pid, stdin, stdout, stderr
+        self.popen, self.control, self.holder = popen, control, holder
+        self.returncode: int | None = None
+        self.lock = threading.Lock()  # one reader of a fork's exit message
+
+    @classmethod
+    def new(cls, argv: list[str], **options) -> "Child":
+        """`argv` as a new process, started with subprocess.Popen's `options`."""
+        popen = subprocess.Popen(argv, **options)
+        return cls(popen.pid, popen.stdin, popen.stdout, popen.stderr, popen=popen)
+
+    def poll(self) -> int | None:
+        return wait_for(self, 0.0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Its exit code (negative: the signal that ended it) as soon as it ends; TimeoutExpired
+        while it still runs at `timeout`."""
+        if self.returncode is None:
+            self.returncode = self.popen_end(timeout) if self.popen is not None else self.fork_end(timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"process {self.pid}", timeout or 0.0)
+        return self.returncode
+
+    def popen_end(self, timeout: float | None) -> int | None:
+        """Heard through a pidfd (Linux 5.3+) at once, where Popen.wait(timeout) polls and wakes
+        up to 50 ms late."""
+        if timeout is not None and hasattr(os, "pidfd_open"):
+            with contextlib.suppress(OSError):  # reaped already, or no pidfds: Popen's own wait below
+                pidfd = os.pidfd_open(self.pid)
+                try:
+                    if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
+                        return None
+                finally:
+                    os.close(pidfd)
+        try:
+            return self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def fork_end(self, timeout: float | None) -> int | None:
+        """The preloader's {"exit": CODE}; then the connection is closed, so that it sweeps the
+        fork's group and reaps it. A preloader gone is a fork gone (killed with it)."""
+        with self.lock:
+            if self.returncode is not None:
+                return self.returncode
+            if not select.select([self.control], [], [], None if timeout is None else max(0.0, timeout))[0]:
+                return None
+            try:
+                message = self.control.recv(4096)
+                code = int(json.loads(message)["exit"]) if message else -signal.SIGKILL
+            except (OSError, ValueError, KeyError, TypeError):
+                code = -signal.SIGKILL
+            self.control.close()
+            return code
+
+
+def stop(process: Child, token: str = "") -> None:
+    """The one way the kit ends a child it started: its group killed, even when its leader has
+    exited (what it started may still run, and while one does the group's id names no other
+    process), the child reaped, the sandbox a zygote's fork joined stopped too, then, with
+    `token`, every process still carrying that grading token (one that left the group:
+    setsid). Safe to repeat, and from another thread."""
     if GROUPS:
-        kill_tree(process.pid, leader=process.returncode is None)
+        kill_group(process.pid, leader=process.returncode is None)
     elif process.poll() is None:
-        process.kill()  # Windows: no group, the child alone
-    try:
-        process.wait(timeout=REAP)
-    except subprocess.TimeoutExpired:
-        pass  # stuck in the kernel (a dying sandbox's mounts): the kill stands, the reap comes later
+        with contextlib.suppress(OSError):  # Windows: no group; TerminateProcess, the child alone
+            os.kill(process.pid, signal.SIGTERM)
+    wait_for(process, REAP)  # None: stuck in the kernel (a dying sandbox's mounts), reaped later
+    if process.holder is not None:
+        stop(process.holder)
     if token:
         kill_marked(token)
 
 
-def kill_tree(pid: int, leader: bool = True) -> None:
+def kill_group(pid: int, leader: bool = True) -> None:
     """SIGKILL the process group `pid` leads and, with `leader` (only for a pid not reaped yet),
     the process too: right after fork(), before its setsid(), a child has no group yet."""
     for kill in (os.killpg, os.kill) if leader else (os.killpg,):
@@ -44,40 +118,12 @@ def kill_tree(pid: int, leader: bool = True) -> None:
             kill(pid, signal.SIGKILL)
 
 
-class Child(subprocess.Popen):
-    """A new process as the kit starts it: a Popen whose wait hears its end at once, through a
-    pidfd (Linux 5.3+), where Popen.wait(timeout) polls and wakes up to 50 ms late."""
-
-    def wait(self, timeout: float | None = None) -> int:
-        if timeout is not None and self.returncode is None and hasattr(os, "pidfd_open"):
-            try:
-                pidfd = os.pidfd_open(self.pid)
-            except OSError:  # reaped already, or a kernel without pidfds: Popen's own wait below
-                pidfd = None
-            if pidfd is not None:
-                try:
-                    if not select.select([pidfd], [], [], max(0.0, timeout))[0]:
-                        raise subprocess.TimeoutExpired(self.args, timeout)
-                finally:
-                    os.close(pidfd)
-        return super().wait(timeout)
-
-
-def wait_for(process, timeout: float) -> int | None:
+def wait_for(process: Child, timeout: float) -> int | None:
     """Its exit code as soon as it ends, or None when it still runs at `timeout`."""
     try:
         return process.wait(timeout=max(0.0, timeout))
     except subprocess.TimeoutExpired:
         return None
-
-
-def wait_or_kill(process, timeout: float) -> int | None:
-    """Its exit code, or None when it still runs at `timeout`. Either way (Ctrl-C too), what it
-    started and left running is killed with it."""
-    try:
-        return wait_for(process, timeout)
-    finally:
-        stop(process)
 
 
 def limit_cpu(pid: int, seconds: int) -> None:

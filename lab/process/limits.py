@@ -1,11 +1,10 @@
 """The class's resource limits, set with setrlimit in a student-side process before it runs
 anything (everything that process starts inherits them), the seccomp filter that keeps every
-kernel keyring out of reach, and the submission's control group (lab/grading/cgroup.py makes
-it) that a preloaded fork joins."""
+kernel keyring out of reach, and control groups: the one reader of this process's, and the
+submission's (lab/grading/cgroup.py makes it) that a zygote's fork joins."""
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import platform
@@ -16,7 +15,7 @@ import threading
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
-GROUP_PREFIX = "lab-grade-"  # a submission's group
+PROC = Path("/proc")
 # Processes and threads one sandbox may hold (a real client, node, holds about 15 with the
 # server it starts): RLIMIT_NPROC set inside its own user namespace counts that sandbox alone.
 SANDBOX_PIDS = 24
@@ -88,21 +87,28 @@ def forbid_keyrings() -> None:
     check(c.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(SockFprog(len(code) // 8, code)), 0, 0), "seccomp")
 
 
-def join_groups_of(pid: int) -> None:
-    """Move this process into the memory and pids groups of process `pid` (a sandbox's holder,
-    itself inside its submission's group): a zygote's fork is born outside the submission's
-    group, and must count against it. Nothing happens where there are no such groups."""
+def join_group(procs: list[str]) -> None:
+    """Move this process into the submission's student group, where its sandbox's holder was
+    born (`procs`: the cgroup.procs files of Spec.group): a zygote's fork is born outside it,
+    and must count against it. A move refused is an error, as it is for the holder."""
+    if not isinstance(procs, list) or not all(
+            isinstance(path, str) and path.startswith(f"{CGROUP_ROOT}/") and path.endswith("/cgroup.procs")
+            for path in procs):
+        raise ValueError("a group is a list of cgroup.procs files")
+    for path in procs:
+        Path(path).write_text("0\n")  # 0: the writer
+
+
+def cgroup_paths(proc: Path = PROC) -> dict[str, str]:
+    """controller -> this process's cgroup path, from /proc/self/cgroup ("": cgroup v2's one tree)."""
+    paths: dict[str, str] = {}
     try:
-        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        lines = (proc / "self" / "cgroup").read_text().splitlines()
     except OSError:
-        return
+        return paths
     for line in lines:
-        number, controllers, path = line.split(":", 2)
-        if not any(part.startswith(GROUP_PREFIX) for part in path.strip("/").split("/")):
-            continue  # not in a submission's group: leave this process where it is
-        folders = [CGROUP_ROOT / path.lstrip("/")] if number == "0" and not controllers else [
-            CGROUP_ROOT / controller / path.lstrip("/") for controller in controllers.split(",")
-            if controller in ("memory", "pids")]
-        for folder in folders:
-            with contextlib.suppress(OSError):
-                (folder / "cgroup.procs").write_text(f"{os.getpid()}\n")
+        parts = line.split(":", 2)
+        if len(parts) == 3:
+            for controller in parts[1].split(",") if parts[1] else [""]:
+                paths[controller] = parts[2]
+    return paths

@@ -46,8 +46,9 @@ import tempfile
 from dataclasses import asdict, dataclass
 from typing import Iterator
 
-from lab.process.groups import kill_tree, wait_or_kill
-from lab.process.limits import apply_limits, cap, join_groups_of
+from lab.process.groups import Child, kill_group, stop, wait_for
+from lab.process.limits import apply_limits, cap, join_group
+from lab.process.sandbox import JOIN_FAILED
 from lab.process.sandbox_entry import NAMESPACES, drop_privileges, join
 from lab.process.student import SANDBOX_BASE
 from lab.layout import KIT_PARENT
@@ -56,7 +57,6 @@ from lab.process.trusted import start_trusted, trusted_python
 
 MESSAGE_BYTES = 1 << 20  # the largest request (the environment is most of it)
 JOIN_FDS = 1 + len(NAMESPACES)  # a zygote's request carries a status pipe and the sandbox's namespaces
-JOIN_FAILED = 125  # a zygote's fork that could not join its sandbox exits with this, before any student code
 SOCKET_PATH_LIMIT = 100  # bytes: an AF_UNIX address holds 108 with its final NUL
 
 
@@ -135,7 +135,7 @@ def run_script_here(script: str, args: list[str], env: dict[str, str], new_sessi
 
 
 @dataclass
-class Child:
+class Fork:
     pid: int
     pidfd: int
     asker: socket.socket
@@ -155,7 +155,7 @@ class Preloader:
         self.listener.listen(64)
         self.selector.register(self.listener, selectors.EVENT_READ, self.accept)
         self.selector.register(0, selectors.EVENT_READ, self.grader_gone)  # EOF: the grader went
-        self.children: dict[int, Child] = {}
+        self.children: dict[int, Fork] = {}
         self.running = True
 
     def loop(self) -> None:
@@ -193,11 +193,11 @@ class Preloader:
         try:
             pidfd = os.pidfd_open(pid)
         except OSError:  # out of descriptors: a fork nobody could watch must not run
-            kill_tree(pid)
+            kill_group(pid)
             os.waitpid(pid, 0)
             asker.close()
             return
-        child = Child(pid, pidfd, asker)
+        child = Fork(pid, pidfd, asker)
         self.children[pid] = child
         self.selector.register(child.pidfd, selectors.EVENT_READ, lambda _: self.exited(child))
         self.selector.register(asker, selectors.EVENT_READ, lambda _: self.asker_done(child))
@@ -257,7 +257,7 @@ class Preloader:
             os.dup2(fd, number)
         os.setsid()  # the asker kills this group: us and the runner (unless it leaves; the holder's end gets it)
         try:
-            join_groups_of(int(order["holder"]))  # the submission's memory and process caps
+            join_group(order["group"])  # the submission's memory and process caps
             apply_limits(*self.limits)
             if order.get("cpu"):
                 cap(resource.RLIMIT_CPU, int(order["cpu"]), int(order["cpu"]) + 1)
@@ -281,7 +281,7 @@ class Preloader:
                 os._exit(code)
         return relay_exit(runner)
 
-    def exited(self, child: Child) -> None:
+    def exited(self, child: Fork) -> None:
         """The child has ended (not reaped yet, so its pid still names its group): tell the asker."""
         self.selector.unregister(child.pidfd)
         child.exited = True
@@ -293,16 +293,16 @@ class Preloader:
         else:
             self.reap(child)
 
-    def asker_done(self, child: Child) -> None:
+    def asker_done(self, child: Fork) -> None:
         """The asker closed (or wrote again): whatever the child left running goes."""
         self.selector.unregister(child.asker)
         child.asker.close()
         child.asker_gone = True
-        kill_tree(child.pid)
+        kill_group(child.pid)
         if child.exited:
             self.reap(child)  # else exited() reaps it once the kill has landed
 
-    def reap(self, child: Child) -> None:
+    def reap(self, child: Fork) -> None:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(child.pid, 0)
         os.close(child.pidfd)
@@ -312,7 +312,7 @@ class Preloader:
         if os.read(0, 4096):
             return  # the grader writes nothing; ignore it if it does
         for pid in self.children:
-            kill_tree(pid)
+            kill_group(pid)
         self.running = False
 
 
@@ -373,7 +373,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
     """Several preloaders at once (name -> address, None where one cannot run): all start
     before any is waited for, so their imports overlap on the host's cores. Each listens in
     a short private folder of its own (socket_folder), whatever TMPDIR's length."""
-    started: dict[str, tuple[subprocess.Popen, str]] = {}
+    started: dict[str, tuple[Child, str]] = {}
     try:
         for name, preload in kinds.items() if available() else []:
             address = os.path.join(socket_folder(), "socket")
@@ -387,7 +387,8 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
     finally:
         for process, address in started.values():
             process.stdin.close()  # the preloader kills what it forked and ends
-            wait_or_kill(process, REAP)
+            wait_for(process, REAP)
+            stop(process)
             process.stdout.close()
             shutil.rmtree(os.path.dirname(address), ignore_errors=True)  # the socket only
 
@@ -412,7 +413,7 @@ def zygote_environment(env: dict[str, str]) -> dict[str, str]:
     return {**SANDBOX_BASE, **arenas}
 
 
-def ready(process: subprocess.Popen, address: str) -> str | None:
+def ready(process: Child, address: str) -> str | None:
     """`address` once the preloader there says it is ready, None if it does not in time."""
     said = select.select([process.stdout], [], [], PRELOADER_READY)[0]
     return address if said and process.stdout.readline() == b"ready\n" else None

@@ -53,7 +53,9 @@ MIN_SHM_BYTES = 1024 * 1024
 STUDENT_UID = 65534  # nobody: the host uid of student code when the grader is root
 # Joins the $1 cgroups named next (writing 0 moves the writer), then runs the rest. A count, not
 # a "--": the MCP Inspector, given this command, takes a second "--" for the end of its own options.
-JOIN = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"'
+JOIN_FAILED = 125  # a process that could not join its group exits with this, before any student code
+JOIN = (f'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit {JOIN_FAILED}; shift; n=$((n - 1)); done; '
+        'exec "$@"')
 
 # Runs inside the sandbox before the student's program: argv = CPU FD NAME... -- PROGRAM ARGS...
 # (CPU: seconds of CPU for the program and what it starts, 0 for none; FD: -1 without listeners).

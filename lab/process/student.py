@@ -4,9 +4,10 @@ launch context says (lab/process/launch.py):
 - with a sandbox, `python script` runs inside bubblewrap (lab/process/sandbox.py), or, for a
   model runner, is forked by the zygote with openai loaded and joined into its sandbox
   (lab/process/sandbox_entry.py): the same sandbox, the same limits;
-- without one (a student's own machine, `--no-sandbox`), as it is, or forked by a preloader.
-A helper the context names that does not answer is a kit error (KitError): never a quieter,
-less isolated path taken instead."""
+- without one (a student's own machine, `--no-sandbox`), as it is, or forked by a preloader
+  (lab/process/trusted.py::start_trusted: one that does not answer costs a new interpreter).
+A zygote the context names that does not answer, or whose fork cannot join, is a kit error
+(KitError): never a quieter, less isolated path taken instead."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ import sys
 from pathlib import Path
 
 from lab.process import sandbox
-from lab.process.groups import POSIX, Child, limit_cpu, stop, wait_or_kill
+from lab.process.groups import Child, limit_cpu, stop, wait_for
 from lab.process.launch import Launch
-from lab.process.preloaded import start
+from lab.process.trusted import fork, start_trusted
 from lab.time_limits import SANDBOX_LISTENERS, ZYGOTE_JOIN
 
 
@@ -45,7 +46,8 @@ def with_ports(env: dict[str, str], listeners: dict[str, socket.socket]) -> dict
 
 
 def start_student(launch: Launch, script: Path, args: tuple[str, ...] = (), *, cwd: Path, env: dict[str, str],
-                  listen: tuple[str, ...] = (), cpu_seconds: int = 0, warm: bool = False, terminal: bool = False):
+                  listen: tuple[str, ...] = (), cpu_seconds: int = 0, warm: bool = False,
+                  terminal: bool = False) -> tuple[Child, dict[str, socket.socket]]:
     """`python script args...`, a student process, with stdin, stdout and stderr on pipes, in a
     session of its own, as `launch` says (see the module's docstring). Returns (process, listeners).
 
@@ -56,19 +58,20 @@ def start_student(launch: Launch, script: Path, args: tuple[str, ...] = (), *, c
     process takes this one's stdin, stdout and stderr, not pipes."""
     if warm and launch.sandbox is not None and launch.zygote:
         return start_joined(launch.zygote, script, args, cwd, env, launch.sandbox, listen, cpu_seconds)
-    if warm and launch.sandbox is None and launch.preloader:
-        return start_preloaded(launch.preloader, script, args, cwd, env, listen, cpu_seconds)
-    return start_new(launch, [sys.executable, str(script), *args], cwd, env, listen, cpu_seconds, terminal)
+    forked = (launch.preloader, str(script), list(args)) if warm and launch.preloader else None
+    return start_new(launch, [sys.executable, str(script), *args], cwd, env, listen, cpu_seconds, terminal, forked)
 
 
 def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], listen: tuple[str, ...] = (),
-              cpu_seconds: int = 0, terminal: bool = False) -> tuple[subprocess.Popen, dict[str, socket.socket]]:
-    """`argv` as a new process: inside bubblewrap when `launch` has a sandbox, as it is otherwise."""
-    pipes = {} if terminal else {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+              cpu_seconds: int = 0, terminal: bool = False,
+              forked: tuple[str, str, list[str]] | None = None) -> tuple[Child, dict[str, socket.socket]]:
+    """`argv` as a new process: inside bubblewrap when `launch` has a sandbox; as it is
+    otherwise, or `forked` by a preloader (lab/process/trusted.py::start_trusted)."""
+    pipes = dict.fromkeys(("stdin", "stdout", "stderr"), None if terminal else subprocess.PIPE)
     spec = launch.sandbox
     if spec is None:
         listeners = loopback_listeners(listen)
-        process = Child(argv, cwd=cwd, env=with_ports(env, listeners), start_new_session=POSIX, **pipes)
+        process = start_trusted(argv, with_ports(env, listeners), cwd=cwd, forked=forked, **pipes)
         if cpu_seconds:
             limit_cpu(process.pid, cpu_seconds)
         return process, listeners
@@ -76,8 +79,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if listen else (None, None)
     command = sandbox.wrap(spec, argv, cwd, theirs.fileno() if theirs else -1, listen, cpu_seconds)
     try:
-        process = Child(command, cwd=cwd, env=env, start_new_session=True,
-                        pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
+        process = start_trusted(command, env, cwd=cwd, pass_fds=(theirs.fileno(),) if theirs else (), **pipes)
     finally:
         if theirs:
             theirs.close()
@@ -86,23 +88,8 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     return process, receive_listeners(ours, listen, process)
 
 
-def start_preloaded(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
-                    listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...` forked by the preloader at `address` (no sandbox: on the
-    student's own machine, or `lab grade --no-sandbox`); KitError when it does not answer."""
-    listeners = loopback_listeners(listen)
-    forked = start(address, str(script), list(args), cwd, with_ports(env, listeners))
-    if forked is None:
-        for listener in listeners.values():
-            listener.close()
-        raise KitError(f"the preloader at {address} did not answer")
-    if cpu_seconds:
-        limit_cpu(forked.pid, cpu_seconds)
-    return forked, listeners
-
-
 def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
-                      process: subprocess.Popen) -> dict[str, socket.socket]:
+                      process: Child) -> dict[str, socket.socket]:
     """The listeners the sandbox's launcher sends out over `channel` (closed after)."""
     try:
         channel.settimeout(SANDBOX_LISTENERS)
@@ -131,7 +118,10 @@ def joins_here(address: str, spec: sandbox.Spec) -> bool:
             process, _ = start_joined(address, script, (), Path(folder), {"PATH": "/usr/bin:/bin"}, spec)
         except KitError:
             return False
-        return wait_or_kill(process, ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
+        try:
+            return wait_for(process, ZYGOTE_JOIN) == 0 and process.stdout.read() == b"joined\n"
+        finally:
+            stop(process)
 
 
 def holder_pid(info: int) -> int:
@@ -163,8 +153,8 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     command = sandbox.wrap(spec, [], cwd, theirs.fileno(), listen, info_fd=info_in)
     try:
-        holder = Child(command, cwd=cwd, env=env, start_new_session=True, pass_fds=(theirs.fileno(), info_in),
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        holder = start_trusted(command, env, cwd=cwd, pass_fds=(theirs.fileno(), info_in), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
     finally:
         theirs.close()
         os.close(info_in)
@@ -183,9 +173,9 @@ def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, e
         os.close(info_out)
     status_out, status_in = os.pipe()
     try:
-        forked = start(address, str(script), list(args), cwd, with_ports(env, listeners),
-                       extra_fds=[status_in, *namespaces], extra={"holder": pid, "cpu": cpu_seconds, "uid": spec.uid},
-                       companion=holder)
+        forked = fork(address, str(script), list(args), cwd, with_ports(env, listeners),
+                      extra_fds=[status_in, *namespaces], holder=holder,
+                      extra={"group": list(spec.group), "cpu": cpu_seconds, "uid": spec.uid})
     finally:
         for fd in (status_in, *namespaces):
             os.close(fd)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from lab.process.capped import CappedReader
-from lab.process.groups import ProcessTree, kill_tree, stop, wait_for
+from lab.process.groups import ProcessTree, stop, wait_for
 from lab.process.launch import Launch
 from lab.process.result import CPU_SIGNAL, Run
 from lab.process.student import start_student
@@ -46,9 +46,8 @@ def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float,
                                        cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
-    flood = lambda: kill_tree(process.pid, leader=False)  # noqa: E731
-    out = CappedReader(process.stdout, MAX_OUTPUT, on_full=flood)
-    err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
+    out = CappedReader(process.stdout, MAX_OUTPUT, on_full=lambda: stop(process))
+    err = CappedReader(process.stderr, MAX_OUTPUT, on_full=lambda: stop(process))
     threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
     try:
         code = wait_for(process, limit)
@@ -75,10 +74,9 @@ class Conversation:
         self.closed_at: float | None = None  # when its input was closed
         self.lines_before_close = 0  # lines it wrote while its input was open
         self.done = threading.Event()
-        flood = lambda: kill_tree(process.pid, leader=False)  # noqa: E731
-        self.out = CappedReader(process.stdout, MAX_OUTPUT, on_chunk=self.split_lines, on_full=flood,
-                                on_end=self.no_more_lines)
-        self.err = CappedReader(process.stderr, MAX_OUTPUT, on_full=flood)
+        self.out = CappedReader(process.stdout, MAX_OUTPUT, on_chunk=self.split_lines,
+                                on_full=lambda: stop(process), on_end=self.no_more_lines)
+        self.err = CappedReader(process.stderr, MAX_OUTPUT, on_full=lambda: stop(process))
         self.watchdog: threading.Thread | None = None
         if cpu_budget is not None:
             self.watchdog = threading.Thread(target=self.watch_cpu, args=(cpu_budget,), daemon=True)

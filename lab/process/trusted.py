@@ -1,5 +1,7 @@
-"""Starting a trusted process: the kit's own code, run outside any sandbox (a submission's
-check run, the preloaders, the SDK client). Student code shares its machine, not its view:
+"""Starting a process outside any sandbox: the kit's own code (a submission's check run, the
+preloaders, the SDK client), bubblewrap, and the student's processes where there is no
+sandbox; a new process, or one a preloader forks (`fork`). Student code shares its machine,
+not its view of the kit's:
 - Python always runs with `-I`: no PYTHON* variable, no user site, no script folder or
   current folder on sys.path;
 - its working folder is TRUSTED_FOLDER, never a submission's: a relative entry on sys.path
@@ -12,12 +14,15 @@ check run, the preloaders, the SDK client). Student code shares its machine, not
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 from lab.process.groups import Child
-from lab.process.preloaded import Forked, start
+from lab.time_limits import PRELOADER_REPLY
 
 TRUSTED_FOLDER = "/"  # root's own, on every host; never a submission's
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
@@ -44,23 +49,52 @@ def trusted_python(args: list[str]) -> list[str]:
     return [sys.executable, "-I", *(["-X", f"pycache_prefix={prefix}"] if prefix else []), *args]
 
 
-Started = Child | Forked  # waited for, read and stopped alike (lab/process/groups.py)
-
-
-def start_trusted(argv: list[str], env: dict[str, str], stdin: int = subprocess.DEVNULL,
-                  stdout: int = subprocess.PIPE, stderr: int = subprocess.PIPE,
-                  cwd: str = TRUSTED_FOLDER, forked: tuple[str, str, list[str]] | None = None) -> Started:
-    """`argv` in a session of its own, in TRUSTED_FOLDER or `cwd` (a fresh folder of the kit's,
-    never one student code can write); by default nothing on stdin, stdout and stderr on pipes.
+def start_trusted(argv: list[str], env: dict[str, str], *, cwd: Path | str = TRUSTED_FOLDER,
+                  stdin: int | None = subprocess.DEVNULL, stdout: int | None = subprocess.PIPE,
+                  stderr: int | None = subprocess.PIPE, pass_fds: tuple[int, ...] = (),
+                  forked: tuple[str, str, list[str]] | None = None) -> Child:
+    """`argv` in a session of its own, in TRUSTED_FOLDER or `cwd` (a folder of the kit's, or an
+    unsandboxed student process's own); by default nothing on stdin, stdout and stderr on pipes.
 
     `forked`: (a preloader's address, the module or file it runs, its arguments): that program
-    forked ready by the preloader instead, with the default pipes, under the same limits. The
-    one place this choice is made: a preloader that does not answer costs a new interpreter's
-    start-up time, never any isolation."""
+    forked ready by the preloader instead, its stdio on pipes, under the same limits. The one
+    place this choice is made: a preloader that does not answer costs a new interpreter's
+    start-up time, never any isolation (what it forks runs unsandboxed, as a new one would)."""
     if forked is not None:
         address, target, args = forked
-        process = start(address, target, args, cwd, env)
+        process = fork(address, target, args, cwd, env)
         if process is not None:
-            process.stdin.close()  # as /dev/null: nothing to read
+            if stdin == subprocess.DEVNULL:
+                process.stdin.close()  # as /dev/null: nothing to read
             return process
-    return Child(argv, cwd=cwd, env=env, start_new_session=True, stdin=stdin, stdout=stdout, stderr=stderr)
+    return Child.new(argv, cwd=cwd, env=env, start_new_session=True, stdin=stdin, stdout=stdout, stderr=stderr,
+                     pass_fds=pass_fds)
+
+
+def fork(address: str, target: str, args: list[str], cwd: Path | str, env: dict[str, str],
+         extra_fds: list[int] = (), extra: dict | None = None, holder: Child | None = None) -> Child | None:
+    """Ask the preloader at `address` (lab/process/preloader.py) for `python target args...` in
+    `cwd`, its stdin, stdout and stderr on pipes to us; None if it cannot. A zygote also takes
+    `extra_fds` (its status pipe and namespaces), `extra` fields, and the `holder` of the
+    sandbox its fork joins."""
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr, each (read, write)
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        control.settimeout(PRELOADER_REPLY)
+        control.connect(address)
+        order = {"target": target, "args": args, "cwd": str(cwd), "env": env, **(extra or {})}
+        socket.send_fds(control, [json.dumps(order).encode()], [*theirs, *extra_fds])
+        pid = int(json.loads(control.recv(4096))["pid"])
+        control.settimeout(None)
+    except (OSError, ValueError, KeyError, TypeError):
+        control.close()
+        for fd in ours:
+            os.close(fd)
+        return None
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    return Child(pid, os.fdopen(ours[0], "wb"), os.fdopen(ours[1], "rb"), os.fdopen(ours[2], "rb"),
+                 control=control, holder=holder)
