@@ -569,8 +569,11 @@ def shown_value(value: Any) -> str:
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    # Either language will do; spaces are counted as the arrows' are (print(a, b) adds one).
-    wanted = [" ".join((reference.model_says(lang) + MODEL_TEXT).split()) for lang in ("fr", "en")]
+    # Either language, the student's client.py's words (an older handout's) or this kit's; spaces
+    # are counted as the arrows' are (print(a, b) adds one).
+    says = [table.get("model_says") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
+    says += [reference.model_says(lang) for lang in ("fr", "en")]
+    wanted = [" ".join((said + MODEL_TEXT).split()) for said in says if isinstance(said, str)]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)

@@ -21,7 +21,8 @@ from typing import Any
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line, model_reasons
+from lab.checks.reference import (copy_for_student, copy_with_given_modules, handout_texts, model_fallback_line,
+                                  model_reasons)
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, read_student_file, start_student
@@ -255,15 +256,14 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
         raise Failed(f"POST /{endpoint}/v1/chat/completions", "—",
                      reason="model.fell_back_untried")
-    # The reference's fallback line, up to its reason, in either language (’ and ' alike).
-    prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
+    prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
     if len(said) != 1:
         expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_line")
     if name == "refused":
-        given_reason(context, said[0], model.refused_address)
+        given_reason(context, said[0], prefixes, model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
@@ -278,15 +278,24 @@ def fits(template: str, text: str) -> bool:
     return re.fullmatch(".*".join(map(re.escape, re.split(r"\{[^}]*\}", template))), text, re.S) is not None
 
 
-def given_reason(context: Context, line: str, address: str) -> None:
+def fallback_prefixes(context: Context) -> tuple[str, ...]:
+    """The fallback line up to its reason, in either language (’ and ' alike): the student's
+    own model.py's (an older handout may word it otherwise) and this kit's."""
+    lines = [table.get("fallback") for table in handout_texts(context.folder, "model.py", "TEXTS")]
+    lines += [model_fallback_line(lang) for lang in ("fr", "en")]
+    return tuple(dict.fromkeys(line.split("{reason}")[0].replace("’", "'") for line in lines
+                               if isinstance(line, str) and "{reason}" in line and not line.startswith("{reason}")))
+
+
+def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address: str) -> None:
     """The line's reason is one why_no_model (given, model_setup.py) writes, in either language:
-    one of its reasons, or an error it does not know named by its type ("URLError: …"); not the
-    error's own text (str(error): "Connection error.", in the library's words)."""
-    reason = next((line[len(before):-len(").")] for lang in ("fr", "en")
-                   for before in [model_fallback_line(lang).split("{reason}")[0].replace("’", "'")]
-                   if line.startswith(before)), "")
-    templates = [template.replace("’", "'") for lang in ("fr", "en") for key, template in model_reasons(lang).items()
-                 if key != "other"]
+    one of its reasons (the student's copy's or this kit's), or an error it does not know named
+    by its type ("URLError: …"); not the error's own text (str(error): "Connection error.", in
+    the library's words)."""
+    reason = next((line[len(before):-len(").")] for before in prefixes if line.startswith(before)), "")
+    tables = handout_texts(context.folder, "model_setup.py", "REASONS") + [model_reasons(lang) for lang in ("fr", "en")]
+    templates = [template.replace("’", "'") for table in tables for key, template in table.items()
+                 if key != "other" and isinstance(template, str)]
     if any(fits(template, reason) for template in templates) or re.match(r"[A-Za-z_][\w.]*: ", reason):
         return
     expected = model_reasons(context.lang)["refused"].format(address=address)

@@ -10,6 +10,7 @@ does. The accessors at the end give every text and list the checks need.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import enum
 import errno
@@ -25,7 +26,7 @@ from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import HELPERS, solutions_dir
-from lab.process.student import copy_student_file
+from lab.process.student import copy_student_file, read_student_file
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 # The modes of every file and folder the kit writes for student code, whatever the umask and the
@@ -206,6 +207,20 @@ def model_fallback_line(lang: str) -> str:
 def model_reasons(lang: str) -> dict[str, str]:
     """The reasons why no model answered (given, in model_setup.py), with their fields to fill in."""
     return dict(load("model_setup").REASONS[lang])
+
+
+def handout_texts(folder: Path, file: str, name: str) -> list[dict]:
+    """The tables `name[lang]` (French, English) of the student's `file`, read as text and never
+    run: the words of the handout the class works from, which may be an older one than this
+    kit's; none when the file has no such literal."""
+    try:
+        tree = ast.parse(read_student_file(folder / file) or b"")
+        found = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return []
+    texts = found[-1] if found and isinstance(found[-1], dict) else {}
+    return [table for lang in ("fr", "en") if isinstance(table := texts.get(lang), dict)]
 
 
 def todo_line(lang: str) -> str:
