@@ -49,9 +49,6 @@ BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in 
 BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
 
 
-Span = tuple[Transcript, int, int]  # a session, and where a kind's lines are in it: [start, end)
-
-
 def stopped_on(transcript: Transcript) -> int | None:
     """The index of the line a server stopped on, its input open: the one before the first ping
     left unanswered (None when it did not stop, or on no line of ours)."""
@@ -64,9 +61,9 @@ def stopped_on(transcript: Transcript) -> int | None:
     return None
 
 
-def bad_lines(context: Context) -> dict[str, Span]:
-    """Each kind of BAD_LINES, with the session that judges it (module comment above)."""
-    found: dict[str, Span] = {}
+def bad_lines(context: Context) -> dict[str, tuple[Transcript, int, int]]:
+    """Each kind of BAD_LINES, with the session that judges it and where its lines are: [start, end)."""
+    found: dict[str, tuple[Transcript, int, int]] = {}
     kinds = list(BAD_LINES)
     while kinds:
         messages, spans = [], {}
@@ -215,8 +212,7 @@ def flushes_each_reply(context: Context) -> None:
             if context.probe("server.burst") == "at_end":  # flushed or not, it answers only at the end
                 raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.answers_at_end",
                              fields={"seconds": REPLY_LIMIT}, hint=in_each_language("server.answers_at_end.hint"))
-            raise Failed(f"< {REPLY_LIMIT:g} s", line,
-                         reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
+            raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
 
 def shape_problem(reply: Any) -> str | None:
@@ -237,14 +233,6 @@ def shape_problem(reply: Any) -> str | None:
                                  and isinstance(error.get("message"), str)):
         return "shape.error_fields"
     return None
-
-
-def owed_ids(transcript: Transcript) -> list[Any]:
-    """The ids of the replies owed before the server stopped (the rest is keeps-running's)."""
-    owed = transcript.reference
-    if transcript.stopped_at is not None:
-        owed = owed[:sum(owes_reply(message) for message in transcript.sent[:transcript.stopped_at])]
-    return [reply["id"] for reply in owed]
 
 
 def is_parse_error(reply: Any) -> bool:
@@ -279,7 +267,10 @@ def reply_ids(context: Context) -> None:
     for probe in BOTH:
         transcript: Transcript = context.probe(probe)
         one_reply_each(transcript)
-        want = owed_ids(transcript)
+        owed = transcript.reference  # the replies owed before it stopped (the rest is keeps-running's)
+        if transcript.stopped_at is not None:
+            owed = owed[:sum(owes_reply(message) for message in transcript.sent[:transcript.stopped_at])]
+        want = [reply["id"] for reply in owed]
         got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
         for request_id in want:
             if request_id is None or any(same(one, request_id) for one in got):
@@ -335,8 +326,7 @@ def parse_error(context: Context) -> None:
     if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
         without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
         if without_id:
-            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]),
-                         reason="server.parse_error_no_id")
+            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]), reason="server.parse_error_no_id")
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
@@ -380,8 +370,7 @@ def exits_at_eof(context: Context) -> None:
     run = transcript.run
     assert run is not None  # needs STARTS
     if run.timed_out:
-        raise Failed("code 0", f"{run.duration:g} s",
-                     reason="server.runs_on")
+        raise Failed("code 0", f"{run.duration:g} s", reason="server.runs_on")
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
                      reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
@@ -404,12 +393,6 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
     return isinstance(reply, dict) and "result" in reply
 
 
-def any_result(transcript: Transcript, request_id: Any) -> bool:
-    """One of the replies to `request_id` is a result (a second reply after an error counts)."""
-    return any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), request_id)
-               for reply in transcript.replies)
-
-
 def first_accepted(context: Context) -> tuple[str, Any]:
     """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
@@ -430,7 +413,8 @@ def accepts_known_version(context: Context) -> None:
             raise Failed(as_json(asked), as_json(listed), reason="server.version_misspelt",
                          fields={"asked": asked, "listed": near[0]})
     expect_reply(context, R, "init-2025", ("result.protocolVersion",))
-    if not any_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+    # Reply 2 accepted (even as a second reply, after an error): reply 3's refusal is its consequence.
+    if not any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), 2) for reply in context.probe(S).replies):
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
@@ -465,17 +449,13 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
                          reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
         expect_reply(context, probe, request_id, paths)
         method = next(m["method"] for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id))
-        if "error.code" in paths and field_of(reply, "error.code") == -32601 and not names_method(reply, method):
+        # The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method.
+        if "error.code" in paths and field_of(reply, "error.code") == -32601 \
+                and not (isinstance(message := field_of(reply, "error.message"), str) and method in message):
             raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
                          reason="server.unknown_method_unnamed", fields={"method": method})
 
     return judged
-
-
-def names_method(reply: Any, method: str) -> bool:
-    """The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method."""
-    message = field_of(reply, "error.message")
-    return isinstance(message, str) and method in message
 
 
 LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
@@ -637,18 +617,12 @@ def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
     return judged
 
 
-def waits_for(context: Context) -> str:
-    """The part `python server.py` said it still misses (a task id), or ""."""
-    transcript: Transcript = context.probe(S)
-    return unwritten_task(transcript.traceback()) if transcript.run is not None else ""
-
-
 def by_part(check: Check, context: Context) -> None:
     """The server checks' `rule`: the check's run on the stdio sessions when the whole server runs;
     when it stopped on a part still to write, parts 1 and 2 by their own calls; part 3 waits."""
-    part = check.task
-    missing = waits_for(context)
-    printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
+    part, whole = check.task, context.probe(S).traceback()  # what `python server.py` wrote
+    missing = unwritten_task(whole)  # the part it said it still misses, or ""
+    printed = whole if missing else ""
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
@@ -670,25 +644,17 @@ def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.Par
                                                   context.probe(name).reference) for name in BOTH})
 
 
-PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
-
-
 def on_skeleton(context: Context) -> bool:
-    source = read_student_file(context.folder / "server.py") or b""
-    return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in PART_FUNCTIONS)
+    source = read_student_file(context.folder / "server.py") or b""  # parts 1 and 2's functions there?
+    return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in (b"send", b"reply", b"fail", b"initialize"))
 
 
 def stopped_early(context: Context) -> bool:
     """Did a server written on the skeleton stop early, after a reply, on a line the lesson's
     server answers (a crash, an exit)? Then parts 1 and 2 are judged by their own calls."""
-    if not on_skeleton(context):
-        return False
-    for name in BOTH:
-        transcript: Transcript = context.probe(name)
-        if transcript.run is not None and transcript.stopped_at is not None and transcript.lines \
-                and not isinstance(transcript.sent[transcript.stopped_at], bytes):
-            return True
-    return False
+    return on_skeleton(context) and any(
+        (seen := context.probe(name)).run is not None and seen.stopped_at is not None and bool(seen.lines)
+        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH)
 
 
 def part_one_unwritten(context: Context, missing: str) -> bool:
