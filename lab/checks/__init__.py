@@ -20,12 +20,8 @@ from lab.results import Report
 
 # The lesson's parts, in the report's order, and their names.
 TASKS: dict[str, dict[str, str]] = {
-    "server-1": {"fr": "serveur, partie 1", "en": "server, part 1"},
-    "server-2": {"fr": "serveur, partie 2", "en": "server, part 2"},
-    "server-3": {"fr": "serveur, partie 3", "en": "server, part 3"},
-    "client-1": {"fr": "client, partie 1", "en": "client, part 1"},
-    "client-2": {"fr": "client, partie 2", "en": "client, part 2"},
-    "client-3": {"fr": "client, partie 3", "en": "client, part 3"},
+    **{f"{program}-{part}": {"fr": f"{program_fr}, partie {part}", "en": f"{program}, part {part}"}
+       for program, program_fr in (("server", "serveur"), ("client", "client")) for part in (1, 2, 3)},
     "model": {"fr": "assistant du modèle", "en": "model helper"},
     "answers": {"fr": "réponses de la leçon", "en": "the lesson's answers"},
 }

@@ -28,11 +28,6 @@ ASKED_VERSIONS = tuple(reference.bonus_versions())
 UNKNOWN_VERSION = "1999-01-01"
 
 
-def bonus_reference_replies(lines: bytes, lang: str) -> list[dict]:
-    session = reference.load("bonus_server").make_session(lang)
-    return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
-
-
 def request(request_id: str, method: str, params: Any = None) -> dict:
     message = {"jsonrpc": "2.0", "id": request_id, "method": method}
     if params is not None:
@@ -60,7 +55,7 @@ def session_messages() -> list[dict]:
 
 
 def stdio_session(context: Context, messages: list[dict]) -> Transcript:
-    return session(context, messages, BONUS, bonus_reference_replies)
+    return session(context, messages, BONUS, partial(reference.reference_replies, server="bonus_server"))
 
 
 def version_probe(version: str) -> Probe:

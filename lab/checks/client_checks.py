@@ -273,12 +273,6 @@ def lesson_block(task: str) -> list[str]:
     return [line for line in lines[start + 1:stop] if not NOTE.match(line)]
 
 
-def own_model_setup(context: Context) -> bool:
-    """The folder's model_setup.py is not this kit's (an older handout's): its facts() has its own words."""
-    own = read_student_file(context.folder / "model_setup.py")
-    return own is not None and own != reference.helper_module("model_setup.py").read_bytes()
-
-
 def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
@@ -524,7 +518,9 @@ def asks_model(context: Context) -> None:
                      fields={"role": json.dumps(asking[0].get("role"))})
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     given = [facts(capabilities, lang) for lang in ("fr", "en") if facts(capabilities, lang) in messages]
-    if not given and own_model_setup(context):  # a handout of another kit version: its facts have their own words
+    own = read_student_file(context.folder / "model_setup.py")
+    if not given and own not in (None, reference.helper_module("model_setup.py").read_bytes()):
+        # An older handout's model_setup.py: its facts() words the system message its own way.
         given = [m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)
                  and m["content"].strip()][:1]
     if not given:

@@ -31,8 +31,7 @@ class Failed(Exception):
                  output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None,
                  title: dict[str, str] | None = None) -> None:
         super().__init__(reason)
-        self.expected = expected
-        self.actual = actual
+        self.expected, self.actual = expected, actual
         # Fields may hold what a student's program wrote: cut before they are written into a sentence.
         self.reason, self.fields = reason, capped_fields(fields or {})
         self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")}
@@ -272,14 +271,11 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         result.status = SKIPPED
         said(result, lang, skip.reason, **skip.fields)
     except (Waiting, Failed) as stop:
-        # A part still to write is what to say first, not the symptom the check saw.
-        task = part_named(stop)
-        if task:
+        result.status = FAILED
+        if task := part_named(stop):  # a part still to write is what to say first, not the symptom seen
             to_write(result, task, unwritten, lang)
             result.output = shown(printed_besides(stop.output))
-        else:
-            result.status = FAILED
-        if not task and isinstance(stop, Failed):
+        elif isinstance(stop, Failed):
             result.expected, result.actual = shown(stop.expected), shown(stop.actual)
             result.message = stop.message[lang]
             result.reason, result.fields = stop.reason, stop.fields

@@ -58,10 +58,6 @@ class PartsRun:
     lang: str = ""  # the run's language, to explain tracebacks
 
 
-def described(function: str, arguments: list[Any]) -> str:
-    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})"
-
-
 def call_of(reply: dict) -> tuple[str, list[Any]]:
     """The call of part 1 that should write this reference reply."""
     if "result" in reply:
@@ -82,13 +78,10 @@ def load(name: str) -> tuple[str, dict]:
     return IMPORT.format(name), {"load": name}
 
 
-def lend(order: tuple[str, dict]) -> tuple[str, dict]:
-    """A load after which send, reply and fail are the lesson's (part 1 lent)."""
-    return order[0], {**order[1], "lend": True}
-
-
 def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
-    return described(function, arguments), {"call": function, "args": arguments}
+    """An order to call `function`, named as the student would type the call."""
+    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})", \
+        {"call": function, "args": arguments}
 
 
 def run_parts(context: Context) -> PartsRun:
@@ -100,9 +93,10 @@ def run_parts(context: Context) -> PartsRun:
         written = {name: [call(*call_of(reply)) for reply in reference_replies(encode_lines(messages), context.lang)]
                    for name, messages in sessions.items()}
         jobs[("server-1", S, R)] = [load("server"), *written[S], *written[R]]
-        # Part 2 with part 1 lent (scripts/lent_server.py): a mistake of part 1's costs its own checks.
+        # Part 2 with part 1 lent (send, reply and fail the lesson's): part 1's mistake costs its own checks.
+        lent = (IMPORT.format("server"), {"load": "server", "lend": True})
         jobs[("server-2", S, R)] = [order for name, messages in initialize_messages().items()
-                                    for order in (lend(load("server")), *(call("initialize", [m]) for m in messages))]
+                                    for order in (lent, *(call("initialize", [m]) for m in messages))]
     if (context.folder / "client.py").is_file():
         jobs[("client-1", "")] = [load("client"), call("scenario", [])]
     if not jobs:

@@ -135,15 +135,10 @@ def encode_lines(messages: list[Any]) -> bytes:
     )
 
 
-def reference_replies(lines: bytes, lang: str) -> list[dict]:
-    """What the reference server answers to these lines, in order."""
-    session = new_session(lang)
-    replies = []
-    for line in lines.split(b"\n"):
-        reply = session.handle_line(line)
-        if reply is not None:
-            replies.append(reply)
-    return replies
+def reference_replies(lines: bytes, lang: str, server: str = "server") -> list[dict]:
+    """What the reference server (or the bonus one) answers to these lines, in order."""
+    session = new_session(lang) if server == "server" else load(server).make_session(lang)
+    return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
 
 
 # ---------------------------------------------------------------- accessors: the reference's own values
