@@ -191,9 +191,9 @@ Wrong = tuple[str, Asks, Any, Why]  # a wrong cell: its name, what it asks, what
 EMPTY = "answers.why_empty"
 
 
-def grade(wrong: list[Wrong], lang: str) -> None:
+def grade(cells: list[Wrong | None], lang: str) -> None:
     """Fails on the first wrong cell, naming the others (class_stats.py counts them)."""
-    if wrong:
+    if wrong := [cell for cell in cells if cell]:
         cell, (asks, asked), written, why = wrong[0]
         why = {"reason": why} if isinstance(why, str) else {"reason": why[0], "fields": why[1]}
         # An empty cell is still to fill in, not wrong: the two are named apart.
@@ -204,9 +204,7 @@ def grade(wrong: list[Wrong], lang: str) -> None:
 
 
 def hedges(given: list[str]) -> Why | None:
-    if len(given) > 1:
-        return "answers.why_two_answers", {"answers": ", ".join(given)}
-    return None
+    return ("answers.why_two_answers", {"answers": ", ".join(given)}) if len(given) > 1 else None
 
 
 KEYWORDS = ("poignee_de_main", "etat", "negocier")
@@ -255,7 +253,7 @@ def keywords(context: Context) -> None:
                 and initialize_outcome(version.group()) == ("result", version.group()),
                 "answers.why_version_refused"),
     ]
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 def opens_session(method: str) -> bool:
@@ -292,7 +290,7 @@ def three_clients(context: Context) -> None:
     wrong = [compare(f"trois_clients.\"{version}\"", cell_value(cells, version, THREE_CLIENTS),
                      initialize_outcome(version), ("answers.asks_initialize", {"version": version}))
              for version in THREE_CLIENTS]
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 def six_replies(context: Context) -> None:
@@ -308,7 +306,7 @@ def six_replies(context: Context) -> None:
             expected = reading(value[0])
         wrong.append(compare(f"six_reponses.{reply['id']}", value, expected,
                              ("answers.asks_reply", {"id": reply["id"]})))
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 FILE_PROBE = ("answers.file",)

@@ -428,32 +428,27 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
     def judged(context: Context) -> None:
         probe, request_id = lesson if is_result(context.probe(S), 3) else ready
         transcript: Transcript = context.probe(probe)
-        reply = find(transcript.replies, request_id)
+        reply, what = find(transcript.replies, request_id), transcript.request(request_id)
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
+
+        def wrong(reason: str, **fields: Any) -> Failed:
+            return Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason=reason, fields=fields)
+
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             if slip := comparison_slip(context):
-                reason, fields = slip
-                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                             reason=reason, fields={"what": transcript.request(request_id), **fields})
+                raise wrong(slip[0], what=what, **slip[1])
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
-            near = notification_misnamed(context)
-            if near and not stayed_new:
-                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                             reason="server.notification_misnamed", fields={"what": transcript.request(request_id),
-                                                                             "near": near})
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.stayed_new" if stayed_new else "server.never_ready",
-                         fields={"what": transcript.request(request_id)})
+            if (near := notification_misnamed(context)) and not stayed_new:
+                raise wrong("server.notification_misnamed", what=what, near=near)
+            raise wrong("server.stayed_new" if stayed_new else "server.never_ready", what=what)
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
+            raise wrong("server.unknown_tools_list", what=what)
         expect_reply(context, probe, request_id, paths)
         method = next(m["method"] for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id))
         # The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method.
         if "error.code" in paths and field_of(reply, "error.code") == -32601 \
                 and not (isinstance(message := field_of(reply, "error.message"), str) and method in message):
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.unknown_method_unnamed", fields={"method": method})
+            raise wrong("server.unknown_method_unnamed", method=method)
 
     return judged
 
