@@ -62,15 +62,11 @@ def version_probe(version: str) -> Probe:
     return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
-def agrees(context: Context, request_id: str, path: str) -> bool:
-    transcript: Transcript = context.probe("bonus.session")
-    expected, actual = find(transcript.reference, request_id), find(transcript.replies, request_id)
-    return same(field_of(expected, path), field_of(actual, path))
-
-
 def handshakes(context: Context) -> bool:
-    """The stdio session shows a handshake: worth starting a real client for."""
-    return agrees(context, "init-known", "result.protocolVersion")
+    """The stdio session shows a handshake (the reference's version agreed on): worth a real client."""
+    transcript: Transcript = context.probe("bonus.session")
+    return same(*(field_of(find(replies, "init-known"), "result.protocolVersion")
+                  for replies in (transcript.reference, transcript.replies)))
 
 
 def answers_discover(context: Context) -> bool:

@@ -481,19 +481,13 @@ def client_trace(outcome: StudentClientRun, lang: str) -> str:
     return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
 
 
-def announced(outcome: StudentClientRun) -> Any:
-    for reply in outcome.replies:
-        if isinstance(field_of(reply, "result.capabilities"), dict):
-            return reply["result"]["capabilities"]
-    return {}
-
-
 ANSWER_TOKENS = 60  # the lesson's client asks for at most 60 tokens: one sentence
 
 
 def asks_model(context: Context) -> None:
     outcome = client_run(context)
-    capabilities = announced(outcome)
+    capabilities = next((reply["result"]["capabilities"] for reply in outcome.replies
+                         if isinstance(field_of(reply, "result.capabilities"), dict)), {})  # as announced
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     question = "ask([{\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:

@@ -185,15 +185,12 @@ def outcome_of(context: Context, name: str) -> dict:
     return outcome
 
 
-CATCH_ALL = {"", "Exception", "BaseException"}
-
-
 def narrow_except(context: Context) -> str:
     """model.py's first `except` clause when none takes every error (openai.APIError lets some escape)."""
     source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
     clauses = [clause.strip() for clause in re.findall(r"^\s*except\b([^:]*):", source, re.M)]
     named = [re.sub(r"\s+as\s+\w+$", "", clause).strip("() ") for clause in clauses]
-    if not clauses or any(set(re.split(r"\s*,\s*", one)) & CATCH_ALL for one in named):
+    if not clauses or any(set(re.split(r"\s*,\s*", one)) & {"", "Exception", "BaseException"} for one in named):
         return ""
     return f"except {clauses[0]}"
 
