@@ -538,7 +538,7 @@ def prints_model_answer(context: Context) -> None:
     # are counted as the arrows' are (print(a, b) adds one).
     says = [table.get("model_says") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
     says += [reference.model_says(lang) for lang in ("fr", "en")]
-    wanted = [" ".join((said + MODEL_TEXT).split()) for said in says if isinstance(said, str)]
+    wanted = [" ".join((said + MODEL_TEXT).split()) for said in says if isinstance(said, str) and said.strip()]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)

@@ -167,14 +167,10 @@ class ProbeTimeout(Exception):
 
 def shown(value: Any) -> str:
     """A value as a student reads it: JSON-like, truncated."""
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError):
-            text = repr(value)
-    return cut(text)
+    try:
+        return cut(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return cut(repr(value))
 
 
 def run_probe(context: Context, name: str) -> Any:
