@@ -995,3 +995,23 @@ def test_a_client_that_hands_ask_or_the_given_reader_the_wrong_thing_is_told_whi
     folder = solutions_copy(tmp_path / "w", "client.py", old, new)
     named, message = first_failure(run_some(folder, "client.", lang=lang))
     assert (named, message.splitlines()[0]) == ("client.asks-model", say(lang, reason))
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_older_handouts_printed_wording_passes(tmp_path, lang):
+    """A class working from an older handout prints that handout's words: the fallback line of its
+    model.py, the reasons of its model_setup.py and the "model says" prefix of its client.py are
+    matched as the student's copy words them, not only as this kit does."""
+    folder = solutions_copy(tmp_path / "older")
+    for file, old, new in (
+            ("model.py", "Échantillon enregistré : aucun modèle n’a répondu", "Réponse de secours : le modèle s’est tu"),
+            ("model.py", "Recorded sample: no model answered", "Fallback answer: the model kept silent"),
+            ("model_setup.py", '"connexion refusée par {address}"', '"{address} a refusé la connexion"'),
+            ("model_setup.py", '"connection refused by {address}"', '"{address} turned the connection down"'),
+            ("client.py", '"le modèle dit : "', '"réponse du modèle : "'),
+            ("client.py", '"the model says: "', '"the model answers: "')):
+        (folder / file).write_text(mutate((folder / file).read_text(encoding="utf-8"), old, new), encoding="utf-8")
+    report = run_some(folder, ("model.", "client.prints-model-answer"), lang=lang)
+    assert {r.id: r.status for r in report.results} == {
+        "model.request": PASSED, "model.answers": PASSED, "model.refused": PASSED, "model.http-error": PASSED,
+        "model.slow": PASSED, "client.prints-model-answer": PASSED}, [r.message for r in report.results]

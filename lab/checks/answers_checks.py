@@ -1,11 +1,6 @@
-"""The lesson's fill-in cells (answers.toml), graded against what the reference server does.
-
-No expected answer is written here: each cell is judged by running the reference
-server's Session (solutions/server.py) on the question the cell asks. Spellings are
-forgiven: codes as numbers or text, accents and case ignored, extra words allowed. A cell
-that gives two answers ("-32600 ou résultat") is wrong whatever they are: one cell, one
-answer. A key the lesson does not have is named, with the cell it was probably meant for.
-"""
+"""The lesson's fill-in cells (answers.toml), each judged by running the reference server on the
+question it asks (no answer is written here). Spellings are forgiven (accents, case, extra
+words); a cell that gives two answers is wrong; a key the lesson lacks is named."""
 
 from __future__ import annotations
 
@@ -44,8 +39,7 @@ NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py an
 
 
 def read_answers(context: Context) -> dict | tuple[str, dict]:
-    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its
-    fields (NO_FILE, not UTF-8, not TOML with tomllib's own words)."""
+    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its fields."""
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
@@ -59,8 +53,7 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     except RecursionError:  # tomllib reads nested arrays by recursion: a file nested thousands deep
         return "answers.not_toml", {"file": FILE, "said": "nested too deep"}
     except tomllib.TOMLDecodeError as error:
-        # tomllib speaks English only: its place is cut out of its words, for the sentence to say
-        # it, and its commonest words are said in the student's language (TOML_MISTAKES).
+        # tomllib speaks English only: its place is said by the sentence, its commonest words by TOML_MISTAKES.
         said = str(error)
         where = AT.search(said)
         if where and said.endswith(where[0]):
@@ -98,9 +91,8 @@ ERROR = re.compile(NOT + r"err(?:eu|o)r")
 
 
 def answers_given(cell: Any) -> list[str]:
-    """The answers a cell gives, as written: an error (its codes, or the word without a code:
-    a version beside it is its data) and "résultat", else the versions; more than one is a
-    cell that hedges."""
+    """The answers a cell gives, as written: its codes (or the word error) and "résultat", else its
+    versions; more than one is a cell that hedges."""
     text = str(cell)
 
     def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
@@ -127,7 +119,6 @@ def reading(cell: Any) -> tuple[str, Any]:
 
 
 def initialize_outcome(version: str) -> tuple[str, Any]:
-    """What the reference server answers to initialize with this version."""
     reply = new_session().handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                   "params": {"protocolVersion": version, "capabilities": {}}})
     if "error" in reply:
@@ -163,8 +154,7 @@ FILE_TITLE = in_each_language("answers.file_title", file=FILE)
 
 
 def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
-    """What the cell `key` holds, and why it is wrong if it is not there: EMPTY, or, when the
-    table has a key the lesson does not (of `keys`) close to it, that key named as a typo."""
+    """What the cell `key` holds, and why it is wrong if not there: EMPTY, or a key of its own close to it."""
     if key in cells:
         return cells[key], EMPTY
     others = [k for k in cells if k not in keys]
@@ -201,10 +191,9 @@ Wrong = tuple[str, Asks, Any, Why]  # a wrong cell: its name, what it asks, what
 EMPTY = "answers.why_empty"
 
 
-def grade(wrong: list[Wrong], lang: str) -> None:
-    """Fails on the first wrong cell, naming the others; the result keeps the cells as fields
-    (lab/grading/class_stats.py counts them)."""
-    if wrong:
+def grade(cells: list[Wrong | None], lang: str) -> None:
+    """Fails on the first wrong cell, naming the others (class_stats.py counts them)."""
+    if wrong := [cell for cell in cells if cell]:
         cell, (asks, asked), written, why = wrong[0]
         why = {"reason": why} if isinstance(why, str) else {"reason": why[0], "fields": why[1]}
         # An empty cell is still to fill in, not wrong: the two are named apart.
@@ -215,10 +204,7 @@ def grade(wrong: list[Wrong], lang: str) -> None:
 
 
 def hedges(given: list[str]) -> Why | None:
-    """One cell, one answer: a cell that gives several is wrong, whichever is right."""
-    if len(given) > 1:
-        return "answers.why_two_answers", {"answers": ", ".join(given)}
-    return None
+    return ("answers.why_two_answers", {"answers": ", ".join(given)}) if len(given) > 1 else None
 
 
 KEYWORDS = ("poignee_de_main", "etat", "negocier")
@@ -226,8 +212,7 @@ KEYWORDS = ("poignee_de_main", "etat", "negocier")
 
 def keyword(cells: dict, key: str, asks: str, given: Callable[[str], list[str]], right: Callable[[str], bool],
             wrong_why: str, spellings: Iterable[str] = ()) -> Wrong | None:
-    """One cell of [mots_cles]: `given` finds the answers it names, `right` judges it; `spellings`,
-    the words it may be a misspelling of."""
+    """One cell of [mots_cles]; `spellings`: the words it may be a misspelling of."""
     written, why = cell_value(cells, key, KEYWORDS)
     name = f"mots_cles.{key}"
     if written == "" or why != EMPTY:
@@ -251,7 +236,6 @@ def words(text: str) -> list[str]:
 
 
 def named(text: str, among: set[str]) -> list[str]:
-    """The words of `text` (as written, each once) that are in `among` (normalized)."""
     return list({normalize(w): w for w in re.findall(r"[\w/]+", text) if normalize(w) in among}.values())
 
 
@@ -269,11 +253,10 @@ def keywords(context: Context) -> None:
                 and initialize_outcome(version.group()) == ("result", version.group()),
                 "answers.why_version_refused"),
     ]
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 def opens_session(method: str) -> bool:
-    """Sent to a new reference session, does this request get a result and move the state?"""
     session = new_session()
     before = session.state
     version = load("server").VERSIONS[-1]
@@ -307,7 +290,7 @@ def three_clients(context: Context) -> None:
     wrong = [compare(f"trois_clients.\"{version}\"", cell_value(cells, version, THREE_CLIENTS),
                      initialize_outcome(version), ("answers.asks_initialize", {"version": version}))
              for version in THREE_CLIENTS]
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 def six_replies(context: Context) -> None:
@@ -323,7 +306,7 @@ def six_replies(context: Context) -> None:
             expected = reading(value[0])
         wrong.append(compare(f"six_reponses.{reply['id']}", value, expected,
                              ("answers.asks_reply", {"id": reply["id"]})))
-    grade([w for w in wrong if w], context.lang)
+    grade(wrong, context.lang)
 
 
 FILE_PROBE = ("answers.file",)

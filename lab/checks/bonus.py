@@ -1,23 +1,11 @@
-"""The bonus step's checks: the spec's version negotiation, proved against real clients.
+"""The bonus step's checks, for a folder with bonus_server.py: the spec's version negotiation.
 
-They apply only to a folder that has bonus_server.py. First the student's bonus server
-is judged over stdin/stdout, like the lesson's server, against the reference
-(solutions/bonus_server.py, run in this process): a supported version is echoed, an
-unknown one is answered with the latest supported version, the state gate still
-holds, listChanged is still false, and `server/discover` gets an error reply. The gate and
-the capabilities are judged in a session opened with a supported version, so a server that
-keeps the lesson's refusal loses the one check of that rule, not three. The given code
-alone earns nothing: while the student's function is still to write, the first check
-fails as that part still to write, and every other waits for it.
-
-Then real clients connect (lab/checks/real_clients.py): the official `mcp` SDK client in its
-`legacy` mode and in its default `auto` mode (which probes `server/discover` first),
-and the MCP Inspector CLI through npx. They are slow to start, so each runs in one
-child process with a time limit, and only once the stdio session shows a handshake (an
-untouched exercise starts none). Real clients offer a version the server supports, so they
-need the server's handshake, not the spec's rule for unknown versions. When a client cannot
-run here (no npx, no npm registry, no SDK), its check is skipped with the reason instead of
-failing (`lab grade --bonus` stops before grading instead: lab/grading/classroom.py).
+The bonus server is judged over stdin/stdout against the reference (solutions/bonus_server.py),
+in a session opened with a supported version (a server that keeps the lesson's refusal loses
+that rule's check only); while its function is still to write, the given code earns nothing.
+Then real clients connect (real_clients.py: the `mcp` SDK in `legacy` and `auto` modes, the
+MCP Inspector CLI), only once the stdio session shows a handshake; one that cannot run here
+is skipped with the reason (`lab grade --bonus` stops before grading instead).
 """
 
 from __future__ import annotations
@@ -30,30 +18,14 @@ from lab.checks import reference
 from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import say
-from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, same, session
+from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, initialize, same, session
 
 BONUS = "bonus_server.py"
 NOT_READ = ("client.py", "model.py", "answers.toml")  # by the bonus server (for --watch)
 TASKS = {"bonus": {"fr": "bonus : la règle de la spec", "en": "bonus: the spec’s rule"}}
 SESSION_LIMIT = PROBE_LIMIT  # seconds for one stdio session (and its timing confirmation), as for the lesson's server
-# The versions a client may ask for in the handshake era, the reference bonus server's own
-# list; the replies expected come from the reference server too.
 ASKED_VERSIONS = tuple(reference.bonus_versions())
 UNKNOWN_VERSION = "1999-01-01"
-
-
-def bonus_reference_replies(lines: bytes, lang: str) -> list[dict]:
-    """What the reference bonus server answers to these lines, in order."""
-    session = reference.load("bonus_server").make_session(lang)
-    return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
-
-
-# ---------------------------------------------------------------- the stdio probes
-
-
-def initialize(request_id: str, version: str) -> dict:
-    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "lab-check", "version": "1"}}
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
 
 
 def request(request_id: str, method: str, params: Any = None) -> dict:
@@ -83,26 +55,18 @@ def session_messages() -> list[dict]:
 
 
 def stdio_session(context: Context, messages: list[dict]) -> Transcript:
-    return session(context, messages, BONUS, bonus_reference_replies)
+    return session(context, messages, BONUS, partial(reference.reference_replies, server="bonus_server"))
 
 
 def version_probe(version: str) -> Probe:
     return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
-# ---------------------------------------------------------------- the real-client probes
-
-
-def agrees(context: Context, request_id: str, path: str) -> bool:
-    transcript: Transcript = context.probe("bonus.session")
-    expected, actual = find(transcript.reference, request_id), find(transcript.replies, request_id)
-    return same(field_of(expected, path), field_of(actual, path))
-
-
 def handshakes(context: Context) -> bool:
-    """The stdio session shows a handshake (a supported version agreed on): worth starting a
-    real client for."""
-    return agrees(context, "init-known", "result.protocolVersion")
+    """The stdio session shows a handshake (the reference's version agreed on): worth a real client."""
+    transcript: Transcript = context.probe("bonus.session")
+    return same(*(field_of(find(replies, "init-known"), "result.protocolVersion")
+                  for replies in (transcript.reference, transcript.replies)))
 
 
 def answers_discover(context: Context) -> bool:
@@ -140,9 +104,6 @@ PROBES = {
 }
 
 
-# ---------------------------------------------------------------- the checks
-
-
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("bonus.session")
     missing = still_to_write(transcript)
@@ -152,8 +113,7 @@ def json_rpc_replies(context: Context) -> None:
 
 
 def still_to_write(transcript: Transcript) -> str:
-    """The part the bonus server says is still to write (its todo line, on stderr and in the
-    error it answers initialize with), or ""."""
+    """The part the bonus server says is still to write (on stderr, in an error's message), or ""."""
     said = [transcript.run.stderr.decode("utf-8", errors="replace")] if transcript.run is not None else []
     said += [str(reply["error"].get("message", "")) for reply in transcript.replies
              if isinstance(reply, dict) and isinstance(reply.get("error"), dict)]
@@ -189,9 +149,7 @@ def discover_answered(context: Context) -> None:
         if not (isinstance(reply, dict) and isinstance(reply.get("error"), dict)):
             expected = find(transcript.reference, request_id)
             actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
-            what = transcript.request(request_id)
-            raise Failed(expected, actual,
-                         reason="bonus.discover_silent", fields={"what": what})
+            raise Failed(expected, actual, reason="bonus.discover_silent", fields={"what": transcript.request(request_id)})
 
 
 def sdk_connects(mode: str, context: Context) -> None:

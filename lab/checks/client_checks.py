@@ -1,10 +1,6 @@
-"""The client's checks: run the student's client.py beside a spy server and a spy model.
-
-The client, copied into a fresh folder, starts the server.py beside it (the spy:
-it answers like the reference server and writes down what it receives) and imports
-the model.py beside it (the spy model: it writes down the question and answers at
-once). The client is judged by what the spies saw and by what it printed.
-"""
+"""The client's checks: the student's client.py, in a fresh folder, starts the server.py beside
+it (a spy answering as the reference server) and imports the model.py beside it (a spy model);
+it is judged by what the spies saw and what it printed."""
 
 from __future__ import annotations
 
@@ -56,8 +52,7 @@ class StudentClientRun:
 
 
 class Spies:
-    """The spy server and the spy model, served here (outside the client's sandbox): each
-    writes down what reached it, and nothing the client writes anywhere else counts."""
+    """The spies, served here (outside the client's sandbox): only what reached them counts."""
 
     def __init__(self, listeners: dict[str, socket.socket], lang: str) -> None:
         self.lang = lang
@@ -83,8 +78,7 @@ class Spies:
                 continue
             except OSError:
                 return
-            # Never before the client's own limit: a spy that gave up first would end the
-            # client's input, and a client that never flushed would look as if it had exited.
+            # Never before the client's own limit: a spy giving up first would look like an exit.
             connection.settimeout(CLIENT_LIMIT + time_limits.PROBE_ROOM)
             threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
@@ -109,10 +103,7 @@ class Spies:
             try:
                 raw = unframe(frame)
             except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
-                # Not the relay's frames: the client rewrote its server.py (it runs in the client's
-                # sandbox). Nothing more from this connection counts: the client's failure, judged
-                # by what the spy saw, never a kit error.
-                return
+                return  # not the relay's frames (the client rewrote server.py): nothing more counts
             if raw is END:
                 self.record("eof", sent)
                 return
@@ -124,8 +115,7 @@ class Spies:
             reply = session.handle_line(lenient(raw))
             for one in (reply if isinstance(reply, list) else [] if reply is None else [reply]):
                 if sent == LAST_REPLY - 1:
-                    # Reply 6 held back a moment: a client that closes the server's input
-                    # after five replies closes it now, and that is seen.
+                    # Reply 6 held back a moment: a client closing the input after five is seen.
                     with contextlib.suppress(queue.Empty):
                         early = frames.get(timeout=HOLD_LAST)
                         if early is not None and is_end(early):
@@ -174,9 +164,8 @@ END = object()  # the relay's end of input
 
 
 def unframe(frame: bytes) -> bytes | int | object:
-    """The line a relay frame carries (spy_server.py: {"line": TEXT}, then {"end": true}), the
-    size of a line not ended yet ({"unended": N}), or END; ValueError, KeyError or TypeError for
-    anything else."""
+    """A relay frame's line (spy_server.py), a line's size not ended yet, or END; else ValueError,
+    KeyError or TypeError."""
     message = parse_json(frame, 2 * LINE_CAP)
     if message.get("end") is True:
         return END
@@ -196,9 +185,7 @@ def is_end(frame: bytes) -> bool:
 
 
 def lenient(raw: bytes) -> bytes:
-    """The line the spy answers: a message without "jsonrpc" answered as if it had it, so that
-    leaving it out costs its own check only (client.jsonrpc-on-every-message reads the line
-    as it was sent), not every check after it (one mistake, one penalty)."""
+    """A message without "jsonrpc" answered as if it had it: leaving it out costs its own check only."""
     try:
         message = parse_json(raw, LINE_CAP)
     except ValueError:
@@ -209,9 +196,7 @@ def lenient(raw: bytes) -> bytes:
 
 
 def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
-    """The student's client run beside the spy server and model; `lent`: with client parts 1 to
-    `lent` lent: the lesson's scenario() (scripts/lent_client.py), and for 2 the lesson's part 2
-    in main (with_lesson_part_two)."""
+    """The student's client beside the spies, with client parts 1 to `lent` the lesson's."""
     client = context.folder / "client.py"
     outcome = StudentClientRun()
     spliced = with_lesson_part_two((read_student_file(client) or b"").decode("utf-8", "replace")) if lent == 2 else None
@@ -264,10 +249,9 @@ PART_HEAD = re.compile(r"^(?P<indent>\s*)# -+ client, partie (?P<part>\d) / part
 
 
 def with_lesson_part_two(text: str) -> str | None:
-    """client.py with the code under its part 2 header (up to its wait_for_exit(server), else to
-    the part 3 header) replaced by a call to the lesson's part 2, defined at the file's end: the
-    student's other lines keep their numbers, for their tracebacks. None when the file does not
-    keep the exercise's two headers."""
+    """client.py with its part 2 (under its header, up to wait_for_exit(server) or part 3's header)
+    replaced by a call to the lesson's, defined at the end so that the other lines keep their
+    numbers; None without the exercise's two headers."""
     lines = text.splitlines(keepends=True)
     heads = {match["part"]: (number, match["indent"]) for number, line in enumerate(lines)
              if (match := PART_HEAD.match(line)) and match["part"] in "23"}
@@ -282,19 +266,11 @@ def with_lesson_part_two(text: str) -> str | None:
 
 
 def lesson_block(task: str) -> list[str]:
-    """The lines of solutions/client.py's block for `task`, without its notes."""
     from lab.exercises import BEGIN, END, NOTE  # lab.exercises reads the checks' registry
     lines = (reference.SOLUTIONS / "client.py").read_text(encoding="utf-8").splitlines(keepends=True)
     start = next(n for n, line in enumerate(lines) if (begin := BEGIN.match(line)) and begin["task"] == task)
     stop = next(n for n in range(start, len(lines)) if END.match(lines[n]))
     return [line for line in lines[start + 1:stop] if not NOTE.match(line)]
-
-
-def own_model_setup(context: Context) -> bool:
-    """The student's folder holds a model_setup.py that is not this kit's (an older handout's):
-    its facts() words the system message otherwise, so any system message of its own is taken."""
-    own = read_student_file(context.folder / "model_setup.py")
-    return own is not None and own != reference.helper_module("model_setup.py").read_bytes()
 
 
 def client_run(context: Context) -> StudentClientRun:
@@ -326,8 +302,7 @@ def client_run(context: Context) -> StudentClientRun:
 
 
 def split_message(received: list[Any]) -> int:
-    """How many lines the first message took, when it took more than one (JSON written with
-    indent: no line of it is a message); 0 otherwise."""
+    """How many lines the first message took when more than one (JSON written with indent), else 0."""
     if any(isinstance(message, dict) for message in received):
         return 0
     text = ""
@@ -344,10 +319,8 @@ def split_message(received: list[Any]) -> int:
 
 
 def part_one(check: Check, context: Context) -> None:
-    """The client checks' part rule (their `rule`): the check's `run` on what the spy server
-    received; when the client sent nothing (a later part still to write, or a mistake in
-    sending: part 2's checks say which), a part 1 check on what scenario() returns, called
-    directly (see parts.py): one mistake costs its own checks."""
+    """The client checks' `rule`: the check's run on what the spy server received; when the client
+    sent nothing, a part 1 check on what scenario() returns, called directly (parts.py)."""
     outcome: StudentClientRun = context.probe("client.run")
     if check.task == "client-2":
         return check.run(scenario_lent(context))
@@ -366,9 +339,7 @@ def part_one(check: Check, context: Context) -> None:
 
 
 def scenario_lent(context: Context) -> Context:
-    """What parts 2 and 3 are judged on: the client's run, or, when its scenario() (called
-    directly) is not the lesson's, the run with the lesson's scenario() lent, so that part 1's
-    mistake costs part 1's checks only."""
+    """The client's run, or the run with the lesson's scenario() lent when the student's is not it."""
     if same(context.probe("client.run").received, scenario_messages()):
         return context  # the lesson's messages reached the server: nothing to lend
     try:
@@ -381,8 +352,8 @@ def scenario_lent(context: Context) -> Context:
 
 
 def part_two_lent(check: Check, context: Context) -> None:
-    """A part 3 check on the client's run, or, when part 2's checks fail there, on the run with
-    the lesson's part 2 lent: a mistake in sending or reading costs part 2's checks only."""
+    """A part 3 check on the client's run, or on the run with the lesson's part 2 lent when part
+    2's checks fail there."""
     try:
         return check.run(context)
     except Failed:
@@ -505,7 +476,6 @@ def closes_input(context: Context) -> None:
 
 
 def client_trace(outcome: StudentClientRun, lang: str) -> str:
-    """What the client wrote on stderr, its traceback trimmed to its own files."""
     if outcome.run is None:
         return ""
     return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
@@ -528,19 +498,13 @@ def stopped_reading(outcome: StudentClientRun) -> str:
             else "client.replies_not_read")
 
 
-def announced(outcome: StudentClientRun) -> Any:
-    for reply in outcome.replies:
-        if isinstance(field_of(reply, "result.capabilities"), dict):
-            return reply["result"]["capabilities"]
-    return {}
-
-
 ANSWER_TOKENS = 60  # the lesson's client asks for at most 60 tokens: one sentence
 
 
 def asks_model(context: Context) -> None:
     outcome = client_run(context)
-    capabilities = announced(outcome)
+    capabilities = next((reply["result"]["capabilities"] for reply in outcome.replies
+                         if isinstance(field_of(reply, "result.capabilities"), dict)), {})  # as announced
     spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
     # The shape ask receives, as the hint says it: the given facts first, then the question ending with the capabilities.
     question = "ask([facts(…), {\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
@@ -569,7 +533,9 @@ def asks_model(context: Context) -> None:
                      fields={"role": json.dumps(asking[0].get("role"))})
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     given = [facts(capabilities, lang) for lang in ("fr", "en") if facts(capabilities, lang) in messages]
-    if not given and own_model_setup(context):  # a handout of another kit version: its facts have their own words
+    own = read_student_file(context.folder / "model_setup.py")
+    if not given and own not in (None, reference.helper_module("model_setup.py").read_bytes()):
+        # An older handout's model_setup.py: its facts() words the system message its own way.
         given = [m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)
                  and m["content"].strip()][:1]
     if not given:
@@ -582,7 +548,6 @@ def asks_model(context: Context) -> None:
 
 
 def shown_value(value: Any) -> str:
-    """A value as JSON, cut to a line's length."""
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
 
@@ -590,8 +555,11 @@ def shown_value(value: Any) -> str:
 def prints_model_answer(context: Context) -> None:
     outcome = client_run(context)
     lines = outcome.run.stdout_lines() if outcome.run else []
-    # Either language will do; spaces are counted as the arrows' are (print(a, b) adds one).
-    wanted = [" ".join((reference.model_says(lang) + MODEL_TEXTS[context.lang]).split()) for lang in ("fr", "en")]
+    # Either language, the student's client.py's words (an older handout's) or this kit's; spaces
+    # are counted as the arrows' are (print(a, b) adds one).
+    says = [table.get("model_says") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
+    says += [reference.model_says(lang) for lang in ("fr", "en")]
+    wanted = [" ".join((said + MODEL_TEXTS[context.lang]).split()) for said in says if isinstance(said, str) and said.strip()]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)

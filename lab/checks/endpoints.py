@@ -1,10 +1,5 @@
-"""Local model endpoints on 127.0.0.1 for the model helper's checks.
-
-One HTTP server answers OpenAI-style chat completions under three prefixes:
-/answer (a model that answers), /error (HTTP 503) and /slow (reads the request and
-never answers, until the endpoints close);
-`refused_port()` gives a port where nothing listens. Requests are written down.
-"""
+"""The model helper's checks' endpoints: OpenAI-style chat completions under /answer, /error
+(HTTP 503) and /slow (never answers), each request written down; `refused_port()`."""
 
 from __future__ import annotations
 
@@ -34,8 +29,7 @@ class Endpoints(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(self, answer_text: str, listener: socket.socket | None = None) -> None:
-        """Serve on `listener` (a listening socket made elsewhere, e.g. inside a sandbox's own
-        network), or on a new port of this machine's loopback."""
+        """Serve on `listener` (made in a sandbox's own network), or on a new loopback port."""
         if listener is None:
             super().__init__(("127.0.0.1", 0), Handler)
         else:
@@ -93,12 +87,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def refused_port(other_than: int = 0) -> socket.socket:
-    """A bound socket that does not listen: connecting to its port is refused. Close it after.
-
-    Its port is never `other_than` (the endpoints' own): in a sandbox the endpoints listen in
-    the runner's own network, where this port was never bound, and a number drawn here may be
-    the one the endpoints drew there (a correct helper would then get the model's answer where
-    the connection must be refused)."""
+    """A bound socket that does not listen, on a port other than `other_than` (the endpoints',
+    which in a sandbox's network could be drawn here again): connecting to it is refused."""
     while True:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))

@@ -1,9 +1,6 @@
-"""The graded checks' engine: what a check is, how it fails, and how a folder is checked.
-
-A check is a small pure function of a `Context`. The expensive work (running the
-student's server, client or model helper) happens in *probes*: functions that run
-once per folder, in parallel threads, and whose results many checks read. A probe
-never raises; it returns whatever it saw (a transcript, an exit code, a problem).
+"""The graded checks' engine: a check is a pure function of a `Context`, reading the results
+of *probes* (the runs of the student's programs), each run once per folder in a thread of its
+own and never raising: it returns what it saw.
 """
 
 from __future__ import annotations
@@ -26,18 +23,15 @@ from lab.results import ERROR, FAILED, PASSED, SKIPPED, CheckResult, Report, cap
 from lab.time_limits import PROBE_GRACE  # a check waits this beyond a probe's own limit
 
 
-
 class Failed(Exception):
-    """A check's verdict: what was expected, what happened, and why it matters: a `reason` key
-    of lab/checks/texts.py with its `fields`, written in each language by `say` (there is no
-    other way to give a reason: a sentence of a check's own has no key to be read back by)."""
+    """A check's verdict: what was expected, what happened, and why: a `reason` key of
+    lab/checks/texts.py with its `fields`, written in each language by `say`."""
 
     def __init__(self, expected: Any = "", actual: Any = "", *, reason: str, fields: dict[str, Any] | None = None,
                  output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None,
                  title: dict[str, str] | None = None) -> None:
         super().__init__(reason)
-        self.expected = expected
-        self.actual = actual
+        self.expected, self.actual = expected, actual
         # Fields may hold what a student's program wrote: cut before they are written into a sentence.
         self.reason, self.fields = reason, capped_fields(fields or {})
         self.message = {lang: say(lang, reason, **self.fields) for lang in ("fr", "en")}
@@ -68,12 +62,9 @@ class Skipped(Exception):
 
 @dataclass(frozen=True, kw_only=True)
 class Check:
-    """One graded check, declared whole in its module (see docs/checks.md for the list): its id,
-    its lesson part, what it needs and reads, the function that judges it, and its words.
-
-    `fr` and `en` are its (title, hint) in each language: what it judges, and what to do next
-    (never the answer itself); templates like lab/checks/texts.py's, `words` their fields.
-    A module gives its repeated keywords once (a `functools.partial` of Check)."""
+    """One graded check, declared whole in its module: `fr` and `en` are its (title, hint), what it
+    judges and what to do next (never the answer), templates whose fields are `words`. A module
+    gives its repeated keywords once (a `functools.partial` of Check)."""
 
     id: str  # stable, e.g. "server.ping-every-state"
     task: str  # the lesson part, e.g. "server-3"
@@ -85,15 +76,12 @@ class Check:
     probes: tuple[str, ...] = ()  # the probes it reads (started early, in parallel)
     lazy_probes: tuple[str, ...] = ()  # probes it may read, started only when it does
     run: Callable[["Context"], None]  # returns when passed, raises Failed otherwise
-    # How it is judged, given the check (its task, its run): its run as it is, or its module's
-    # way while a part may still be to write (server_checks.by_part). `direct` is the judge of
-    # a part's own calls (lab/checks/parts.py) when it differs from `run`.
+    # How it is judged: its run, or its module's way while a part may still be to write
+    # (server_checks.by_part); `direct`, the judge of a part's own calls when not `run`.
     rule: Callable[["Check", "Context"], None] = lambda check, context: check.run(context)
     direct: Callable[["Context"], None] | None = None
     applies_when: str = ""  # a file name: checked only when the folder has this file
-    # A root cause (the process crashed, its output is not JSON, a notification was
-    # answered, nothing was flushed): when it fails, the report shows it before the
-    # other failures of its part, which it most likely explains.
+    # A root cause (a crash, output not JSON, nothing flushed): shown before its part's other failures.
     cause: bool = False
     title: dict[str, str] = field(init=False)  # {"fr": …, "en": …}, written from fr and en
     hint: dict[str, str] = field(init=False)
@@ -108,17 +96,21 @@ class Check:
 class Probe:
     run: Callable[["Context"], Any]
     limit: float  # seconds; the probe enforces it itself (it kills what it started)
-    # Files of the folder (name patterns) it never reads: under --watch, a save of one of
-    # them keeps its last result instead of running it again (see ProbeMemo).
+    # Name patterns of the files it never reads: under --watch, their saves keep its result.
     ignores: tuple[str, ...] = ()
+
+
+SKIPPED_FOLDERS = ("__pycache__", ".pytest_cache", ".git")  # never a student's files
+
+
+def folder_files(folder: Path) -> list[Path]:
+    return [path for path in folder.rglob("*") if path.is_file()
+            and not any(part in SKIPPED_FOLDERS for part in path.relative_to(folder).parts)]
 
 
 class ProbeMemo:
     """Probe results kept between runs on one folder (`lab check --watch`): a probe runs
-    again only when a file it may read changed, so a save is judged in the time of the
-    probes it concerns (editing server.py does not run the model helper's cases again)."""
-
-    SKIPPED_FOLDERS = ("__pycache__", ".pytest_cache", ".git")
+    again only when a file it may read changed."""
 
     def __init__(self) -> None:
         self.kept: dict[str, tuple[tuple, Any]] = {}
@@ -126,10 +118,8 @@ class ProbeMemo:
     def fingerprint(self, folder: Path, ignores: tuple[str, ...]) -> tuple:
         """(name, content digest) of every file of the folder the probe may read."""
         found = []
-        for path in sorted(folder.rglob("*")):
+        for path in sorted(folder_files(folder)):
             relative = path.relative_to(folder)
-            if any(part in self.SKIPPED_FOLDERS for part in relative.parts) or not path.is_file():
-                continue
             if any(fnmatch(relative.name, pattern) for pattern in ignores):
                 continue
             try:
@@ -154,8 +144,7 @@ class Context:
     def probe(self, name: str) -> Any:
         if name not in self.futures and self.start is not None:
             self.futures[name] = self.start(name)
-        # A probe's limit counts from when it runs: with probes in turn (Launch.probes_in_turn)
-        # it may first wait for the ones before it, each held to its own limit.
+        # A limit counts from when the probe runs: in turn, it first waits for those before it.
         begun = self.begun.get(name)
         if begun is not None and not begun.is_set():
             queued = sum(probe.limit + PROBE_GRACE for probe in self.probes.values())
@@ -178,14 +167,10 @@ class ProbeTimeout(Exception):
 
 def shown(value: Any) -> str:
     """A value as a student reads it: JSON-like, truncated."""
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError):
-            text = repr(value)
-    return cut(text)
+    try:
+        return cut(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return cut(repr(value))
 
 
 def run_probe(context: Context, name: str) -> Any:
@@ -202,19 +187,15 @@ class ProbeCrash:
     reason: str
 
 
-# When a program stops because a part is still to write, that is what the student needs to
-# hear first: the part it names, not the symptom the check saw (no reply, nothing sent).
-# The check's own part: a failure (there is something to write), UNWRITTEN. Another part:
-# this check is not checkable yet, and waits for it (it costs the written part nothing).
-# WAITS_FOR: a prerequisite that did not pass. Keys of lab/checks/texts.py.
+# Keys of lab/checks/texts.py: a part still to write (the check's own, or another's), a
+# prerequisite that did not pass.
 UNWRITTEN, NOT_YET, WAITS_FOR = "part.unwritten", "part.not_yet", "part.waits_for"
 NOT_WRITTEN_ERROR = "NotImplementedError: "  # how a part still to write stops, caught by a runner
 
 
 def unwritten_task(output: str) -> str:
-    """The lesson part (its task id) a student's program said it still misses, or "": the
-    given todo_line ("À écrire : serveur, partie 3 / server, part 3"), or the
-    NotImplementedError a part's placeholder raises, as a runner that called it reports."""
+    """The lesson part (its task id) a program said it still misses, or "": the given todo_line
+    ("À écrire : serveur, partie 3 / server, part 3"), or a runner's NotImplementedError."""
     from lab.checks import registry
     from lab.checks.reference import todo_line
 
@@ -230,17 +211,15 @@ def unwritten_task(output: str) -> str:
 
 
 def printed_besides(output: str) -> str:
-    """What a program printed, without the line saying a part is still to write (said in the
-    message already), and nothing of the NotImplementedError a runner met (the kit's call)."""
+    """What a program printed, without its todo line (the message says it), nothing of a runner's NotImplementedError."""
     if NOT_WRITTEN_ERROR in output:
         return ""
     return "\n".join(line for line in output.splitlines() if not unwritten_task(line)).strip()
 
 
 def part_named(stop: Waiting | Failed) -> str:
-    """The lesson part a check's stop says is still to write, or "": a Waiting names it; a
-    failure's output may hold the program's todo line (or a runner's NotImplementedError), or
-    its reply an error that says it (the bonus server answers so)."""
+    """The lesson part a check's stop says is still to write, or "": a Waiting's, or the todo
+    line in a failure's output or in its reply's error (the bonus server answers so)."""
     if isinstance(stop, Waiting):
         return stop.task
     error = stop.actual.get("error") if isinstance(stop.actual, dict) else None
@@ -249,15 +228,14 @@ def part_named(stop: Waiting | Failed) -> str:
 
 
 def said(result: CheckResult, lang: str, reason: str, **fields: Any) -> None:
-    """A result's reason, kept as its key and fields and written in the run's language."""
     result.reason, result.fields = reason, capped_fields(fields)
     result.message = say(lang, reason, **result.fields)
 
 
 def to_write(result: CheckResult, task: str, unwritten: dict[str, str], lang: str) -> None:
-    """The part rule, decided here only: a check stopped by a part still to write fails when it
-    is its own part (there is something to write), else it is not checkable yet; a check that
-    needs it waits for that part, said by its name."""
+    """The part rule, decided here only from the check's task: stopped by a part still to write,
+    a check fails when it is its own part (something to write), else is not checkable yet;
+    a check that needs it waits for that part, said by its name."""
     own = task == result.task
     result.status = FAILED if own else SKIPPED
     unwritten[result.id] = task
@@ -266,8 +244,7 @@ def to_write(result: CheckResult, task: str, unwritten: dict[str, str], lang: st
 
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
           unwritten: dict[str, str] | None = None) -> CheckResult:
-    """One check's result. `unwritten` (check id -> task) gathers the checks that stopped on a
-    part still to write (see to_write)."""
+    """One check's result; `unwritten` (check id -> task): the checks stopped on a part to write."""
     unwritten = {} if unwritten is None else unwritten
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
@@ -278,7 +255,6 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         return result
     if missing:
         result.status = SKIPPED
-        # The title as a field (not the check's id): the reason reads the same in any reread.
         said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
@@ -291,14 +267,11 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
         result.status = SKIPPED
         said(result, lang, skip.reason, **skip.fields)
     except (Waiting, Failed) as stop:
-        # A part still to write: that is what to say, not the symptom the check saw.
-        task = part_named(stop)
-        if task:
+        result.status = FAILED
+        if task := part_named(stop):  # a part still to write is what to say first, not the symptom seen
             to_write(result, task, unwritten, lang)
             result.output = shown(printed_besides(stop.output))
-        else:
-            result.status = FAILED
-        if not task and isinstance(stop, Failed):
+        elif isinstance(stop, Failed):
             result.expected, result.actual = shown(stop.expected), shown(stop.actual)
             result.message = stop.message[lang]
             result.reason, result.fields = stop.reason, stop.fields

@@ -1,11 +1,7 @@
-"""The model helper's checks: the student's `ask` against local endpoints (see endpoints.py).
-
-All four cases run in one child process (scripts/model_runner.py), which imports openai
-whole before model.py, so that import is paid once and counted in no case: a model that
-answers, a refused port, an HTTP error, and a model that accepts the connection and never
-answers. The runner gives ask no deadline: this
-process reads each case's result with a time limit and kills the runner when it passes,
-so only the student's own timeout can save the silent case.
+"""The model helper's checks: the student's `ask` against local endpoints (endpoints.py), in
+four cases (a refused port, a model that answers, an HTTP error, a model that never answers)
+run by one child (scripts/model_runner.py, openai imported once before model.py). Each case is
+read here within its limit, the runner killed past it: only ask's own timeout saves the last.
 """
 
 from __future__ import annotations
@@ -21,7 +17,8 @@ from typing import Any
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import copy_for_student, copy_with_given_modules, model_fallback_line, model_reasons
+from lab.checks.reference import (copy_for_student, copy_with_given_modules, handout_texts, model_fallback_line,
+                                  model_reasons)
 from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, read_student_file, start_student
@@ -31,10 +28,8 @@ from lab import time_limits
 RUNNER = Path(__file__).resolve().parent / "scripts" / "model_runner.py"
 RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is out of a sandbox's sight
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
-# Why each limit is what it is: lab/time_limits.py.
 PREPARE_LIMIT, IMPORT_LIMIT = time_limits.MODEL_PREPARE, time_limits.MODEL_IMPORT
 CASES_LIMIT, BARRIER_LIMIT = time_limits.MODEL_CASES, time_limits.MODEL_BARRIER
-# The cases' data, in the run's language: everything a student sees is in one language.
 # The cases' data, in the run's language (one language per run, test data included).
 MODEL_TEXTS = in_each_language("model.data.answer")
 SAMPLES = in_each_language("model.data.sample")
@@ -58,18 +53,15 @@ def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
         return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
                 "limit": timeout + time_limits.MODEL_CASE_ROOM}
 
-    # The refused port first: quick, so a helper that never returns is caught in seconds
-    # (the runner is stopped at the first hang). A generous AI_TIMEOUT where the model answers
-    # at once: a busy machine must not pass for a slow helper (openai is already loaded by
-    # then: the runner imports it before model.py). The silent model comes last.
+    # The refused port first: a helper that never returns is caught in seconds. A generous
+    # AI_TIMEOUT where the model answers at once: a busy machine is no slow helper.
     return [case("refused", f"http://127.0.0.1:{refused}", time_limits.MODEL_REFUSED_TIMEOUT),
             case("answer", endpoints.url("answer"), time_limits.MODEL_ANSWER_TIMEOUT),
             case("error", endpoints.url("error"), time_limits.MODEL_ANSWER_TIMEOUT), case("slow", endpoints.url("slow"), SLOW_TIMEOUT)]
 
 
 def run_model(context: Context) -> ModelRun:
-    """Drive the runner case by case from here: each case's time is measured here, and each
-    answer read from the runner's stdout pipe; nothing the runner writes elsewhere counts."""
+    """The runner driven case by case, each timed here and answered on its stdout pipe only."""
     model = context.folder / "model.py"
     if not model.is_file():
         return ModelRun()
@@ -93,8 +85,7 @@ def run_model(context: Context) -> ModelRun:
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             refused = refused_port(other_than=endpoints.server_address[1])
             pending = cases(endpoints, refused.getsockname()[1], context.lang)
-            # Each order carries a fresh nonce that its answer must echo, sent once the last one is
-            # answered: a line printed ahead of time (by model.py) answers nothing (parts.answer).
+            # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
             nonces: list[str] = []
             facts: list[dict] = []
             asked: dict[str, int] = {}  # a case's name -> its order's index in facts
@@ -150,9 +141,7 @@ def run_model(context: Context) -> ModelRun:
             refused.close()
 
 
-# The facts of an answer, as the runner writes them (lab/checks/scripts/model_runner.py).
-# The runner shares its process with model.py, which can write to its stdout or reach into it:
-# an answer that is not of this shape is the student's doing, judged as a failure, never a kit error.
+# The facts of the runner's answer (scripts/model_runner.py); any other shape is model.py's doing.
 FACT_TYPES = {"ready": (bool,), "text": (str,), "recorded": (bool, type(None)), "error": (str,), "trace": (str,),
               "printed": (str,), "errors": (str,)}
 
@@ -187,8 +176,7 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed(f"≤ {SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP:g} s", f"> {outcome['seconds']:g} s",
                      reason="model.never_answers", fields={"seconds": outcome["seconds"], "timeout": SLOW_TIMEOUT})
     if outcome.get("hung"):
-        raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s",
-                     reason="model.ask_hangs")
+        raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s", reason="model.ask_hangs")
     if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
         raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
@@ -201,16 +189,12 @@ def outcome_of(context: Context, name: str) -> dict:
     return outcome
 
 
-CATCH_ALL = {"", "Exception", "BaseException"}
-
-
 def narrow_except(context: Context) -> str:
-    """The first `except` clause of model.py when none of them takes every error (except
-    openai.APIError: the address check's error, or a name read before its import, escapes)."""
+    """model.py's first `except` clause when none takes every error (openai.APIError lets some escape)."""
     source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
     clauses = [clause.strip() for clause in re.findall(r"^\s*except\b([^:]*):", source, re.M)]
     named = [re.sub(r"\s+as\s+\w+$", "", clause).strip("() ") for clause in clauses]
-    if not clauses or any(set(re.split(r"\s*,\s*", one)) & CATCH_ALL for one in named):
+    if not clauses or any(set(re.split(r"\s*,\s*", one)) & {"", "Exception", "BaseException"} for one in named):
         return ""
     return f"except {clauses[0]}"
 
@@ -247,8 +231,7 @@ def request_shape(context: Context) -> None:
 
 
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
-    """The fallback of case `name`; `endpoint`: the prefix whose fake model must have received
-    ask's request (a helper that prints the fallback line without trying earns nothing)."""
+    """The fallback of case `name`, after ask's request reached `endpoint` (when given)."""
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLES[context.lang], "recorded": True}:
@@ -258,10 +241,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
     if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
-        raise Failed(f"POST /{endpoint}/v1/chat/completions", "—",
-                     reason="model.fell_back_untried")
-    # The reference's fallback line, up to its reason, in either language (’ and ' alike).
-    prefixes = tuple(model_fallback_line(lang).split("{reason}")[0].replace("’", "'") for lang in ("fr", "en"))
+        raise Failed(f"POST /{endpoint}/v1/chat/completions", "—", reason="model.fell_back_untried")
+    prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
     if len(said) != 1:
@@ -270,7 +251,7 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_on_stderr" if on_stderr and not said
                      else "model.fallback_line")
     if name == "refused":
-        given_reason(context, said[0], model.refused_address)
+        given_reason(context, said[0], prefixes, model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
@@ -285,15 +266,22 @@ def fits(template: str, text: str) -> bool:
     return re.fullmatch(".*".join(map(re.escape, re.split(r"\{[^}]*\}", template))), text, re.S) is not None
 
 
-def given_reason(context: Context, line: str, address: str) -> None:
-    """The line's reason is one why_no_model (given, model_setup.py) writes, in either language:
-    one of its reasons, or an error it does not know named by its type ("URLError: …"); not the
-    error's own text (str(error): "Connection error.", in the library's words)."""
-    reason = next((line[len(before):-len(").")] for lang in ("fr", "en")
-                   for before in [model_fallback_line(lang).split("{reason}")[0].replace("’", "'")]
-                   if line.startswith(before)), "")
-    templates = [template.replace("’", "'") for lang in ("fr", "en") for key, template in model_reasons(lang).items()
-                 if key != "other"]
+def fallback_prefixes(context: Context) -> tuple[str, ...]:
+    """The fallback line up to its reason, in either language (’ and ' alike): the student's
+    own model.py's (an older handout may word it otherwise) and this kit's."""
+    lines = [table.get("fallback") for table in handout_texts(context.folder, "model.py", "TEXTS")]
+    lines += [model_fallback_line(lang) for lang in ("fr", "en")]
+    return tuple(dict.fromkeys(line.split("{reason}")[0].replace("’", "'") for line in lines
+                               if isinstance(line, str) and "{reason}" in line and not line.startswith("{reason}")))
+
+
+def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address: str) -> None:
+    """The line's reason is one why_no_model (given) writes: one of its REASONS (the student's
+    copy's or this kit's), or an error named by its type ("URLError: …"), not str(error)."""
+    reason = next((line[len(before):-len(").")] for before in prefixes if line.startswith(before)), "")
+    tables = handout_texts(context.folder, "model_setup.py", "REASONS") + [model_reasons(lang) for lang in ("fr", "en")]
+    templates = [template.replace("’", "'") for table in tables for key, template in table.items()
+                 if key != "other" and isinstance(template, str)]
     if any(fits(template, reason) for template in templates) or re.match(r"[A-Za-z_][\w.]*: ", reason):
         return
     expected = model_reasons(context.lang)["refused"].format(address=address)

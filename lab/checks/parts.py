@@ -1,20 +1,12 @@
-"""Each written part judged before the whole program runs: the parts probe and its views.
+"""Each written part judged before the whole program runs (until server part 3 and client part
+2 exist, no stdio session can judge parts 1 and 2): the parts probe calls their functions
+directly through scripts/parts_runner.py, in the student sandbox, and builds transcripts the
+same checks read (`PartView`).
 
-`python server.py` stops at once until server part 3 (the loop) is written, and the client
-sends nothing until client part 2 is: a stdio session cannot judge parts 1 and 2 then. The
-parts probe calls the written parts' functions directly, through scripts/parts_runner.py in
-the same sandbox as every student process; `view(context)` gives the checks of a part the
-stdio transcripts when the whole program ran, and transcripts built from those calls when it
-stopped because a *later* part is still to write: the same check functions judge either.
-
-The verdict is made here, never in the sandbox. The runner shares its process with the
-student's code, so it is told one order at a time, each with a fresh nonce, and hands back
-raw facts only (what the call wrote, returned or raised); this side judges them against the
-reference. The reference enters the sandbox only as the arguments a call itself receives,
-and each process gets only its own calls: part 1's (the reference replies to write), part
-2's (the lesson's initialize messages, so `initialize` cannot find part 1's results) and the
-client's each run in a process of their own. An answer that is missing, malformed or given
-twice is the student's failure (`part.…` reasons), never a kit error.
+The verdict is made here, never in the sandbox: the runner is told one order at a time, each
+with a fresh nonce, and hands back raw facts (what a call wrote, returned or raised); each
+process gets only its own calls' arguments. An answer missing, malformed or given twice is the
+student's failure (`part.…` reasons), never a kit error.
 """
 
 from __future__ import annotations
@@ -52,8 +44,7 @@ ANSWER_CAP = 1 << 17  # characters of one answer (the runner keeps what a call w
 S, R = "server.scenario", "server.rules"
 IMPORT = "import {}"  # how a load is named to the student
 
-# The facts an answer may hold (the runner's own shape, lab/checks/scripts/parts_runner.py);
-# anything else is not the runner's answer.
+# The facts an answer may hold (scripts/parts_runner.py): anything else is not the runner's.
 FACT_TYPES: dict[str, tuple[type, ...] | None] = {
     "loaded": (bool,), "out": (str,), "unflushed": (bool,), "returned": None, "unreturnable": (str,),
     "error": (str,), "trace": (str,)}
@@ -61,16 +52,10 @@ FACT_TYPES: dict[str, tuple[type, ...] | None] = {
 
 @dataclass
 class PartsRun:
-    """What each direct call did, by (part, probe): [(the call as the student would type it,
-    its facts)], the file's load first. Facts that say no answer came: {"lost": reason key,
-    "fields": ...}."""
+    """By (part, probe): [(each call as the student would type it, its facts)], the load first."""
 
     calls: dict[tuple[str, str], list[tuple[str, dict]]] = field(default_factory=dict)
     lang: str = ""  # the run's language, to explain tracebacks
-
-
-def described(function: str, arguments: list[Any]) -> str:
-    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})"
 
 
 def call_of(reply: dict) -> tuple[str, list[Any]]:
@@ -83,8 +68,7 @@ def call_of(reply: dict) -> tuple[str, list[Any]]:
 
 
 def initialize_messages() -> dict[str, list[dict]]:
-    """Part 2's calls: the sessions' initialize messages, in their order (the rules session's
-    init-2025 alone, on a new module)."""
+    """Part 2's calls: the sessions' initialize messages (the rules session's first alone)."""
     found = {name: [m for m in messages if isinstance(m, dict) and m.get("method") == "initialize"]
              for name, messages in ((S, scenario_messages()), (R, rules_messages()))}
     return {S: found[S][:2], R: found[R][:1]}
@@ -94,13 +78,10 @@ def load(name: str) -> tuple[str, dict]:
     return IMPORT.format(name), {"load": name}
 
 
-def lend(order: tuple[str, dict]) -> tuple[str, dict]:
-    """A load after which send, reply and fail are the lesson's (part 1 lent)."""
-    return order[0], {**order[1], "lend": True}
-
-
 def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
-    return described(function, arguments), {"call": function, "args": arguments}
+    """An order to call `function`, named as the student would type the call."""
+    return f"{function}({', '.join(json.dumps(a, ensure_ascii=False) for a in arguments)})", \
+        {"call": function, "args": arguments}
 
 
 def run_parts(context: Context) -> PartsRun:
@@ -112,9 +93,10 @@ def run_parts(context: Context) -> PartsRun:
         written = {name: [call(*call_of(reply)) for reply in reference_replies(encode_lines(messages), context.lang)]
                    for name, messages in sessions.items()}
         jobs[("server-1", S, R)] = [load("server"), *written[S], *written[R]]
-        # Part 2 with part 1 lent (scripts/lent_server.py): a mistake of part 1's costs its own checks.
+        # Part 2 with part 1 lent (send, reply and fail the lesson's): part 1's mistake costs its own checks.
+        lent = (IMPORT.format("server"), {"load": "server", "lend": True})
         jobs[("server-2", S, R)] = [order for name, messages in initialize_messages().items()
-                                    for order in (lend(load("server")), *(call("initialize", [m]) for m in messages))]
+                                    for order in (lent, *(call("initialize", [m]) for m in messages))]
     if (context.folder / "client.py").is_file():
         jobs[("client-1", "")] = [load("client"), call("scenario", [])]
     if not jobs:
@@ -138,8 +120,7 @@ def run_parts(context: Context) -> PartsRun:
 
 
 def carry_out(context: Context, orders: list[tuple[str, dict]]) -> list[dict]:
-    """The facts of each order, told to a runner one at a time with a fresh nonce; the list
-    ends at the first order that got no answer (its facts say why: {"lost": ...})."""
+    """The facts of each order, up to the first that got no answer ({"lost": ...})."""
     with tempfile.TemporaryDirectory(prefix="lab-parts-") as temp:
         work = Path(temp)
         students_own(context.folder, work)
@@ -175,11 +156,10 @@ def lost(reason: str, **fields: Any) -> dict:
 
 def answer(session: Any, order: dict, nonces: list[str], limit: float, shape: Callable[[dict, dict], bool],
            earlier: list[dict], sent: bool = False) -> dict:
-    """The facts a runner answers `order` with (its nonce is nonces[-1]), read within `limit`,
-    if `shape(facts, order)` says they have the runner's shape (else {"lost": "part.bad_answer"}).
-    Lines that carry none of the runner's nonces are the student's output, and skipped; an
-    earlier order answered again makes that order's facts (in `earlier`) bad. `sent`: the order
-    went already, and its answer is waited for once more."""
+    """The facts a runner answers `order` with (nonce nonces[-1]) within `limit`, of the runner's
+    `shape`; lines with no nonce are the student's output; an earlier order answered again
+    makes its facts (in `earlier`) bad. `sent`: the order went already, and its answer is
+    waited for once more."""
     until = time.monotonic() + max(0.0, limit)
     if not sent and not session.send(json.dumps(order, ensure_ascii=False).encode() + b"\n"):
         return lost("part.stopped")
@@ -199,8 +179,7 @@ def answer(session: Any, order: dict, nonces: list[str], limit: float, shape: Ca
 
 
 def answered_twice(session: Any, nonces: list[str], facts: list[dict]) -> None:
-    """After the runner's end: an answer that came again (the student's code writing in the
-    runner's place) makes that order's answer bad."""
+    """After the runner's end: an answer that came again makes that order's answer bad."""
     for line in session.remaining_lines():
         twice = nonce_of(line, nonces[:len(facts)])
         if twice and "lost" not in facts[nonces.index(twice)]:  # a late answer is no second one
@@ -208,8 +187,7 @@ def answered_twice(session: Any, nonces: list[str], facts: list[dict]) -> None:
 
 
 def nonce_of(line: bytes, nonces: list[str]) -> str | None:
-    """The nonce an answer carries, for a line that holds one of `nonces` anywhere (else None:
-    not an answer); "" when such a line is not an answer of the runner's shape."""
+    """The nonce of a line that holds one of `nonces` (None: no answer; "": not of the runner's shape)."""
     if not any(nonce.encode() in line for nonce in nonces):
         return None
     try:
@@ -237,14 +215,11 @@ def part_shape(facts: dict, order: dict) -> bool:
 
 @dataclass
 class DirectTranscript(Transcript):
-    """A Transcript built from direct calls: `calls` says what each call did."""
-
     calls: list[dict] = field(default_factory=list)
     described: list[str] = field(default_factory=list)  # each call as the student would type it
 
 
 def raise_problem(parts: PartsRun, name: str, facts: dict) -> None:
-    """A Failed for a load or a call that raised or got no answer; nothing for one that went well."""
     if "lost" in facts:
         raise Failed(name, "—", reason=facts["lost"], fields={"call": name, **facts["fields"]})
     if "error" in facts:
@@ -256,7 +231,6 @@ def raise_problem(parts: PartsRun, name: str, facts: dict) -> None:
 
 
 def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[dict]) -> DirectTranscript:
-    """What the part's calls wrote, as a transcript the stdio checks can read."""
     calls = parts.calls.get((part, probe), [])
     for name, facts in calls:
         raise_problem(parts, name, facts)
@@ -286,8 +260,7 @@ def scenario_list(parts: PartsRun) -> list[Any]:
 
 
 def students_own(folder: Path, work: Path) -> None:
-    """The student's .py files copied into a check's folder, as they are: a given module the
-    student lacks stays missing (as `python server.py` finds it), only its bytecode is given."""
+    """The student's .py files copied as they are (a given module missing stays missing)."""
     for source in folder.glob("*.py"):
         copy_student_file(source, work / source.name)
     give_helper_bytecode(work)
@@ -297,8 +270,7 @@ PART_ONE, PART_TWO = ("send", "reply", "fail"), ("initialize",)
 
 
 def write_lent_server(work: Path, lent: tuple[str, ...] = PART_ONE) -> None:
-    """scripts/lent_server.py into `work`, with the functions it lends: the reference's, their
-    source taken from solutions/server.py (their one home)."""
+    """scripts/lent_server.py into `work`, with the reference's functions it lends."""
     server = reference_module("server")
     functions = "".join(inspect.getsource(getattr(server, name)) + "\n\n" for name in lent)
     write_for_student(work / "lab_lent_parts.py", (f"import sys\n\nfrom jsonrpc_lines import to_json\n\n"
@@ -307,10 +279,8 @@ def write_lent_server(work: Path, lent: tuple[str, ...] = PART_ONE) -> None:
 
 
 def lent_session(context: Context, messages: list[Any], lent: tuple[str, ...] = PART_ONE) -> Transcript:
-    """A stdio session with the student's server.py run with a part lent (scripts/lent_server.py),
-    in a folder of the kit's beside the student's files: the later parts judged on their own when
-    an earlier part's mistake spoils the whole server's output (part 1's send or fail, part 2's
-    initialize that raises)."""
+    """A stdio session of the student's server.py with a part lent: the later parts judged on
+    their own when an earlier part's mistake spoils the whole output."""
     with tempfile.TemporaryDirectory(prefix="lab-lent-") as temp:
         work = Path(temp)
         students_own(context.folder, work)
@@ -321,7 +291,6 @@ def lent_session(context: Context, messages: list[Any], lent: tuple[str, ...] = 
 
 
 def student_trace(parts: PartsRun, outcome: dict) -> str:
-    """The traceback of a call that raised, trimmed to the student's files and explained."""
     return trimmed(outcome.get("trace") or outcome["error"], STUDENT_FILES, parts.lang)
 
 

@@ -1,15 +1,11 @@
-"""The reference behaviour, computed from solutions/ (never copied into the checks).
-
-The checks compare a student's work with what the reference server answers to the
-same lines, and the answers file with what the reference server does. The reference
-server is the lesson's file (a state variable, a few functions, one loop): a session
-here is a fresh copy of that module whose `send` collects the replies instead of
-writing them, fed line by line through its own `on_line`, exactly as its stdio loop
-does. The accessors at the end give every text and list the checks need.
+"""The reference behaviour, computed from solutions/ (never copied into the checks): a session
+is a fresh copy of the lesson's server module whose `send` collects the replies, fed line by
+line through its own `on_line` as its stdio loop does; the accessors give the texts and lists.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import enum
 import errno
@@ -25,7 +21,7 @@ from types import CodeType, ModuleType
 from typing import Any, Optional
 
 from lab.layout import HELPERS, solutions_dir
-from lab.process.student import copy_student_file
+from lab.process.student import copy_student_file, read_student_file
 
 SOLUTIONS = solutions_dir()  # in the checkout, or inside the installed package (a wheel)
 # The modes of every file and folder the kit writes for student code, whatever the umask and the
@@ -36,11 +32,7 @@ _loading = threading.Lock()
 
 
 def load(name: str) -> ModuleType:
-    """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once.
-
-    Any solution file works: their `from jsonrpc_lines import ...` (the given modules) and
-    the client's `from model import ask` find the files beside them.
-    """
+    """solutions/<name>.py as a module of its own (`lab_reference_<name>`), loaded once."""
     with _loading:
         return _load(name)
 
@@ -56,11 +48,8 @@ def _load(name: str) -> ModuleType:
 
 
 def _exec(name: str, module_name: str) -> ModuleType:
-    """A fresh module from solutions/<name>.py (caller holds _loading).
-
-    Its code is compiled once, and the given modules it imports (HELPERS: functions and
-    constants, no state) are loaded once and shared: a check run starts about ten reference
-    sessions, and each would otherwise run them anew."""
+    """A fresh module from solutions/<name>.py (caller holds _loading); its code compiled once,
+    the given modules it imports (no state) loaded once and shared by every session."""
     path = SOLUTIONS / f"{name}.py"
     spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec, path
@@ -122,17 +111,13 @@ class ReferenceSession:
 
 def _walk_states(module: ModuleType) -> list[str]:
     """new, waiting, ready: the states a reference session goes through in the handshake."""
-    session = ReferenceSession(module=_exec_fresh_copy(module))
+    session = ReferenceSession(module=_exec("server", f"{module.__name__}_walk"))  # caller holds _loading
     states = [session.state]
     session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                     "params": {"protocolVersion": module.VERSIONS[-1], "capabilities": {}}})
     states.append(session.state)
     session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
     return states + [session.state]
-
-
-def _exec_fresh_copy(module: ModuleType) -> ModuleType:
-    return _exec("server", f"{module.__name__}_walk")  # caller holds _loading
 
 
 def new_session(lang: str = "fr") -> ReferenceSession:
@@ -150,27 +135,20 @@ def encode_lines(messages: list[Any]) -> bytes:
     )
 
 
-def reference_replies(lines: bytes, lang: str) -> list[dict]:
-    """What the reference server answers to these lines, in order."""
-    session = new_session(lang)
-    replies = []
-    for line in lines.split(b"\n"):
-        reply = session.handle_line(line)
-        if reply is not None:
-            replies.append(reply)
-    return replies
+def reference_replies(lines: bytes, lang: str, server: str = "server") -> list[dict]:
+    """What the reference server (or the bonus one) answers to these lines, in order."""
+    session = new_session(lang) if server == "server" else load(server).make_session(lang)
+    return [reply for line in lines.split(b"\n") if (reply := session.handle_line(line)) is not None]
 
 
 # ---------------------------------------------------------------- accessors: the reference's own values
 
 
 def versions() -> list[str]:
-    """The versions the lesson's server speaks, newest first."""
     return list(load("server").VERSIONS)
 
 
 def bonus_versions() -> list[str]:
-    """The handshake-era versions the bonus server speaks, newest first."""
     return list(load("bonus_server").HANDSHAKE_VERSIONS)
 
 
@@ -189,7 +167,6 @@ def server_info() -> dict:
 
 
 def client_sample(lang: str) -> str:
-    """The recorded sample the client hands to ask()."""
     return load("client").TEXTS[lang]["sample"]
 
 
@@ -199,17 +176,28 @@ def model_says(lang: str) -> str:
 
 
 def model_fallback_line(lang: str) -> str:
-    """The model helper's fallback line, with "{reason}" to fill in."""
     return load("model").TEXTS[lang]["fallback"]
 
 
 def model_reasons(lang: str) -> dict[str, str]:
-    """The reasons why no model answered (given, in model_setup.py), with their fields to fill in."""
     return dict(load("model_setup").REASONS[lang])
 
 
+def handout_texts(folder: Path, file: str, name: str) -> list[dict]:
+    """The tables `name[lang]` (French, English) of the student's `file`, read as text and never
+    run: the words of the handout the class works from, which may be an older one than this
+    kit's; none when the file has no such literal."""
+    try:
+        tree = ast.parse(read_student_file(folder / file) or b"")
+        found = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return []
+    texts = found[-1] if found and isinstance(found[-1], dict) else {}
+    return [table for lang in ("fr", "en") if isinstance(table := texts.get(lang), dict)]
+
+
 def todo_line(lang: str) -> str:
-    """The line a part not written yet prints, with "{part}" to fill in."""
     return load("jsonrpc_lines").TODO_LINE[lang]
 
 
@@ -221,9 +209,8 @@ def helper_module(helper: str) -> Path:
 
 
 def copy_with_given_modules(folder: Path, work: Path) -> None:
-    """The student's .py files copied into a check's folder `work` (any module of their own
-    comes with them), the kit's copy of each given module they lack, and the given modules'
-    bytecode: their files then run beside each other, as `python client.py` runs them."""
+    """The student's .py files copied into a check's folder, the kit's copy of each given module
+    they lack, and the given modules' bytecode."""
     for source in folder.glob("*.py"):
         copy_student_file(source, work / source.name)
     for helper in HELPERS:
@@ -233,16 +220,9 @@ def copy_with_given_modules(folder: Path, work: Path) -> None:
 
 
 def give_helper_bytecode(folder: Path) -> None:
-    """Put each given module's bytecode in `folder`'s __pycache__, for a folder the kit made
-    (a check's folder, a graded submission's private copy), never the student's own.
-
-    Student processes run with PYTHONDONTWRITEBYTECODE, so each of them (two server sessions,
-    the client and the server it starts, the model runner) compiled the given modules anew:
-    a few milliseconds each. The bytecode is checked against its source's hash (PEP 552): an
-    unedited copy loads it, an edited one fails the check and is compiled as before.
-
-    Each file is written whole or not at all (a partial file beside it, renamed once read back
-    equal): a truncated .pyc, say on a full disk, would fail the import of an honest copy."""
+    """Each given module's bytecode in the __pycache__ of a folder the kit made (student processes
+    do not write bytecode), hash-checked (PEP 552: an edited copy is compiled as before), and
+    written whole or not at all: a truncated .pyc would fail an honest copy's import."""
     for helper in HELPERS:
         target = Path(importlib.util.cache_from_source(str(folder / helper)))
         partial = target.with_name(target.name + ".partial")

@@ -1,10 +1,5 @@
-"""The server's checks, judged over stdin/stdout only (see server_session.py).
-
-Most checks are `replies_agree(...)`: "the reply to this request agrees with the
-reference server's on these fields". The others are small functions; those that name
-a root cause (the server stopped, wrote what is not JSON, answered a notification,
-never flushed) are declared `cause=True`, so the report shows them first.
-"""
+"""The server's checks, judged over stdin/stdout only (see server_session.py): most are
+`replies_agree(...)`, a reply agreeing with the reference server's on some fields."""
 
 from __future__ import annotations
 
@@ -56,12 +51,9 @@ BAD_LINES: dict[str, list[Any]] = {  # numbers for ids: a student reads them in 
 BURST = 400  # pings sent at once: their replies overflow an unflushed stdout buffer (8 KB) long before the input closes
 
 
-Span = tuple[Transcript, int, int]  # a session, and where a kind's lines are in it: [start, end)
-
-
 def stopped_on(transcript: Transcript) -> int | None:
-    """The index of the line a server that stopped before its input ended stopped on: the line
-    before the first ping it left unanswered (None when it did not stop, or on no line of ours)."""
+    """The index of the line a server stopped on, its input open: the one before the first ping
+    left unanswered (None when it did not stop, or on no line of ours)."""
     if transcript.run is None or transcript.stopped_at is None:
         return None
     for index, message in enumerate(transcript.sent):
@@ -71,9 +63,9 @@ def stopped_on(transcript: Transcript) -> int | None:
     return None
 
 
-def bad_lines(context: Context) -> dict[str, Span]:
-    """Each kind of BAD_LINES, with the session that judges it (module comment above)."""
-    found: dict[str, Span] = {}
+def bad_lines(context: Context) -> dict[str, tuple[Transcript, int, int]]:
+    """Each kind of BAD_LINES, with the session that judges it and where its lines are: [start, end)."""
+    found: dict[str, tuple[Transcript, int, int]] = {}
     kinds = list(BAD_LINES)
     while kinds:
         messages, spans = [], {}
@@ -91,10 +83,9 @@ def bad_lines(context: Context) -> dict[str, Span]:
 
 
 def burst(context: Context) -> str:
-    """Why replies came only once the input closed, seen from outside: BURST pings at once, the
-    input left open. "buffered": some came before the end (it answers as it reads, and its replies
-    wait in stdout's buffer until it fills); "at_end": none came before the input closed (it reads
-    all its input before answering); "" when it answered nothing at all."""
+    """Why replies came only once the input closed: BURST pings at once, the input left open.
+    "buffered": some came before the end (they wait in stdout's buffer until it fills); "at_end":
+    none (it reads all its input first); "" when it answered nothing."""
     script = context.folder / "server.py"
     if not script.is_file():
         return ""
@@ -155,27 +146,23 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
         raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
-        if isinstance(reply, str) and ("}\\n{" in line or line.endswith("}\\n")):  # + r"\n": two characters
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.escaped_newline",
-                         fields={"number": number}, output=transcript.traceback())
-        if isinstance(reply, str) and glued(line):  # replies written without their newline
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.replies_glued",
-                         fields={"number": number},
+        if isinstance(reply, str):  # not JSON: named by the likeliest mistake, else a print meant for a person
+            reason = next(reason for reason, made in NOT_JSON if made(line))
+            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason=reason, fields={"number": number},
                          output=transcript.traceback())
-        if isinstance(reply, str) and line.strip() in ("{", "["):  # json.dumps(..., indent=2): one reply, many lines
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.reply_split",
-                         fields={"number": number}, output=transcript.traceback())
-        if isinstance(reply, str) and isinstance(python_value(line), dict):  # str(dict), or print(dict)
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line, reason="server.printed_python",
-                         fields={"number": number}, output=transcript.traceback())
-        if isinstance(reply, str):  # not JSON: most likely a print meant for the person running it
-            raise Failed('{"jsonrpc": "2.0", "id": …, …}', line,
-                         reason="server.not_json", fields={"number": number}, output=transcript.traceback())
         problem = shape_problem(reply)
         if problem:
             raise Failed('{"jsonrpc": "2.0", "id": …, "result": …}  |  {"jsonrpc": "2.0", "id": …, "error": {"code": …, "message": …}}',
                          line, reason="server.malformed", fields={"problem": {"reason": problem}},
                          output=transcript.traceback())
+
+
+NOT_JSON: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("server.escaped_newline", lambda line: "}\\n{" in line or line.endswith("}\\n")),  # + r"\n": two characters
+    ("server.replies_glued", lambda line: glued(line)),  # replies written without their newline
+    ("server.reply_split", lambda line: line.strip() in ("{", "[")),  # json.dumps(..., indent=2)
+    ("server.printed_python", lambda line: isinstance(python_value(line), dict)),  # str(dict), or print(dict)
+    ("server.not_json", lambda line: True))
 
 
 def on_stderr(stderr: bytes) -> bool:
@@ -191,7 +178,6 @@ def on_stderr(stderr: bytes) -> bool:
 
 
 def glued(line: str) -> bool:
-    """A JSON object followed by another on the same line: replies that lack their newline."""
     try:
         _, end = json.JSONDecoder().raw_decode(line)
     except (ValueError, RecursionError):
@@ -205,10 +191,14 @@ def keeps_running(context: Context) -> None:
         if transcript.stopped_at is not None and transcript.run is not None:
             if isinstance(transcript.sent[transcript.stopped_at], bytes):
                 continue  # it stopped on the line that is not JSON: parse-error names it
-            line = transcript.message_text(transcript.stopped_at)
-            code = "?" if transcript.run.code is None else transcript.run.code
-            raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason="server.stopped_early",
-                         fields={"code": code}, output=transcript.traceback())
+            stopped(context, transcript, transcript.message_text(transcript.stopped_at), "server.stopped_early")
+
+
+def stopped(context: Context, transcript: Transcript, line: str, reason: str, **fields: Any) -> None:
+    """The server stopped on `line`, its input still open."""
+    code = "?" if transcript.run is None or transcript.run.code is None else transcript.run.code
+    raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason, fields={"code": code, **fields},
+                 output=transcript.traceback())
 
 
 def flushes_each_reply(context: Context) -> None:
@@ -224,8 +214,7 @@ def flushes_each_reply(context: Context) -> None:
             if context.probe("server.burst") == "at_end":  # flushed or not, it answers only at the end
                 raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.answers_at_end",
                              fields={"seconds": REPLY_LIMIT}, hint=in_each_language("server.answers_at_end.hint"))
-            raise Failed(f"< {REPLY_LIMIT:g} s", line,
-                         reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
+            raise Failed(f"< {REPLY_LIMIT:g} s", line, reason="server.not_flushed", fields={"seconds": REPLY_LIMIT})
 
 
 def shape_problem(reply: Any) -> str | None:
@@ -248,15 +237,6 @@ def shape_problem(reply: Any) -> str | None:
     return None
 
 
-def owed_ids(transcript: Transcript) -> list[Any]:
-    """The ids of the replies owed before the server stopped (all of them if it did not):
-    a reply it never got to write is keeps-running's failure, not a wrong id."""
-    owed = transcript.reference
-    if transcript.stopped_at is not None:
-        owed = owed[:sum(owes_reply(message) for message in transcript.sent[:transcript.stopped_at])]
-    return [reply["id"] for reply in owed]
-
-
 def is_parse_error(reply: Any) -> bool:
     return field_of(reply, "error.code") == -32700
 
@@ -266,8 +246,7 @@ def as_json(value: Any) -> str:
 
 
 def one_reply_each(transcript: Transcript) -> None:
-    """No request gets two replies (a `return` missing after an error, say): the request named.
-    A -32700 that carries a request's id is parse-error's to name, not a second reply."""
+    """No request gets two replies (a `return` missing after an error); a -32700 is not one."""
     for expected in transcript.reference:
         request_id = expected.get("id")
         if request_id is None:
@@ -285,12 +264,15 @@ def one_reply_each(transcript: Transcript) -> None:
 
 
 def reply_ids(context: Context) -> None:
-    """The ids that come back are the requests' own, unchanged, in their order, one reply each.
-    A reply that does not come at all is the check of that reply's rule (one mistake, one penalty)."""
+    """The ids that come back are the requests' own, unchanged, in order, one reply each (a reply
+    missing is its own rule's check's)."""
     for probe in BOTH:
         transcript: Transcript = context.probe(probe)
         one_reply_each(transcript)
-        want = owed_ids(transcript)
+        owed = transcript.reference  # the replies owed before it stopped (the rest is keeps-running's)
+        if transcript.stopped_at is not None:
+            owed = owed[:sum(owes_reply(message) for message in transcript.sent[:transcript.stopped_at])]
+        want = [reply["id"] for reply in owed]
         got = [reply.get("id") for reply in transcript.replies if isinstance(reply, dict)]
         for request_id in want:
             if request_id is None or any(same(one, request_id) for one in got):
@@ -313,9 +295,8 @@ def reply_ids(context: Context) -> None:
 
 
 def notifications_unanswered(context: Context) -> None:
-    """Replies that answer no request: the notifications'. A request answered twice, or an error
-    that lost its request's id (id null), is reply-ids' to name, a -32700 with a request's id
-    parse-error's (one mistake, one penalty)."""
+    """Replies that answer no request: the notifications' (a second reply, an id lost, a -32700
+    with a request's id are other checks' mistakes)."""
     for probe in ("server.scenario", "server.rules"):
         transcript: Transcript = context.probe(probe)
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
@@ -335,17 +316,11 @@ def notifications_unanswered(context: Context) -> None:
                          fields={"count": len(extra), "example": as_json(extra[0])})
 
 
-def not_json_index(transcript: Transcript) -> int:
-    return next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
-
-
 def parse_error(context: Context) -> None:
     transcript: Transcript = context.probe(R)
-    index = not_json_index(transcript)
+    index = next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
     if transcript.stopped_at == index and transcript.run is not None:
-        code = "?" if transcript.run.code is None else transcript.run.code
-        raise Failed(say(context.lang, "server.reads_to_the_end"), transcript.message_text(index),
-                     reason="server.stopped_on_not_json", fields={"code": code}, output=transcript.traceback())
+        stopped(context, transcript, transcript.message_text(index), "server.stopped_on_not_json")
     wrong = [reply for reply in transcript.replies if is_parse_error(reply) and reply.get("id") is not None]
     if wrong and find(transcript.replies, None) is MISSING:
         raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
@@ -353,15 +328,13 @@ def parse_error(context: Context) -> None:
     if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
         without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
         if without_id:
-            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]),
-                         reason="server.parse_error_no_id")
+            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]), reason="server.parse_error_no_id")
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
 
 def parse_errors_for_json(transcript: Transcript) -> list[Any]:
-    """The -32700 replies beyond one per line that is not JSON: answers to lines that are JSON (of
-    those written while the input was open: a server that reads on past its end is exits-at-eof's)."""
+    """The -32700 replies, written while the input was open, beyond one per line that is not JSON."""
     errors = [reply for reply in transcript.replies[:transcript.lines_in_time] if is_parse_error(reply)]
     return errors[sum(isinstance(message, bytes) for message in transcript.sent):]
 
@@ -449,8 +422,7 @@ def exits_at_eof(context: Context) -> None:
     run = transcript.run
     assert run is not None  # needs STARTS
     if run.timed_out:
-        raise Failed("code 0", f"{run.duration:g} s",
-                     reason="server.runs_on")
+        raise Failed("code 0", f"{run.duration:g} s", reason="server.runs_on")
     if run.cpu_exhausted:
         raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
                      reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
@@ -473,12 +445,6 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
     return isinstance(reply, dict) and "result" in reply
 
 
-def any_result(transcript: Transcript, request_id: Any) -> bool:
-    """One of the replies to `request_id` is a result (a second reply after an error counts)."""
-    return any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), request_id)
-               for reply in transcript.replies)
-
-
 def first_accepted(context: Context) -> tuple[str, Any]:
     """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
@@ -499,7 +465,8 @@ def accepts_known_version(context: Context) -> None:
             raise Failed(as_json(asked), as_json(listed), reason="server.version_misspelt",
                          fields={"asked": asked, "listed": near[0]})
     expect_reply(context, R, "init-2025", ("result.protocolVersion",))
-    if not any_result(context.probe(S), 2):  # reply 2 accepted: reply 3's refusal is its consequence
+    # Reply 2 accepted (even as a second reply, after an error): reply 3's refusal is its consequence.
+    if not any(isinstance(reply, dict) and "result" in reply and same(reply.get("id"), 2) for reply in context.probe(S).replies):
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
@@ -513,39 +480,29 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
     def judged(context: Context) -> None:
         probe, request_id = lesson if is_result(context.probe(S), 3) else ready
         transcript: Transcript = context.probe(probe)
-        reply = find(transcript.replies, request_id)
+        reply, what = find(transcript.replies, request_id), transcript.request(request_id)
         listed = find(transcript.replies, 5 if probe == S else "list-ready")  # tools/list once ready
+
+        def wrong(reason: str, **fields: Any) -> Failed:
+            return Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason=reason, fields=fields)
+
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             if slip := comparison_slip(context):
-                reason, fields = slip
-                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                             reason=reason, fields={"what": transcript.request(request_id), **fields})
+                raise wrong(slip[0], what=what, **slip[1])
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
-            near = notification_misnamed(context)
-            if near and not stayed_new:
-                raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                             reason="server.notification_misnamed", fields={"what": transcript.request(request_id),
-                                                                             "near": near})
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.stayed_new" if stayed_new else "server.never_ready",
-                         fields={"what": transcript.request(request_id)})
+            if (near := notification_misnamed(context)) and not stayed_new:
+                raise wrong("server.notification_misnamed", what=what, near=near)
+            raise wrong("server.stayed_new" if stayed_new else "server.never_ready", what=what)
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.unknown_tools_list", fields={"what": transcript.request(request_id)})
+            raise wrong("server.unknown_tools_list", what=what)
         expect_reply(context, probe, request_id, paths)
         method = next((m.get("method") for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id)), None)
+        # The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method.
         if "error.code" in paths and field_of(reply, "error.code") == -32601 and isinstance(method, str) \
-                and not names_method(reply, method):
-            raise Failed(as_json(find(transcript.reference, request_id)), as_json(reply),
-                         reason="server.unknown_method_unnamed", fields={"method": method})
+                and not (isinstance(message := field_of(reply, "error.message"), str) and method in message):
+            raise wrong("server.unknown_method_unnamed", method=method)
 
     return judged
-
-
-def names_method(reply: Any, method: str) -> bool:
-    """The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method."""
-    message = field_of(reply, "error.message")
-    return isinstance(message, str) and method in message
 
 
 LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson's French names for the spec's keys
@@ -643,8 +600,7 @@ def server_source(context: Context) -> str:
 
 
 def notification_misnamed(context: Context) -> str:
-    """The text the server compares with where it means "notifications/initialized", when its
-    source never writes that name but one close to it ("initialized"); else ""."""
+    """A text close to "notifications/initialized" ("initialized") in a source that never writes it, or ""."""
     source = server_source(context)
     if not source or "notifications/initialized" in source:
         return ""
@@ -654,10 +610,8 @@ def notification_misnamed(context: Context) -> str:
 
 
 def comparison_slip(context: Context) -> tuple[str, dict[str, Any]] | None:
-    """A comparison in server.py that keeps the state from moving, with its line and code:
-    `etat == "attente"` alone, which compares where `etat = "attente"` was meant
-    (server.state_compared), or `method is "notifications/initialized"`, which is never true
-    for a text read from a message (server.text_compared_by_is)."""
+    """A comparison in server.py that keeps the state from moving, with its line and code: a text
+    compared by `is` (never true of a text read), or `etat == "attente"` alone, meant as `=`."""
     source = server_source(context)
     try:
         tree = ast.parse(source)
@@ -681,8 +635,8 @@ def comparison_slip(context: Context) -> tuple[str, dict[str, Any]] | None:
 
 
 def gate_while_waiting(context: Context) -> None:
-    """tools/list while waiting gets -32600; when it does not, the server's source may show why:
-    a name of a state spelt otherwise once ("atente"), or `in ("nouveau")`, which tests a text."""
+    """tools/list while waiting gets -32600; else the source may show why: `in ("nouveau")`, a
+    text, or a state's name spelt otherwise once ("atente")."""
     try:
         replies_agree((S, 4, ("error.code",)), (R, "list-waiting", ("error.code",)))(context)
     except Failed as failed:
@@ -710,20 +664,12 @@ def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
     return judged
 
 
-def waits_for(context: Context) -> str:
-    """The part `python server.py` said it still misses (a task id), or ""."""
-    transcript: Transcript = context.probe(S)
-    return unwritten_task(transcript.traceback()) if transcript.run is not None else ""
-
-
 def by_part(check: Check, context: Context) -> None:
-    """The server checks' part rule (their `rule`): the check's `run` on the stdio sessions when
-    the whole server runs. When it stopped on a part still to write: parts 1 and 2 are judged
-    by calling their functions directly (the same checks, on transcripts built from those calls,
-    or the check's `direct`); part 3 waits for it."""
-    part = check.task
-    missing = waits_for(context)
-    printed = context.probe(S).traceback() if missing else ""  # what `python server.py` wrote
+    """The server checks' `rule`: the check's run on the stdio sessions when the whole server runs;
+    when it stopped on a part still to write, parts 1 and 2 by their own calls; part 3 waits."""
+    part, whole = check.task, context.probe(S).traceback()  # what `python server.py` wrote
+    missing = unwritten_task(whole)  # the part it said it still misses, or ""
+    printed = whole if missing else ""
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
@@ -745,33 +691,21 @@ def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.Par
                                                   context.probe(name).reference) for name in BOTH})
 
 
-PART_FUNCTIONS = (b"send", b"reply", b"fail", b"initialize")  # the skeleton's parts 1 and 2
-
-
 def on_skeleton(context: Context) -> bool:
-    """Is server.py written on the skeleton (its parts' functions there, to be called directly)?"""
-    source = read_student_file(context.folder / "server.py") or b""
-    return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in PART_FUNCTIONS)
+    source = read_student_file(context.folder / "server.py") or b""  # parts 1 and 2's functions there?
+    return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in (b"send", b"reply", b"fail", b"initialize"))
 
 
 def stopped_early(context: Context) -> bool:
-    """Did the whole server stop before its input ended, after a reply (it loads and its part 1
-    writes), on a line the lesson's server answers (a crash, an exit)? Parts 1 and 2 are then judged by their own calls, and part 3's keeps-running
-    names the stop: what came after it says nothing of initialize. (Only for a server written on
-    the skeleton: a server of its own has no parts to call.)"""
-    if not on_skeleton(context):
-        return False
-    for name in BOTH:
-        transcript: Transcript = context.probe(name)
-        if transcript.run is not None and transcript.stopped_at is not None and transcript.lines \
-                and not isinstance(transcript.sent[transcript.stopped_at], bytes):
-            return True
-    return False
+    """Did a server written on the skeleton stop early, after a reply, on a line the lesson's
+    server answers (a crash, an exit)? Then parts 1 and 2 are judged by their own calls."""
+    return on_skeleton(context) and any(
+        (seen := context.probe(name)).run is not None and seen.stopped_at is not None and bool(seen.lines)
+        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH)
 
 
 def part_one_unwritten(context: Context, missing: str) -> bool:
-    """Is server part 1 still to write? Said by `python server.py`, or, when it stopped on a
-    later part first, by part 1's direct calls."""
+    """Is server part 1 still to write (said by `python server.py`, or by part 1's own calls)?"""
     if missing in ("", "server-1"):
         return missing == "server-1"
     found: parts.PartsRun = context.probe("server.parts")
@@ -783,14 +717,11 @@ def part_one_unwritten(context: Context, missing: str) -> bool:
 
 
 def lent_if_needed(context: Context, part: str) -> Context:
-    """The context a check of part 2 or 3 reads: the whole server's sessions, or, when their
-    output breaks part 1's rule (STARTS fails: a bug in send or fail, a crash), the sessions with
-    part 1 lent (parts.lent_session), so that part 1's mistake costs its own checks; when those
-    break it too (a crash of part 3's, say), part 2 by its direct calls, as before the loop
-    exists; when only an error's fields are wrong (a code written as text, say) in replies the
-    client can read, the whole server's sessions still, each check judging its own reply. Else the
-    check waits for STARTS, as its `needs` would say. A check of part 3 reads the sessions with
-    part 2 lent when the whole server stopped on an initialize that part 2's own calls raise on."""
+    """The context a check of part 2 or 3 reads, so that part 1's mistake costs its own checks:
+    the whole server's sessions; when they break part 1's rule (STARTS), the sessions with part
+    1 lent; when those break it too, part 2 by its direct calls; when only an error's fields are
+    wrong in readable replies, the whole server's still. Else it waits for STARTS. Part 3 reads
+    the sessions with part 2 lent when the server stopped on an initialize part 2 raises on."""
     try:
         json_rpc_replies(context)
         return initialize_lent(context) if part == "server-3" else context
@@ -814,9 +745,8 @@ def lent_if_needed(context: Context, part: str) -> Context:
 
 
 def initialize_lent(context: Context) -> Context:
-    """The sessions with part 2 lent, when the whole server stopped early and part 2's own calls
-    of initialize raise (part 2's mistake, judged by its checks), and the lent sessions run to
-    their end; else the whole server's."""
+    """The sessions with part 2 lent when the server stopped early, its initialize raising in
+    part 2's own calls, and they run to their end; else the whole server's."""
     if not stopped_early(context):
         return context
     found: parts.PartsRun = context.probe("server.parts")
@@ -829,8 +759,8 @@ def initialize_lent(context: Context) -> Context:
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:
-    """What `python server.py` wrote before it stopped on a part to write is judged too: a
-    line on stdout that is not JSON (a print at import) is part 1's rule, loop or not."""
+    """What `python server.py` wrote before it stopped on a part to write is judged too (a
+    print at import breaks part 1's rule, loop or not)."""
     whole: Transcript = context.whole(S)
     if whole.lines:
         try:

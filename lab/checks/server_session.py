@@ -1,26 +1,14 @@
-"""The server probes: two real sessions with the student's server.py, over stdin/stdout only.
+"""The server probes: two real sessions with the student's server.py, over stdin/stdout only
+(the lesson's seven messages; then the other rules: ping in every state, a second initialize,
+2025-03-26, id 0, notifications, a line that is not JSON, the gate), each beside what the
+reference server answers to the same lines.
 
-1. The lesson's scenario: the seven messages, then the input closes.
-2. The other rules, in one more session: ping in every state, a second initialize,
-   the 2025-03-26 version, id 0, an unknown notification, a line that is not JSON, an
-   unknown method before initialize (the gate first), another notification while waiting.
-
-Each session is driven as a real client drives a server: one line, then wait for its
-reply before the next, with nothing in the server's environment to flush its output for
-it. Each reply's time counts from when its request was sent: REPLY_LIMIT s, and for the
-first one STARTUP_LIMIT s (it includes starting the sandbox and the interpreter, slow on
-a busy host). A reply that does not come in time ends the waiting: the rest is sent at
-once and the input closed, so what the server wrote only at the end is still judged.
-
-Timing is never the host's doing: a session is "late" (the flush check fails) only when
-the reply that did not come in time arrived once the input closed, every earlier one on
-time; a request the server never answers at all (it dropped it) is the id checks' business,
-whatever the race between its later replies and the end of input. A session with a timing
-verdict (late, or still running after its input closed) is run once more before it counts:
-if the second run has no such verdict, the second run stands.
-
-Each probe also computes what the reference server answers to the same lines, so a
-check compares the two replies that carry the same id.
+A session is driven as a client drives a server: a line, then its reply (STARTUP_LIMIT for the
+first, REPLY_LIMIT after) before the next, nothing in the environment to flush for it. A reply
+not in time ends the waiting: the rest is sent at once and the input closed, so that what came
+only at the end is still judged. A timing verdict (late: that reply came once the input closed,
+every earlier one on time; or still running after its input closed) is run once more, and
+stands only if the second run says the same: the clock is never the host's doing.
 """
 
 from __future__ import annotations
@@ -100,7 +88,6 @@ class Transcript:
         return raw.decode("utf-8", errors="replace")
 
     def traceback(self) -> str:
-        """What it wrote on stderr, its traceback trimmed to its own file."""
         if self.run is None:
             return ""
         return trimmed(self.run.stderr.decode("utf-8", errors="replace"), (self.script,), self.lang)
@@ -129,8 +116,7 @@ LINE_CAP = 1 << 20  # characters of one line parsed (a pipe keeps 1 MiB: lab/pro
 
 
 def parse(line: str) -> Any:
-    """A line a student's program wrote, as JSON; the line itself when it is not JSON the kit
-    reads (longer than LINE_CAP, or nested deeper than lab/process/capped.py's JSON_DEPTH)."""
+    """A line a student's program wrote, as JSON the kit reads (capped: lab/process/capped.py), else the line."""
     try:
         return parse_json(line, LINE_CAP)
     except ValueError:
@@ -157,8 +143,7 @@ def owes_reply(message: Any) -> bool:
 
 def session(context: Context, messages: list[Any], script_name: str = "server.py",
             reference: Callable[[bytes, str], list[dict]] = reference_replies) -> Transcript:
-    """A session with `script_name` (the lesson's server, or the bonus one and its `reference`),
-    run once more when timing decided something (module docstring)."""
+    """A session with `script_name` and its `reference`, run again on a timing verdict."""
     first = one_session(context, messages, script_name, reference)
     if not timing_verdict(first):
         return first
@@ -171,9 +156,9 @@ MOVES_STATE = ("initialize", "notifications/initialized")
 
 
 def rules_session(context: Context, tries: int = 5) -> Transcript:
-    """The rules session. A server that stopped on a message that moves no state (a crash on a
-    ping, say) is given the same messages again without it, and the replies to the later ones
-    are added: its stop costs the checks of that message and keeps-running, not every check after it."""
+    """The rules session; a server that stopped on a message that moves no state (a crash on a
+    ping) is given them again without it, the later replies added: its stop costs that
+    message's check and keeps-running only."""
     sent = rules_messages()
     first = transcript = session(context, sent)
     for _ in range(tries):
@@ -200,8 +185,6 @@ def find(replies: list[Any], request_id: Any) -> Any:
 
 
 def timing_verdict(transcript: Transcript) -> bool:
-    """Did the clock decide something here: a reply that came only once the input closed, or
-    a server that had answered everything but was still running after its input closed?"""
     run = transcript.run
     return run is not None and (transcript.late is not None or (run.timed_out and bool(transcript.lines)))
 
@@ -254,8 +237,7 @@ def one_session(context: Context, messages: list[Any], script_name: str,
 
 
 def answered_after_close(transcript: Transcript, index: int) -> bool:
-    """Did the reply to message `index` come, once the input had closed? A line that is not
-    JSON answers a line that is not JSON (id null); any line answers when ids are unreadable."""
+    """Did the reply to message `index` come once the input closed (any line, for a line that is not JSON)?"""
     message = transcript.sent[index]
     late_replies = transcript.replies[transcript.lines_in_time:]
     if not late_replies:
@@ -292,13 +274,11 @@ def field_of(reply: Any, path: str) -> Any:
 
 
 def as_field(value: Any) -> str | None:
-    """A reply's value as a reason's field (lab/checks/texts.py): its JSON, None when absent."""
     return None if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
 def stopped_before(transcript: Transcript, request_id: Any) -> bool:
-    """Did the lesson's server (not a direct call's transcript) stop before answering this request,
-    at the line it stopped on or before a later one?"""
+    """Did the lesson's server (not a direct call's transcript) stop before this request?"""
     stop = transcript.stopped_at
     if transcript.run is None or stop is None or transcript.script != "server.py":
         return False
@@ -308,10 +288,9 @@ def stopped_before(transcript: Transcript, request_id: Any) -> bool:
 
 def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str, ...]) -> None:
     """The student's reply to `request_id`, in the session `probe`, agrees with the reference's on
-    every path; a request the server stopped before is keeps-running's (or parse-error's) failure."""
+    every path; one the server stopped before waits for keeps-running (or parse-error)."""
     transcript: Transcript = context.probe(probe)
     if find(transcript.replies, request_id) is MISSING and stopped_before(transcript, request_id):
-        # It stopped before this request: keeps-running's failure (or parse-error's, on the bad line).
         on_bad_line = isinstance(transcript.sent[transcript.stopped_at or 0], bytes)
         cause = "server.parse-error" if on_bad_line else "server.keeps-running"
         raise Skipped(WAITS_FOR, title=check_title(cause, context.lang))
@@ -319,7 +298,6 @@ def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str
 
 
 def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tuple[str, ...]) -> None:
-    """The reply to `request_id` in `transcript` agrees with the reference's on every path."""
     expected = find(transcript.reference, request_id)
     actual = find(transcript.replies, request_id)
     what = transcript.request(request_id)
@@ -351,10 +329,8 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
 
 
 def misspelt_key(transcript: Transcript, request_id: Any, path: str) -> None:
-    """Where `path` is missing from the reply to `request_id`, a key spelt nearly the same is named."""
     reply = find(transcript.replies, request_id)
-    near = misspelt(reply, path)
-    if near:
+    if near := misspelt(reply, path):
         raise Failed(find(transcript.reference, request_id), reply, reason="reply.misspelt", focus=(path,),
                      fields={"what": transcript.request(request_id), "path": path, "near": near,
                              "name": path.rpartition(".")[2]})

@@ -1,10 +1,5 @@
-"""`lab check --watch`: run the checks again whenever a file of the folder is saved.
-
-Polls modification times (no extra dependency, works in every container) often enough
-that a save is noticed within a tenth of a second; the checks run again in this same
-process, which keeps the results of the probes the save does not concern (see
-lab.checks.engine.ProbeMemo). Ctrl-C stops it cleanly.
-"""
+"""`lab check --watch`: the checks again, in this process (engine.ProbeMemo), whenever a file
+of the folder is saved, seen by polling modification times (no dependency, any container)."""
 
 from __future__ import annotations
 
@@ -12,21 +7,21 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from lab.checks.engine import folder_files
+
 POLL_SECONDS = 0.1
 SETTLE_SECONDS = 0.05  # for an editor to finish writing the file
-IGNORED = ("__pycache__", ".pytest_cache", ".git")
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
     """Each file's (mtime, size): a save changes one of them."""
     stamps = {}
-    for path in folder.rglob("*"):
-        if path.is_file() and not any(part in IGNORED for part in path.parts):
-            try:
-                status = path.stat()
-            except OSError:
-                continue  # removed while we looked
-            stamps[str(path)] = (status.st_mtime_ns, status.st_size)
+    for path in folder_files(folder):
+        try:
+            status = path.stat()
+        except OSError:
+            continue  # removed while we looked
+        stamps[str(path)] = (status.st_mtime_ns, status.st_size)
     return stamps
 
 
