@@ -652,9 +652,9 @@ def test_the_grader_has_cpus_pids_and_memory_sized_for_its_jobs(
     from lab.grading.capacity import JOBS_PER_CPU, PIDS_RESERVE, WORST_JOB_PIDS
     host = Host(cpus=grader["cpus"], pids=grader["pids_limit"], memory=int(grader["mem_limit"]), groups=False,
                 own_limits=True)
-    assert fit_jobs(host) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[False], "groups")
+    assert fit_jobs(host) == Fit((grader["pids_limit"] - PIDS_RESERVE) // WORST_JOB_PIDS[False], "groups")
     assert fit_jobs(host).jobs > 1  # several at once, each at its worst
-    assert fit_jobs(host, bonus=True) == Fit((1024 - PIDS_RESERVE) // WORST_JOB_PIDS[True], "groups")
+    assert fit_jobs(host, bonus=True) == Fit((grader["pids_limit"] - PIDS_RESERVE) // WORST_JOB_PIDS[True], "groups")
     small = compose_config("grade", LAB_GRADER_PIDS="256")["services"]["grader"]
     assert fit_jobs(Host(cpus=2.0, pids=small["pids_limit"], memory=int(small["mem_limit"]), groups=False,
                          own_limits=True)) == Fit(1, "groups")
