@@ -61,6 +61,7 @@ INSPECTOR_FETCH = 90.0  # the same when npx must fetch it first from the npm reg
 
 PROBE_ROOM = 2.0  # a probe's limit beyond its student process's own: starting it, reading its end
 MODEL_PROBE_ROOM = 3.0  # the same for the model probe, whose local endpoints start and stop within it too
+ANSWERS_READ = 2.0  # reading answers.toml: no process, a capped read of one small file
 PROBE_GRACE = 5.0  # a check waits this beyond a probe's own limit before giving up on it (a kit bug)
 
 # ---------------------------------------------------------------- CPU budgets (seconds of CPU, not of the clock)

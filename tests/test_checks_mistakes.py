@@ -14,6 +14,7 @@ import pytest
 from checks_helpers import FIXTURES, mutate, run_some
 from conftest import ROOT
 from lab.report import render
+from lab.time_limits import CLIENT, SERVER_REPLY
 from lab.results import PASSED
 
 FILES = {"server": "server.py", "client": "client.py", "model": "model.py", "answers": "answers.toml"}
@@ -40,10 +41,10 @@ MISTAKES = {
         "The client stopped on an error (code 1) after calling ask, before printing the answer"),
     "the client waits for the server before sending": (
         "client", "for m in scenario:\n    plein =", "serveur.stdout.readline()\nfor m in scenario:\n    plein =",
-        "client.seven-messages", "Le serveur n’a rien reçu du client en 8 s, pas un octet, et le client ne s’est pas "
+        "client.seven-messages", f"Le serveur n’a rien reçu du client en {CLIENT:g} s, pas un octet, et le client ne s’est pas "
         "arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé (flush), à moins qu’il n’attende le "
         "serveur avant d’envoyer.",
-        "The server received nothing from the client in 8 s, not one byte, and the client did not stop: what it "
+        f"The server received nothing from the client in {CLIENT:g} s, not one byte, and the client did not stop: what it "
         "writes stays on its side until it is flushed, unless it waits for the server before sending."),
     "the server compares the state where it means to change it": (
         "server", '    etat = "attente"\n', '    etat == "attente"\n', "server.tools-list-when-ready",
@@ -346,9 +347,9 @@ MISTAKES = {
         "not even the previous request's."),
     "the server reads all its input before answering": (
         "server", "for ligne in sys.stdin:\n", "for ligne in sys.stdin.readlines():\n", "server.flushes-each-reply",
-        "Pas de réponse à cette ligne en 3.5 s : votre serveur ne répond qu’une fois son entrée fermée, comme s’il "
+        f"Pas de réponse à cette ligne en {SERVER_REPLY:g} s : votre serveur ne répond qu’une fois son entrée fermée, comme s’il "
         "lisait toute son entrée avant de répondre.",
-        "No reply to this line in 3.5 s: your server answers only once its input has closed, as if it read all its "
+        f"No reply to this line in {SERVER_REPLY:g} s: your server answers only once its input has closed, as if it read all its "
         "input before answering."),
     "the client writes its messages without a newline": (
         "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n', "    serveur.stdin.write(json.dumps(plein))\n",
@@ -359,7 +360,8 @@ MISTAKES = {
         "line by line, and is still waiting for this one's end."),
     "the client never flushes the server's input": (
         "client", "serveur.stdin.flush()\n", "", "client.seven-messages",
-        "Le serveur n’a rien reçu du client en 8 s, pas un octet", "The server received nothing from the client in 8 s, not one byte"),
+        f"Le serveur n’a rien reçu du client en {CLIENT:g} s, pas un octet",
+        f"The server received nothing from the client in {CLIENT:g} s, not one byte"),
     "the client asks with the question alone": (
         "client", 'r = ask([facts(vues[2]["result"]["capabilities"]), {"role": "user", "content": q}],', "r = ask(q,",
         "client.asks-model",

@@ -331,7 +331,8 @@ def test_memory_is_capped_for_the_whole_submission_where_a_cgroup_can_be_made(tm
         (result.id, result.status, result.message) for result in report.results if result.task == "model"]
     # The same submission without the group: every child holds its 200 MiB.
     unsandboxed = grade_submission(submission, "en", limits, checks)
-    assert any("HELD 6 OF 6" in result.actual for result in unsandboxed.results)
+    assert any("HELD 6 OF 6" in result.actual for result in unsandboxed.results), [
+        (result.id, result.actual[:200]) for result in unsandboxed.results if result.task == "model"]
 
 
 FIND = "import sys; sys.path.insert(0, sys.argv[1]); from lab.process import sandbox; print(sandbox.find()[1] or 'ok')"

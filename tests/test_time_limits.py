@@ -10,6 +10,8 @@ from lab import time_limits
 # A module-level name bound to a number of seconds (the kit writes them with a decimal point;
 # byte caps are whole numbers): `REPLY_LIMIT = 3.5`, `SLOW_TIMEOUT = 0.1`.
 LITERAL_LIMIT = re.compile(r"^[A-Z_]*(LIMIT|TIMEOUT|GRACE|CAP|CPU)[A-Z_]* *= *[0-9]+\.[0-9]+", re.MULTILINE)
+# A probe given its limit as a number: `Probe(read_answers, 2.0, …)`.
+LITERAL_PROBE = re.compile(r"\bProbe\(\s*\w+\s*,\s*[0-9.]+\s*[,)]")
 
 
 def test_every_limit_is_a_positive_number_of_seconds() -> None:
@@ -19,8 +21,16 @@ def test_every_limit_is_a_positive_number_of_seconds() -> None:
 
 def test_no_module_of_the_kit_types_a_time_limit_of_its_own() -> None:
     typed = [f"{path.relative_to(ROOT)}: {match.group()}" for path in sorted((ROOT / "lab").rglob("*.py"))
-             if path.name != "time_limits.py" for match in LITERAL_LIMIT.finditer(path.read_text(encoding="utf-8"))]
+             if path.name != "time_limits.py" for pattern in (LITERAL_LIMIT, LITERAL_PROBE)
+             for match in pattern.finditer(path.read_text(encoding="utf-8"))]
     assert typed == []
+
+
+def test_the_typed_limit_finder_finds_what_it_looks_for() -> None:
+    found = [bool(pattern.search(line)) for pattern, line in (
+        (LITERAL_LIMIT, "REPLY_LIMIT = 3.5"), (LITERAL_PROBE, 'PROBES = {"a": Probe(read_answers, 2.0)}'),
+        (LITERAL_LIMIT, "REPLY_LIMIT = time_limits.SERVER_REPLY"), (LITERAL_PROBE, "Probe(burst, 3 * REPLY_LIMIT)"))]
+    assert found == [True, True, False, False]
 
 
 def test_the_model_cases_fit_in_their_limit() -> None:

@@ -12,6 +12,7 @@ import unicodedata
 from functools import partial
 from typing import Any, Callable, Iterable
 
+from lab import time_limits
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
 from lab.checks.server_session import MISSING
@@ -81,7 +82,7 @@ TOML_MISTAKES = (
 )
 
 
-PROBES = {"answers.file": Probe(read_answers, 2.0, ignores=("*.py",))}
+PROBES = {"answers.file": Probe(read_answers, time_limits.ANSWERS_READ, ignores=("*.py",))}
 
 
 # "résultat" or "erreur" as an answer, not "pas de résultat" (said of an error) or "sans erreur".
