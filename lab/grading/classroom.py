@@ -588,7 +588,7 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
     with contextlib.suppress(OSError):
         reserve.unlink()
     try:
-        summary.write_text(summary_text(rows, submissions), encoding="utf-8")
+        write_atomically(summary, summary_text(rows, submissions))
     except OSError as error:
         raise SummaryNotWritten(error.strerror or str(error)) from None
     problem = ""
