@@ -150,16 +150,6 @@ def listed(folders: list[Path], upload: Path) -> str:
     return ", ".join(names[:MAX_LISTED]) + (f", … (+{more})" if more > 0 else "")
 
 
-def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
-    """Every check failed with `reason`: the upload could not be graded (not a kit error)."""
-    from lab.grading.classroom import load_catalogue
-    from lab.grading.runner import Limits
-
-    checks = load_catalogue(lang, Limits(timeout=timeout), bonus=bonus)
-    results = [replace(check, status=FAILED, message=reason, hint="") for check in checks.checks]
-    return Report(target="", lang=lang, results=results)
-
-
 def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = SUBMISSION,
                  bonus: bool = False, visibility: str = "visible", verdict_fd: int | None = None) -> dict:
     """Grade the one folder of `upload` holding server.py, always in the sandbox (where it cannot
@@ -170,8 +160,8 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
     from lab.grading.runner import Limits
 
     candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
+    limits = Limits(timeout=timeout)
     if len(candidates) == 1:
-        limits = Limits(timeout=timeout)
         try:
             with tempfile.TemporaryDirectory(prefix="lab-gradescope-") as work:
                 graded = grade_class([candidates[0]], Path(work), fmt="gradescope", lang=lang, jobs=1,
@@ -188,7 +178,10 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         else:
             reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
                           expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
-        report, preface = not_graded(reason, lang, timeout, bonus), reason
+        # Every check failed with the reason: the upload could not be graded (not a kit error).
+        failed = [replace(check, status=FAILED, message=reason, hint="")
+                  for check in load_catalogue(lang, limits, bonus=bonus).checks]
+        report, preface = Report(target="", lang=lang, results=failed), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
     encoded = (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()

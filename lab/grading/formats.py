@@ -81,29 +81,15 @@ def report_language(report: Report) -> str:
 
 def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
     lang = report_language(report)
-    tests = [
-        {
-            "name": f"{result.title} ({result.id})" if result.title else result.id,
-            "number": str(number),
-            "score": result.score,
-            "max_score": result.points,
-            "status": "passed" if result.status == PASSED else "failed",
-            "output": explain(result, lang, kit=kit_error(report)),
-            "tags": [result.task] if result.task else [],
-        }
-        for number, result in enumerate(report.results, start=1)
-    ]
+    tests = [{"name": f"{result.title} ({result.id})" if result.title else result.id, "number": str(number),
+              "score": result.score, "max_score": result.points,
+              "status": "passed" if result.status == PASSED else "failed",
+              "output": explain(result, lang, kit=kit_error(report)), "tags": [result.task] if result.task else []}
+             for number, result in enumerate(report.results, start=1)]
     summary = text(lang, "grade.summary", score=report.score, max=report.max_score)
-    return {
-        "score": report.score,
-        "execution_time": round(report.duration),
-        "output": "\n".join([*preface(report), summary]),
-        **GRADESCOPE_DISPLAY,
-        "visibility": visibility,
-        "stdout_visibility": "hidden",
-        "extra_data": {"status": run_status(report)},
-        "tests": tests,
-    }
+    return {"score": report.score, "execution_time": round(report.duration),
+            "output": "\n".join([*preface(report), summary]), **GRADESCOPE_DISPLAY, "visibility": visibility,
+            "stdout_visibility": "hidden", "extra_data": {"status": run_status(report)}, "tests": tests}
 
 
 EXERCISM_STATUS = {PASSED: "pass", FAILED: "fail", SKIPPED: "fail", ERROR: "error"}
@@ -117,27 +103,13 @@ def exercism(report: Report) -> dict[str, Any]:
     # Exercism's "error": the tests could not all run, whoever is to blame (summary.csv and
     # the message say when it was the kit).
     status = "error" if report.error else "pass" if report.all_passed else "fail"
-    tests = []
-    for result in report.results:
-        output = result.output[:EXERCISM_OUTPUT_LIMIT] or None
-        tests.append({
-            "name": result.title or result.id,
-            "status": EXERCISM_STATUS.get(result.status, "error"),
-            "message": explain(result, lang, with_output=False, kit=kit_error(report)) or None,
-            "output": output,
-            "test_code": result.id,
-            "task_id": task_numbers[result.task],
-            "score": result.score,
-            "max_score": result.points,
-        })
-    return {
-        "version": 3,
-        "status": status,
-        "message": "\n".join(preface(report))[:EXERCISM_MESSAGE_LIMIT] or None,
-        "score": report.score,
-        "max_score": report.max_score,
-        "tests": tests,
-    }
+    tests = [{"name": result.title or result.id, "status": EXERCISM_STATUS.get(result.status, "error"),
+              "message": explain(result, lang, with_output=False, kit=kit_error(report)) or None,
+              "output": result.output[:EXERCISM_OUTPUT_LIMIT] or None, "test_code": result.id,
+              "task_id": task_numbers[result.task], "score": result.score, "max_score": result.points}
+             for result in report.results]
+    return {"version": 3, "status": status, "message": "\n".join(preface(report))[:EXERCISM_MESSAGE_LIMIT] or None,
+            "score": report.score, "max_score": report.max_score, "tests": tests}
 
 
 CLASSROOM_POINT = "{name} · {point}/{points}"  # the name of a check's second, third... point
@@ -173,11 +145,8 @@ def classroom(report: Report) -> dict[str, Any]:
 
 def junit(report: Report, suite_name: str) -> str:
     counts = {status: sum(r.status == status for r in report.results) for status in (FAILED, ERROR, SKIPPED)}
-    numbers = {
-        "tests": str(len(report.results)), "failures": str(counts[FAILED]),
-        "errors": str(counts[ERROR]), "skipped": str(counts[SKIPPED]),
-        "time": f"{report.duration:.3f}",
-    }
+    numbers = {"tests": str(len(report.results)), "failures": str(counts[FAILED]), "errors": str(counts[ERROR]),
+               "skipped": str(counts[SKIPPED]), "time": f"{report.duration:.3f}"}
     root = ET.Element("testsuites", name="lab", **numbers)
     suite = ET.SubElement(root, "testsuite", name=suite_name, **numbers)
     properties = ET.SubElement(suite, "properties")
@@ -201,36 +170,31 @@ def junit(report: Report, suite_name: str) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def checks_csv(report: Report) -> str:
-    lang = report_language(report)
+def csv_text(header: list[str], rows: list[list[Any]]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["id", "task", "status", "score", "points", "title", "message"])
-    for result in report.results:
-        status = KIT_ERROR if kit_error(report) else result.status
-        cells = [result.id, result.task, status, result.score, result.points,
-                 result.title, explain(result, lang, with_output=False, kit=kit_error(report))]
-        writer.writerow([csv_cell(cell) for cell in cells])
+    csv.writer(buffer, lineterminator="\n").writerows([header, *([csv_cell(cell) for cell in row] for row in rows)])
     return buffer.getvalue()
 
 
-def summary_row(name: str, report: Report, path: str = "") -> list[str]:
+def checks_csv(report: Report) -> str:
+    lang, kit = report_language(report), kit_error(report)
+    return csv_text(["id", "task", "status", "score", "points", "title", "message"], [
+        [result.id, result.task, KIT_ERROR if kit else result.status, result.score, result.points, result.title,
+         explain(result, lang, with_output=False, kit=kit)] for result in report.results])
+
+
+def summary_row(name: str, report: Report, path: str = "") -> list[Any]:
     """One submission's summary: a kit error has no score (it is not the student's zero)."""
     report = clean_report(report)
-    cells = [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
-             report.error.splitlines()[0] if report.error else "", run_status(report), path,
-             first_cause(report.results, report.error, report.kit_error, report.reason, report.fields)]
-    return [csv_cell(cell) for cell in cells]
+    return [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
+            report.error.splitlines()[0] if report.error else "", run_status(report), path,
+            first_cause(report.results, report.error, report.kit_error, report.reason, report.fields)]
 
 
 def summary_csv(rows: list[tuple[str, Report]], paths: list[str] | None = None) -> str:
     """The class summary; `paths`: each submission's original path, in the order of `rows`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SUMMARY_COLUMNS)
-    for index, (name, report) in enumerate(rows):
-        writer.writerow(summary_row(name, report, paths[index] if paths else ""))
-    return buffer.getvalue()
+    return csv_text(SUMMARY_COLUMNS, [summary_row(name, report, paths[index] if paths else "")
+                                      for index, (name, report) in enumerate(rows)])
 
 
 def render(report: Report, fmt: str, name: str) -> str:

@@ -38,6 +38,7 @@ class Submission:
     feedback: str = ""  # the student's results file, relative to OUT ("" when there is none)
     kit_error: bool = False  # a status says the kit, not the submission, failed
     scored: bool = True  # False: summary.csv gives no score (a kit error is not a zero)
+    unreadable: str = ""  # why the record could not be read ("" when it could)
     cause: str | None = None  # summary.csv's first cause (causes.py); None: not recorded there
 
     @property
@@ -99,7 +100,8 @@ def load_record(folder: Path) -> dict[str, Any]:
 
 
 def read_record(folder: Path, submission: Submission) -> None:
-    """Fill `submission` from its record; NoResults("older") when it is another kit's, or missing."""
+    """Fill `submission` from its record (a malformed one sets `unreadable`); NoResults("older")
+    when it is another kit's, or missing."""
     path = folder / FULL_RECORD_NAME
     if not path.is_file() and not path.is_symlink():
         raise NoResults("older", folder.parent)
@@ -110,8 +112,9 @@ def read_record(folder: Path, submission: Submission) -> None:
         if data.get("kit") != kit_version():
             raise NoResults("older", folder.parent)
         report = Report.from_dict(data["report"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return  # malformed: the row has summary.csv's cells only
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        submission.unreadable = f"{type(error).__name__}: {error}"[:200]
+        return
     submission.checks = report.results
     submission.score, submission.max_score = report.score, report.max_score
     submission.error, submission.reason, submission.fields = report.error, report.reason, report.fields
@@ -169,7 +172,7 @@ def read_class(out: Path) -> ClassRecord:
     record = ClassRecord(submissions=[], grading=grading)
     for row, folder in match_folders(rows, folders):
         name = folder.name if folder is not None else unquoted(row.get("submission", "")) if row else ""
-        submission = Submission(name=name)
+        submission = Submission(name=name, unreadable="" if folder else "missing")
         if folder is not None:
             read_record(folder, submission)
         if row is not None:
