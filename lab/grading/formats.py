@@ -170,25 +170,27 @@ def junit(report: Report, suite_name: str) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def csv_text(header: list[str], rows: list[list[Any]]) -> str:
+def csv_text(header: list[str], rows: list[list[str]]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows([header, *([csv_cell(cell) for cell in row] for row in rows)])
+    csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
     return buffer.getvalue()
 
 
 def checks_csv(report: Report) -> str:
     lang, kit = report_language(report), kit_error(report)
-    return csv_text(["id", "task", "status", "score", "points", "title", "message"], [
-        [result.id, result.task, KIT_ERROR if kit else result.status, result.score, result.points, result.title,
-         explain(result, lang, with_output=False, kit=kit)] for result in report.results])
+    rows = ([result.id, result.task, KIT_ERROR if kit else result.status, result.score, result.points, result.title,
+             explain(result, lang, with_output=False, kit=kit)] for result in report.results)
+    return csv_text(["id", "task", "status", "score", "points", "title", "message"],
+                    [[csv_cell(cell) for cell in row] for row in rows])
 
 
-def summary_row(name: str, report: Report, path: str = "") -> list[Any]:
+def summary_row(name: str, report: Report, path: str = "") -> list[str]:
     """One submission's summary: a kit error has no score (it is not the student's zero)."""
     report = clean_report(report)
-    return [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
-            report.error.splitlines()[0] if report.error else "", run_status(report), path,
-            first_cause(report.results, report.error, report.kit_error, report.reason, report.fields)]
+    cells = [name, "" if kit_error(report) else report.score, report.max_score, " ".join(report.failed_ids),
+             report.error.splitlines()[0] if report.error else "", run_status(report), path,
+             first_cause(report.results, report.error, report.kit_error, report.reason, report.fields)]
+    return [csv_cell(cell) for cell in cells]
 
 
 def summary_csv(rows: list[tuple[str, Report]], paths: list[str] | None = None) -> str:
