@@ -1,16 +1,7 @@
-"""Exercises from solutions, by markers (as nbgrader does): the code between
-`# BEGIN SOLUTION <task>` and `# END SOLUTION` is the student's to write, and the lines right
-after BEGIN may say what to write:
-
-    # BEGIN SOLUTION server-2
-    # fr: Renvoyez la version demandée si elle est dans supported, sinon None.
-    # en: Return the requested version if it is in supported, else None.
-    # placeholder: VERSIONS: list[str] = []        (optional; default: raise NotImplementedError)
-    return requested if requested in supported else None
-    # END SOLUTION
-
-In a .py file the block becomes two TODO lines naming the part, then the placeholder; in a .toml
-file each `key = value` becomes `key = ""`. Other files are copied unchanged.
+"""Exercises from solutions, by markers (as nbgrader does; the syntax: docs/maintainers.md): in a
+.py file a `# BEGIN SOLUTION <task>` … `# END SOLUTION` block becomes two TODO lines naming the
+part, then its placeholder; in a .toml file each `key = value` becomes `key = ""`. Other files
+are copied unchanged.
 """
 
 from __future__ import annotations

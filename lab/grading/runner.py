@@ -2,11 +2,9 @@
 copy, and every student process it starts in a bubblewrap sandbox that cannot reach it: its
 stdout carries a verdict no student code could write (`--no-sandbox`: every report says so).
 
-The check run has a wall-clock limit (then everything carrying its token is killed), the
-submission's control group where one can be made (cgroup.py), CPU, memory and file-size limits
-inherited by every student process, capped pipes, a trusted start (lab/process/trusted.py) and
-the grader's environment without its secrets. The answer is always a Report: the check run's,
-or every check at 0 with the reason (catalogue.py), or a kit error.
+The check run has a wall-clock limit, the submission's control group (cgroup.py), limits every
+student process inherits, capped pipes, a trusted start and no secrets in its environment. The
+answer is always a Report: the check run's, or every check at 0 with the reason, or a kit error.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
-"""What a killed class run (kill -9, a power cut) leaves behind, swept by the next run.
+"""What a killed class run leaves behind, swept by the next run. Each run has a folder of mode
+0700 in $TMPDIR (its private copies and sockets are made inside) with its record: `owner` (pid,
+start time and pid namespace: a reused or foreign pid is never judged dead) and `notes` (each
+check run's token, written before it starts).
 
-Each run has a folder, `$TMPDIR/lab-run-XXXX/` (mode 0700), that holds its private copies and
-preloader sockets (Python's temporary folder points there while it lasts) and its record:
-- `owner`: the grader's pid, start time (a reused pid is not the owner) and pid namespace (a
-  grader in another one has pids this one cannot judge);
-- `notes`: the token of each check run, written before it starts (groups.kill_marked).
-
-TMPDIR is shared: a run folder counts only if it is a real folder of this uid open to no one
-else, and its files only if they are small regular files of this uid, opened without following
-links or blocking. Nothing read is a path; tokens are only compared with what processes carry.
-A live owner's record, or anything else, is never touched.
+TMPDIR is shared: only a real folder of this uid open to no one else counts, and only its small
+regular files of this uid, opened without following links or blocking. Nothing read is a path;
+tokens are only compared with what processes carry.
 """
 
 from __future__ import annotations
