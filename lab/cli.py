@@ -1,7 +1,5 @@
-"""The `lab` command. Thin on purpose: each command parses its options and calls a function.
-
-Help texts exist in French and English, so the commands are built for one language
-(`make_cli(lang)`), chosen from `--lang` or LAB_LANG before click parses anything.
+"""The `lab` command, thin: each command parses its options and calls a function. The commands
+are built for one language (`make_cli(lang)`), chosen before click parses anything.
 """
 
 from __future__ import annotations
@@ -36,8 +34,7 @@ SERVER_FILES = {"lesson": "server.py", "bonus": "bonus_server.py"}
 
 
 def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "server.py") -> int:
-    """`python client.py SERVER` in this terminal, from the current folder, as a student would
-    run it: a student process like any other (lab/process/student.py), on their own machine."""
+    """`python client.py SERVER` in this terminal, as a student would run it."""
     from lab.process.groups import stop, wait_for
     from lab.process.launch import HERE
     from lab.process.student import start_student
@@ -56,8 +53,7 @@ def run_scenario(client: Path, lang: str, timeout: float, server_file: str = "se
 
 def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: bool = False,
                  launch_json: str | None = None) -> int:
-    """`launch_json`: the launch context `lab grade` gives its check runs (lab/process/launch.py);
-    without it, student processes start as they are, on the student's own machine."""
+    """`launch_json`: the launch context `lab grade` gives its check runs (lab/process/launch.py)."""
     import json
 
     from lab.checks import run_checks

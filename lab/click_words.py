@@ -1,10 +1,6 @@
-"""Click's own words (Usage, Options, its errors, ...) in the kit's language.
-
-Click writes its texts through gettext's `_`, bound in each of its modules. The kit
-speaks French by default without asking the system for a locale or a compiled
-catalogue, so `speak("fr")` rebinds those names to the small catalogue below, and
-`speak("en")` puts gettext back. Click's metavars (INTEGER, DIRECTORY, ...) are not
-translated by click at all: `localize(group, lang)` names them in French.
+"""Click's own words (Usage, Options, its errors) in the kit's language, without a system locale:
+`speak("fr")` rebinds gettext's `_` in click's modules to the catalogue below; `localize` names
+the metavars (INTEGER, DIRECTORY...), which click never translates.
 """
 
 from __future__ import annotations

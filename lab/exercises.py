@@ -1,20 +1,7 @@
-"""Exercises from solutions, by markers (as nbgrader does).
-
-In a solution file, the code between `# BEGIN SOLUTION <task>` and `# END SOLUTION`
-is the student's to write. The lines right after BEGIN may say what to write:
-
-    # BEGIN SOLUTION server-2
-    # fr: Renvoyez la version demandée si elle est dans supported, sinon None.
-    # en: Return the requested version if it is in supported, else None.
-    # placeholder: VERSIONS: list[str] = []        (optional; default: raise NotImplementedError)
-    return requested if requested in supported else None
-    # END SOLUTION
-
-In a .py file the block becomes two TODO lines (French, English) naming the lesson
-part, then the placeholder: by default `raise NotImplementedError("<part fr> / <part en>")`,
-which the untouched exercise turns into one clear line. In a .toml file each
-`key = value` line of the block becomes `key = ""` (an empty cell). Files without
-markers, and every file that is neither .py nor .toml, are copied unchanged.
+"""Exercises from solutions, by markers (as nbgrader does; the syntax: docs/maintainers.md): in a
+.py file a `# BEGIN SOLUTION <task>` … `# END SOLUTION` block becomes two TODO lines naming the
+part, then its placeholder; in a .toml file each `key = value` becomes `key = ""`. Other files
+are copied unchanged.
 """
 
 from __future__ import annotations
@@ -93,8 +80,7 @@ class Block:
 
 
 def exercise_text(text: str, suffix: str, name: str, written: frozenset[str] = frozenset()) -> str:
-    """The exercise made from one solution file's text; the parts in `written` (tasks) keep
-    their solution, as a student who wrote them has it (the tests build half-done folders)."""
+    """The exercise made from one solution file's text; the tasks in `written` keep their solution."""
     out: list[str] = []
     block: Block | None = None
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
@@ -152,8 +138,7 @@ def differences(solutions: Path | None = None, exercises: Path | None = None) ->
 
 
 def generate(solutions: Path | None = None, exercises: Path | None = None, keep: bool = False) -> list[str]:
-    """Write exercises/ from solutions/; returns the names written. With `keep`, a file that
-    is already there is left as it is (a student's work), and only the missing ones are written."""
+    """Write exercises/ from solutions/ (with `keep`, only the missing files); the names written."""
     solutions, exercises = solutions or solutions_dir(), exercises or exercises_dir()
     exercises.mkdir(exist_ok=True)
     written = []
@@ -167,8 +152,7 @@ def generate(solutions: Path | None = None, exercises: Path | None = None, keep:
 
 
 def target_folder() -> tuple[Path, bool]:
-    """Where `lab exercises` writes, and whether it keeps the files already there: the kit's
-    own exercises/ when run from its checkout (a maintainer regenerates them from solutions/),
-    else ./exercises, the student's, where only missing files are written."""
+    """Where `lab exercises` writes, and whether it keeps the files there: the kit's own exercises/
+    from its checkout, rewritten; else ./exercises, the student's, only the missing files."""
     own, here = exercises_dir(), Path("exercises")
     return here, not (own.is_absolute() and here.resolve() == own.resolve())

@@ -1,4 +1,5 @@
-"""Every text the kit shows a person, in French (the default) and English."""
+"""Every text the kit shows a person, in French (the default) and English: one message a line,
+so that a sentence seen on screen is found with grep."""
 
 from __future__ import annotations
 
@@ -6,20 +7,10 @@ HELP = {
     "fr": {
         "lab": "Le labo de la poignée de main MCP : lancer le scénario, vérifier un travail, noter une classe.",
         "lang": "Langue des messages : fr ou en (sinon LAB_LANG, sinon fr).",
-        "run": (
-            "Lance le client scripté de DOSSIER (par défaut : solutions) contre le serveur "
-            "posé à côté : sept messages, six réponses, puis l’avis du modèle."
-        ),
+        "run": "Lance le client scripté de DOSSIER (par défaut : solutions) contre le serveur posé à côté : sept messages, six réponses, puis l’avis du modèle.",
         "run.timeout": "Secondes avant d’arrêter un client bloqué.",
-        "run.server": (
-            "Le serveur à côté du client : lesson (server.py, la règle de la leçon) ou "
-            "bonus (bonus_server.py, la règle de la spec)."
-        ),
-        "grade": (
-            "Note une classe : lance les vérifications notées sur chaque TRAVAIL ("
-            "une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, "
-            "mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv."
-        ),
+        "run.server": "Le serveur à côté du client : lesson (server.py, la règle de la leçon) ou bonus (bonus_server.py, la règle de la spec).",
+        "grade": "Note une classe : lance les vérifications notées sur chaque TRAVAIL (une copie d’exercises/ remplie par un élève), en parallèle et sous limites (temps, CPU, mémoire, sortie). Écrit un dossier par travail sous --out, et summary.csv.",
         "grade.format": "Format des résultats : gradescope, exercism, classroom (GitHub Classroom), junit ou csv.",
         "grade.out": "Dossier où écrire les résultats (créé si besoin).",
         "grade.jobs": "Travaux notés en même temps (par défaut : trois par cœur, dans les limites de processus et de mémoire de la machine).",
@@ -29,48 +20,25 @@ HELP = {
         "grade.force": "Tout noter à nouveau, même les travaux déjà notés dans --out.",
         "grade.memory": "Mémoire maximale de chaque processus d’un travail, en Mio.",
         "grade.show": "Afficher aussi chaque résultat comme `lab check` (pour un journal de CI).",
-        "gradescope_bundle": (
-            "Écrit le zip d’autograder Gradescope (setup.sh installe le kit, run_autograder "
-            "note /autograder/submission et écrit /autograder/results/results.json)."
-        ),
+        "gradescope_bundle": "Écrit le zip d’autograder Gradescope (setup.sh installe le kit, run_autograder note /autograder/submission et écrit /autograder/results/results.json).",
         "gradescope_bundle.out": "Chemin du zip à écrire.",
         "gradescope_bundle.visibility": "Quand Gradescope montre les résultats aux étudiants : visible (tout de suite), after_due_date, after_published ou hidden.",
         "gradescope_run": "Noter un envoi Gradescope : le seul dossier qui contient server.py, même profond ; écrire results.json.",
-        "report": (
-            "Refait le rapport de classe OUT/report.html (une page à ouvrir dans un navigateur) "
-            "à partir d’un dossier écrit par `lab grade`, dans n’importe quel format."
-        ),
-        "check": (
-            "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du "
-            "modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit."
-        ),
+        "report": "Refait le rapport de classe OUT/report.html (une page à ouvrir dans un navigateur) à partir d’un dossier écrit par `lab grade`, dans n’importe quel format.",
+        "check": "Vérifie le travail de DOSSIER (par défaut : exercises) : serveur, client, assistant du modèle et réponses de la leçon. Code de sortie 0 seulement si tout réussit.",
         "check.watch": "Relance les vérifications à chaque enregistrement d’un fichier (Ctrl-C pour arrêter).",
         "check.json": "Affiche le résultat en JSON (le modèle de résultats du kit).",
         "check.bonus": "Vérifie aussi l’étape bonus (bonus_server.py et les vrais clients MCP : plus lent).",
-        "exercises": (
-            "Écrit les fichiers à remplir dans exercises/, sous le dossier courant : seulement ceux qui "
-            "manquent, jamais par-dessus votre travail. Lancé depuis la copie du dépôt du kit, les "
-            "régénère à partir des marqueurs des solutions."
-        ),
+        "exercises": "Écrit les fichiers à remplir dans exercises/, sous le dossier courant : seulement ceux qui manquent, jamais par-dessus votre travail. Lancé depuis la copie du dépôt du kit, les régénère à partir des marqueurs des solutions.",
         "exercises.check": "Ne change rien : échoue si exercises/ n’est pas à jour.",
     },
     "en": {
         "lab": "The MCP handshake lab: run the scenario, check a student's work, grade a class.",
         "lang": "Language of the messages: fr or en (else LAB_LANG, else fr).",
-        "run": (
-            "Run the scripted client of DIR (default: solutions) against the server beside it: "
-            "seven messages, six replies, then the model's view."
-        ),
+        "run": "Run the scripted client of DIR (default: solutions) against the server beside it: seven messages, six replies, then the model's view.",
         "run.timeout": "Seconds before a stuck client is stopped.",
-        "run.server": (
-            "The server beside the client: lesson (server.py, the lesson's rule) or "
-            "bonus (bonus_server.py, the spec's rule)."
-        ),
-        "grade": (
-            "Grade a class: run the graded checks on every SUBMISSION (a copy of exercises/ "
-            "that a student filled in), in parallel and under limits (time, CPU, memory, "
-            "output). Writes one folder per submission under --out, and summary.csv."
-        ),
+        "run.server": "The server beside the client: lesson (server.py, the lesson's rule) or bonus (bonus_server.py, the spec's rule).",
+        "grade": "Grade a class: run the graded checks on every SUBMISSION (a copy of exercises/ that a student filled in), in parallel and under limits (time, CPU, memory, output). Writes one folder per submission under --out, and summary.csv.",
         "grade.format": "Results format: gradescope, exercism, classroom (GitHub Classroom), junit or csv.",
         "grade.out": "Folder to write the results into (created if needed).",
         "grade.jobs": "Submissions graded at the same time (default: three per core, within the host's process and memory limits).",
@@ -80,29 +48,16 @@ HELP = {
         "grade.force": "Grade everything again, even submissions already graded in --out.",
         "grade.memory": "Largest memory of each process of a submission, in MiB.",
         "grade.show": "Also print each result as `lab check` shows it (for a CI log).",
-        "gradescope_bundle": (
-            "Write the Gradescope autograder zip (setup.sh installs the kit, run_autograder "
-            "grades /autograder/submission and writes /autograder/results/results.json)."
-        ),
+        "gradescope_bundle": "Write the Gradescope autograder zip (setup.sh installs the kit, run_autograder grades /autograder/submission and writes /autograder/results/results.json).",
         "gradescope_bundle.out": "Path of the zip to write.",
         "gradescope_bundle.visibility": "When Gradescope shows the results to students: visible (at once), after_due_date, after_published or hidden.",
         "gradescope_run": "Grade a Gradescope upload: the one folder holding server.py, even deep; write results.json.",
-        "report": (
-            "Rebuild the class report OUT/report.html (a page to open in a browser) from a "
-            "folder written by `lab grade`, in any format."
-        ),
-        "check": (
-            "Check the work in DIR (default: exercises): server, client, model helper and the "
-            "lesson's answers. Exit code 0 only when everything passes."
-        ),
+        "report": "Rebuild the class report OUT/report.html (a page to open in a browser) from a folder written by `lab grade`, in any format.",
+        "check": "Check the work in DIR (default: exercises): server, client, model helper and the lesson's answers. Exit code 0 only when everything passes.",
         "check.watch": "Run the checks again each time a file is saved (Ctrl-C to stop).",
         "check.json": "Print the result as JSON (the kit's result model).",
         "check.bonus": "Also check the bonus step (bonus_server.py and the real MCP clients: slower).",
-        "exercises": (
-            "Write the files to fill in into exercises/, under the current folder: only the missing "
-            "ones, never over your work. Run from the kit's own checkout, regenerate them from the "
-            "markers in the solutions."
-        ),
+        "exercises": "Write the files to fill in into exercises/, under the current folder: only the missing ones, never over your work. Run from the kit's own checkout, regenerate them from the markers in the solutions.",
         "exercises.check": "Change nothing: fail when exercises/ is out of date.",
     },
 }
@@ -113,55 +68,20 @@ MESSAGES = {
         "no_file": "Fichier introuvable : {path}",
         "run.timeout": "Le client tourne encore après {seconds:g} s : arrêté.",
         "grade.not_a_folder": "Pas un dossier lisible : {path}. Rien n’a pu être vérifié.",
-        "grade.timeout": (
-            "Les vérifications n’ont pas fini en {seconds:g} s (code bloqué ou en boucle ?) : "
-            "arrêtées. Ce qui n’a pas pu être vérifié vaut 0."
-        ),
-        "grade.too_much_output": (
-            "Plus de {limit} Mio de sortie : résultats illisibles. Ce qui n’a pas pu être vérifié vaut 0."
-        ),
-        "grade.crashed": (
-            "Les vérifications se sont arrêtées (code {code}) sans résultat lisible. "
-            "Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}"
-        ),
+        "grade.timeout": "Les vérifications n’ont pas fini en {seconds:g} s (code bloqué ou en boucle ?) : arrêtées. Ce qui n’a pas pu être vérifié vaut 0.",
+        "grade.too_much_output": "Plus de {limit} Mio de sortie : résultats illisibles. Ce qui n’a pas pu être vérifié vaut 0.",
+        "grade.crashed": "Les vérifications se sont arrêtées (code {code}) sans résultat lisible. Ce qui n’a pas pu être vérifié vaut 0.\n{stderr}",
         "grade.not_reported": "Vérification absente du rapport : comptée 0.",
         "grade.bonus_not_attempted": "Bonus non tenté : il n’y a pas de fichier {file}.",
-        "grade.no_sandbox.platform": (
-            "lab grade isole chaque travail avec bubblewrap, qui n’existe que sous Linux. "
-            "Utilisez le correcteur docker (docker compose --profile grade run grader), "
-            "ou --no-sandbox sur une machine jetable."
-        ),
+        "grade.no_sandbox.platform": "lab grade isole chaque travail avec bubblewrap, qui n’existe que sous Linux. Utilisez le correcteur docker (docker compose --profile grade run grader), ou --no-sandbox sur une machine jetable.",
         "grade.copy_failed": "La copie privée de ce travail a échoué côté correcteur ({reason}).",
         "grade.output_failed": "Les résultats de ce travail n’ont pas pu être écrits ({reason}).",
-        "grade.no_sdk": (
-            "lab grade --bonus fait tourner le client du SDK Python mcp, que ce Python ne peut pas importer "
-            "(module {missing}) : ses deux vérifications vaudraient 0 pour toute la classe. Installez-le dans "
-            "l’environnement du kit (pip install 'mcp>=2.0'), puis relancez."
-        ),
-        "grade.no_inspector": (
-            "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, "
-            "jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau "
-            "nécessaire) : npx --yes --package {package} --call true, puis relancez."
-        ),
-        "grade.no_sandbox.missing": (
-            "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le "
-            "(apt-get install bubblewrap, dnf install bubblewrap), ou utilisez le correcteur docker "
-            "(docker compose --profile grade run grader), ou --no-sandbox sur une machine jetable."
-        ),
-        "grade.no_sandbox.broken": (
-            "lab grade isole chaque travail avec bubblewrap, mais bwrap ne démarre pas ici ({detail}). "
-            "Les espaces de noms utilisateur sont-ils permis (sudo sysctl -w {setting}) ? "
-            "Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable."
-        ),
-        "grade.no_sandbox.unreachable": (
-            "Noté par root, le code étudiant tourne sous l’utilisateur sans droits nobody (uid 65534), "
-            "qui ne peut pas lancer ce Python ({detail}). Installez le kit dans un environnement virtuel "
-            "que tout utilisateur peut lire (pas sous /root ni sous un dossier 0700), ou notez sans être root."
-        ),
-        "grade.unsandboxed": (
-            "ATTENTION : noté SANS isoler le code étudiant (--no-sandbox) : le code étudiant a tourné avec les droits "
-            "du correcteur et pouvait fausser les notes."
-        ),
+        "grade.no_sdk": "lab grade --bonus fait tourner le client du SDK Python mcp, que ce Python ne peut pas importer (module {missing}) : ses deux vérifications vaudraient 0 pour toute la classe. Installez-le dans l’environnement du kit (pip install 'mcp>=2.0'), puis relancez.",
+        "grade.no_inspector": "lab grade --bonus fait tourner l’Inspector MCP trouvé avant de noter, dans le cache de npx, jamais npx dans le dossier d’un travail : il n’y est pas. Installez-le une fois (réseau nécessaire) : npx --yes --package {package} --call true, puis relancez.",
+        "grade.no_sandbox.missing": "lab grade isole chaque travail avec bubblewrap (bwrap), introuvable ici. Installez-le (apt-get install bubblewrap, dnf install bubblewrap), ou utilisez le correcteur docker (docker compose --profile grade run grader), ou --no-sandbox sur une machine jetable.",
+        "grade.no_sandbox.broken": "lab grade isole chaque travail avec bubblewrap, mais bwrap ne démarre pas ici ({detail}). Les espaces de noms utilisateur sont-ils permis (sudo sysctl -w {setting}) ? Sinon utilisez le correcteur docker, ou --no-sandbox sur une machine jetable.",
+        "grade.no_sandbox.unreachable": "Noté par root, le code étudiant tourne sous l’utilisateur sans droits nobody (uid 65534), qui ne peut pas lancer ce Python ({detail}). Installez le kit dans un environnement virtuel que tout utilisateur peut lire (pas sous /root ni sous un dossier 0700), ou notez sans être root.",
+        "grade.unsandboxed": "ATTENTION : noté SANS isoler le code étudiant (--no-sandbox) : le code étudiant a tourné avec les droits du correcteur et pouvait fausser les notes.",
         "grade.copy_files": "Plus de {limit} fichiers dans le travail : pas copié, rien n’a pu être vérifié.",
         "grade.copy_bytes": "Plus de {limit} Mio dans le travail : pas copié, rien n’a pu être vérifié.",
         "grade.copy_time": "Le travail n’a pas pu être copié dans le temps alloué : rien n’a pu être vérifié.",
@@ -185,10 +105,7 @@ MESSAGES = {
         "grade.limit.groups": "sous la limite de processus et de threads de cette machine, aucun groupe de contrôle (cgroup) ne peut être fait pour chaque travail, et un travail qui crée trop de processus en prendrait à ceux notés en même temps",
         "grade.one_at_a_time": "Un travail à la fois : {reason}. Pour en noter plusieurs à la fois, donnez à la correction un sous-arbre cgroup v2 délégué (contrôleurs memory et pids) ou lancez-la en root.",
         "grade.limit.cpu": "les processeurs disponibles",
-        "grade.resource_failure": (
-            "Le correcteur a manqué de ressources ({error}) après {attempts} essais : "
-            "rien n’a été noté. Relancez avec moins de travaux en parallèle (--jobs)."
-        ),
+        "grade.resource_failure": "Le correcteur a manqué de ressources ({error}) après {attempts} essais : rien n’a été noté. Relancez avec moins de travaux en parallèle (--jobs).",
         "grade.bad_paths": "Ces chemins ne sont pas des dossiers de travaux, rien n’a été noté :",
         "grade.bad_path_missing": "  {path} : introuvable (un motif du shell qui ne correspondait à rien ?)",
         "grade.bad_path_not_folder": "  {path} : pas un dossier",
@@ -197,18 +114,11 @@ MESSAGES = {
         "grade.probes_in_turn": "La limite de processus et threads de cette machine ({have}) ne permet pas d’essayer les fichiers d’un travail tous à la fois : ils sont essayés l’un après l’autre, un travail à la fois (plus lent, mêmes vérifications, mêmes notes).",
         "grade.counts": "Erreurs du kit : {kit} · travaux vides : {empty} · temps dépassé : {timeouts}.",
         "gradescope_bundle.no_folder": "Le dossier {path} n’existe pas : créez-le d’abord, ou choisissez un autre --out.",
-        "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. "
-                                "Choisissez un autre dossier avec --out.",
+        "grade.out_unwritable": "Impossible d’écrire les résultats dans {path} ({reason}) : rien n’a été noté. Choisissez un autre dossier avec --out.",
         "grade.graded_folder": "Dossier noté : {folder}",
         "grade.case_only": "{found} trouvé, mais le fichier doit s’appeler {expected} (majuscules et minuscules comptent) : compté comme absent.",
-        "grade.many_folders": (
-            "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : "
-            "envoyez un seul dossier (ou seulement ses fichiers)."
-        ),
-        "grade.no_submission_file": (
-            "Aucun fichier {file} dans l’envoi : rien n’a été noté. Attendus : {expected}. "
-            "Dossiers cherchés : {folders}"
-        ),
+        "grade.many_folders": "Plusieurs dossiers contiennent {file} : {folders}. Rien n’a été noté : envoyez un seul dossier (ou seulement ses fichiers).",
+        "grade.no_submission_file": "Aucun fichier {file} dans l’envoi : rien n’a été noté. Attendus : {expected}. Dossiers cherchés : {folders}",
         "grade.expected": "Attendu : {value}",
         "grade.actual": "Obtenu : {value}",
         "grade.hint": "Piste : {value}",
@@ -224,10 +134,7 @@ MESSAGES = {
         "summary.not_written": "summary.csv n’a pas pu être écrit ({reason}) : libérez de la place, puis relancez la même commande lab grade (les travaux déjà notés sont gardés).",
         "report.missing": "Dossier introuvable : {path}. Donnez le dossier --out de `lab grade`.",
         "report.older": "{path} a été noté par une autre version du kit : notez-le de nouveau avec celle-ci (`lab grade ... --out {path}`), puis lab report.",
-        "report.empty": (
-            "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). "
-            "Lancez d’abord `lab grade ... --out {path}`."
-        ),
+        "report.empty": "Aucun résultat de notation dans {path} (ni summary.csv ni fichier de résultats). Lancez d’abord `lab grade ... --out {path}`.",
         "bundle.failed": "L’autograder n’a pas pu lancer lab : voir la sortie de run_autograder.",
         "bundle.not_graded": "Rien n’a été noté, et aucun code étudiant n’a tourné : {reason} Relancez la notation (« Regrade ») une fois l’autograder réparé.",
         "bundle.no_sandbox": "bubblewrap, qui isole le code étudiant pendant la notation, ne démarre pas dans ce conteneur ({detail}), et le code étudiant ne tourne jamais sans lui.",
@@ -255,56 +162,20 @@ MESSAGES = {
         "no_file": "File not found: {path}",
         "run.timeout": "The client was still running after {seconds:g} s: stopped.",
         "grade.not_a_folder": "Not a readable folder: {path}. Nothing could be checked.",
-        "grade.timeout": (
-            "The checks did not finish within {seconds:g} s (stuck or looping code?): stopped. "
-            "Whatever could not be checked scores 0."
-        ),
-        "grade.too_much_output": (
-            "More than {limit} MiB of output: the results could not be read. "
-            "Whatever could not be checked scores 0."
-        ),
-        "grade.crashed": (
-            "The checks stopped (exit code {code}) without readable results. "
-            "Whatever could not be checked scores 0.\n{stderr}"
-        ),
+        "grade.timeout": "The checks did not finish within {seconds:g} s (stuck or looping code?): stopped. Whatever could not be checked scores 0.",
+        "grade.too_much_output": "More than {limit} MiB of output: the results could not be read. Whatever could not be checked scores 0.",
+        "grade.crashed": "The checks stopped (exit code {code}) without readable results. Whatever could not be checked scores 0.\n{stderr}",
         "grade.not_reported": "Check missing from the report: scored 0.",
         "grade.bonus_not_attempted": "Bonus not attempted: there is no {file} file.",
-        "grade.no_sandbox.platform": (
-            "lab grade isolates each submission with bubblewrap, which exists on Linux only. "
-            "Use the docker grader (docker compose --profile grade run grader), "
-            "or --no-sandbox on a throwaway machine."
-        ),
+        "grade.no_sandbox.platform": "lab grade isolates each submission with bubblewrap, which exists on Linux only. Use the docker grader (docker compose --profile grade run grader), or --no-sandbox on a throwaway machine.",
         "grade.copy_failed": "The private copy of this submission failed on the grader's side ({reason}).",
         "grade.output_failed": "This submission's results could not be written ({reason}).",
-        "grade.no_sdk": (
-            "lab grade --bonus runs the mcp Python SDK's client, which this Python cannot import "
-            "(module {missing}): its two checks would score 0 for the whole class. Install it in the "
-            "kit's environment (pip install 'mcp>=2.0'), then run again."
-        ),
-        "grade.no_inspector": (
-            "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx "
-            "in a submission's folder: it is not there. Install it once (network needed): "
-            "npx --yes --package {package} --call true, then run again."
-        ),
-        "grade.no_sandbox.missing": (
-            "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. "
-            "Install it (apt-get install bubblewrap, dnf install bubblewrap), or use the docker grader "
-            "(docker compose --profile grade run grader), or --no-sandbox on a throwaway machine."
-        ),
-        "grade.no_sandbox.broken": (
-            "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). "
-            "Are user namespaces allowed (sudo sysctl -w {setting})? "
-            "Otherwise use the docker grader, or --no-sandbox on a throwaway machine."
-        ),
-        "grade.no_sandbox.unreachable": (
-            "Graded by root, student code runs as the unprivileged user nobody (uid 65534), which cannot "
-            "run this Python ({detail}). Install the kit in a virtual environment every user can read "
-            "(not under /root or a 0700 folder), or grade as a regular user."
-        ),
-        "grade.unsandboxed": (
-            "WARNING: graded WITHOUT a sandbox (--no-sandbox): student code ran with the grader's rights "
-            "and could have forged grades."
-        ),
+        "grade.no_sdk": "lab grade --bonus runs the mcp Python SDK's client, which this Python cannot import (module {missing}): its two checks would score 0 for the whole class. Install it in the kit's environment (pip install 'mcp>=2.0'), then run again.",
+        "grade.no_inspector": "lab grade --bonus runs the MCP Inspector found before grading, in npx's cache, never npx in a submission's folder: it is not there. Install it once (network needed): npx --yes --package {package} --call true, then run again.",
+        "grade.no_sandbox.missing": "lab grade isolates each submission with bubblewrap (bwrap), which is not installed here. Install it (apt-get install bubblewrap, dnf install bubblewrap), or use the docker grader (docker compose --profile grade run grader), or --no-sandbox on a throwaway machine.",
+        "grade.no_sandbox.broken": "lab grade isolates each submission with bubblewrap, but bwrap does not start here ({detail}). Are user namespaces allowed (sudo sysctl -w {setting})? Otherwise use the docker grader, or --no-sandbox on a throwaway machine.",
+        "grade.no_sandbox.unreachable": "Graded by root, student code runs as the unprivileged user nobody (uid 65534), which cannot run this Python ({detail}). Install the kit in a virtual environment every user can read (not under /root or a 0700 folder), or grade as a regular user.",
+        "grade.unsandboxed": "WARNING: graded WITHOUT a sandbox (--no-sandbox): student code ran with the grader's rights and could have forged grades.",
         "grade.copy_files": "More than {limit} files in the submission: not copied, nothing could be checked.",
         "grade.copy_bytes": "More than {limit} MiB in the submission: not copied, nothing could be checked.",
         "grade.copy_time": "The submission could not be copied within its time limit: nothing could be checked.",
@@ -328,10 +199,7 @@ MESSAGES = {
         "grade.limit.groups": "under this host's limit on processes and threads, no control group (cgroup) can be made for each submission, and a submission that starts too many processes would take them from those graded at the same time",
         "grade.one_at_a_time": "One submission at a time: {reason}. To grade several at once, give the grader a delegated cgroup v2 subtree (memory and pids controllers) or run it as root.",
         "grade.limit.cpu": "the CPUs available",
-        "grade.resource_failure": (
-            "The grader ran out of resources ({error}) after {attempts} attempts: nothing was "
-            "graded. Run again with fewer submissions in parallel (--jobs)."
-        ),
+        "grade.resource_failure": "The grader ran out of resources ({error}) after {attempts} attempts: nothing was graded. Run again with fewer submissions in parallel (--jobs).",
         "grade.bad_paths": "These paths are not submission folders, nothing was graded:",
         "grade.bad_path_missing": "  {path}: not found (a shell pattern that matched nothing?)",
         "grade.bad_path_not_folder": "  {path}: not a folder",
@@ -340,18 +208,11 @@ MESSAGES = {
         "grade.probes_in_turn": "This host's limit on processes and threads ({have}) does not hold a submission's files tried all at once: they are tried one after the other, one submission at a time (slower, the same checks, the same grades).",
         "grade.counts": "Kit errors: {kit} · empty submissions: {empty} · timeouts: {timeouts}.",
         "gradescope_bundle.no_folder": "The folder {path} does not exist: create it first, or choose another --out.",
-        "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. "
-                                "Choose another folder with --out.",
+        "grade.out_unwritable": "Cannot write the results in {path} ({reason}): nothing was graded. Choose another folder with --out.",
         "grade.graded_folder": "Graded folder: {folder}",
         "grade.case_only": "{found} found, but the file must be called {expected} (case matters): counted as missing.",
-        "grade.many_folders": (
-            "Several folders hold {file}: {folders}. Nothing was graded: upload a single "
-            "folder (or only its files)."
-        ),
-        "grade.no_submission_file": (
-            "No {file} in the upload: nothing was graded. Expected: {expected}. "
-            "Folders searched: {folders}"
-        ),
+        "grade.many_folders": "Several folders hold {file}: {folders}. Nothing was graded: upload a single folder (or only its files).",
+        "grade.no_submission_file": "No {file} in the upload: nothing was graded. Expected: {expected}. Folders searched: {folders}",
         "grade.expected": "Expected: {value}",
         "grade.actual": "Actual: {value}",
         "grade.hint": "Hint: {value}",
@@ -367,10 +228,7 @@ MESSAGES = {
         "summary.not_written": "summary.csv could not be written ({reason}): free some room, then run the same lab grade command again (the submissions already graded are kept).",
         "report.missing": "Folder not found: {path}. Give the --out folder of `lab grade`.",
         "report.older": "{path} was graded by another version of the kit: regrade it with this one (`lab grade ... --out {path}`), then lab report.",
-        "report.empty": (
-            "No grading results in {path} (no summary.csv, no results file). "
-            "Run `lab grade ... --out {path}` first."
-        ),
+        "report.empty": "No grading results in {path} (no summary.csv, no results file). Run `lab grade ... --out {path}` first.",
         "bundle.failed": "The autograder could not run lab: see run_autograder's output.",
         "bundle.not_graded": "Nothing was graded, and no student code ran: {reason} Regrade once the autograder is fixed.",
         "bundle.no_sandbox": "lab grade's sandbox (bubblewrap) cannot start in this container ({detail}), and student code never runs without it.",

@@ -1,9 +1,6 @@
-"""The student's terminal view of a Report: progress per lesson part, one failure of each
-part (expected, actual, hint), and the score.
-
-The failure shown is the part's first root cause if one failed (the process crashed,
-its output is not JSON, ...: see Check.cause), else its first failure; the others are
-named on one line. Expected and actual JSON values show only where they differ.
+"""The student's terminal view of a Report: each lesson part's score, its first root cause (or
+first failure) with expected and actual where they differ and the hint, the others named on one
+line, and the score.
 """
 
 from __future__ import annotations

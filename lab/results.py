@@ -1,8 +1,5 @@
-"""The result model: one internal shape for a run of the graded checks.
-
-Every output (the student's terminal view, `--json`, Gradescope, Exercism, JUnit,
-CSV) is made from a `Report`; none of them looks at the checks themselves.
-"""
+"""The result model: every output (the terminal view, `--json`, each platform's format) is made
+from a `Report`, never from the checks themselves."""
 
 from __future__ import annotations
 
@@ -12,9 +9,8 @@ from typing import Any
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 STATUSES = (PASSED, FAILED, SKIPPED, ERROR)
 
-# What a result shows may come from a student's program (a reply, a traceback, a value it
-# returned): every text of a result is cut here, in one place, so that a report keeps its size
-# whatever a submission prints (one 900 KB reply once made a report pass the run's 4 MiB).
+# What a result shows may come from a student's program: every text is cut here, in one place,
+# so that a report keeps its size whatever a submission prints.
 SHOWN_CHARS = 2000  # expected, actual, output, message, title, hint
 FIELD_CHARS = 300  # each text of a reason's fields (and of the lists and reasons nested in them)
 FIELD_ITEMS = 20  # items kept of a list, or keys of a dict, in the fields
@@ -69,8 +65,7 @@ class CheckResult:
         return self.points if self.status == PASSED else 0
 
     def capped(self) -> "CheckResult":
-        """Every text of it cut to its size (SHOWN_CHARS, FIELD_CHARS); the engine and the
-        grader's reading of a check run's report both end with this."""
+        """Every text of it cut to its size (the engine's and the grader's last step)."""
         for name in ("title", "hint", "expected", "actual", "message", "output", "reason"):
             setattr(self, name, cut(str(getattr(self, name))))
         self.fields = capped_fields(self.fields)

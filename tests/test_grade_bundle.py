@@ -195,9 +195,13 @@ def test_an_exam_bundle_shows_results_after_the_due_date(tmp_path: Path) -> None
 
 
 def test_the_cli_and_the_format_agree_on_visibilities() -> None:
-    from lab.grading import commands, formats
+    from lab.cli import make_cli
+    from lab.grading import formats
 
-    assert commands.VISIBILITIES == formats.VISIBILITIES
+    cli = make_cli("en")
+    for name in ("gradescope-bundle", "gradescope-run"):
+        option = next(param for param in cli.commands[name].params if param.name == "visibility")
+        assert tuple(option.type.choices) == formats.VISIBILITIES
 
 
 @pytest.mark.parametrize("lang, said", [

@@ -296,6 +296,21 @@ def test_a_rerun_grades_again_what_changed_files_language_or_time_limit(tmp_path
     assert (record["settings"]["lang"], record["settings"]["timeout"]) == ("fr", TIMEOUT + 1)
 
 
+def test_summary_csv_is_replaced_whole_or_not_at_all(tmp_path: Path, catalogue: Catalogue) -> None:
+    from lab.grading.classroom import SummaryNotWritten
+
+    submissions = [make_submission(tmp_path / "class", name, "full") for name in ("ada", "bo")]
+    out = tmp_path / "out"
+    grade_class(submissions, out, lang="en", jobs=2, limits=LIMITS, target=STUB, catalogue=catalogue, sandboxed=False)
+    earlier = (out / "summary.csv").read_bytes()
+    assert earlier.count(b"\n") == 3 and not list(out.glob("*.partial"))
+    (out / "summary.csv.partial").mkdir()  # where the new summary is written first: it cannot be
+    with pytest.raises(SummaryNotWritten):
+        grade_class(submissions, out, lang="en", jobs=2, limits=LIMITS, target=STUB, catalogue=catalogue,
+                    sandboxed=False, force=True)
+    assert (out / "summary.csv").read_bytes() == earlier  # never truncated nor half written
+
+
 def test_the_last_lines_count_kit_errors_empty_submissions_and_timeouts(tmp_path: Path) -> None:
     import subprocess
     import sys

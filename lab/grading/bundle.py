@@ -1,27 +1,15 @@
-"""The Gradescope autograder zip: `setup.sh`, `run_autograder` and the kit itself.
+"""The Gradescope autograder zip (setup.sh, run once as root while the image is built;
+run_autograder, for each submission; the kit), and which folder of an upload is graded.
 
-Gradescope unpacks the zip into /autograder/source, runs setup.sh once (as root) while it
-builds the image, then runs /autograder/run_autograder for each submission, which must write
-/autograder/results/results.json. Every path in run_autograder can be overridden from the
-environment, so the same script can be tried on temporary folders.
-
-Which folder of an upload is graded (grade_upload): students upload the files, or a folder
-holding them, sometimes nested deep (an archive of an archive). Every folder holding
-`server.py` is a candidate, up to MAX_DEPTH folders deep and MAX_SEARCHED folders in all
-(hidden folders, __MACOSX and caches aside).
-- one candidate: it is graded, and the feedback's first line names it;
-- several (`v1/` untouched, `v2/` done): nothing is graded, and the feedback lists them
-  and asks for one. Guessing by file dates would be silent when it guesses wrong, and
-  dates do not survive every zip tool or git checkout; a refusal is loud and the student
-  can upload again before the deadline;
-- none: nothing is graded, and the feedback names the files expected and the folders
-  searched.
+Every folder holding server.py is a candidate, within MAX_DEPTH and MAX_SEARCHED (hidden folders,
+__MACOSX and caches aside): one is graded and named first in the feedback; several (`v1/`, `v2/`)
+are refused and listed, since guessing by file dates would be silent when wrong, and a refusal
+lets the student upload again; none names the files expected and the folders searched.
 """
 
 from __future__ import annotations
 
 import errno
-
 import json
 import os
 import stat
@@ -162,29 +150,18 @@ def listed(folders: list[Path], upload: Path) -> str:
     return ", ".join(names[:MAX_LISTED]) + (f", … (+{more})" if more > 0 else "")
 
 
-def not_graded(reason: str, lang: str, timeout: float, bonus: bool) -> Report:
-    """Every check failed with `reason`: the upload itself could not be graded (not a kit error)."""
-    from lab.grading.classroom import load_catalogue
-    from lab.grading.runner import Limits
-
-    checks = load_catalogue(lang, Limits(timeout=timeout), bonus=bonus)
-    results = [replace(check, status=FAILED, message=reason, hint="") for check in checks.checks]
-    return Report(target="", lang=lang, results=results)
-
-
 def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: float = SUBMISSION,
                  bonus: bool = False, visibility: str = "visible", verdict_fd: int | None = None) -> dict:
-    """Grade the one folder of `upload` that holds server.py, always in the sandbox; write
-    results/results.json, or the same JSON on descriptor `verdict_fd` (run_autograder's
-    root-owned file: see there). Where the sandbox cannot start, nothing runs, and every check
-    is a kit error that says why: no student code ever runs here without it."""
+    """Grade the one folder of `upload` holding server.py, always in the sandbox (where it cannot
+    start, every check is a kit error that says why); write results/results.json, or the same
+    JSON on descriptor `verdict_fd` (run_autograder's root-owned file)."""
     from lab.grading import formats
     from lab.grading.classroom import SandboxUnavailable, grade_class, kit_failure, load_catalogue
     from lab.grading.runner import Limits
 
     candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
+    limits = Limits(timeout=timeout)
     if len(candidates) == 1:
-        limits = Limits(timeout=timeout)
         try:
             with tempfile.TemporaryDirectory(prefix="lab-gradescope-") as work:
                 graded = grade_class([candidates[0]], Path(work), fmt="gradescope", lang=lang, jobs=1,
@@ -201,7 +178,10 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         else:
             reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
                           expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
-        report, preface = not_graded(reason, lang, timeout, bonus), reason
+        # Every check failed with the reason: the upload could not be graded (not a kit error).
+        failed = [replace(check, status=FAILED, message=reason, hint="")
+                  for check in load_catalogue(lang, limits, bonus=bonus).checks]
+        report, preface = Report(target="", lang=lang, results=failed), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
     encoded = (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
@@ -230,8 +210,7 @@ def write_no_follow(path: Path, data: bytes) -> None:
 
 
 def read_verdict(verdict: Path) -> dict | None:
-    """The verdict `lab gradescope-run` wrote (a regular file, not a link), or None when it is
-    missing, empty or not a Gradescope result."""
+    """The verdict `lab gradescope-run` wrote (a regular file, not a link), or None if not one."""
     try:
         fd = os.open(verdict, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -250,8 +229,8 @@ def read_verdict(verdict: Path) -> dict | None:
 
 
 def finish(verdict: Path, results: Path) -> bool:
-    """Root's last step (run_autograder): results/results.json from the verdict, written with
-    O_NOFOLLOW. False when there is no valid verdict (the script then writes its fallback)."""
+    """Root's last step: results/results.json from the verdict, never through a link; False
+    without a valid verdict (the script then writes its fallback)."""
     parsed = read_verdict(verdict)
     if parsed is None:
         return False
@@ -283,8 +262,7 @@ def setup_script(bonus: bool = False) -> str:
 
 
 def kit_files() -> dict[str, Path]:
-    """The kit as an installable source tree: archive name -> file. Made from the package that
-    runs (a checkout or an installed wheel alike), the reference solutions inside it."""
+    """The running kit (a checkout or a wheel alike) as an installable tree: archive name -> file."""
     files: dict[str, Path] = {}
     for folder, prefix in ((PACKAGE, "lab"), (solutions_dir(), "lab/solutions")):
         for file in sorted(folder.rglob("*")):

@@ -1,21 +1,12 @@
-"""How many submissions `lab grade` may grade at once on this host, within the limits it runs under.
-
-Grading one submission starts several processes and threads at a time (the checks' child,
-the student's server and client, the model runner, reader threads): a grader that asks for
-more than its limits allow sees `fork` or `pthread_create` fail, and a correct submission
-would lose points for it. The jobs are therefore the smallest of:
-- three per usable CPU (JOBS_PER_CPU): sched_getaffinity, capped by a cgroup CPU quota (v2
-  `cpu.max`, v1 `cpu.cfs_quota_us`); an explicit `--jobs` is held to it too;
-- the process budget: the cgroup `pids.max` less `pids.current` (v2 and v1, the tightest of
-  the cgroup and its ancestors), and RLIMIT_NPROC less this user's tasks (not for root);
-- the memory: the cgroup limit less its usage (v2 `memory.max`, v1 `memory.limit_in_bytes`),
-  and MemAvailable;
-- where no submission can have a control group of its own (cgroup.py), under a process
-  limit: only as many as it holds each at its worst (WORST_JOB_PIDS), and one as root (its
-  sandboxes share uid 65534: no limit of their own).
-Each submission's group holds PIDS_PER_JOB processes and threads and its student processes
-MEMORY_PER_JOB (runner.grade_submission): exactly what the jobs were sized for, with a margin
-over what one job was measured to use at its peak (docs/performance.md).
+"""How many submissions `lab grade` may grade at once here: a fork or a thread the host refuses
+would cost a correct submission its points. The smallest of:
+- JOBS_PER_CPU per usable CPU (affinity, capped by a cgroup CPU quota), `--jobs` held to it too;
+- the processes and threads left (cgroup pids.max less pids.current, the tightest up the tree,
+  and RLIMIT_NPROC less this user's tasks);
+- the memory left (the cgroup's limit less its usage, and MemAvailable);
+- without a control group per submission (cgroup.py), under a process limit: as many as it holds
+  each at its worst, and one as root (its sandboxes share one uid: no limit of their own).
+Each submission's group holds exactly what a job was sized for (PIDS_PER_JOB, MEMORY_PER_JOB).
 """
 
 from __future__ import annotations
@@ -29,25 +20,22 @@ from pathlib import Path
 
 from lab.process.limits import CGROUP_ROOT, PROC, SANDBOX_PIDS, cgroup_paths
 
-# Processes and threads at the peak of one job, and the grader's own (itself, its preloaders
-# and their threads), without and with --bonus (the real MCP clients are node and a second
-# Python): fitted to sandboxed peaks measured under a pids cgroup (bench/grade_under_limits.py;
-# figures in docs/performance.md), with 10 % headroom or more.
+# Processes and threads at the peak of one job, and the grader's own (itself, its preloaders),
+# without and with --bonus: fitted with headroom to the peaks bench/grade_under_limits.py
+# measures (docs/performance.md).
 PIDS_RESERVE = 24
 PIDS_PER_JOB = {False: 72, True: 108}  # its probes all at once: the size of its control group too
 PIDS_IN_TURN = {False: 12, True: 26}  # its probes one after the other (Launch.probes_in_turn)
 # Of a job's, what its check run keeps out of its student processes' reach (cgroup.py): its
-# threads and --bonus's SDK client, measured peaks 20 and 40 (bwrap's outer processes are the
-# student part's, measured 13 and 27 before the MCP Inspector), with 20 % headroom.
+# threads and --bonus's SDK client, measured peaks with headroom.
 PIDS_FOR_CHECKS = {False: 40, True: 60}
 # Without a control group per submission, one job at its worst: its check run, and each of the
-# sandboxes it has at once (12: the two sessions, the three direct-call runners, the client and
-# its spy, the model runner, the bad lines, the burst, the two lent sessions; 8 more with
-# --bonus) at its own limit.
+# sandboxes it has at once (the sessions, direct-call runners, client and spy, model runner,
+# bad lines, burst, lent sessions; the real clients with --bonus) at its own limit.
 SANDBOXES_AT_ONCE = {False: 12, True: 20}
 WORST_JOB_PIDS = {bonus: PIDS_FOR_CHECKS[bonus] + SANDBOXES_AT_ONCE[bonus] * SANDBOX_PIDS for bonus in (False, True)}
-# A job waits on student processes most of its time: with two per CPU the cores stood idle
-# part of a class's time, and four were no faster than three (docs/performance.md).
+# A job waits on student processes most of its time: fewer per CPU leave cores idle, more are no
+# faster (docs/performance.md).
 JOBS_PER_CPU = 3
 MEMORY_PER_JOB = 256 * 1024**2  # bytes, with a margin
 NO_LIMIT_V1 = 2**60  # v1 writes "no limit" as a huge page-rounded number
@@ -82,12 +70,9 @@ def read_int(path: Path) -> int | None:
 
 
 def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC) -> list[Path]:
-    """This process's cgroup folder for `controller` and each ancestor up to the mount.
-
-    v1 mounts each controller at root/<name> (or a joined name such as cpu,cpuacct); v2 at
-    root itself, or root/unified on a hybrid host. Inside a container the path read from
-    /proc may not exist under the mount: the mount's own root is then the container's.
-    """
+    """This process's cgroup folder for `controller` and each ancestor up to the mount: v1 at
+    root/<name> (or cpu,cpuacct), v2 at root or root/unified; in a container, the mount's root
+    when the path read from /proc is not under it."""
     paths = cgroup_paths(proc)
     candidates: list[tuple[Path, str]] = []
     if controller in paths:
@@ -108,15 +93,21 @@ def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC)
     return []
 
 
-def cgroup_pids(root: Path = CGROUP_ROOT, proc: Path = PROC) -> int | None:
+def least_room(controller: str, files: tuple[tuple[str, str], ...], root: Path, proc: Path) -> int | None:
+    """The least room left up the tree: the first (limit, usage) pair of `files` with a limit."""
     room: int | None = None
-    for folder in cgroup_folders("pids", root, proc):
-        limit = read_int(folder / "pids.max")
-        if limit is None:
-            continue
-        left = limit - (read_int(folder / "pids.current") or 0)
-        room = left if room is None else min(room, left)
+    for folder in cgroup_folders(controller, root, proc):
+        for limit_file, used_file in files:
+            limit = read_int(folder / limit_file)
+            if limit is not None and limit < NO_LIMIT_V1:
+                left = limit - (read_int(folder / used_file) or 0)
+                room = left if room is None else min(room, left)
+                break
     return room
+
+
+def cgroup_pids(root: Path = CGROUP_ROOT, proc: Path = PROC) -> int | None:
+    return least_room("pids", (("pids.max", "pids.current"),), root, proc)
 
 
 def cgroup_cpus(root: Path = CGROUP_ROOT, proc: Path = PROC) -> float | None:
@@ -136,20 +127,8 @@ def cgroup_cpus(root: Path = CGROUP_ROOT, proc: Path = PROC) -> float | None:
 
 
 def cgroup_memory(root: Path = CGROUP_ROOT, proc: Path = PROC) -> int | None:
-    room: int | None = None
-    for folder in cgroup_folders("memory", root, proc):
-        limit = read_int(folder / "memory.max")
-        used = read_int(folder / "memory.current")
-        if limit is None:
-            limit = read_int(folder / "memory.limit_in_bytes")
-            used = read_int(folder / "memory.usage_in_bytes")
-            if limit is not None and limit >= NO_LIMIT_V1:
-                limit = None
-        if limit is None:
-            continue
-        left = limit - (used or 0)
-        room = left if room is None else min(room, left)
-    return room
+    return least_room("memory", (("memory.max", "memory.current"), ("memory.limit_in_bytes", "memory.usage_in_bytes")),
+                      root, proc)
 
 
 def available_memory(proc: Path = PROC) -> int | None:
@@ -214,13 +193,9 @@ def groups_here() -> bool:
 
 
 def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
-    """The jobs to run: `asked` if the CPUs, processes and memory allow it, else as many as
-    they do (a job given a sliver of a CPU times out: correct work would lose points).
-
-    Without `asked`: three per usable CPU, within the same limits. Never below one: where the
-    processes left do not hold one job with its probes all at once, its probes run in turn
-    (the grader refuses to start below that: `one_job_pids`).
-    """
+    """`asked`, or JOBS_PER_CPU per CPU, within the CPUs, processes and memory (a job given a
+    sliver of a CPU times out). Never below one: where the processes left do not hold one job's
+    probes at once, they run in turn (below even that, `one_job_pids`, nothing is graded)."""
     per_cpu = max(1, math.floor(JOBS_PER_CPU * host.cpus))
     bounds: list[tuple[int, str]] = [(per_cpu, "cpu")] if asked else []
     pid_jobs = None if host.pids is None else (host.pids - PIDS_RESERVE) // PIDS_PER_JOB[bonus]
@@ -238,8 +213,7 @@ def fit_jobs(host: Host, asked: int | None = None, bonus: bool = False) -> Fit:
 
 def one_job_pids(bonus: bool = False) -> int:
     """Below this many processes and threads left, even one job with its probes in turn may be
-    refused a fork by the host, in a student's process where it would read as the student's
-    failure: the class is not graded."""
+    refused a fork in a student's process, read as theirs: the class is not graded."""
     return PIDS_RESERVE + PIDS_IN_TURN[bonus]
 
 

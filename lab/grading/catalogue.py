@@ -1,9 +1,6 @@
-"""The list of graded checks, known without running them on the submission.
-
-It turns a run that could not finish into a full report (every check scored 0, with the
-reason) and guards a child's report: its checks are matched against the list, points come
-from the list (a submission cannot award itself more), unknown ids are dropped and missing
-ones count 0.
+"""The list of graded checks, known without running them: a run that could not finish becomes a
+full report (every check at 0, with the reason), and a check run's report is held to the list
+(points from the list, unknown ids dropped, missing ones at 0).
 """
 
 from __future__ import annotations
@@ -24,9 +21,8 @@ class Catalogue:
     absent: frozenset[str] = frozenset()  # checks whose file this folder lacks (for_folder)
 
     def for_folder(self, folder: Path) -> "Catalogue":
-        """The checks for this folder: all of them, so that every submission graded with --bonus
-        has the same maximum; a check whose file is missing is marked absent and scores 0 as
-        "bonus not attempted" (the engine does not run it)."""
+        """All the checks (every submission has the same maximum), those whose file this folder
+        lacks marked absent: 0 as "bonus not attempted"."""
         absent = frozenset(check.id for check in self.checks
                            if check.id in self.conditions and not (folder / self.conditions[check.id]).is_file())
         return Catalogue(self.checks, self.conditions, self.bonus, absent)
@@ -57,13 +53,12 @@ class Catalogue:
         return sum(check.points for check in self.checks)
 
     def failed(self, target: str, lang: str, reason: str, key: str = "", **fields: Any) -> Report:
-        """Every check scored 0 with `reason`: a run that could not finish. `key` and `fields`:
-        the grader's message it was written from (lab/i18n.py), kept for causes.py."""
+        """Every check at 0 with `reason`, written from the grader's message `key` and `fields`."""
         results = [replace(check, status=ERROR, message=reason) for check in self.checks]
         return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields)
 
     def stopped(self, target: str, lang: str, key: str, **fields: Any) -> Report:
-        """failed() with the grader's message `key` (lab/i18n.py), written in `lang`."""
+        """failed() with the grader's message `key`, in `lang`."""
         return self.failed(target, lang, text(lang, key, **fields), key, **fields)
 
     def reconcile(self, report: Report, lang: str) -> Report:

@@ -1,25 +1,13 @@
-"""Why a submission lost its first points: what an instructor re-teaches, one word per student.
-
-`first_cause(checks, error, kit_error)` reads a run as graded (a Report's results, as lab grade
-has them or as its record keeps them) and answers with a code written into summary.csv and shown by
-the class report:
-
-- the run itself did not finish: `hung`, `cpu`, `crashed`, `stopped` (a signal, too much
-  output), `unreadable` (not a folder), `refused` (an upload over the copy's caps: a stray
-  virtual environment), `empty` (every student file blank) or `kit-error` (the kit's fault,
-  not the student's);
-- else the first check, in the catalogue's order, that failed on its own (a skipped check only
-  follows an earlier failure): `missing:FILE`, `syntax:FILE`, `hang:FILE`, `cpu:FILE`,
-  `crash:FILE`, `unwritten:TASK` (the program says a part is still to write), or
-  `rule:CHECK-ID` (the first rule broken). A file Python cannot compile or that raises as
-  it loads is `syntax:FILE` or `crash:FILE` whichever check met it (a client that sent
-  nothing because it crashed, a model.py that does not load); an answers table left
-  untouched (every cell of it empty) is `unwritten:answers`;
+"""Why a submission lost its first points, one code per student (summary.csv's cause column,
+the class report's first cause):
+- the run did not finish: `hung`, `cpu`, `crashed`, `stopped` (a signal, too much output),
+  `unreadable` (not a folder), `refused` (over the copy's caps), `empty` or `kit-error`;
+- else the first check, in the catalogue's order, that failed on its own: `missing:FILE`,
+  `syntax:FILE`, `hang:FILE`, `cpu:FILE`, `crash:FILE`, `unwritten:TASK` (a part still to
+  write, or an answers table left empty) or `rule:CHECK-ID`;
 - "" when every check passed.
-
-A check's cause is read from its reason key and fields (`CheckResult.reason`,
-lab/checks/texts.py), how the run ended from the grader's message key (`Report.reason`,
-lab/i18n.py): the same whatever language the class was graded in, never from a sentence.
+Read from reason keys and fields (CheckResult.reason, Report.reason), never from a sentence:
+the same whatever language the class was graded in.
 """
 
 from __future__ import annotations
@@ -44,12 +32,8 @@ RUN_REASONS = {"grade.timeout": HUNG, "grade.too_much_output": STOPPED, "grade.n
 
 
 def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None = None) -> str | None:
-    """hung, cpu, crashed, stopped, unreadable or kit_error; None for a run that finished.
-
-    The grader's message key (`reason`, Report.reason) decides, whatever status came with it
-    (a grader may call every run it could not finish a kit error); an error the grader has no
-    message for is its own failure.
-    """
+    """How a run that did not finish ended (None if it did), from the grader's message key
+    whatever the status; an error it has no key for is its own failure."""
     if reason in RUN_REASONS:
         return RUN_REASONS[reason]
     if reason == "grade.crashed":
@@ -58,7 +42,7 @@ def run_kind(error: str, kit_error: bool, reason: str = "", fields: dict | None 
 
 
 def crash_kind(code: str) -> str:
-    """A check run that ended with exit code `code` and no report: out of CPU, killed, or crashed."""
+    """A check run that ended with exit code `code` and no report: out of CPU, killed or crashed."""
     try:
         number = int(code)
     except ValueError:
@@ -88,7 +72,7 @@ def file_of(check: CheckResult) -> str:
 
 
 def check_cause(check: CheckResult) -> str:
-    """The cause a failed check names, as a code (module docstring), read from its reason key."""
+    """The cause code a failed check names, from its reason key."""
     reason, fields = check.reason, check.fields
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
@@ -108,14 +92,12 @@ def check_cause(check: CheckResult) -> str:
 
 
 def untouched_table(check: CheckResult, fields: dict) -> bool:
-    """An answers check's first wrong cell is empty (written as "—") and no other it names is
-    wrong: the table is still to write, not a rule broken."""
+    """An answers check's first wrong cell is empty and no other is wrong: still to write."""
     return check.actual in ("", EMPTY_CELL) and not fields.get("wrong_cells")
 
 
 def could_run(check: CheckResult) -> bool:
-    """Did this check judge the student's work (passed or failed on its own), rather than
-    waiting for an earlier check (skipped) or stopped by the kit (an error)?"""
+    """Did this check judge the student's work (not skipped, not the kit's error)?"""
     return check.status in (PASSED, FAILED)
 
 

@@ -1,22 +1,14 @@
-"""A control group per submission, where the platform lets the grader make one: the memory of
-all its processes together and their number are capped, not each process on its own.
-
-The group is made inside the grader's own group (never beside it), in the cgroup v2 tree when
-a subtree is delegated with the memory and pids controllers, else in cgroup v1's memory and
-pids hierarchies when they are writable (as root on most Linux hosts and containers). It holds
-the processes and threads one job was sized for (lab/grading/capacity.py), in two groups:
+"""A control group per submission where the grader can make one (a delegated cgroup v2 subtree
+with the memory and pids controllers, else writable v1 hierarchies), inside its own group: the
+memory and number of all its processes together are capped, in two parts:
 - `trusted`, the check run (moved in as soon as it starts);
-- `lab-grade-student`, every student process: each sandbox joins it before bubblewrap starts
-  (lab/process/sandbox.py, Spec.group), and holds the job's budget less what the check run
-  needs (PIDS_FOR_CHECKS), and the submission's memory (tmpfs pages, /tmp and /dev/shm, count).
-So a submission that forks or fills its memory meets its own limit: never a classmate's, and
-never its own check run's, which keeps its room and reports the student's failure.
-Where no group can be made, the per-process limits (lab/process/limits.py) and each
-sandbox's own process limit (Spec.nproc) are all there is, `SubmissionGroup.active` is False,
-and the class is graded one submission at a time under a process limit (capacity.fit_jobs).
+- `lab-grade-student`, every student process (each sandbox joins it before bubblewrap starts),
+  with the job's budget less the check run's, and the submission's memory (tmpfs pages count).
+A submission that forks or fills its memory meets its own limit, never a classmate's nor its
+check run's. Without a group, the per-process limits are all there is (capacity.fit_jobs).
 
-A group's name says whose it is (group_name): a killed run's groups are found by listing
-the grader's own parent groups (`sweep_groups`), never from a file.
+A group's name says whose it is: a killed run's are found by listing the grader's own parent
+groups (`sweep_groups`), never from a file.
 """
 
 from __future__ import annotations
@@ -63,7 +55,7 @@ def group_name() -> str:
 
 
 def owner_gone(name: str) -> bool:
-    """Whether a group named `name` was made by a grader that has ended (in this pid namespace)."""
+    """Whether a group named `name` was made by a grader of this pid namespace that has ended."""
     found = NAME.fullmatch(name)
     if found is None:
         return False  # not a name this kit gives: never touched
@@ -160,8 +152,8 @@ class SubmissionGroup:
 
 
 def sweep_groups() -> int:
-    """Close the groups a killed run of this kit left in this grader's own parent groups: real
-    folders of this uid whose name names a grader that has ended. How many it closed."""
+    """Close the groups (real folders of this uid) that ended graders left in this grader's parent
+    groups; how many."""
     closed = 0
     for parent in set(own_groups().values()):
         with contextlib.suppress(OSError):

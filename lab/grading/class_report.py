@@ -1,13 +1,9 @@
-"""The class report: one static HTML page beside summary.csv, made from the output folder.
+"""The class report, report.html, from what `lab grade` left in its folder (readback.py), and
+grading.json, the options and times no results format keeps.
 
-`write_report(out, lang)` reads what `lab grade` left in `out` (readback.py), computes the
-figures (class_stats.py) and writes `out/report.html`. `record_grading(...)` writes
-`out/grading.json`, the options and times that no results format keeps.
-
-The page is self-contained (inline CSS, SVG and a few lines of script, nothing fetched; a
-Content-Security-Policy forbids any request), reads in order without script (the script only
-makes the students' table sortable), and shows student-controlled text as text: every such
-string goes through `shown()`, which escapes HTML and makes control characters visible.
+The page is self-contained (a Content-Security-Policy forbids any request), reads in order
+without script (which only sorts the students' table), and every text a student controls goes
+through `shown()`.
 """
 
 from __future__ import annotations
@@ -16,212 +12,123 @@ import base64
 import hashlib
 import html
 import json
+import re
 import statistics
-import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from lab.grading import class_stats as stats
+from lab.grading.hygiene import escape
 from lab.grading.readback import (GRADING_NAME, REPORT_NAME, ClassRecord, Submission, kit_version, read_class,
                                   read_grading)
 from lab.i18n import decimal
 from lab.results import Report
 
-PAGE_TEXT: dict[str, dict[str, str]] = {
-    "fr": {
-        "title": "Rapport de classe",
-        "graded": "Noté le",
-        "kit": "Version du kit",
-        "format": "Format",
-        "options": "Options de notation",
-        "bonus": "bonus",
-        "sandbox": "bac à sable",
-        "timeout": "temps par travail",
-        "cpu": "CPU par processus",
-        "memory": "mémoire par processus",
-        "output": "sortie gardée",
-        "file": "taille de fichier",
-        "jobs": "travaux en parallèle",
-        "preload": "préchargement",
-        "yes": "oui",
-        "no": "non",
-        "unknown": "non enregistré",
-        "count": "{count} travaux, note médiane {median}/{max}, moyenne {mean}, {full} avec tous les points.",
-        "mismatch": "Attention : pour {names}, le fichier de résultats et summary.csv ne disent pas la même chose ; "
-                    "les notes affichées sont celles de summary.csv.",
-        "scores": "Répartition des notes",
-        "scores.caption": "Nombre de travaux par note (sur {max}).",
-        "scores.axis": "note",
-        "parts": "Parties de la leçon : qui a tous les points",
-        "parts.caption": "Part des travaux qui ont tous les points de chaque partie.",
-        "part": "Partie",
-        "full": "Tous les points",
-        "checks": "Vérifications, de la plus échouée à la moins échouée",
-        "check": "Vérification",
-        "failed": "Échouée",
-        "failed.caption": "Règle enfreinte, sur les travaux arrivés jusqu’à la vérification, le plus "
-                          "d’élèves d’abord. À part : pas encore écrit (fichier ou partie absents), et "
-                          "pas lancée (programme bloqué, planté ou qui ne compile pas, ou vérification "
-                          "ignorée après un échec précédent).",
-        "not_written": "Pas encore écrit",
-        "not_run": "Pas lancée",
-        "hint": "Piste",
-        "cells": "answers.toml : les mauvaises réponses les plus fréquentes",
-        "cell": "Cellule",
-        "question": "Question",
-        "wrong": "Élèves",
-        "values": "Valeurs fausses les plus fréquentes (nombre)",
-        "still_empty": "Encore vide",
-        "unseen": "{count} sans valeur connue",
-        "empty": "(vide)",
-        "no_cells": "Aucune cellule fausse.",
-        "cells.unreadable": "{count} élève(s) sans answers.toml lisible (absent ou pas du TOML) : aucune cellule comptée.",
-        "runs": "Travaux à regarder : bloqués, plantés, à court de CPU, qui ne compilent pas, arrêtés, refusés, vides",
-        "runs.none": "Tous les travaux ont été vérifiés jusqu’au bout.",
-        "times": "Temps par travail : médian {median} s, le plus long {longest} s, {total} s en tout ({known} travaux).",
-        "times.none": "Temps par travail : non enregistré.",
-        "what": "Ce qui s’est passé",
-        "time": "Temps (s)",
-        "why": "Raison",
-        "kind.hung": "bloqué (temps dépassé)",
-        "kind.cpu": "CPU épuisé",
-        "kind.crashed": "planté",
-        "kind.stopped": "arrêté (signal ou trop de sortie)",
-        "kind.unreadable": "dossier illisible",
-        "kind.refused": "refusé (trop gros pour être copié)",
-        "kind.empty": "vide",
-        "kind.kit_error": "erreur du kit",
-        "kind.syntax": "ne compile pas",
-        "cause": "Première cause",
-        "cause.missing": "pas de {subject}",
-        "cause.syntax": "erreur de syntaxe dans {subject}",
-        "cause.hang": "{subject} bloqué (rien écrit)",
-        "cause.cpu": "{subject} en boucle (CPU épuisé)",
-        "cause.crash": "{subject} planté",
-        "cause.unwritten": "{subject} encore à écrire",
-        "cause.rule": "règle : {subject}",
-        "students": "Élèves",
-        "students.help": "Cliquez sur un en-tête de colonne pour trier.",
-        "submission": "Travail",
-        "score": "Note",
-        "stuck": "Bloqué à",
-        "failing": "Vérifications échouées",
-        "failing.count": "{count} vérifications",
-        "feedback": "Retour",
-        "open": "ouvrir",
-        "no_file": "pas de fichier",
-        "none": "aucune",
-        "status": "État",
-        "ok": "terminé",
-    },
-    "en": {
-        "title": "Class report",
-        "graded": "Graded on",
-        "kit": "Kit version",
-        "format": "Format",
-        "options": "Grading options",
-        "bonus": "bonus",
-        "sandbox": "sandbox",
-        "timeout": "time per submission",
-        "cpu": "CPU per process",
-        "memory": "memory per process",
-        "output": "output kept",
-        "file": "file size",
-        "jobs": "parallel jobs",
-        "preload": "preloading",
-        "yes": "yes",
-        "no": "no",
-        "unknown": "not recorded",
-        "count": "{count} submissions, median score {median}/{max}, mean {mean}, {full} with full marks.",
-        "mismatch": "Warning: for {names}, the results file and summary.csv disagree; "
-                    "the scores shown are summary.csv's.",
-        "scores": "Score distribution",
-        "scores.caption": "Number of submissions per score (out of {max}).",
-        "scores.axis": "score",
-        "parts": "Lesson parts: who has full marks",
-        "parts.caption": "Share of submissions with full marks on each part.",
-        "part": "Part",
-        "full": "Full marks",
-        "checks": "Checks, from most failed to least failed",
-        "check": "Check",
-        "failed": "Failed",
-        "failed.caption": "Rule broken, over the submissions whose work reached the check, most students "
-                          "first. Apart: not written yet (the file or the part is not there), and not run "
-                          "(the program hung, crashed or did not compile, or the check was skipped after "
-                          "an earlier failure).",
-        "not_written": "Not written yet",
-        "not_run": "Not run",
-        "hint": "Hint",
-        "cells": "answers.toml: the most common wrong answers",
-        "cell": "Cell",
-        "question": "Question",
-        "wrong": "Students",
-        "values": "Most common wrong values (count)",
-        "still_empty": "Still empty",
-        "unseen": "{count} with no value recorded",
-        "empty": "(empty)",
-        "no_cells": "No wrong cell.",
-        "cells.unreadable": "{count} student(s) without a readable answers.toml (missing or not TOML): no cell counted.",
-        "runs": "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped, refused, empty",
-        "runs.none": "Every submission was checked to the end.",
-        "times": "Time per submission: median {median} s, longest {longest} s, {total} s in all ({known} submissions).",
-        "times.none": "Time per submission: not recorded.",
-        "what": "What happened",
-        "time": "Time (s)",
-        "why": "Reason",
-        "kind.hung": "hung (time limit)",
-        "kind.cpu": "out of CPU",
-        "kind.crashed": "crashed",
-        "kind.stopped": "stopped (signal or too much output)",
-        "kind.unreadable": "unreadable folder",
-        "kind.refused": "refused (too big to copy)",
-        "kind.empty": "empty",
-        "kind.kit_error": "kit error",
-        "kind.syntax": "does not compile",
-        "cause": "First cause",
-        "cause.missing": "no {subject}",
-        "cause.syntax": "syntax error in {subject}",
-        "cause.hang": "{subject} hung (wrote nothing)",
-        "cause.cpu": "{subject} loops (out of CPU)",
-        "cause.crash": "{subject} crashed",
-        "cause.unwritten": "{subject} still to write",
-        "cause.rule": "rule: {subject}",
-        "students": "Students",
-        "students.help": "Click a column header to sort.",
-        "submission": "Submission",
-        "score": "Score",
-        "stuck": "Stuck at",
-        "failing": "Failing checks",
-        "failing.count": "{count} checks",
-        "feedback": "Feedback",
-        "open": "open",
-        "no_file": "no file",
-        "none": "none",
-        "status": "State",
-        "ok": "finished",
-    },
+# The page's words, (French, English).
+PAGE_TEXT: dict[str, tuple[str, str]] = {
+    "title": ("Rapport de classe", "Class report"),
+    "graded": ("Noté le", "Graded on"),
+    "kit": ("Version du kit", "Kit version"),
+    "format": ("Format", "Format"),
+    "options": ("Options de notation", "Grading options"),
+    "bonus": ("bonus", "bonus"),
+    "sandbox": ("bac à sable", "sandbox"),
+    "timeout": ("temps par travail", "time per submission"),
+    "cpu": ("CPU par processus", "CPU per process"),
+    "memory": ("mémoire par processus", "memory per process"),
+    "output": ("sortie gardée", "output kept"),
+    "file": ("taille de fichier", "file size"),
+    "jobs": ("travaux en parallèle", "parallel jobs"),
+    "preload": ("préchargement", "preloading"),
+    "yes": ("oui", "yes"),
+    "no": ("non", "no"),
+    "unknown": ("non enregistré", "not recorded"),
+    "count": ("{count} travaux, note médiane {median}/{max}, moyenne {mean}, {full} avec tous les points.",
+              "{count} submissions, median score {median}/{max}, mean {mean}, {full} with full marks."),
+    "mismatch": ("Attention : pour {names}, le fichier de résultats et summary.csv ne disent pas la même chose ; les notes affichées sont celles de summary.csv.",
+                 "Warning: for {names}, the results file and summary.csv disagree; the scores shown are summary.csv's."),
+    "scores": ("Répartition des notes", "Score distribution"),
+    "scores.caption": ("Nombre de travaux par note (sur {max}).", "Number of submissions per score (out of {max})."),
+    "parts": ("Parties de la leçon : qui a tous les points", "Lesson parts: who has full marks"),
+    "parts.caption": ("Part des travaux qui ont tous les points de chaque partie.",
+                      "Share of submissions with full marks on each part."),
+    "part": ("Partie", "Part"),
+    "full": ("Tous les points", "Full marks"),
+    "checks": ("Vérifications, de la plus échouée à la moins échouée", "Checks, from most failed to least failed"),
+    "check": ("Vérification", "Check"),
+    "failed": ("Échouée", "Failed"),
+    "failed.caption": ("Règle enfreinte, sur les travaux arrivés jusqu’à la vérification, le plus d’élèves d’abord. À part : pas encore écrit (fichier ou partie absents), et pas lancée (programme bloqué, planté ou qui ne compile pas, ou vérification ignorée après un échec précédent).",
+                       "Rule broken, over the submissions whose work reached the check, most students first. Apart: not written yet (the file or the part is not there), and not run (the program hung, crashed or did not compile, or the check was skipped after an earlier failure)."),
+    "not_written": ("Pas encore écrit", "Not written yet"),
+    "not_run": ("Pas lancée", "Not run"),
+    "hint": ("Piste", "Hint"),
+    "cells": ("answers.toml : les mauvaises réponses les plus fréquentes",
+              "answers.toml: the most common wrong answers"),
+    "cell": ("Cellule", "Cell"),
+    "question": ("Question", "Question"),
+    "wrong": ("Élèves", "Students"),
+    "values": ("Valeurs fausses les plus fréquentes (nombre)", "Most common wrong values (count)"),
+    "still_empty": ("Encore vide", "Still empty"),
+    "unseen": ("{count} sans valeur connue", "{count} with no value recorded"),
+    "empty": ("(vide)", "(empty)"),
+    "no_cells": ("Aucune cellule fausse.", "No wrong cell."),
+    "cells.unreadable": ("{count} élève(s) sans answers.toml lisible (absent ou pas du TOML) : aucune cellule comptée.",
+                         "{count} student(s) without a readable answers.toml (missing or not TOML): no cell counted."),
+    "runs": ("Travaux à regarder : bloqués, plantés, à court de CPU, qui ne compilent pas, arrêtés, refusés, vides",
+             "Submissions to look at: hung, crashed, out of CPU, not compiling, stopped, refused, empty"),
+    "runs.none": ("Tous les travaux ont été vérifiés jusqu’au bout.", "Every submission was checked to the end."),
+    "times": ("Temps par travail : médian {median} s, le plus long {longest} s, {total} s en tout ({known} travaux).",
+              "Time per submission: median {median} s, longest {longest} s, {total} s in all ({known} submissions)."),
+    "times.none": ("Temps par travail : non enregistré.", "Time per submission: not recorded."),
+    "what": ("Ce qui s’est passé", "What happened"),
+    "time": ("Temps (s)", "Time (s)"),
+    "why": ("Raison", "Reason"),
+    "kind.hung": ("bloqué (temps dépassé)", "hung (time limit)"),
+    "kind.cpu": ("CPU épuisé", "out of CPU"),
+    "kind.crashed": ("planté", "crashed"),
+    "kind.stopped": ("arrêté (signal ou trop de sortie)", "stopped (signal or too much output)"),
+    "kind.unreadable": ("dossier illisible", "unreadable folder"),
+    "kind.refused": ("refusé (trop gros pour être copié)", "refused (too big to copy)"),
+    "kind.empty": ("vide", "empty"),
+    "kind.kit_error": ("erreur du kit", "kit error"),
+    "kind.syntax": ("ne compile pas", "does not compile"),
+    "cause": ("Première cause", "First cause"),
+    "cause.missing": ("pas de {subject}", "no {subject}"),
+    "cause.syntax": ("erreur de syntaxe dans {subject}", "syntax error in {subject}"),
+    "cause.hang": ("{subject} bloqué (rien écrit)", "{subject} hung (wrote nothing)"),
+    "cause.cpu": ("{subject} en boucle (CPU épuisé)", "{subject} loops (out of CPU)"),
+    "cause.crash": ("{subject} planté", "{subject} crashed"),
+    "cause.unwritten": ("{subject} encore à écrire", "{subject} still to write"),
+    "cause.rule": ("règle : {subject}", "rule: {subject}"),
+    "students": ("Élèves", "Students"),
+    "students.help": ("Cliquez sur un en-tête de colonne pour trier.", "Click a column header to sort."),
+    "submission": ("Travail", "Submission"),
+    "score": ("Note", "Score"),
+    "stuck": ("Bloqué à", "Stuck at"),
+    "failing": ("Vérifications échouées", "Failing checks"),
+    "failing.count": ("{count} vérifications", "{count} checks"),
+    "feedback": ("Retour", "Feedback"),
+    "open": ("ouvrir", "open"),
+    "no_file": ("pas de fichier", "no file"),
+    "none": ("aucune", "none"),
+    "status": ("État", "State"),
+    "ok": ("terminé", "finished"),
 }
+WORDS = {lang: {key: words[index] for key, words in PAGE_TEXT.items()} for index, lang in enumerate(("fr", "en"))}
 
-# Characters that change how text reads without being seen: C0/C1 controls, surrogates and
-# the bidirectional overrides (which can make a name read backwards).
-INVISIBLE = {0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF}
+# Characters that change how text reads without being seen: C0/C1 controls (new lines too),
+# surrogates, zero-width ones and the bidirectional overrides (which can make a name read backwards).
+INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
 FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
 
 
 def visible(value: object) -> str:
-    """Text with every control or invisible character written as an escape: "\\x1b", "\\u202e"."""
-    out = []
-    for char in str(value):
-        code = ord(char)
-        if code in INVISIBLE or unicodedata.category(char) in ("Cc", "Cs"):
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
+    """Text with every invisible character written as an escape: "\\x1b", "\\u202e"."""
+    return INVISIBLE.sub(escape, str(value))
 
 
 def shown(value: object, limit: int | None = None) -> str:
@@ -232,14 +139,9 @@ def shown(value: object, limit: int | None = None) -> str:
     return html.escape(text, quote=True)
 
 
-# ---------------------------------------------------------------- grading.json
-
-
 def record_grading(out: Path, rows: list[tuple[str, Report]], options: dict[str, Any]) -> Path:
-    """Write out/grading.json: the date, the kit's version, the options and each run's time.
-
-    A rerun into the same folder keeps the times of the submissions it did not grade again.
-    """
+    """out/grading.json: the date, the kit's version, the options and each run's time (a rerun
+    keeps the times of the submissions it did not grade again)."""
     path = out / GRADING_NAME
     previous = read_grading(out).get("durations")
     durations = dict(previous) if isinstance(previous, dict) else {}
@@ -250,11 +152,8 @@ def record_grading(out: Path, rows: list[tuple[str, Report]], options: dict[str,
     return path
 
 
-# ---------------------------------------------------------------- the page
-
-
 def write_report(out: Path, lang: str) -> Path:
-    """Read `out` and write out/report.html. Raises readback.NoResults if `out` has no results."""
+    """out/report.html; readback.NoResults if `out` has no results."""
     record = read_class(out)
     path = out / REPORT_NAME
     path.write_text(render(record, lang), encoding="utf-8")
@@ -262,7 +161,7 @@ def write_report(out: Path, lang: str) -> Path:
 
 
 def render(record: ClassRecord, lang: str) -> str:
-    lang = lang if lang in PAGE_TEXT else "fr"
+    lang = lang if lang in WORDS else "fr"
     context = Page(record, lang)
     words = context.words
     body = "\n".join([context.header(), "<main>", context.scores(), context.parts(), context.checks(),
@@ -289,7 +188,7 @@ class Page:
     """The sections of one report, in one language."""
 
     def __init__(self, record: ClassRecord, lang: str) -> None:
-        self.record, self.lang, self.words = record, lang, PAGE_TEXT[lang]
+        self.record, self.lang, self.words = record, lang, WORDS[lang]
         try:
             from lab.checks import registry
 

@@ -1,8 +1,5 @@
-"""The class report's figures, from a ClassRecord: pure functions, no HTML.
-
-What went wrong with a run, and which answers.toml cells a student got wrong, is read from
-the reason keys and fields the results keep (lab/grading/causes.py, lab/checks/texts.py).
-"""
+"""The class report's figures, from a ClassRecord: pure functions, no HTML, read from the reason
+keys and fields the results keep (causes.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +14,7 @@ from lab.grading.causes import (ANSWERS_TASK, CELL, CPU, CRASH, CRASHED, EMPTY_C
 from lab.grading.readback import ClassRecord, Submission
 from lab.results import PASSED, CheckResult
 
-# How a run ended, and why a student first lost points: lab/grading/causes.py, shared with
-# summary.csv's cause column.
-# The kinds "Travaux à regarder" lists, in its order: a student file that does not compile is
-# a run of its own kind to look at.
+# The kinds "Travaux à regarder" lists, in its order: a file that does not compile is one.
 LOOK_AT = (*RUN_KINDS[:3], SYNTAX, *RUN_KINDS[3:])
 # A check-level cause that means the program never really ran: the run kind it is listed as.
 NEVER_RAN = {HANG: HUNG, SPIN: CPU, CRASH: CRASHED, SYNTAX: SYNTAX}
@@ -112,8 +106,7 @@ def histogram(submissions: list[Submission]) -> list[Bar]:
 
 
 def lesson_order(record: ClassRecord, check_ids: list[str], task_ids: list[str]) -> tuple[list[str], list[str]]:
-    """Task ids and check ids in the catalogue's order (the registry's ids), then any the files
-    name that it lacks."""
+    """Task and check ids in the registry's order, then any the records name that it lacks."""
     task_order, check_order = list(task_ids), list(check_ids)
     for submission in record.submissions:
         for check in submission.checks:
@@ -139,19 +132,17 @@ def parts(record: ClassRecord, task_order: list[str]) -> list[PartFigure]:
 
 def check_failures(record: ClassRecord, check_order: list[str], hints: dict[str, str],
                    titles: dict[str, str]) -> list[CheckFigure]:
-    """Every check's failures among the submissions whose work reached it, the rule broken by
-    the most students first (then the highest rate, then the lesson's order): what to re-teach.
-    A failure whose cause is the file or the part not written yet is counted apart
-    (not_written), and so is one where the program never ran or the check was skipped after
-    an earlier failure (not_run): neither says the rule was misunderstood."""
+    """Each check's failures among the submissions whose work reached it, the rule broken by the
+    most students first: what to re-teach. Not written yet, and not run (the program never ran,
+    or the check was skipped), are counted apart: neither says the rule was misunderstood."""
     figures: dict[str, CheckFigure] = {}
     for submission in record.submissions:
         ended = run_kind(submission)
         finished = ended is None  # a run that did not finish judged nothing
         judged = {check.id: split(check_cause(check))[0] for check in submission.checks
                   if finished and check.status != PASSED and could_run(check)}
-        # The files this student has not written yet (missing, a part still to write, or all
-        # blank): a check of theirs that judged no rule is "not written yet", else "not run".
+        # The files this student has not written yet: a check of theirs that judged no rule is
+        # "not written yet", else "not run".
         unwritten = {file_of(check) for check in submission.checks if judged.get(check.id) in NOT_WRITTEN}
         for check in submission.checks:
             figure = figures.get(check.id)
@@ -189,15 +180,9 @@ def is_answers(check: CheckResult) -> bool:
 
 
 def answer_cells(record: ClassRecord) -> list[CellFigure]:
-    """For each answers.toml cell, how many students wrote a wrong value and the wrong values
-    seen most often, and apart how many left it empty (a student counts once per cell,
-    whatever checks name it); the cells most often wrong first, so that a real misreading is
-    not buried under cells nobody has written yet.
-
-    An answers check reports its first wrong cell with the value written (its "actual"), and
-    only names the others: a wrong one counts with its value unseen, an empty one as empty. A
-    file that could not be read names no cell (answers_unreadable counts those students).
-    """
+    """For each answers.toml cell, the students with a wrong value, the values seen most often,
+    and apart those who left it empty (once per student), the most often wrong first. A check
+    gives its first wrong cell's value and only names the others (their values unseen)."""
     cells: dict[str, CellFigure] = {}
     values: dict[str, Counter[str]] = {}
     for submission in record.submissions:
@@ -240,7 +225,7 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
 
 def runs(record: ClassRecord) -> list[tuple[Submission, str]]:
     """The submissions to look at, with what happened: a run that did not finish, or a program
-    that never ran (it hung, spun, crashed or did not compile)."""
+    that never ran."""
     return [(submission, kind) for submission in record.submissions
             if (kind := run_kind(submission) or NEVER_RAN.get(split(cause(submission))[0])) is not None]
 
@@ -253,8 +238,7 @@ def times(record: ClassRecord) -> Times | None:
 
 
 def first_stuck_part(submission: Submission, task_order: list[str]) -> str:
-    """The first lesson part still missing: the one the program says is still to write, else
-    the first part, in the lesson's order, where this student lost points."""
+    """The part the program says is still to write, else the first where the student lost points."""
     kind, subject = split(cause(submission))
     if kind == "unwritten" and subject:
         return subject

@@ -1,16 +1,10 @@
-"""Grade a whole class: submissions in parallel, one results folder each, one summary CSV,
-and the class report beside it.
+"""Grade a whole class: submissions in parallel, one results folder each, summary.csv and the
+class report beside them.
 
-Worker threads are enough: each thread only waits on its own child process (runner.py), which
-does the work and carries the limits. A submission that hangs holds one worker for its own
-time limit and no longer; the others go on. How many workers: three per CPU, within the host's
-process, thread and memory limits (capacity.py); a worker the host will not start is done
-without (the main thread grades, if none could). A resource failure on the grader's side is
-tried again, then reported as a kit error, never a student's zero. The children are forked by
-one preloader for the class (lab/process/preloader.py), which has imported the kit and openai once.
-
-Each submission's files are written as soon as it is graded, with a record that it is
-complete: a rerun with the same output folder grades only what is not (`force`: everything).
+Worker threads are enough: each only waits on its own check run (runner.py), which carries the
+limits. A resource failure on the grader's side is tried again, then a kit error, never a zero.
+Each submission's files are written as soon as it is graded, with a record that it is complete:
+a rerun into the same folder grades only what is not (`force`: everything).
 """
 
 from __future__ import annotations
@@ -66,8 +60,7 @@ class ClassResult:
 
 
 def output_names(submissions: list[Path]) -> list[str]:
-    """The submission folders' names, made safe and unique: equal names get -2, -3... in the
-    order given; a name the class's own files use, or a hidden one, never stands as is."""
+    """The folders' names, made safe and unique (-2, -3...); never a class file's, nor hidden."""
     names: list[str] = []
     taken: set[str] = {name.lower() for name in CLASS_FILES}  # they sit beside the folders
     for submission in submissions:
@@ -84,16 +77,13 @@ def output_names(submissions: list[Path]) -> list[str]:
 
 
 def summary_text(rows: list[tuple[str, Report]], submissions: list[Path]) -> str:
-    """summary.csv, each row with its submission's path as given, made absolute (symbolic links
-    are not followed)."""
+    """summary.csv, with each path as given made absolute (links not followed)."""
     return formats.summary_csv(rows, [os.path.abspath(submission) for submission in submissions])
 
 
 def path_problems(submissions: list[Path], lang: str) -> list[str]:
-    """One line per submission path that is not an existing folder (a glob that matched nothing
-    is passed on literally by the shell: `typo/*/`), or, when it is the only one given, that is
-    the class folder itself. Among several, such a folder is one student's upload holding two
-    versions: that student's refusal (`located`), never the class's."""
+    """One line per path that is not a folder (a glob that matched nothing: `typo/*/`), or that
+    is the class folder given alone (among several, it is one student's two versions: `located`)."""
     problems = []
     for submission in submissions:
         shown = clean_text(str(submission))
@@ -108,12 +98,9 @@ def path_problems(submissions: list[Path], lang: str) -> list[str]:
 
 
 def located(submission: Path, lang: str) -> tuple[Path, list[str], str]:
-    """The folder to grade, what to tell about it, and why it cannot be graded ("" when it can),
-    as `lab gradescope-run` finds it: the submission itself, or the one folder below it that
-    holds server.py when it has none of the student files at its top (an upload one or more
-    folders deep); several such folders (v1/, v2/) are the student's refusal. A student file
-    whose name differs only in case (Server.py), which is graded as missing, is named.
-    Bounded (bundle.search_upload) and never raises: a submission costs only itself."""
+    """The folder to grade, notes about it, and why it cannot be graded ("" when it can): the
+    submission, or the one folder below holding server.py (several, v1/ and v2/, are refused);
+    a student file named in another case (Server.py) is named. Bounded, never raises."""
     from lab.grading.bundle import SUBMISSION_FILE, listed, search_upload, shown
 
     folder, notes = submission, []
@@ -143,9 +130,8 @@ def has_student_files(folder: Path) -> bool:
 
 
 def is_class_folder(folder: Path) -> bool:
-    """A folder with no student file of its own, two or more of whose subfolders have some:
-    the class, given where its submissions were meant (it would be graded as one submission).
-    A single such subfolder is one student's upload a folder deep, which `located` grades."""
+    """No student file of its own, and two or more subfolders with some (one is an upload a
+    folder deep, which `located` grades)."""
     try:
         return not has_student_files(folder) and sum(
             1 for child in folder.iterdir() if child.is_dir() and has_student_files(child)) >= 2
@@ -163,7 +149,7 @@ def is_resource_failure(error: BaseException) -> bool:
 
 
 def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
-    """Every check at 0 with the reason, marked as the kit's failure: no mark, graded again on a rerun."""
+    """Every check at 0 with the reason, the kit's failure: no mark, graded again on a rerun."""
     report = checks.failed(str(submission), lang, reason)
     report.kit_error = True
     return report
@@ -171,9 +157,8 @@ def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> 
 
 def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, reason: str,
                      bonus: bool = False) -> None:
-    """What stopped `lab grade` before it graded (no sandbox, a kit bug), written for every
-    submission as a kit error, and summary.csv: a platform's reporter reads a file that says
-    why, never a missing one. Best effort: an --out that cannot be written has its own error."""
+    """What stopped `lab grade` (no sandbox, a kit bug) as every submission's kit error, and
+    summary.csv: a platform reads a file that says why. Best effort."""
     checks = Catalogue.from_engine(lang, bonus=bonus) or Catalogue(bonus=bonus)
     rows = []
     try:
@@ -188,19 +173,14 @@ def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, re
 
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
                        pauses: tuple[float, ...] = RETRY_PAUSES, stop: threading.Event | None = None) -> Report:
-    """`grade()`, tried again after a pause when the grader ran out of a resource.
-
-    An exception from the grader is a kit error: a resource failure after the last try, or
-    any other failure at once. A report the grader itself marked a kit error is tried again
-    too, and the last one stands. What decides is only ever the grader's own error, never
-    text in a report: a student's program can print "Resource temporarily unavailable".
-    Once `stop` is set (the run is stopping: its check runs were killed), no try follows.
-    """
+    """`grade()`, tried again after a pause when the grader ran out of a resource, or when its
+    report is a kit error (the last one stands); any other exception is a kit error at once.
+    Only the grader's own error decides, never a report's text (a student's program can print
+    "Resource temporarily unavailable"). Once `stop` is set, no try follows."""
     for attempt in range(len(pauses) + 1):
         try:
             report = grade()
-            # The checks the engine marked its own error in a run that finished (a fork or a
-            # thread refused inside a probe, any other kit bug): never the student's failure.
+            # The checks the engine marked its own error in a run that finished: never the student's.
             inside = [] if report.error else [result.message for result in report.results if result.status == ERROR]
         except Exception as error:
             report, inside = None, [f"{type(error).__name__}: {error}"]
@@ -226,8 +206,7 @@ def load_catalogue(lang: str, limits: Limits, target: str = "lab", bonus: bool =
 
 
 class SandboxUnavailable(Exception):
-    """`lab grade` cannot grade here: the message says what to do (fr/en). `detail`: what the
-    sandbox itself said, when it is the sandbox that cannot start."""
+    """`lab grade` cannot grade here: the message says what to do; `detail`, what the sandbox said."""
 
     def __init__(self, message: str, detail: str | None = None) -> None:
         super().__init__(message)
@@ -235,8 +214,7 @@ class SandboxUnavailable(Exception):
 
 
 def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
-    """A submission's time limit when its probes run in turn: their limits add up where they
-    overlapped, and a slow part must not cost a later one its points by timing the run out."""
+    """The time limit when the probes run in turn: their limits add up where they overlapped."""
     from lab.checks import probes_time
 
     extra = probes_time(bonus, in_turn=True) - probes_time(bonus)
@@ -251,8 +229,7 @@ USERNS_SETTINGS = (("kernel/apparmor_restrict_unprivileged_userns", "1", "kernel
 
 
 def userns_setting(proc_sys: Path = Path("/proc/sys"), os_release: Path = Path("/etc/os-release")) -> str:
-    """The sysctl that lets bubblewrap start on this machine: the one set to forbid it, else
-    the distribution's own (Ubuntu's AppArmor one, Debian's)."""
+    """The sysctl that lets bubblewrap start: the one set to forbid it, else the distribution's."""
     for name, forbids, setting in USERNS_SETTINGS:
         try:
             if (proc_sys / name).read_text(encoding="ascii").strip() == forbids:
@@ -290,8 +267,7 @@ def write_atomically(path: Path, content: str) -> None:
 
 def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False,
               settings: dict | None = None) -> Path:
-    """The submission's results file, then the record that says it is complete (for a rerun):
-    `settings` (grading_settings) is what a rerun compares before keeping it."""
+    """The results file, then the record that it is complete, with the `settings` a rerun compares."""
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / formats.FILE_NAMES[fmt]
@@ -303,15 +279,14 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
 
 
 def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
-    """Everything besides the format and --bonus that changes a submission's results; "files"
-    hashes the content of what would be graded (private_copy.files_digest: bounded, never raises)."""
+    """Everything besides the format and --bonus that changes the results; "files" hashes what
+    would be graded."""
     return {"lang": lang, "timeout": limits.timeout, "memory": limits.memory_bytes,
             "kit": class_report.kit_version(), "files": files_digest(submission, limits.copy)}
 
 
 def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Report | None:
-    """The report of a submission graded by an earlier run with the same settings
-    (grading_settings: the kit's version and the files among them), if complete."""
+    """The report an earlier run with the same settings finished, if any."""
     folder = out / name
     try:
         record = load_record(folder)
@@ -326,11 +301,8 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Rep
 
 def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
                        jobs: int, stop: threading.Event | None = None) -> Iterator[tuple[int, Report]]:
-    """(position in `items`, report) for each item as it is graded, by up to `jobs` worker threads.
-
-    `grade_one` never raises (grade_with_retries). A thread the host will not start is done
-    without; if no worker is left while items remain, the caller's thread grades them.
-    """
+    """(position in `items`, report) as each is graded, by up to `jobs` threads (`grade_one` never
+    raises). A thread the host will not start is done without; if none is left, the caller grades."""
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(items)):
         todo.put(index)
@@ -401,9 +373,8 @@ def start_path(jail: Spec | None, preload: bool, address: str | None, zygote: st
 
 
 def class_inspector(bonus: bool, lang: str = "fr") -> str:
-    """With --bonus, the Inspector's CLI client for every check run (Launch.inspector), looked
-    up once in npx's cache before grading (none there: SandboxUnavailable, with what to do);
-    the mcp SDK is required too (without it its checks would score 0 for the whole class)."""
+    """With --bonus, the Inspector's CLI client every check run uses, found in npx's cache before
+    grading; it and the mcp SDK missing are SandboxUnavailable (else the whole class scores 0)."""
     if not bonus:
         return ""
     missing = real_clients.sdk_missing()
@@ -417,7 +388,7 @@ def class_inspector(bonus: bool, lang: str = "fr") -> str:
 
 @dataclass(frozen=True)
 class Sizing:
-    """The host, read once: what `lab grade` says it lowered before grading is what it uses."""
+    """The host, read once: what `lab grade` says it lowered is what it uses."""
 
     host: Host
     fit: Fit
@@ -453,9 +424,7 @@ class Grading:
 
 
 def grade_class(submissions: list[Path], out: Path, **options: Any) -> ClassResult:
-    """Grade every submission, write `out/NAME/<results file>` and `out/summary.csv`; `options`
-    are Grading's fields. Each submission's files are written as soon as it is graded; a rerun
-    with the same `out` keeps what an earlier run finished (unless `force`)."""
+    """Grade every submission into `out` (module docstring); `options` are Grading's fields."""
     grading = Grading(**options)
     started = time.monotonic()
     jail = find_sandbox(grading.lang) if grading.sandboxed else None
@@ -471,8 +440,8 @@ def grade_class(submissions: list[Path], out: Path, **options: Any) -> ClassResu
 
 @contextlib.contextmanager
 def stopped_cleanly() -> Iterator[threading.Event]:
-    """SIGTERM stops the run as Ctrl-C does; either way the check runs going on are killed and
-    the workers are let finish their clean-up (private copies, control groups) before it ends."""
+    """SIGTERM stops the run as Ctrl-C does: the check runs are killed, and the workers let finish
+    their clean-up (private copies, control groups)."""
     stop = threading.Event()
     previous = {}
     if threading.current_thread() is threading.main_thread():
@@ -505,8 +474,7 @@ class SummaryNotWritten(Exception):
 
 
 def hold_room(path: Path, size: int) -> Path:
-    """Take `size` bytes of the output disk now, as a file (given back before summary.csv is
-    written). Without room even for that, nothing is held: the summary's own write says so."""
+    """Take `size` bytes of the output disk now, as a file (none if there is no room)."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     except OSError:
@@ -588,7 +556,7 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
     with contextlib.suppress(OSError):
         reserve.unlink()
     try:
-        summary.write_text(summary_text(rows, submissions), encoding="utf-8")
+        write_atomically(summary, summary_text(rows, submissions))
     except OSError as error:
         raise SummaryNotWritten(error.strerror or str(error)) from None
     problem = ""

@@ -1,8 +1,5 @@
-"""The instructor commands, `lab grade`, `lab report` and `lab gradescope-bundle`, added to the `lab` group.
-
-Thin on purpose, like lab/cli.py: parse the options, call classroom.grade_class or
-bundle.write_bundle, print one line.
-"""
+"""The instructor commands (`lab grade`, `lab report`, the Gradescope ones), added to the `lab`
+group: thin, like lab/cli.py."""
 
 from __future__ import annotations
 
@@ -12,25 +9,21 @@ from typing import Callable
 
 import click
 
-from lab.grading.formats import FORMATS
+from lab.grading.formats import FORMATS, VISIBILITIES
 from lab.i18n import HELP, text
 from lab.settings import LANGUAGES
 from lab.time_limits import SUBMISSION
 
-MiB = 1024**2
 DEFAULT_TIMEOUT = SUBMISSION  # why: lab/time_limits.py
-VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # as formats.VISIBILITIES
 
 
 def run_counts(folders: list[Path], reports: list) -> dict[str, int]:
-    """What an instructor checks at the end of a run: kit errors, empty submissions, timeouts.
-    `folders`: those graded (ClassResult.folders: a nested upload is not empty)."""
+    """Kit errors, empty submissions and timeouts; `folders`: those graded (ClassResult.folders)."""
     from lab.grading.causes import HUNG, run_kind
     from lab.grading.runner import blank_files
     from lab.layout import STUDENT_FILES
 
-    def empty(folder: Path) -> bool:
-        """No student file, or only blank ones (the runner stops those: grade.empty)."""
+    def empty(folder: Path) -> bool:  # no student file, or only blank ones (grade.empty)
         present = any((folder / name).is_file() for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"))
         return not present or bool(blank_files(folder))
 
@@ -40,7 +33,7 @@ def run_counts(folders: list[Path], reports: list) -> dict[str, int]:
 
 
 def writable(out: Path, lang: str) -> None:
-    """--out is a folder `lab grade` can create and write in, else a clean error (fr/en)."""
+    """--out is a folder `lab grade` can create and write in, else a clean error."""
     import tempfile
 
     from lab.grading.hygiene import clean_text
@@ -98,7 +91,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         from lab.grading.hygiene import clean_report, clean_text
         from lab.grading.progress import ProgressBar
         from lab.grading.readback import REPORT_NAME
-        from lab.grading.runner import Limits
+        from lab.grading.runner import MiB, Limits
         from lab.process.trusted import keep_out_same_user
 
         keep_out_same_user()  # before any student code runs: unsandboxed, it has this uid
@@ -160,10 +153,8 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
-        # Done. A signal from now on ends the process by that signal: Python's own handler would
-        # only raise KeyboardInterrupt, which click's teardown turns into exit code 0, and which
-        # is lost altogether once the interpreter is finalizing (so a Ctrl-C pressed as the run
-        # ended left `lab grade && upload` going on).
+        # Done: a signal from now on ends the process by that signal. Python's handler would raise
+        # KeyboardInterrupt, which click's teardown makes exit code 0, or a finalizing interpreter loses.
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.SIG_DFL)
 
@@ -216,7 +207,6 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @gradescope_options
     def gradescope_bundle(out: Path, timeout: float, bonus: bool, visibility: str, _lang: str | None) -> None:
         from lab.grading.bundle import write_bundle
-
         from lab.grading.hygiene import clean_text
 
         try:

@@ -1,26 +1,11 @@
-"""The machine formats instructors' platforms read, each made from a Report only.
+"""The formats instructors' platforms read, each made from a (cleaned) Report only: Gradescope's
+results.json (no top-level max_score: the tests' own add up), Exercism's test-runner interface
+v3 (with the scores GitHub Classroom's reporter adds up), GitHub Classroom's (see `classroom`),
+JUnit XML, and CSV (a row per check; summary.csv, a row per submission).
 
-- Gradescope `results.json`: top-level `score`, `execution_time`, `output`, the display
-  settings (`output_format`, `test_output_format`, `test_name_format`: plain text),
-  `visibility`, `stdout_visibility`, `extra_data.status`, and `tests[]` with `name`,
-  `number`, `score`, `max_score`, `status` (passed/failed), `output`, `tags` (Gradescope has
-  no top-level `max_score`: the maximum is the sum of the tests' own).
-- Exercism test-runner interface, version 3: `version`, `status` (pass/fail/error),
-  `message`, `tests[]` with `name`, `status`, `message`, `output` (500 characters at most),
-  `test_code`, `task_id` (a number). It also carries `score`/`max_score` at the top and
-  `score` per test: what GitHub Classroom's autograding reporter adds up.
-- GitHub Classroom: the Exercism file as its autograding reporter prints it: `line_no` 0
-  (else it prints "line undefined") and, for a check that did not pass, the reasons in
-  `test_code`, the one field the reporter prints for a failed test (it prints `message`
-  only for a test whose status is `error`); one test per point, so that the total it
-  prints equals the one it sends; a kit error with `max_score` 0, so that no points are sent.
-- JUnit XML: testsuites > testsuite > testcase with failure / error / skipped.
-- CSV: one row per check (the per-submission file) and one row per submission (the class).
-
-A kit error (the kit itself could not finish the run: a Report whose `error` is set) has a
-status of its own in every format, never a student's zero: Exercism and Classroom
-`error`, Gradescope `extra_data.status`, JUnit `error` elements of type `kit-error`, CSV
-`kit-error` and, in summary.csv, an empty score. Every text is cleaned first (hygiene.py).
+A kit error (the kit could not finish the run) has a status of its own in every format, never a
+student's zero: `error` (Exercism, Classroom), extra_data.status (Gradescope), `error` elements
+of type kit-error (JUnit), kit-error and an empty score (CSV).
 """
 
 from __future__ import annotations
@@ -53,8 +38,7 @@ VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 
 
 def kit_error(report: Report) -> bool:
-    """The kit itself could not finish this run (not the submission's own code: a hang or a
-    crash is the student's result, scored 0 with its reason)."""
+    """The kit itself could not finish this run (a hang or a crash is the student's own result)."""
     return bool(report.error and report.kit_error)
 
 
@@ -68,16 +52,15 @@ def preface(report: Report) -> list[str]:
 
 
 def error_line(report: Report) -> str:
-    """Why the run could not finish, for the top of every format ("" when it did): the kit's own
-    failure says it is not a mark; the submission's (a hang, a crash) is its reason as it is."""
+    """Why the run could not finish ("" when it did); the kit's own failure says it is not a mark."""
     if kit_error(report):
         return text(report_language(report), "grade.kit_error", reason=report.error)
     return report.error
 
 
 def explain(result: CheckResult, lang: str, with_output: bool = True, kit: bool = False) -> str:
-    """What a person needs to fix a check: why, expected vs actual, the hint, what was printed.
-    `kit`: the run was the kit's failure: its reason alone, no hint about the student's code."""
+    """What a person needs to fix a check: why, expected vs actual, the hint, what was printed
+    (`kit`: the reason alone, no hint about the student's code)."""
     lines = [result.message] if result.message else []
     if kit:
         return "\n".join(lines)
@@ -98,29 +81,15 @@ def report_language(report: Report) -> str:
 
 def gradescope(report: Report, visibility: str = "visible") -> dict[str, Any]:
     lang = report_language(report)
-    tests = [
-        {
-            "name": f"{result.title} ({result.id})" if result.title else result.id,
-            "number": str(number),
-            "score": result.score,
-            "max_score": result.points,
-            "status": "passed" if result.status == PASSED else "failed",
-            "output": explain(result, lang, kit=kit_error(report)),
-            "tags": [result.task] if result.task else [],
-        }
-        for number, result in enumerate(report.results, start=1)
-    ]
+    tests = [{"name": f"{result.title} ({result.id})" if result.title else result.id, "number": str(number),
+              "score": result.score, "max_score": result.points,
+              "status": "passed" if result.status == PASSED else "failed",
+              "output": explain(result, lang, kit=kit_error(report)), "tags": [result.task] if result.task else []}
+             for number, result in enumerate(report.results, start=1)]
     summary = text(lang, "grade.summary", score=report.score, max=report.max_score)
-    return {
-        "score": report.score,
-        "execution_time": round(report.duration),
-        "output": "\n".join([*preface(report), summary]),
-        **GRADESCOPE_DISPLAY,
-        "visibility": visibility,
-        "stdout_visibility": "hidden",
-        "extra_data": {"status": run_status(report)},
-        "tests": tests,
-    }
+    return {"score": report.score, "execution_time": round(report.duration),
+            "output": "\n".join([*preface(report), summary]), **GRADESCOPE_DISPLAY, "visibility": visibility,
+            "stdout_visibility": "hidden", "extra_data": {"status": run_status(report)}, "tests": tests}
 
 
 EXERCISM_STATUS = {PASSED: "pass", FAILED: "fail", SKIPPED: "fail", ERROR: "error"}
@@ -134,39 +103,23 @@ def exercism(report: Report) -> dict[str, Any]:
     # Exercism's "error": the tests could not all run, whoever is to blame (summary.csv and
     # the message say when it was the kit).
     status = "error" if report.error else "pass" if report.all_passed else "fail"
-    tests = []
-    for result in report.results:
-        output = result.output[:EXERCISM_OUTPUT_LIMIT] or None
-        tests.append({
-            "name": result.title or result.id,
-            "status": EXERCISM_STATUS.get(result.status, "error"),
-            "message": explain(result, lang, with_output=False, kit=kit_error(report)) or None,
-            "output": output,
-            "test_code": result.id,
-            "task_id": task_numbers[result.task],
-            "score": result.score,
-            "max_score": result.points,
-        })
-    return {
-        "version": 3,
-        "status": status,
-        "message": "\n".join(preface(report))[:EXERCISM_MESSAGE_LIMIT] or None,
-        "score": report.score,
-        "max_score": report.max_score,
-        "tests": tests,
-    }
+    tests = [{"name": result.title or result.id, "status": EXERCISM_STATUS.get(result.status, "error"),
+              "message": explain(result, lang, with_output=False, kit=kit_error(report)) or None,
+              "output": result.output[:EXERCISM_OUTPUT_LIMIT] or None, "test_code": result.id,
+              "task_id": task_numbers[result.task], "score": result.score, "max_score": result.points}
+             for result in report.results]
+    return {"version": 3, "status": status, "message": "\n".join(preface(report))[:EXERCISM_MESSAGE_LIMIT] or None,
+            "score": report.score, "max_score": report.max_score, "tests": tests}
 
 
 CLASSROOM_POINT = "{name} · {point}/{points}"  # the name of a check's second, third... point
 
 
 def classroom(report: Report) -> dict[str, Any]:
-    """The Exercism file, shaped for what GitHub Classroom's reporter prints (module docstring).
-
-    The reporter prints (passed tests / tests) × max_score as its total but sends the sum of
-    the tests' scores: one test per point makes the two the same ("name · 2/3" for a check's
-    second point, no reasons repeated). A kit error sends no points at all (max_score 0: the
-    reporter then sends nothing) and one test in error that says why.
+    """The Exercism file as GitHub Classroom's reporter prints it: `line_no` 0 (else "line
+    undefined"), a failed check's reasons in `test_code` (it prints `message` only for an error),
+    one test per point ("name · 2/3": the total it prints, passed/tests × max_score, is then the
+    sum it sends), and a kit error as one test in error with max_score 0 (no points sent).
     """
     lang = report_language(report)
     if kit_error(report):
@@ -192,11 +145,8 @@ def classroom(report: Report) -> dict[str, Any]:
 
 def junit(report: Report, suite_name: str) -> str:
     counts = {status: sum(r.status == status for r in report.results) for status in (FAILED, ERROR, SKIPPED)}
-    numbers = {
-        "tests": str(len(report.results)), "failures": str(counts[FAILED]),
-        "errors": str(counts[ERROR]), "skipped": str(counts[SKIPPED]),
-        "time": f"{report.duration:.3f}",
-    }
+    numbers = {"tests": str(len(report.results)), "failures": str(counts[FAILED]), "errors": str(counts[ERROR]),
+               "skipped": str(counts[SKIPPED]), "time": f"{report.duration:.3f}"}
     root = ET.Element("testsuites", name="lab", **numbers)
     suite = ET.SubElement(root, "testsuite", name=suite_name, **numbers)
     properties = ET.SubElement(suite, "properties")
@@ -220,17 +170,18 @@ def junit(report: Report, suite_name: str) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def checks_csv(report: Report) -> str:
-    lang = report_language(report)
+def csv_text(header: list[str], rows: list[list[str]]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["id", "task", "status", "score", "points", "title", "message"])
-    for result in report.results:
-        status = KIT_ERROR if kit_error(report) else result.status
-        cells = [result.id, result.task, status, result.score, result.points,
-                 result.title, explain(result, lang, with_output=False, kit=kit_error(report))]
-        writer.writerow([csv_cell(cell) for cell in cells])
+    csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
     return buffer.getvalue()
+
+
+def checks_csv(report: Report) -> str:
+    lang, kit = report_language(report), kit_error(report)
+    rows = ([result.id, result.task, KIT_ERROR if kit else result.status, result.score, result.points, result.title,
+             explain(result, lang, with_output=False, kit=kit)] for result in report.results)
+    return csv_text(["id", "task", "status", "score", "points", "title", "message"],
+                    [[csv_cell(cell) for cell in row] for row in rows])
 
 
 def summary_row(name: str, report: Report, path: str = "") -> list[str]:
@@ -244,12 +195,8 @@ def summary_row(name: str, report: Report, path: str = "") -> list[str]:
 
 def summary_csv(rows: list[tuple[str, Report]], paths: list[str] | None = None) -> str:
     """The class summary; `paths`: each submission's original path, in the order of `rows`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SUMMARY_COLUMNS)
-    for index, (name, report) in enumerate(rows):
-        writer.writerow(summary_row(name, report, paths[index] if paths else ""))
-    return buffer.getvalue()
+    return csv_text(SUMMARY_COLUMNS, [summary_row(name, report, paths[index] if paths else "")
+                                      for index, (name, report) in enumerate(rows)])
 
 
 def render(report: Report, fmt: str, name: str) -> str:

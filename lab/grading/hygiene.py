@@ -1,15 +1,7 @@
-"""Text a submission controls, made safe for every place it lands: result files and terminals.
-
-A student's folder names, printed output and error messages reach the instructor's
-terminal, CSV files opened in a spreadsheet, XML parsed by CI tools and JSON shown by
-platforms. Three rules cover them all:
-- control characters (ANSI escapes, NUL, a carriage return that rewrites a terminal line),
-  lone surrogates, the two non-characters XML 1.0 forbids and the bidirectional overrides
-  that reorder what a reader sees are written as visible escapes (`\\x1b`, `\\ud800`);
-  new lines and tabs stay;
-- a CSV cell that a spreadsheet would read as a formula (it starts with `=`, `+`, `-`,
-  `@`, a tab or a carriage return) gets a leading apostrophe, as OWASP recommends;
-- cleaning is done once, on the Report, before any format is made from it.
+"""Text a submission controls, made safe for every place it lands (terminals, spreadsheets, XML,
+JSON), once, on the Report, before any format: control characters (new lines and tabs aside),
+lone surrogates, the non-characters XML forbids and bidirectional overrides written as visible
+escapes (`\\x1b`); a CSV cell a spreadsheet would read as a formula gets a leading apostrophe.
 """
 
 from __future__ import annotations
@@ -45,7 +37,7 @@ def csv_cell(value: object) -> str:
 
 
 def clean_value(value: object) -> object:
-    """A reason's field with every text in it clean (fields nest a few levels at most: lab/results.py)."""
+    """A reason's field with every text in it clean."""
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, dict):

@@ -1,16 +1,11 @@
-"""A private copy of a submission, so that what its code does stays in that copy.
+"""A private copy of a submission, in a folder of its own (mode 0700), so that what its code does
+stays there. Links (they could point at the kit or another student's work), caches,
+version-control folders and special files are not copied.
 
-Student code may delete or rewrite files in its own folder: it only ever sees a fresh copy
-in a temporary folder of its own (mode 0700), never the original, another submission or the
-kit. Symbolic links are not copied (a link could point at the kit or at another student's
-work), nor are caches, version-control folders and special files (a FIFO, a device).
-
-Every step before grading walks the submission the same way (`walk`): without recursion, and
-within caps of files, depth, bytes and the submission's deadline. A submission of 50,000 files,
-1,000 nested folders or a sparse 2 GB file is refused before a byte of it is copied, and the
-refusal is that submission's alone. The copy's modes are the kit's, never the source's or the
-umask's: folders 0755 and files 0644, 0755 for a file with an x bit (the sandbox's uid, nobody when root grades, reads them;
-no setuid, setgid or sticky bit survives), inside the holder of mode 0700.
+Every step walks the submission the same way (`walk`): without recursion, within caps of files,
+depth, bytes and the deadline, so that an oversized one is refused before a byte is copied. The
+copy's modes are the kit's (0755 folders, 0644 files, 0755 with an x bit: the sandbox's uid reads
+them), never the source's nor the umask's.
 """
 
 from __future__ import annotations
@@ -67,9 +62,8 @@ class Entry:
 
 
 def walk(submission: Path, caps: CopyCaps = CopyCaps(), deadline: float = float("inf")) -> list[Entry] | Refused | None:
-    """What would be copied, folders before what they hold, in a stable order; Refused as soon
-    as a cap or the deadline is passed; None when a folder of it cannot be read. Iterative:
-    a stack of folders, never a call per level."""
+    """What would be copied, folders first, in a stable order; Refused as soon as a cap or the
+    deadline is passed; None when a folder cannot be read."""
     entries: list[Entry] = []
     size = 0
     pending = [("", 0)]
@@ -105,9 +99,8 @@ def walk(submission: Path, caps: CopyCaps = CopyCaps(), deadline: float = float(
 
 
 def files_digest(submission: Path, caps: CopyCaps = CopyCaps()) -> str:
-    """The hash of what would be graded: each file's name and the hash of its content (a file
-    changed with its size and time kept differs). "" when the submission is over the caps or
-    cannot be read (no earlier result then stands). Never raises."""
+    """The hash of each name and content that would be graded; "" over the caps or unreadable
+    (no earlier result then stands). Never raises."""
     found = walk(submission, caps)
     if not isinstance(found, list):
         return ""
@@ -127,8 +120,8 @@ def files_digest(submission: Path, caps: CopyCaps = CopyCaps()) -> str:
 @contextlib.contextmanager
 def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
                  deadline: float = float("inf")) -> Iterator[Path | Refused | CopyFailed | None]:
-    """Yield a fresh copy of `submission`, in a folder of mode 0700, always removed (None if it
-    is not a readable folder, Refused if over the caps, CopyFailed when the grader's disk failed)."""
+    """A fresh copy of `submission`, always removed; None if it is not a readable folder, Refused
+    over the caps, CopyFailed when the grader's disk failed."""
     if not submission.is_dir():
         yield None
         return
@@ -158,10 +151,8 @@ def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
 
 
 def remove_tree(path: Path) -> None:
-    """Remove a folder even if student code made parts of it read-only, never following a link:
-    rmtree itself does not, and a folder it could not empty is made writable through a
-    descriptor opened on the folder itself (a link planted there is left as it is, never
-    `chmod`ed through to a file of the grader's)."""
+    """Remove a folder even if student code made parts of it read-only, never following a link
+    (a folder rmtree could not empty is made writable through a descriptor of its own)."""
 
     def make_writable_and_retry(function, failed_path, _error) -> None:
         with contextlib.suppress(OSError):
@@ -175,8 +166,7 @@ def remove_tree(path: Path) -> None:
 
 
 def owner_may_write(folder: str) -> None:
-    """chmod 0700 the folder `folder` names, opened without following a link at its name (an
-    O_PATH descriptor needs no permission on the folder itself); OSError for anything else."""
+    """chmod 0700 the folder `folder` names, opened without following a link; OSError otherwise."""
     flags = os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     if hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd"):
         fd = os.open(folder, flags | os.O_PATH)

@@ -1,13 +1,9 @@
-"""Read a `lab grade` output folder back: summary.csv, grading.json and each student's record.
+"""A `lab grade` output folder read back: summary.csv (the class's scores), grading.json (the
+options, each submission's time) and each submission's record, the whole Report.
 
-`lab grade` writes, beside each submission's results file, the whole Report as JSON
-(FULL_RECORD_NAME: every field, reason keys and fields included). The class report is made
-from those records and summary.csv (the class's scores) only, grading.json giving the options
-and each submission's time. A folder that another kit graded (no record for a submission, or
-one written by another kit version) raises NoResults("older"): it is to be graded again,
-never half read. Everything here is read as hostile: a record is read within RECORD_BYTES and
-parsed with caps (capped.parse_json, Report.from_dict), and a malformed one costs that
-student's row only.
+A folder another kit graded (a record missing or of another version) raises NoResults("older"):
+to grade again, never half read. Everything is read as hostile, within caps; a malformed
+record costs that student's row only.
 """
 
 from __future__ import annotations
@@ -104,8 +100,8 @@ def load_record(folder: Path) -> dict[str, Any]:
 
 
 def read_record(folder: Path, submission: Submission) -> None:
-    """Fill `submission` from its record. Raises NoResults("older") when the record is another
-    kit's (or is not there); a malformed record sets `unreadable`."""
+    """Fill `submission` from its record (a malformed one sets `unreadable`); NoResults("older")
+    when it is another kit's, or missing."""
     path = folder / FULL_RECORD_NAME
     if not path.is_file() and not path.is_symlink():
         raise NoResults("older", folder.parent)
@@ -127,9 +123,6 @@ def read_record(folder: Path, submission: Submission) -> None:
     graded_in = formats.FILE_NAMES.get(str(data.get("format")), "")
     if graded_in in present:  # the format it was graded in, of the results files there
         submission.feedback = f"{folder.name}/{graded_in}"
-
-
-# ---------------------------------------------------------------- the folder
 
 
 def read_summary(path: Path) -> list[dict[str, str]]:
@@ -166,8 +159,7 @@ def match_folders(rows: list[dict[str, str]], folders: list[Path]) -> list[tuple
 
 
 def read_class(out: Path) -> ClassRecord:
-    """Everything `lab grade` left in `out`. Raises NoResults when there is nothing to report
-    or when another kit graded it."""
+    """Everything `lab grade` left in `out`; NoResults when there is nothing to report."""
     if not out.is_dir():
         raise NoResults("missing", out)
     grading = read_grading(out)
@@ -180,10 +172,8 @@ def read_class(out: Path) -> ClassRecord:
     record = ClassRecord(submissions=[], grading=grading)
     for row, folder in match_folders(rows, folders):
         name = folder.name if folder is not None else unquoted(row.get("submission", "")) if row else ""
-        submission = Submission(name=name)
-        if folder is None:
-            submission.unreadable = "missing"
-        else:
+        submission = Submission(name=name, unreadable="" if folder else "missing")
+        if folder is not None:
             read_record(folder, submission)
         if row is not None:
             merge_summary(submission, row, record)

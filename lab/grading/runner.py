@@ -1,23 +1,10 @@
-"""Grade one submission: a trusted check run outside, the student's processes in a sandbox.
+"""Grade one submission: the kit's own `lab check DIR --json`, a trusted check run, on a private
+copy, and every student process it starts in a bubblewrap sandbox that cannot reach it: its
+stdout carries a verdict no student code could write (`--no-sandbox`: every report says so).
 
-The child is the kit's own `lab check DIR --json` run on a private copy of the submission.
-It runs only the kit's code, and every student process it starts runs in a bubblewrap sandbox
-of its own (lab/process/sandbox.py, named in its launch context: lab/process/launch.py) that
-cannot see or reach the child, its pipes, the grader, the output folder or another
-submission: so the child's stdout, which the grader parses, carries a verdict no student code
-could write. Without a sandbox (`--no-sandbox`, tests) student processes run as `lab check`
-runs them, and every report says so.
-
-The child gets a wall-clock limit (then its process group is killed, and every process that
-carries this run's token: a server started in a new session when there is no sandbox); the
-submission's control group where one can be made (cgroup.py), so that a submission that uses
-up its part fails for it and never takes the child's room; CPU, address-space and file-size
-limits and no core dumps, set in the child itself and inherited by every student process; both
-pipes read at once with a cap; a trusted start (lab/process/trusted.py: `python -I` in the
-kit's folder, so nothing in the submission can stand in for the kit); the grader's environment
-without its secrets. During `lab grade` it is forked by the class's preloader
-(lab/process/preloader.py) with the same limits. Whatever happens, the answer is a Report: the
-child's, or every check at 0 with the reason (catalogue.py), or a kit error.
+The check run has a wall-clock limit, the submission's control group (cgroup.py), limits every
+student process inherits, capped pipes, a trusted start and no secrets in its environment. The
+answer is always a Report: the check run's, or every check at 0 with the reason, or a kit error.
 """
 
 from __future__ import annotations
@@ -93,7 +80,7 @@ def check_arguments(folder: Path, lang: str, bonus: bool = False, launch: Launch
 
 def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", bonus: bool = False,
                   launch: Launch | None = None) -> list[str]:
-    """`lab check FOLDER --json ...` under the limits; `target`: a module or a .py file (a stub engine)."""
+    """`lab check FOLDER --json ...` under the limits; `target`: a module or a stub engine's .py file."""
     return trusted_python([
         "-c", BOOTSTRAP, str(KIT_PARENT), str(limits.cpu_seconds), str(limits.memory_bytes),
         str(limits.file_bytes), target, *check_arguments(folder, lang, bonus, launch),
@@ -102,8 +89,7 @@ def check_command(folder: Path, lang: str, limits: Limits, target: str = "lab", 
 
 def run_child(folder: Path, lang: str, limits: Limits, target: str, bonus: bool, env: dict[str, str],
               preload: str | None, group: SubmissionGroup | None, launch: Launch) -> Run:
-    """Run to the end or to the time limit, reading both pipes with caps; always clean up. The
-    child is moved into `group` at once, so what it starts is born inside."""
+    """Run to the end or to the time limit, both pipes read with caps; moved into `group` at once."""
     token = secrets.token_hex(8)
     env, launch = {**env, TOKEN_VARIABLE: token}, dataclasses.replace(launch, nonce=token)
     started = time.monotonic()
@@ -129,7 +115,7 @@ RUNNING_LOCK = threading.Lock()
 
 
 def kill_running() -> None:
-    """Kill every check run going on (their readers then return, and each worker cleans up)."""
+    """Kill every check run going on (each worker then cleans up)."""
     with RUNNING_LOCK:
         running = list(RUNNING.items())
     for token, process in running:
@@ -137,8 +123,7 @@ def kill_running() -> None:
 
 
 def relative_to_folder(report: Report, copy: str) -> None:
-    """Paths as the student knows them: a traceback or a Python error that names the private
-    copy (`/tmp/…/lab-grade-…/server.py`) names `server.py`, relative to their folder."""
+    """Paths as the student knows them: `/tmp/…/lab-grade-…/server.py` becomes `server.py`."""
     prefix = copy.rstrip("/") + "/"
     for result in report.results:
         for name in ("message", "output", "actual", "expected"):
@@ -152,8 +137,7 @@ def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
     kept = {name: value for name, value in env.items()
             if name not in MODEL_SETTINGS and not SECRET_NAME.search(name)}
     kept["LAB_LANG"] = lang
-    # The memory limit counts address space, and glibc reserves 64 MiB of it for each thread's
-    # malloc arena: with the checks' threads, a correct submission failed under --memory 768.
+    # The memory limit counts address space, of which glibc reserves a share per thread's arena.
     kept.setdefault("MALLOC_ARENA_MAX", "2")
     return kept
 
@@ -163,11 +147,8 @@ def grade_submission(
     target: str = "lab", env: dict[str, str] | None = None, preload: str | None = None,
     launch: Launch = Launch(),
 ) -> Report:
-    """Grade one submission folder; never raises for anything the submission does.
-
-    `preload`: the class's preloader's address, if one runs. `launch`: how the check run starts
-    student processes; with no sandbox in it, the report says so.
-    """
+    """Never raises for anything the submission does. `preload`: the class's preloader's address;
+    `launch`: how the check run starts student processes."""
     started = time.monotonic()
     checks = checks.for_folder(submission)
     deadline = started + limits.timeout
@@ -181,28 +162,24 @@ def grade_submission(
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.stopped(str(submission), lang, copy.key, **copy.fields)
         blank = blank_files(copy)
-        if blank:  # nothing written in any student file: said once, not as 34 crashes
+        if blank:  # nothing written in any student file: said once, not as a crash per check
             return checks.stopped(str(submission), lang, "grade.empty", files=", ".join(blank))
         give_helper_bytecode(copy)
         child_env = student_environment(dict(os.environ if env is None else env), lang)
         sandboxed = launch.sandbox is not None
         group = None
         if sandboxed:
-            # The check run's temporary folders (client, model) go beside the copy, in the
-            # submission's own folder; each student process sees only the one it works in.
+            # The check run's temporary folders beside the copy: each sandbox sees only its own.
             child_env["TMPDIR"] = str(copy.parent)
-            # The processes and memory one job was sized for; student processes in a part of
-            # their own, so that using it all up stops them, not their check run.
+            # What one job was sized for, the student processes in a part of their own.
             group = SubmissionGroup(min(limits.memory_bytes, MEMORY_PER_JOB), PIDS_PER_JOB[checks.bonus],
                                     PIDS_FOR_CHECKS[checks.bonus])
-            # Its /tmp, its one writable place: a tmpfs whose pages count toward the group where
-            # there is one; where none can be made, an eighth of the memory cap keeps it within.
+            # Its /tmp, a tmpfs counted in the group; without one, an eighth of the memory cap.
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
                 launch.sandbox, tmp_bytes=min(DEFAULT_TMP_BYTES, limits.memory_bytes // 8),
                 group=group.student_procs()))
         remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
-        # Tracebacks name the private copy; the reader knows the submission, not that folder.
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=sandboxed,
                          used_up=group.forks_refused > 0 if group is not None else False)
@@ -218,8 +195,8 @@ BLANK_READ = 64 * 1024  # a student file longer than this is not blank, whatever
 
 
 def blank_files(folder: Path) -> list[str]:
-    """The lesson's student files (the bonus aside) in `folder` when there are some and every
-    one holds only whitespace; [] otherwise (none at all: then server.py is missing)."""
+    """The lesson's student files (the bonus aside) when every one there holds only whitespace;
+    [] otherwise, or when there are none."""
     blank = []
     for name in (*STUDENT_FILES, "answers.toml"):
         path = folder / name
@@ -238,16 +215,13 @@ def blank_files(folder: Path) -> list[str]:
 
 def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catalogue,
                 trusted: bool = False, used_up: bool = False) -> Report:
-    """The child's Report if it printed a readable one, else every check at 0 with the reason.
+    """The check run's Report if it printed one, else every check at 0 with the reason.
 
-    `trusted`: student code ran sandboxed, out of the child's reach, so a child that ends
-    without a report is the kit's failure (a kit error), not the submission's.
-    `used_up`: the submission's student processes met their own process limit (its group
-    refused them a fork): a check that could not start its student process then failed
-    because of them, the student's failure, not the kit's (the check run's room is its own).
+    `trusted`: student code ran sandboxed, out of its reach, so an end without a report is a kit
+    error. `used_up`: the student processes met their own process limit, so a check that could
+    not start one failed because of them (the check run's room is its own).
     """
-    # Its CPU limit is its time limit (Limits.cpu_seconds): a check run that spent it all was
-    # stopped at its time limit too, whichever of the two came first.
+    # Its CPU limit is its time limit (Limits.cpu_seconds): whichever came first, it timed out.
     if outcome.code is None or outcome.code == -signal.SIGXCPU:
         return checks.stopped("", lang, "grade.timeout", seconds=limits.timeout)
     parsed = parse_report(outcome.stdout, limits.output_bytes)
@@ -266,8 +240,7 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
                                                          - PIDS_FOR_CHECKS[checks.bonus])
         return report
     if trusted and errored:
-        # The checks ran out of the student code's reach: a check that errored is the kit's
-        # failure (a probe past its own limit, a launcher that gave no listeners...).
+        # The checks ran out of the student code's reach: a check that errored is the kit's failure.
         report.kit_error = True
         report.error = report.error or "; ".join(
             f"{result.id}: {result.message}" for result in errored)[:1000]
@@ -275,9 +248,8 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
 
 
 def parse_report(stdout: bytes, cap: int = Limits.output_bytes) -> Report | None:
-    """The whole stdout as a Report, else its last line (a stray print may come before it);
-    None when neither is one: parsed with caps (lab/process/capped.py), each result read by
-    its known fields and types, every text cut (lab/results.py)."""
+    """The whole stdout as a Report, else its last line (a stray print may come first), parsed
+    with caps; None when neither is one."""
     text = stdout.decode("utf-8", errors="replace").strip()
     for candidate in (text, text.rsplit("\n", 1)[-1]):
         try:

@@ -1,26 +1,11 @@
-"""What a class run leaves behind if it is killed (kill -9, a power cut): swept by the next run.
+"""What a killed class run leaves behind, swept by the next run. Each run has a folder of mode
+0700 in $TMPDIR (its private copies and sockets are made inside) with its record: `owner` (pid,
+start time and pid namespace: a reused or foreign pid is never judged dead) and `notes` (each
+check run's token, written before it starts).
 
-Each `lab grade` run has a run folder, `$TMPDIR/lab-run-XXXX/` (mkdtemp: mode 0700, the
-grader's own), that holds, while the run lasts, the private copies and preloader sockets (the
-run points Python's temporary folder there: tempfile.tempdir), and its record:
-- `owner`: the grader's pid, its start time (from /proc), so a pid reused by another
-  process is not taken for the owner, and its pid namespace: a grader in another namespace
-  (a container, a sandbox) that shares this folder has pids this one cannot judge;
-- `notes`: one check run token per line, written before the check run starts (every process
-  it starts carries it: groups.kill_marked).
-The submissions' control groups are not recorded anywhere: their names say whose they are
-(cgroup.group_name), and the sweep finds them by listing the grader's own parent groups.
-
-The record is trusted only as far as no one else could have written it. TMPDIR is shared
-(other users, student code in an unsandboxed run): a run folder is considered only if it is a
-real folder (not a link), owned by this uid, open to no one else; its files are opened
-without following links or blocking (a FIFO), and must be small regular files of this uid.
-Nothing read from them is a path or a group: a dead run's folder is removed by the name the
-listing gave, and its tokens are only compared with what its own processes carry.
-
-`sweep()` removes only what a dead run left: a record whose owner is gone. Several graders
-may run on one machine at once (other users, other classes): a live owner's record, or
-anything that is not a record of this uid, is never touched.
+TMPDIR is shared: only a real folder of this uid open to no one else counts, and only its small
+regular files of this uid, opened without following links or blocking. Nothing read is a path;
+tokens are only compared with what processes carry.
 """
 
 from __future__ import annotations
@@ -46,7 +31,7 @@ _notes: Path | None = None  # the notes of the run going on
 
 
 def start_time(pid: int) -> str | None:
-    """The process's start time in clock ticks since boot (/proc/PID/stat field 22), or None."""
+    """The process's start time in clock ticks since boot (/proc/PID/stat), or None."""
     try:
         stat_line = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
@@ -82,7 +67,7 @@ def write(path: Path, text: str, mode: int) -> None:
 
 @contextlib.contextmanager
 def recorded_run() -> Iterator[Path]:
-    """A record for this run, in its run folder; meanwhile, Python's temporary folders are made inside it."""
+    """This run's folder and record; meanwhile, Python's temporary folders are made inside it."""
     global _notes
     folder = Path(tempfile.mkdtemp(prefix=RUN_PREFIX, dir=tempfile.gettempdir()))
     write(folder / OWNER, f"{os.getpid()} {start_time(os.getpid()) or 0} {pid_namespace()}\n", os.O_EXCL)
@@ -95,7 +80,7 @@ def recorded_run() -> Iterator[Path]:
 
 
 def note(kind: str, value: str) -> None:
-    """Record a check run's token (see module docstring), if a run is on."""
+    """Record a check run's token, if a run is on."""
     with _lock:
         if _notes is not None:
             write(_notes, f"{kind} {value}\n", os.O_APPEND)
@@ -107,8 +92,7 @@ def own_folder(info: os.stat_result) -> bool:
 
 
 def read_record(folder: int, name: str) -> str | None:
-    """File `name` in the folder open as `folder`: its text if it is a small regular file of
-    this uid (never a link, a FIFO or a device: opened without following or blocking)."""
+    """File `name` in the folder open as `folder`: its text if it is a small regular file of this uid."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
     except OSError:
@@ -125,8 +109,8 @@ def read_record(folder: int, name: str) -> str | None:
 
 
 def sweep(root: Path | None = None) -> int:
-    """Remove what dead runs left under `root` (the temporary folder) and the groups dead runs
-    left in this grader's parent groups; how many runs were swept."""
+    """Remove what dead runs left under `root` (the temporary folder) and in this grader's parent
+    groups; how many runs were swept."""
     from lab.grading.cgroup import sweep_groups
 
     sweep_groups()
