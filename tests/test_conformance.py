@@ -25,7 +25,7 @@ import pytest
 
 from conftest import ROOT, SOLUTIONS, refused_url
 from lab.checks import reference
-from lab.process.groups import stop
+from lab.process.groups import Child, stop
 from test_bonus import recorded, wire
 
 CONFORMANCE = ROOT / ".conformance"
@@ -70,7 +70,7 @@ def bridge(command: list[str], folder: Path, lang: str = "fr") -> Iterator[str]:
     log = folder / "bridge.log"
     env = {**os.environ, "LAB_LANG": lang}
     with open(log, "wb") as errors:
-        process = subprocess.Popen(
+        process = Child.new(
             [str(NODE), "--require", str(LOOPBACK), str(BRIDGE), "--stdio", shlex.join(command),
              "--outputTransport", "streamableHttp", "--stateful", "--port", str(port), "--logLevel", "none"],
             cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=errors, stderr=errors,
@@ -85,7 +85,7 @@ def bridge(command: list[str], folder: Path, lang: str = "fr") -> Iterator[str]:
     finally:
         # SIGTERM first: supergateway starts each server in a process group of its own
         # and stops them on SIGTERM; the kill is for a bridge that does not.
-        process.send_signal(signal.SIGTERM)
+        process.popen.send_signal(signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
         stop(process)

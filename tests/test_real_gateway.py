@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from conftest import refused_url
-from lab.process.groups import stop
+from lab.process.groups import Child, stop
 from test_run import lab
 
 MOCK_TEXT = "Il peut lister des outils, et sa liste ne changera pas."
@@ -45,7 +45,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = refused_url()  # a free port on 127.0.0.1
     port = url.rsplit(":", 1)[1]
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}  # no fetch from the internet
-    proxy = subprocess.Popen(
+    proxy = Child.new(
         [executable, "--config", str(config), "--host", "127.0.0.1", "--port", port],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
     )
