@@ -832,7 +832,8 @@ def test_expected_and_actual_show_json_that_differs(tmp_path, mistake, lang, sho
     report = run_some(lesson_folder(tmp_path, kind, (old, new)), f"{kind}.", lang=lang)
     lines = click.unstyle(render(report)).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    ✗ "))
-    assert [line.strip() for line in lines[start + 2:start + 4]] == shown
+    # The test model's answer ends with a nonce of the run's (" #1a2b3c4d"): left out here.
+    assert [re.sub(r" #[0-9a-f]{8}$", "", line.strip()) for line in lines[start + 2:start + 4]] == shown
 
 
 @pytest.mark.parametrize(("mistake", "lang", "title"), [
@@ -1017,3 +1018,15 @@ def test_an_older_handouts_printed_wording_passes(tmp_path, lang):
     assert {r.id: r.status for r in report.results} == {
         "model.request": PASSED, "model.answers": PASSED, "model.refused": PASSED, "model.http-error": PASSED,
         "model.slow": PASSED, "client.prints-model-answer": PASSED}, [r.message for r in report.results]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_client_that_prints_the_test_models_words_without_asking_earns_nothing(tmp_path, lang):
+    """The test model's answer carries a nonce of the run's: a client printing the kit's words for
+    it, read in the kit's sources, prints what no model answered."""
+    from lab.checks.texts import say
+
+    printed = f'print(TEXT["model_says"] + {say(lang, "client.data.answer")!r}, flush=True)'
+    folder = solutions_copy(tmp_path / "w", "client.py", 'print(TEXT["model_says"] + answer.text, flush=True)', printed)
+    result = next(r for r in run_some(folder, "client.", lang=lang).results if r.id == "client.prints-model-answer")
+    assert (result.status, result.reason) == ("failed", "client.answer_not_printed")

@@ -8,6 +8,7 @@ import contextlib
 import json
 import queue
 import re
+import secrets
 import socket
 import tempfile
 import threading
@@ -45,6 +46,7 @@ class StudentClientRun:
     closed_after: int = -1  # how many replies it had been sent when its input closed
     asks: list[dict] = field(default_factory=list)  # the spy model's calls
     unended: int = 0  # characters of a line the server received and never saw the end of
+    answer: str = ""  # what the spy model answered this run (a fresh nonce in it: it cannot be printed ahead)
 
     def printed(self, prefix: str) -> list[Any]:
         lines = self.run.stdout_lines() if self.run else []
@@ -54,8 +56,8 @@ class StudentClientRun:
 class Spies:
     """The spies, served here (outside the client's sandbox): only what reached them counts."""
 
-    def __init__(self, listeners: dict[str, socket.socket], lang: str) -> None:
-        self.lang = lang
+    def __init__(self, listeners: dict[str, socket.socket], lang: str, answer: str) -> None:
+        self.lang, self.answer = lang, answer
         self.closed = False
         self.lock = threading.Lock()
         self.log: list[tuple[str, Any]] = []  # ("in", line) ("out", reply) ("eof", replies sent) ("ask", call)
@@ -148,7 +150,7 @@ class Spies:
                     self.record("ask", parse_json(line, LINE_CAP))
                 except ValueError:
                     self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
-                connection.sendall(json.dumps(MODEL_TEXTS[self.lang]).encode() + b"\n")
+                connection.sendall(json.dumps(self.answer).encode() + b"\n")
             except OSError:
                 pass
 
@@ -198,7 +200,7 @@ def lenient(raw: bytes) -> bytes:
 def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
     """The student's client beside the spies, with client parts 1 to `lent` the lesson's."""
     client = context.folder / "client.py"
-    outcome = StudentClientRun()
+    outcome = StudentClientRun(answer=f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}")
     spliced = with_lesson_part_two((read_student_file(client) or b"").decode("utf-8", "replace")) if lent == 2 else None
     if not client.is_file() or (lent == 2 and spliced is None):
         return outcome
@@ -224,7 +226,7 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
             outcome.run = run_python(context.launch, work / ("lab_lent_client.py" if lent else "client.py"),
                                      limit=CLIENT_LIMIT, cwd=work, env=env,
                                      cpu_seconds=CLIENT_CPU, listen=(SERVER_PORT, MODEL_PORT),
-                                     serve=lambda listeners: spies.append(Spies(listeners, context.lang)))
+                                     serve=lambda listeners: spies.append(Spies(listeners, context.lang, outcome.answer)))
         finally:
             for spy in spies:
                 spy.close()
@@ -559,12 +561,12 @@ def prints_model_answer(context: Context) -> None:
     # are counted as the arrows' are (print(a, b) adds one).
     says = [table.get("model_says") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
     says += [reference.model_says(lang) for lang in ("fr", "en")]
-    wanted = [" ".join((said + MODEL_TEXTS[context.lang]).split()) for said in says if isinstance(said, str) and said.strip()]
+    wanted = [" ".join((said + outcome.answer).split()) for said in says if isinstance(said, str) and said.strip()]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)
-        whole = [line for line in lines if MODEL_TEXTS[context.lang] in line and "recorded=" in line]  # print(…, answer)
-        raise Failed(reference.model_says(context.lang) + MODEL_TEXTS[context.lang], (whole or lines or ["—"])[-1],
+        whole = [line for line in lines if outcome.answer in line and "recorded=" in line]  # print(…, answer)
+        raise Failed(reference.model_says(context.lang) + outcome.answer, (whole or lines or ["—"])[-1],
                      reason="client.crashed_after_ask" if crashed else "client.printed_answer_whole" if whole
                      else "client.answer_not_printed",
                      fields={"code": outcome.run.code if outcome.run else None}, output=stderr)
