@@ -86,22 +86,21 @@ def french(message: str) -> str:
     return FRENCH.get(message, message)
 
 
-def french_plural(singular: str, plural: str, count: int) -> str:
-    return french(singular if count == 1 else plural)
-
-
 def speak(lang: str) -> None:
     """Click's texts in `lang` from now on, in this process."""
+    if lang == "fr":
+        words, plurals = french, lambda one, many, count: french(one if count == 1 else many)
+    else:
+        words, plurals = gettext.gettext, gettext.ngettext
     for name in CLICK_MODULES:
         module = importlib.import_module(f"click.{name}")
         if hasattr(module, "_"):
-            module._ = french if lang == "fr" else gettext.gettext  # type: ignore[attr-defined]
+            module._ = words  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
-            module.ngettext = french_plural if lang == "fr" else gettext.ngettext  # type: ignore[attr-defined]
+            module.ngettext = plurals  # type: ignore[attr-defined]
 
 
-def type_metavar(param: click.Parameter) -> str:
-    kind = param.type
+def type_metavar(kind: click.ParamType) -> str:
     if isinstance(kind, click.Path):
         return "DOSSIER" if not kind.file_okay else "FICHIER" if not kind.dir_okay else "CHEMIN"
     return FRENCH_METAVARS.get(kind.name.upper(), kind.name.upper())
@@ -119,4 +118,4 @@ def localize(group: click.Group, lang: str) -> None:
                 param.metavar = FRENCH_METAVARS[param.metavar]
             elif (param.metavar is None and isinstance(param, click.Option) and not param.is_flag
                   and not isinstance(param.type, click.Choice)):
-                param.metavar = type_metavar(param)
+                param.metavar = type_metavar(param.type)

@@ -395,8 +395,7 @@ def preloaders(cpu: int, memory: int, file_size: int, env: dict[str, str],
 
 def socket_folder() -> str:
     """A new private folder (mode 0700) with a path short enough for an AF_UNIX address: in
-    TMPDIR when it is short, else in /tmp (a long TMPDIR once made every preloader fail to
-    bind, and grading quietly slow)."""
+    TMPDIR when it is short, else in /tmp (a preloader that cannot bind makes grading quietly slow)."""
     for parent in (tempfile.gettempdir(), "/tmp"):
         if len(os.path.join(parent, "lab-preload-XXXXXXXX", "socket").encode()) <= SOCKET_PATH_LIMIT:
             with contextlib.suppress(OSError):

@@ -153,7 +153,7 @@ def default_spec(bwrap: str) -> Spec:
     hidden = [folder for folder in kit_folders() if any(inside(folder, shown) for shown in readable)]
     certificates = certificate_folder()
     # As root, bubblewrap maps uid 0 inside to host root: a file it made setuid would be host
-    # root's. So a root grader's student code runs as STUDENT_UID instead (issue 23, #6).
+    # root's. So a root grader's student code runs as STUDENT_UID instead.
     root = os.geteuid() == 0
     return Spec(bwrap, tuple(readable), tuple(hidden), (), tuple(editable_hooks()), tuple(links),
                 prlimit=shutil.which("prlimit") or "",
