@@ -15,6 +15,7 @@ import click
 
 from lab.click_words import localize, speak
 from lab.i18n import HELP, text
+from lab.layout import DISTRIBUTION
 from lab.settings import LANGUAGES, language
 from lab.time_limits import LAB_RUN, WORKER_STOP
 
@@ -141,7 +142,7 @@ def make_cli(lang: str) -> click.Group:
 
     @click.group(help=help_text["lab"], context_settings={"help_option_names": ["-h", "--help"]})
     @click.option("--lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
-    @click.version_option(package_name="mcp-handshake-lab")
+    @click.version_option(package_name=DISTRIBUTION)
     def cli(lang: str | None) -> None:
         pass  # read before click runs: see main()
 

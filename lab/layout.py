@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+DISTRIBUTION = "mcp-handshake-lab"  # the kit's name for pip and importlib.metadata
 PACKAGE = Path(__file__).resolve().parent
 KIT_PARENT = PACKAGE.parent  # the folder that holds `lab/`: how a trusted child finds the kit
 STUDENT_FILES = ("server.py", "client.py", "model.py")  # what a submission holds

@@ -22,7 +22,7 @@ from hostile import is_gone, wait_until_gone
 from lab.process import preloader as preload
 from lab.process.groups import Child
 from lab.process.trusted import fork as start
-from lab.process.preloader import preloader
+from lab.process.preloader import preloader, preloaders
 from lab.grading.runner import GiB, MiB
 
 pytestmark = pytest.mark.skipif(not preload.available(), reason="the preloader needs Linux (pidfds)")
@@ -228,8 +228,6 @@ def test_when_the_grader_goes_every_fork_is_killed(tmp_path: Path) -> None:
 
 
 def test_a_preloader_and_a_zygote_run_side_by_side_each_as_its_kind(tmp_path: Path) -> None:
-    from lab.process.preloader import preloaders
-
     script = write(tmp_path, "loaded.py", "import sys\nprint('lab.checks' in sys.modules, 'openai' in sys.modules)\n")
     from lab.grading.classroom import CHECKS_PRELOAD
 
@@ -244,9 +242,9 @@ def test_a_preloader_and_a_zygote_run_side_by_side_each_as_its_kind(tmp_path: Pa
     assert not any(Path(where).exists() for where in addresses.values())  # both gone, sockets removed
 
 
-def test_a_disabled_preloader_yields_none() -> None:
-    with preloader(CPU, MEMORY, FILE_SIZE, ENV, enabled=False) as where:
-        assert where is None
+def test_no_preloader_asked_starts_none() -> None:
+    with preloaders(CPU, MEMORY, FILE_SIZE, ENV, {}) as addresses:  # `lab grade --no-preload`
+        assert addresses == {}
 
 
 def test_a_fork_inherits_no_descriptor_of_the_preloader(address: str, tmp_path: Path) -> None:

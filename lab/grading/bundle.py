@@ -21,11 +21,10 @@ from pathlib import Path
 
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
-from lab.layout import PACKAGE, STUDENT_FILES, solutions_dir
+from lab.layout import DISTRIBUTION, PACKAGE, STUDENT_FILES, solutions_dir
 from lab.results import FAILED, Report
 from lab.time_limits import SUBMISSION
 
-DISTRIBUTION = "mcp-handshake-lab"
 # The bundled kit installs as users install it: a plain (not editable) install of its own tree.
 KIT_PYPROJECT = """\
 [build-system]

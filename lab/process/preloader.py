@@ -360,11 +360,11 @@ def serve(address: str, cpu: int, memory: int, file_size: int, preload: Preload)
 
 
 @contextlib.contextmanager
-def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str], preload: Preload = Preload(()),
-              enabled: bool = True) -> Iterator[str | None]:
+def preloader(cpu: int, memory: int, file_size: int, env: dict[str, str],
+              preload: Preload = Preload(())) -> Iterator[str | None]:
     """Run one preloader for the `with` block and yield its address (None where it cannot run)."""
-    with preloaders(cpu, memory, file_size, env, {"one": preload} if enabled else {}) as addresses:
-        yield addresses.get("one")
+    with preloaders(cpu, memory, file_size, env, {"one": preload}) as addresses:
+        yield addresses["one"]
 
 
 @contextlib.contextmanager

@@ -38,13 +38,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from lab.layout import KIT_PARENT, solutions_dir
+from lab.layout import DISTRIBUTION, KIT_PARENT, solutions_dir
 from lab.time_limits import SANDBOX_TRIAL
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts",
                 "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types")
-DISTRIBUTION = "mcp_handshake_lab"  # the kit's distribution name, as editable-install files spell it
+EDITABLE_NAME = DISTRIBUTION.replace("-", "_")  # the kit's name as an editable install's files spell it
 # A sandbox's /tmp is the one place its processes can write much (their folder is read-only): a
 # tmpfs of this size. Its pages count toward the submission's memory cap where a control group
 # holds it; where none can be made, this size is what caps them.
@@ -200,7 +200,7 @@ def editable_hooks() -> list[str]:
     for folder in python_folders():
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
-                if entry.is_file() and entry.name.startswith("__editable__") and DISTRIBUTION in entry.name:
+                if entry.is_file() and entry.name.startswith("__editable__") and EDITABLE_NAME in entry.name:
                     hooks.append(entry.path)
     return sorted(hooks)
 
