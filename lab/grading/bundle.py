@@ -114,19 +114,27 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         report, preface = Report(target="", lang=lang, results=failed), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
-    encoded = (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
     if verdict_fd is not None:
         with os.fdopen(verdict_fd, "wb", closefd=False) as verdict:
-            verdict.write(encoded)
+            verdict.write(as_json(data))
     if results is not None:
-        results.mkdir(parents=True, exist_ok=True)
-        write_no_follow(results / RESULTS_FILE, encoded)
+        write_results(results, data)
     return data
 
 
 RESULTS_FILE = "results.json"
 VERDICT_LIMIT = 16 * 1024 * 1024  # bytes of a verdict worth reading: a report is a few KB
 VERDICT_KEYS = {"score", "output", "tests"}
+
+
+def as_json(data: dict) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def write_results(results: Path, data: dict) -> None:
+    """results/results.json as a regular file, never through a link planted in its place."""
+    results.mkdir(parents=True, exist_ok=True)
+    write_no_follow(results / RESULTS_FILE, as_json(data))
 
 
 def write_no_follow(path: Path, data: bytes) -> None:
@@ -162,11 +170,9 @@ def finish(verdict: Path, results: Path) -> bool:
     """Root's last step: results/results.json from the verdict, never through a link; False
     without a valid verdict (the script then writes its fallback)."""
     parsed = read_verdict(verdict)
-    if parsed is None:
-        return False
-    results.mkdir(parents=True, exist_ok=True)
-    write_no_follow(results / RESULTS_FILE, (json.dumps(parsed, ensure_ascii=False, indent=2) + "\n").encode())
-    return True
+    if parsed is not None:
+        write_results(results, parsed)
+    return parsed is not None
 
 
 def shell_quote(value: str) -> str:

@@ -256,7 +256,6 @@ class Page:
         return " · ".join(self.labelled(words[key], value) for key, value in named if value is not None)
 
     def section(self, key: str, content: str) -> str:
-        """A section of the page under its heading (words[key])."""
         return f'<section aria-labelledby="h-{key}">\n<h2 id="h-{key}">{self.words[key]}</h2>\n{content}\n</section>'
 
     def labelled(self, label: str, value: object) -> str:
@@ -426,7 +425,6 @@ class Page:
 
 
 def table(attributes: str, headers: list[str], rows: list[str], caption: str = "") -> str:
-    """A table of the page: its caption, one header cell per column, the rows as given."""
     caption = f"<caption>{caption}</caption>\n" if caption else ""
     head = "".join(f'<th scope="col">{header}</th>' for header in headers)
     return (f"<table {attributes}>\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows)
