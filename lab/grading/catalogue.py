@@ -78,9 +78,8 @@ class Catalogue:
             else:
                 status = result.status if result.status in (PASSED, "failed", "skipped", ERROR) else ERROR
                 results.append(replace(result, points=check.points, task=check.task, status=status))
-        return Report(target=report.target, lang=report.lang or lang, results=results,
-                      error=report.error, duration=report.duration, kit_error=report.kit_error,
-                      warnings=list(report.warnings), reason=report.reason, fields=dict(report.fields))
+        return replace(report, lang=report.lang or lang, results=results, warnings=list(report.warnings),
+                       fields=dict(report.fields))
 
 
 def blank(result: CheckResult) -> CheckResult:

@@ -15,6 +15,7 @@ import json
 import re
 import statistics
 from datetime import datetime, timezone
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -124,6 +125,11 @@ INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200b-\u200f\u2028-\u20
 ERROR_SHOWN = 300  # characters of an error message shown in the page
 VALUE_SHOWN = 120  # characters of a wrong answer shown
 FAILING_SHOWN = 6  # failing check ids shown at once in a student's row; more are folded
+# The page's style, and its script: it sorts the students' table by a column's data-sort values
+# (numbers as numbers, a second click reverses, ties keep the page's order).
+PAGE = files("lab.grading").joinpath("page")
+STYLE = PAGE.joinpath("class_report.css").read_text(encoding="utf-8").strip()
+SCRIPT = PAGE.joinpath("class_report.js").read_text(encoding="utf-8").strip()
 
 
 def visible(value: object) -> str:
@@ -250,7 +256,6 @@ class Page:
         return " · ".join(self.labelled(words[key], value) for key, value in named if value is not None)
 
     def section(self, key: str, content: str) -> str:
-        """A section of the page under its heading (words[key])."""
         return f'<section aria-labelledby="h-{key}">\n<h2 id="h-{key}">{self.words[key]}</h2>\n{content}\n</section>'
 
     def labelled(self, label: str, value: object) -> str:
@@ -420,7 +425,6 @@ class Page:
 
 
 def table(attributes: str, headers: list[str], rows: list[str], caption: str = "") -> str:
-    """A table of the page: its caption, one header cell per column, the rows as given."""
     caption = f"<caption>{caption}</caption>\n" if caption else ""
     head = "".join(f'<th scope="col">{header}</th>' for header in headers)
     return (f"<table {attributes}>\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows)
@@ -447,61 +451,3 @@ def mebibytes(value: Any) -> str | None:
         return None
     return f"{value / 1024**2:g} MiB"
 
-
-STYLE = """
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:75rem;padding:1rem 1.5rem;color:#1b1b1b;background:#fff}
-h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid #ccc}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0}dt{font-weight:600}dd{margin:0}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}caption{text-align:left;color:#444;padding:.2rem 0}
-th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-thead th{background:#f2f2f2}td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
-code{font-size:.85em;background:#f4f4f4;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}
-summary{cursor:pointer}
-ul{margin:0;padding-left:1.1rem}#run-kinds{padding-left:1.2rem;margin:.5rem 0}
-svg text{font-size:11px;fill:#1b1b1b;text-anchor:middle}svg .bar rect,svg .fill{fill:#2f5f98}svg .track{fill:#e3e3e3}
-figure{margin:0;overflow-x:auto}tbody th[scope=row]{min-width:8rem}.warn{border-left:4px solid #b35c00;padding:.3rem .6rem;background:#fff4e5}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-align:left}
-th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
-section{content-visibility:auto;contain-intrinsic-size:auto 800px}
-@media print{th button::after{content:""}section{content-visibility:visible}}
-""".strip()
-
-# Sorts the students' table by a column's data-sort values (numbers as numbers); a second
-# click reverses; ties keep the page's order. Without script the table reads as written.
-SCRIPT = """
-(function () {
-  var table = document.getElementById("students");
-  if (!table) return;
-  var help = document.querySelector(".js-only");
-  if (help) help.hidden = false;
-  var heads = table.tHead.rows[0].cells, body = table.tBodies[0];
-  function key(row, column) {
-    var value = row.cells[column].getAttribute("data-sort");
-    if (value === null) value = row.cells[column].textContent;
-    var number = Number(value);
-    return value !== "" && !isNaN(number) ? number : value.toLowerCase();
-  }
-  Array.prototype.forEach.call(heads, function (head, column) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.textContent = head.textContent;
-    head.textContent = "";
-    head.appendChild(button);
-    button.addEventListener("click", function () {
-      var ascending = head.getAttribute("aria-sort") !== "ascending";
-      Array.prototype.forEach.call(heads, function (other) { other.removeAttribute("aria-sort"); });
-      head.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = key(a, column), y = key(b, column), order = 0;
-        if (typeof x === typeof y) order = x < y ? -1 : x > y ? 1 : 0;
-        else order = typeof x === "number" ? -1 : 1;
-        if (!ascending) order = -order;
-        return order || Number(a.getAttribute("data-index")) - Number(b.getAttribute("data-index"));
-      });
-      rows.forEach(function (row) { body.appendChild(row); });
-    });
-  });
-})();
-""".strip()

@@ -514,11 +514,11 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
     if fit.probes_in_turn:
         limits = in_turn_limits(limits, bonus)
     environment = student_environment(dict(os.environ), lang)
-    class_limits = (limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment)
     kinds = {"checks": BONUS_PRELOAD if bonus else CHECKS_PRELOAD}
     if jail is not None:
         kinds["zygote"] = ZYGOTE
-    with preloaders(*class_limits, kinds if grading.preload and todo else {}) as addresses:
+    with preloaders(limits.cpu_seconds, limits.memory_bytes, limits.file_bytes, environment,
+                    kinds if grading.preload and todo else {}) as addresses:
         address, zygote = addresses.get("checks"), addresses.get("zygote")
         joins = bool(zygote) and jail is not None and joins_here(zygote, jail)
         path = start_path(jail, grading.preload, address, zygote, joins)

@@ -14,8 +14,6 @@ from lab.i18n import HELP, text
 from lab.settings import LANGUAGES
 from lab.time_limits import SUBMISSION
 
-DEFAULT_TIMEOUT = SUBMISSION  # why: lab/time_limits.py
-
 
 def run_counts(folders: list[Path], reports: list) -> dict[str, int]:
     """Kit errors, empty submissions and timeouts; `folders`: those graded (ClassResult.folders)."""
@@ -50,13 +48,15 @@ def writable(out: Path, lang: str) -> None:
 def add_grading_commands(cli: click.Group, lang: str) -> None:
     help_text = HELP[lang]
     lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    timeout_option = click.option("--timeout", type=click.FloatRange(min=1), default=SUBMISSION, show_default=True,
+                                  help=help_text["grade.timeout"])
+    bonus_option = click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
 
     def gradescope_options(command: Callable) -> Callable:
         """What the bundle is built with and what its run may override: the same options."""
         for option in reversed([
-            click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
-                         show_default=True, help=help_text["grade.timeout"]),
-            click.option("--bonus", is_flag=True, help=help_text["check.bonus"]),
+            timeout_option,
+            bonus_option,
             click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible",
                          show_default=True, help=help_text["gradescope_bundle.visibility"]),
             lang_option,
@@ -72,11 +72,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("grades"),
                   show_default=True, help=help_text["grade.out"])
     @click.option("--jobs", type=click.IntRange(min=1), default=None, help=help_text["grade.jobs"])
-    @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
-                  help=help_text["grade.timeout"])
+    @timeout_option
     @click.option("--memory", "memory_mib", type=click.IntRange(min=256), default=2048,
                   show_default=True, help=help_text["grade.memory"])
-    @click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    @bonus_option
     @click.option("--no-sandbox", "no_sandbox", is_flag=True, help=help_text["grade.no_sandbox"])
     @click.option("--no-preload", "no_preload", is_flag=True, help=help_text["grade.no_preload"])
     @click.option("--force", is_flag=True, help=help_text["grade.force"])

@@ -178,7 +178,7 @@ def grade_submission(
             launch = dataclasses.replace(launch, sandbox=dataclasses.replace(
                 launch.sandbox, tmp_bytes=min(DEFAULT_TMP_BYTES, limits.memory_bytes // 8),
                 group=group.student_procs()))
-        remaining = Limits(**{**limits.__dict__, "timeout": max(1.0, deadline - time.monotonic())})
+        remaining = dataclasses.replace(limits, timeout=max(1.0, deadline - time.monotonic()))
         outcome = run_child(copy, lang, remaining, target, checks.bonus, child_env, preload, group, launch)
         outcome.stderr = outcome.stderr.replace(str(copy).encode(), b"<submission>")
     report = read_report(outcome, lang, limits, checks, trusted=sandboxed,
