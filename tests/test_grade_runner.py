@@ -110,7 +110,9 @@ def test_a_process_that_left_the_group_is_killed_too(tmp_path: Path, catalogue: 
 
 
 def test_megabytes_of_output_are_cut_and_reported(tmp_path: Path, catalogue: Catalogue, preload: str | None) -> None:
-    report, _ = grade(tmp_path, "floods", catalogue, preload)
+    limits = Limits(timeout=10 * TIMEOUT)  # the cap, not the clock, must stop it, even on a busy machine
+    with preloader_like(preload, limits) as address:
+        report, _ = grade(tmp_path, "floods", catalogue, address, limits=limits)
     assert_all_zero_with(report, text("en", "grade.too_much_output", limit=4))  # cut, not timed out
 
 
