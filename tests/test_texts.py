@@ -1,4 +1,4 @@
-"""One shape for the checks' reasons: a key of lab/checks/texts.py and its fields, in French and
+"""One shape for the checks' reasons: a key of a module's REASONS and its fields, in French and
 English with the same fields; a check's title and hint in its declaration, in both languages with
 the same fields; the real clients report keys, never sentences; the modules moved to the tables
 keep no text of their own in the older shapes."""
@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from lab.checks import registry
-from lab.checks.texts import TEXTS, field_names, say
+from lab.checks import reasons, registry
+from lab.checks.texts import field_names, say
+
+TEXTS = reasons()  # every module's REASONS, gathered
 
 # Modules whose texts all live in the tables or in the checks' declarations, and the class
 # report's figures that read them.
