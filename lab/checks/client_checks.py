@@ -548,6 +548,18 @@ def asks_model(context: Context) -> None:
                      fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})
 
 
+def gives_sample(context: Context) -> None:
+    # The spy model always answers, so a client whose sample is no text works here and breaks
+    # only where no model answers: model.py then returns the sample, for the client to print.
+    asks = client_run(context).asks
+    if len(asks) != 1:
+        return  # no call, or several: client.asks-model's mistake, not charged twice
+    sample = asks[0].get("sample")
+    if not (isinstance(sample, str) and sample.strip()):
+        given = shown_value(sample)
+        raise Failed(reference.client_sample(context.lang), given, reason="client.sample_not_text", fields={"given": given})
+
+
 def shown_value(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
@@ -609,6 +621,11 @@ CHECKS = [
                      "Un seul appel à ask : d’abord facts(capacités) (fourni), puis la question avec les capacités de la réponse 3 en JSON (partie 3)."),
                  en=("The client asks the model to explain the announced capabilities",
                      "One call to ask: first facts(capabilities) (given), then the question with the capabilities of reply 3 as JSON (part 3).")),
+    client_check(id="client.gives-sample", task="client-3", run=gives_sample,
+                 fr=("ask reçoit un échantillon, un texte que le client peut afficher",
+                     "Après les messages, donnez à ask l’échantillon TEXT[\"sample\"] : model.py le rend, marqué enregistré, quand aucun modèle ne répond."),
+                 en=("ask gets a sample, a text the client can print",
+                     "After the messages, give ask the sample TEXT[\"sample\"]: model.py returns it, marked recorded, when no model answers.")),
     client_check(id="client.prints-model-answer", task="client-3", run=prints_model_answer,
                  fr=("Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
                      "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask."),
@@ -710,6 +727,8 @@ REASONS = {
                                        "d’abord, pour que le modèle lise les faits avant la question.",
         "client.question_role": "La question part avec le rôle {role} : c’est l’utilisateur qui la pose (\"user\"), "
                                 "le message système ne porte que les faits.",
+        "client.sample_not_text": "ask reçoit {given} comme échantillon, pas un texte : quand aucun modèle ne répond, "
+                                  "model.py rend l’échantillon et le client l’affiche après « le modèle dit : ».",
     },
     "en": {
         "client.sent_nothing": "The server received nothing from the client.",
@@ -797,5 +816,7 @@ REASONS = {
                                        "first, so that the model reads the facts before the question.",
         "client.question_role": "The question goes with the role {role}: the user asks it (\"user\"); the system "
                                 "message holds only the facts.",
+        "client.sample_not_text": "ask gets {given} as its sample, not a text: when no model answers, model.py "
+                                  "returns the sample and the client prints it after \"the model says:\".",
     },
 }
