@@ -953,7 +953,6 @@ REASONS = {
                               "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
         "server.id_changed": "La réponse à la requête {what} porte l’id {id} : recopiez l’id tel quel.",
         "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
-        "server.too_many_replies": "{count} réponse(s) de trop, par exemple : {example}",
         "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
         "server.spins_at_eof": "Le serveur a utilisé tout son temps de calcul ({cpu} s de CPU) au lieu de s’arrêter : "
                                "une boucle sans fin ?",
@@ -1076,7 +1075,6 @@ REASONS = {
                               "A real client waits for each reply before it sends the next line.",
         "server.id_changed": "The reply to the request {what} carries the id {id}: copy the id as it is.",
         "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
-        "server.too_many_replies": "{count} reply(ies) too many, for example: {example}",
         "server.runs_on": "The server still runs although its input is closed.",
         "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
         "server.exit_code": "The server stopped with code {code}.",
