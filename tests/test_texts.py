@@ -188,3 +188,19 @@ def test_a_result_keeps_its_reason_through_json_and_only_where_there_is_one() ->
     assert (data["results"][1]["reason"], data["results"][1]["fields"]) == ("run.silent", {"who": "server", "seconds": 5.0})
     again = Report.from_dict(data)
     assert again == report
+
+
+def test_a_reason_said_by_two_modules_is_a_kit_bug(monkeypatch):
+    """Each key has one home: a module that says another's key again stops the gathering."""
+    import types
+
+    import lab.checks as checks
+
+    said = [types.SimpleNamespace(__name__=name, REASONS={"fr": {"x.y": name}, "en": {"x.y": name}}) for name in "ab"]
+    monkeypatch.setattr(checks, "modules", lambda: said)
+    checks.reasons.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"b says again \['x.y'\]"):
+            checks.reasons()
+    finally:
+        checks.reasons.cache_clear()
