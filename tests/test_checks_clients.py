@@ -3,11 +3,13 @@ buggy clients (one change each) are each caught by a specific check."""
 
 from __future__ import annotations
 
+import click
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
 from conftest import ROOT
 from lab.checks.texts import in_each_language
+from lab.report import render
 from totals import checks_of
 
 ALT = (FIXTURES / "alt_client.py").read_text()
@@ -28,6 +30,7 @@ BUGS = {
                                       'capabilities = "tools"', {"client.asks-model"}),
     "asks without the facts": ('answer = ask([facts(replies[2]["result"]["capabilities"]), question]',
                                "answer = ask([question]", {"client.asks-model"}),
+    "gives ask no text as its sample": ('question], "sample", 60)', "question], None, 60)", {"client.gives-sample"}),
     "does not print the answer": ('print("the model says: " + answer.text)', 'print("the model says: ?")',
                                   {"client.prints-model-answer"}),
 }
@@ -86,3 +89,24 @@ def test_a_client_that_prints_its_messages_but_never_flushes_them_is_told_so(tmp
     report = run_some(tmp_path, "client.", lang=lang)
     first = next(result for result in report.results if result.status == "failed")
     assert (first.message, first.hint) == (said, in_each_language("client.transport.hint")[lang]), first.id
+
+
+@pytest.mark.parametrize(("lang", "first"), [
+    ("fr", ["    ✗ ask reçoit un échantillon, un texte que le client peut afficher",
+            "      ask reçoit \"\" comme échantillon, pas un texte : quand aucun modèle ne répond, model.py rend "
+            "l’échantillon et le client l’affiche après « le modèle dit : »."]),
+    ("en", ["    ✗ ask gets a sample, a text the client can print",
+            '      ask gets "" as its sample, not a text: when no model answers, model.py returns the sample and the '
+            'client prints it after "the model says:".']),
+])
+def test_a_client_that_gives_ask_an_empty_sample_is_told_what_the_sample_is_for(tmp_path, lang, first):
+    """The spy model always answers, so the empty sample costs nothing else: only where no model
+    answers would the client print nothing after "the model says:"."""
+    for name in ("client.py", "jsonrpc_lines.py", "server_replies.py", "model_setup.py"):
+        (tmp_path / name).write_text((ROOT / "solutions" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    source = (tmp_path / "client.py").read_text(encoding="utf-8")
+    (tmp_path / "client.py").write_text(mutate(source, 'TEXT["sample"], 60)', '"", 60)'), encoding="utf-8")
+    report = run_some(tmp_path, "client.", lang=lang)
+    lines = click.unstyle(render(report)).splitlines()
+    at = next(index for index, line in enumerate(lines) if line.startswith("    ✗ "))
+    assert (lines[at:at + 2], failed(report)) == (first, {"client.gives-sample"})

@@ -118,14 +118,13 @@ JARGON = {"fr": re.compile(r"\brepli\b|replier|la porte|passe la porte|tampon|\b
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_students_texts_use_the_lessons_words(lang):
-    from lab.checks import registry
-    from lab.checks.texts import TEXTS
+    from lab.checks import reasons, registry
     from lab.i18n import MESSAGES
 
     TITLES = {lang: {f"{check.id}.{part}": getattr(check, part)[lang] for check in registry()[0] for part in ("title", "hint")}}
 
     student_messages = {key: value for key, value in MESSAGES[lang].items() if key.startswith(("check.", "exercises."))}
-    texts = {**TITLES[lang], **{key: value for key, value in TEXTS[lang].items() if not key.startswith("real.")},
+    texts = {**TITLES[lang], **{key: value for key, value in reasons()[lang].items() if not key.startswith("real.")},
              **student_messages, "bundle.no_sandbox": MESSAGES[lang]["bundle.no_sandbox"] if lang == "fr" else ""}
     found = {key: JARGON[lang].findall(value) for key, value in texts.items() if JARGON[lang].search(value)}
     assert found == {}

@@ -1,4 +1,4 @@
-"""One shape for the checks' reasons: a key of lab/checks/texts.py and its fields, in French and
+"""One shape for the checks' reasons: a key of a module's REASONS and its fields, in French and
 English with the same fields; a check's title and hint in its declaration, in both languages with
 the same fields; the real clients report keys, never sentences; the modules moved to the tables
 keep no text of their own in the older shapes."""
@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from lab.checks import registry
-from lab.checks.texts import TEXTS, field_names, say
+from lab.checks import reasons, registry
+from lab.checks.texts import field_names, say
+
+TEXTS = reasons()  # every module's REASONS, gathered
 
 # Modules whose texts all live in the tables or in the checks' declarations, and the class
 # report's figures that read them.
@@ -186,3 +188,19 @@ def test_a_result_keeps_its_reason_through_json_and_only_where_there_is_one() ->
     assert (data["results"][1]["reason"], data["results"][1]["fields"]) == ("run.silent", {"who": "server", "seconds": 5.0})
     again = Report.from_dict(data)
     assert again == report
+
+
+def test_a_reason_said_by_two_modules_is_a_kit_bug(monkeypatch):
+    """Each key has one home: a module that says another's key again stops the gathering."""
+    import types
+
+    import lab.checks as checks
+
+    said = [types.SimpleNamespace(__name__=name, REASONS={"fr": {"x.y": name}, "en": {"x.y": name}}) for name in "ab"]
+    monkeypatch.setattr(checks, "modules", lambda: said)
+    checks.reasons.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"b says again \['x.y'\]"):
+            checks.reasons()
+    finally:
+        checks.reasons.cache_clear()

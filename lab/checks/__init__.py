@@ -1,8 +1,9 @@
 """The graded checks: `run_checks(folder, lang)` checks a student's folder and returns a Report.
 
 A checks module is any module here that defines `CHECKS` (its `Check` declarations, listed in
-docs/checks.md by `python -m lab.checks.doc`), with the `PROBES` they read and any new `TASKS`:
-adding checks is writing such a module, nothing else to register. Reports list the tasks in
+docs/checks.md by `python -m lab.checks.doc`), with the `PROBES` they read, any new `TASKS`, and
+the `REASONS` its checks fail with (lab/checks/texts.py `say`): adding checks is writing such a
+module, nothing else to register. Reports list the tasks in
 TASKS order, then the new ones in module order, each task's checks as declared.
 """
 
@@ -13,6 +14,7 @@ import pkgutil
 import time
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from lab.checks.engine import Check, Probe, ProbeMemo, run
 from lab.process.launch import HERE, Launch
@@ -28,14 +30,18 @@ TASKS: dict[str, dict[str, str]] = {
 
 
 @lru_cache(maxsize=1)
+def modules() -> list[ModuleType]:
+    """Every module of lab/checks, by name (lab/checks/scripts holds programs run in child processes)."""
+    return [importlib.import_module(f"{__name__}.{info.name}")
+            for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name) if not info.ispkg]
+
+
+@lru_cache(maxsize=1)
 def registry() -> tuple[list[Check], dict[str, Probe], dict[str, dict[str, str]]]:
     checks: list[Check] = []
     probes: dict[str, Probe] = {}
     tasks = dict(TASKS)
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
-        if info.ispkg:
-            continue  # lab/checks/scripts: programs run in child processes, not checks
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    for module in modules():
         if hasattr(module, "CHECKS"):
             checks.extend(module.CHECKS)
             probes.update(getattr(module, "PROBES", {}))
@@ -43,6 +49,18 @@ def registry() -> tuple[list[Check], dict[str, Probe], dict[str, dict[str, str]]
     order = list(tasks)
     checks.sort(key=lambda check: order.index(check.task) if check.task in order else len(order))
     return checks, probes, tasks
+
+
+@lru_cache(maxsize=1)
+def reasons() -> dict[str, dict[str, str]]:
+    """Every module's `REASONS` in one table by language; a key said by two modules is a kit bug."""
+    table: dict[str, dict[str, str]] = {"fr": {}, "en": {}}
+    for module in modules():
+        for lang, said in getattr(module, "REASONS", {}).items():
+            if twice := set(said) & set(table[lang]):
+                raise ValueError(f"{module.__name__} says again {sorted(twice)}")
+            table[lang].update(said)
+    return table
 
 
 def task_title(task: str, lang: str) -> str:

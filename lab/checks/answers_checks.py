@@ -16,7 +16,7 @@ from lab import time_limits
 from lab.checks.engine import Check, Context, Failed, Probe
 from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
 from lab.checks.server_session import MISSING
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import own_words, say
 from lab.process.student import read_student_file
 
 if sys.version_info >= (3, 11):
@@ -36,11 +36,11 @@ def normalize(value: Any) -> str:
     return text.lower().strip()
 
 
-NO_FILE = ("file.missing", {"file": FILE})  # a reason of lab/checks/texts.py and its fields
+NO_FILE = ("file.missing", {"file": FILE})  # a reason and its fields
 
 
 def read_answers(context: Context) -> dict | tuple[str, dict]:
-    """The file's tables; else why it cannot be read: a reason of lab/checks/texts.py and its fields."""
+    """The file's tables; else why it cannot be read: a reason and its fields."""
     data = read_student_file(context.folder / FILE)
     if data is None:
         return NO_FILE
@@ -69,7 +69,7 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
         return "answers.not_toml", {"file": FILE, "said": said}
 
 
-# tomllib's words (how they start) -> what the student wrote wrong, a reason of lab/checks/texts.py.
+# tomllib's words (how they start) -> what the student wrote wrong, a reason of `REASONS` below.
 TOML_MISTAKES = (
     ("Invalid value", "answers.toml_value"),
     ("Expected newline or end of document", "answers.toml_after_value"),
@@ -150,8 +150,6 @@ def table(context: Context, name: str) -> dict:
 
 
 TABLES = ("mots_cles", "trois_clients", "six_reponses")
-FILE_HINT = in_each_language("answers.file_hint", file=FILE)  # what to do when the file itself is wrong
-FILE_TITLE = in_each_language("answers.file_title", file=FILE)
 
 
 def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
@@ -186,7 +184,7 @@ def cell_name(cell: str, lang: str) -> str:
     return f"{cell} ({labels.get(table, table)}: {labels.get(key, key)})"
 
 
-Asks = tuple[str, dict]  # what a cell asks: a reason of lab/checks/texts.py and its fields
+Asks = tuple[str, dict]  # what a cell asks: a reason and its fields
 Why = Any  # why a cell is wrong: a reason key (answers.why_…), or (key, fields)
 Wrong = tuple[str, Asks, Any, Why]  # a wrong cell: its name, what it asks, what was written, why
 EMPTY = "answers.why_empty"
@@ -330,3 +328,112 @@ CHECKS = [
                   en=('The six replies: the code or "result"',
                       "Run your client against your server (`lab run exercises`) and read each `<- ` line: error.code, or result. Read the lesson's table of codes again.")),
 ]
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        "answers.not_utf8": "{file} n’est pas enregistré en UTF-8 (octet {byte}).",
+        "answers.no_table": "La table [{table}] manque dans {file}.",
+        "answers.not_a_table": "{table} est écrit dans {file} comme une seule valeur, pas comme la table [{table}] : "
+                               "une ligne [{table}], puis une cellule par ligne, comme dans le fichier donné.",
+        # tomllib speaks English only: what is wrong ({what}, one of the answers.toml_… reasons) and
+        # its place are said in the student's language, its own words ({said}) quoted after.
+        "answers.file_title": "{file} se lit comme un fichier TOML",
+        "answers.not_toml_at": "{file} ne se lit pas, ligne {line} : {what} (tomllib dit, en anglais : « {said} "
+                               "(at line {line}, column {column}) »).",
+        "answers.toml_value": "la réponse n’est ni un nombre ni un texte entre guillemets",
+        "answers.toml_after_value": "après la réponse, rien d’autre sur la ligne qu’un commentaire # (une réponse de "
+                                    "plusieurs mots va entre guillemets)",
+        "answers.toml_no_equals": "il manque le signe = entre la clé et la réponse",
+        "answers.toml_open_quote": "un guillemet n’est pas refermé sur cette ligne",
+        "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
+        "answers.toml_table": "le nom de la table n’est pas refermé par ]",
+        "answers.toml_table_letter": "le nom de la table a une lettre qu’un nom sans guillemets n’admet pas (un "
+                                     "accent, une espace)",
+        "answers.toml_other": "regardez les crochets, les guillemets et le signe = de cette ligne",
+        "answers.not_toml": "{file} n’est pas du TOML valide (tomllib dit, en anglais : « {said} »).",
+        # A wrong cell: `cell` is its name in the file, `why` one of the answers.why_… reasons,
+        # `empty_cells` and `wrong_cells` the other cells (lists, maybe empty).
+        "answers.cell": "Cellule {cell} : {why}{empty_cells}{wrong_cells}",
+        "answers.still_empty": " Cellules encore vides : {cells}.",
+        "answers.also_wrong": " Autres cellules fausses : {cells}.",
+        "answers.why_empty": "elle est vide.",
+        "answers.why_not_the_opening": "ce n’est pas la requête qui fait quitter au serveur l’état nouveau.",
+        "answers.why_not_a_state": "ce n’est pas un des états du serveur.",
+        "answers.why_version_refused": "le serveur n’accepte pas cette version (écrivez une date AAAA-MM-JJ).",
+        "answers.why_say_version": "dites aussi en quelle version.",
+        "answers.why_say_code": "c’est bien une erreur : dites aussi son code.",
+        "answers.why_almost": "presque : « {word} » s’écrit {right}, comme dans les messages JSON.",
+        "answers.why_just_the_word": "presque : écrivez seulement « {right} », le mot de la leçon, sans rien autour.",
+        "answers.why_minus": "c’est bien une erreur, mais les codes d’erreur de JSON-RPC sont négatifs : le signe "
+                             "moins fait partie du code.",
+        "answers.why_not_the_reply": "ce n’est pas ce que répond le serveur.",
+        "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
+        "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
+                                "de frappe pour {meant} ?",
+        "answers.why_renamed": "elle manque, et la table a à sa place une clé « {written} » que la leçon n’a pas : "
+                               "gardez les clés du fichier donné, ici {meant}.",
+        "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
+                                  "n’a pas : une faute de frappe ?",
+        "answers.file_hint": "Tant que {file} ne se lit pas, aucune de ses réponses ne peut être vérifiée : chaque "
+                             "table [nom] sur sa ligne, puis une cellule par ligne, clé = \"réponse\", comme dans le "
+                             "fichier donné.",
+        # What a cell asks (the check's "expected").
+        "answers.asks_handshake": "la méthode qui ouvre la session",
+        "answers.asks_state": "un état du serveur",
+        "answers.asks_version": "une version que les deux côtés parlent",
+        "answers.asks_initialize": "ce que répond le serveur à initialize {version}",
+        "answers.asks_reply": "la réponse {id} de `lab run`",
+    },
+    "en": {
+        "answers.not_utf8": "{file} is not saved as UTF-8 (byte {byte}).",
+        "answers.no_table": "The [{table}] table is missing from {file}.",
+        "answers.not_a_table": "{table} is written in {file} as one value, not as the [{table}] table: a line "
+                               "[{table}], then one cell per line, as in the given file.",
+        "answers.file_title": "{file} reads as a TOML file",
+        "answers.not_toml_at": "{file} does not read, line {line}: {what} (tomllib says: “{said} (at line {line}, "
+                               "column {column})”).",
+        "answers.toml_value": "the answer is neither a number nor a text in quotes",
+        "answers.toml_after_value": "after the answer, nothing else on the line but a # comment (an answer of several "
+                                    "words goes in quotes)",
+        "answers.toml_no_equals": "the = sign between the key and the answer is missing",
+        "answers.toml_open_quote": "a quote is not closed on this line",
+        "answers.toml_twice": "this key is written already further up in its table: one line per cell",
+        "answers.toml_table": "the table's name is not closed with ]",
+        "answers.toml_table_letter": "the table's name has a letter a name without quotes does not take (an "
+                                     "accent, a space)",
+        "answers.toml_other": "look at the brackets, the quotes and the = sign of this line",
+        "answers.not_toml": "{file} is not valid TOML: {said}",
+        "answers.cell": "Cell {cell}: {why}{empty_cells}{wrong_cells}",
+        "answers.still_empty": " Cells still empty: {cells}.",
+        "answers.also_wrong": " Other wrong cells: {cells}.",
+        "answers.why_empty": "it is empty.",
+        "answers.why_not_the_opening": "that is not the request that moves the server out of the new state.",
+        "answers.why_not_a_state": "that is not one of the server's states.",
+        "answers.why_version_refused": "the server does not accept this version (write a date YYYY-MM-DD).",
+        "answers.why_say_version": "also say in which version.",
+        "answers.why_say_code": "it is an error indeed: also say its code.",
+        "answers.why_almost": "almost: “{word}” is spelt {right}, as in the JSON messages.",
+        "answers.why_just_the_word": "almost: write only “{right}”, the lesson's word, with nothing around it.",
+        "answers.why_minus": "it is an error indeed, but JSON-RPC's error codes are negative: the minus sign is "
+                             "part of the code.",
+        "answers.why_not_the_reply": "that is not what the server answers.",
+        "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
+        "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
+                                "for {meant}?",
+        "answers.why_renamed": "it is missing, and the table has in its place a key “{written}” the lesson does not "
+                               "have: keep the keys of the given file, here {meant}.",
+        "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "
+                                  "lesson does not have: a typo?",
+        "answers.file_hint": "As long as {file} does not read, none of its answers can be checked: each [name] "
+                             "table on its own line, then one cell per line, key = \"answer\", as in the file given.",
+        "answers.asks_handshake": "the method that opens the session",
+        "answers.asks_state": "one of the server's states",
+        "answers.asks_version": "a version both sides speak",
+        "answers.asks_initialize": "what the server answers to initialize {version}",
+        "answers.asks_reply": "reply {id} of `lab run`",
+    },
+}
+
+FILE_HINT = own_words(REASONS, "answers.file_hint", file=FILE)  # what to do when the file itself is wrong
+FILE_TITLE = own_words(REASONS, "answers.file_title", file=FILE)

@@ -239,3 +239,47 @@ CHECKS = [
                 en=('The MCP Inspector (CLI, through npx) gets {{"tools": []}}',
                     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list")),
 ]
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        # Why a real MCP client (lab/checks/real_clients.py) did not connect; `said` is the client's or
+        # the server's own words, shown as they are.
+        "real.said": "{said}",
+        "real.no_answer": "aucune réponse en {seconds:g} s",
+        "real.inspector_no_answer": "l’Inspector n’a reçu aucune réponse en {seconds:g} s",
+        "real.sdk_missing": "le SDK mcp n’est pas installé ({missing}) : pip install -e '.[test]'",
+        "real.sdk_late": "le client du SDK n’a pas fini en {seconds:g} s",
+        "real.sdk_stopped": "le client du SDK s’est arrêté avec le code {code}",
+        "real.no_npx": "npx n’est pas dans le PATH (Node.js n’est pas installé)",
+        "real.not_cached": "{package} n’est pas dans le cache de npx, et cette exécution ne le télécharge pas",
+        "real.fetch_late": "npx n’a pas téléchargé et lancé {package} en {seconds:g} s",
+        "real.no_json": "l’Inspector n’a affiché aucun JSON : {output}",
+        "real.npx_failed": "npx n’a pas pu lancer {package} : {said}",
+        "real.mcp_error": "erreur MCP {code} : {message}",
+        "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
+        "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
+        "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
+        "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
+        "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
+    },
+    "en": {
+        "real.said": "{said}",
+        "real.no_answer": "no answer within {seconds:g} s",
+        "real.inspector_no_answer": "the Inspector got no answer within {seconds:g} s",
+        "real.sdk_missing": "the mcp SDK is not installed ({missing}): pip install -e '.[test]'",
+        "real.sdk_late": "the SDK client did not finish within {seconds:g} s",
+        "real.sdk_stopped": "the SDK client stopped with code {code}",
+        "real.no_npx": "npx is not on PATH (Node.js is not installed)",
+        "real.not_cached": "{package} is not in npx's cache, and this run does not fetch it",
+        "real.fetch_late": "npx did not fetch and run {package} within {seconds:g} s",
+        "real.no_json": "the Inspector printed no JSON: {output}",
+        "real.npx_failed": "npx could not run {package}: {said}",
+        "real.mcp_error": "MCP error {code}: {message}",
+        "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
+        "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
+        "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
+        "bonus.client_failed": "The client could not connect and list the tools.",
+        "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
+    },
+}

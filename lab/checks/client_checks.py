@@ -22,7 +22,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
-from lab.checks.texts import TEXTS, in_each_language, say
+from lab.checks.texts import in_each_language, say
 from lab.checks.tracebacks import load_hint, trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file, read_student_file
@@ -31,7 +31,6 @@ from lab import time_limits
 
 CLIENT_LIMIT, CLIENT_CPU = time_limits.CLIENT, time_limits.CLIENT_CPU  # why: lab/time_limits.py
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-MODEL_TEXTS = in_each_language("client.data.answer")  # what the test model answers, in the run's language
 LAST_REPLY = 6  # the client closes the server's input after this many replies
 HOLD_LAST = time_limits.CLIENT_HOLD_LAST  # reply 6 waits this long
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
@@ -200,7 +199,7 @@ def lenient(raw: bytes) -> bytes:
 def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
     """The student's client beside the spies, with client parts 1 to `lent` the lesson's."""
     client = context.folder / "client.py"
-    outcome = StudentClientRun(answer=f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}")
+    outcome = StudentClientRun(answer=f"{say(context.lang, 'client.data.answer')} #{secrets.token_hex(4)}")
     spliced = with_lesson_part_two((read_student_file(client) or b"").decode("utf-8", "replace")) if lent == 2 else None
     if not client.is_file() or (lent == 2 and spliced is None):
         return outcome
@@ -295,7 +294,7 @@ def client_run(context: Context) -> StudentClientRun:
             reason, fields, hint = "client.printed_not_sent", {}, transport
         elif outcome.run.code not in (0, None):  # its own error, shown below, says why: no hint about the messages
             reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
-            hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(TEXTS, "")
+            hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(REASONS, "")
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
@@ -549,6 +548,18 @@ def asks_model(context: Context) -> None:
                      fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})
 
 
+def gives_sample(context: Context) -> None:
+    # The spy model always answers, so a client whose sample is no text works here and breaks
+    # only where no model answers: model.py then returns the sample, for the client to print.
+    asks = client_run(context).asks
+    if len(asks) != 1:
+        return  # no call, or several: client.asks-model's mistake, not charged twice
+    sample = asks[0].get("sample")
+    if not (isinstance(sample, str) and sample.strip()):
+        given = shown_value(sample)
+        raise Failed(reference.client_sample(context.lang), given, reason="client.sample_not_text", fields={"given": given})
+
+
 def shown_value(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
@@ -610,9 +621,202 @@ CHECKS = [
                      "Un seul appel à ask : d’abord facts(capacités) (fourni), puis la question avec les capacités de la réponse 3 en JSON (partie 3)."),
                  en=("The client asks the model to explain the announced capabilities",
                      "One call to ask: first facts(capabilities) (given), then the question with the capabilities of reply 3 as JSON (part 3).")),
+    client_check(id="client.gives-sample", task="client-3", run=gives_sample,
+                 fr=("ask reçoit un échantillon, un texte que le client peut afficher",
+                     "Après les messages, donnez à ask l’échantillon TEXT[\"sample\"] : model.py le rend, marqué enregistré, quand aucun modèle ne répond."),
+                 en=("ask gets a sample, a text the client can print",
+                     "After the messages, give ask the sample TEXT[\"sample\"]: model.py returns it, marked recorded, when no model answers.")),
     client_check(id="client.prints-model-answer", task="client-3", run=prints_model_answer,
                  fr=("Le client affiche « le modèle dit : » et la réponse, et finit (code 0)",
                      "Affichez la phrase « le modèle dit : » de la leçon suivie du texte renvoyé par ask."),
                  en=('The client prints "the model says:" and the answer, and ends (code 0)',
                      "Print the lesson's \"the model says:\" line followed by the text ask returned.")),
 ]
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        "client.sent_nothing": "Le serveur n’a rien reçu du client.",
+        "client.hangs_silent": "Le client n’a rien envoyé au serveur en {seconds:g} s, et ne s’est pas arrêté : il attend quelque chose, ou il boucle.",
+        "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
+        "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
+        "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
+        "client.id_differs": "Le message {number} a l’id {got} au lieu de {want} : recopiez les ids de la leçon tels "
+                             "quels (un nombre reste un nombre).",
+        "client.notification_id": ("Le message {number}, notifications/initialized, a \"id\": {got} : une "
+                                   "notification n’a pas de clé id du tout, pas même null (c’est ce qui la distingue "
+                                   "d’une requête)."),
+        "client.id_null": "Le message {number} a \"id\": null au lieu de {want} : une requête porte un id ; null n’est "
+                          "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
+        "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
+        "client.too_many_messages": "Le client envoie plus de sept messages.",
+        "client.info_not_text": "params.clientInfo.{name} vaut {got} au lieu d’un texte : comme dans la leçon, name et "
+                                "version s’écrivent entre guillemets.",
+        "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
+                                    "version}}.",
+        "client.no_jsonrpc": "Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
+        "client.no_prefix_sent": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été "
+                                 "envoyé.",
+        "client.no_prefix_received": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a "
+                                     "été reçu.",
+        "client.printed_on_stderr": "Les lignes « {prefix}» sont écrites sur stderr (la sortie des erreurs), pas "
+                                    "sur la sortie du programme : affichez-les avec print(...), sans file=sys.stderr.",
+        "client.wrong_lines_sent": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été envoyé.",
+        "client.wrong_lines_received": "Les lignes « {prefix}» ne montrent pas exactement ce qui a été reçu.",
+        "client.input_end": "la fin de l’entrée du serveur",
+        "client.input_open": "Le client n’a pas fermé l’entrée du serveur : le serveur attend la suite, le client "
+                             "attend le serveur, et tout s’arrête au bout de {seconds:g} s.",
+        "client.waits_for_seventh": "Le serveur a écrit ses six réponses, mais le client n’a pas fermé son entrée : au "
+                                    "bout de {seconds:g} s, il attendait encore. Après la sixième réponse, plus rien ne "
+                                    "vient (la notification n’en reçoit pas) : c’est là que le client ferme l’entrée du "
+                                    "serveur.",
+        "client.close_after_six": "fermer après la réponse 6",
+        "client.closed_after": "fermée après la réponse {replies}",
+        "client.closed_early": "Le client a fermé l’entrée du serveur quand {replies} réponse(s) sur six lui "
+                               "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
+                               "dernières peuvent se perdre.",
+        "client.did_not_end": "Le client ne s’est pas terminé.",
+        "client.ask_once": "Le client doit appeler ask une fois.",
+        "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
+                                     "ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.capabilities_of_one_reply": "Le client s’est arrêté avant d’appeler ask : announced_capabilities "
+                                            "(fourni) prend la liste des réponses et y trouve elle-même l’initialize "
+                                            "accepté ; elle a reçu une seule réponse.",
+        "client.question_as_sample": "ask a reçu l’échantillon dans le message de l’utilisateur, et la question comme "
+                                     "échantillon : comme demander dans client2.js, ask reçoit d’abord les messages "
+                                     "(la question avec les capacités), puis l’échantillon, puis 60.",
+        "client.replies_not_read": "Le client s’est arrêté avant d’appeler ask : les réponses gardées en partie 2 "
+                                   "sont des lignes de texte, pas des réponses lues. Comme client2.js garde "
+                                   "JSON.parse(ligne), chaque réponse gardée est l’objet lu sur sa ligne (read_reply, "
+                                   "fourni).",
+        "client.crashed_before_sending": "Le client s’est arrêté sur une erreur (code {code}) avant d’envoyer un "
+                                         "message : ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.crashed_before_closing": "Le client s’est arrêté sur une erreur (code {code}) avant de fermer l’entrée "
+                                         "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
+        "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
+        "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
+        "client.printed_answer_whole": "Le client affiche tout l’Answer rendu par ask, pas son texte : comme client2.js "
+                                       "affiche r.texte, seul le texte de la réponse suit « le modèle dit : ».",
+        "client.crashed_after_ask": "Le client s’est arrêté sur une erreur (code {code}) après l’appel à ask, avant "
+                                    "d’afficher la réponse : ce qu’il a écrit, ci-dessous, dit pourquoi.",
+        "client.exit_code": "Le client ne finit pas avec le code 0.",
+        "client.data.answer": "Réponse 42 du modèle de test",
+        "client.message_split": "Le serveur a reçu le premier message sur {count} lignes : il lit un message par "
+                                "ligne, et aucune de ces lignes n’en est un. Un message JSON tient sur une seule "
+                                "ligne (sans indentation).",
+        "client.max_tokens": "ask reçoit max_tokens {got} au lieu de {want} : la leçon demande au modèle une phrase "
+                             "courte, et le lui dit par le troisième argument d’ask.",
+        "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
+        "client.printed_python": "Les lignes « {prefix}» montrent le dict de Python (apostrophes, None, True) au "
+                                 "lieu du texte JSON échangé avec le serveur.",
+        "client.nothing_reached": "Le serveur n’a rien reçu du client en {seconds:g} s, pas un octet, et le client ne "
+                                  "s’est pas arrêté : ce qu’il écrit reste de son côté tant qu’il n’est pas vidé "
+                                  "(flush), à moins qu’il n’attende le serveur avant d’envoyer.",
+        "client.printed_not_sent": "Le client a affiché ses messages (« -> »), mais le serveur n’en a reçu aucun : ils "
+                                   "sont restés du côté du client.",
+        "client.line_never_ended": "Le serveur a reçu du client une ligne qui ne finit jamais ({size} caractères sans "
+                                   "retour à la ligne) : il lit ligne par ligne, et attend encore la fin de celle-ci.",
+        "client.transport.hint": "Chaque message part sur une ligne à lui : son JSON, un retour à la ligne (\\n), puis "
+                                 "flush, pour qu’il parte aussitôt ; le serveur lit ligne par ligne.",
+        "client.ask_not_messages": "ask reçoit {given} là où il attend une liste de messages, chacun un objet avec "
+                                   "role et content.",
+        "client.message_not_a_message": "Le message {number} qu’ask reçoit, {given}, n’a pas role et content : chaque "
+                                        "message est un objet avec ces deux clés.",
+        "client.facts_after_question": "Le message système de facts(capacités) part après la question : il vient "
+                                       "d’abord, pour que le modèle lise les faits avant la question.",
+        "client.question_role": "La question part avec le rôle {role} : c’est l’utilisateur qui la pose (\"user\"), "
+                                "le message système ne porte que les faits.",
+        "client.sample_not_text": "ask reçoit {given} comme échantillon, pas un texte : quand aucun modèle ne répond, "
+                                  "model.py rend l’échantillon et le client l’affiche après « le modèle dit : ».",
+    },
+    "en": {
+        "client.sent_nothing": "The server received nothing from the client.",
+        "client.hangs_silent": "The client sent nothing to the server in {seconds:g} s, and did not stop: it waits for something, or loops.",
+        "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
+        "client.scenario_not_a_list": "scenario() must return a list of messages.",
+        "client.message_differs": "Message {number} is not the lesson's ({path}).",
+        "client.id_differs": "Message {number} has the id {got} instead of {want}: copy the lesson's ids as they are "
+                             "(a number stays a number).",
+        "client.notification_id": ("Message {number}, notifications/initialized, has \"id\": {got}: a notification "
+                                   "has no id key at all, not even null (that is what sets it apart from a request)."),
+        "client.id_null": "Message {number} has \"id\": null instead of {want}: a request carries an id; null is the id "
+                          "of the -32700 error only, and a notification has no id key at all.",
+        "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
+        "client.too_many_messages": "The client sends more than seven messages.",
+        "client.info_not_text": "params.clientInfo.{name} is {got} instead of a text: as in the lesson, name and "
+                                "version are written in quotes.",
+        "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
+                                    "version}}.",
+        "client.no_jsonrpc": "Message {number} has no \"jsonrpc\": \"2.0\".",
+        "client.no_prefix_sent": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was sent.",
+        "client.no_prefix_received": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was "
+                                     "received.",
+        "client.printed_on_stderr": "The \"{prefix}\" lines are written on stderr (the error output), not on the "
+                                    "program's output: print them with print(...), without file=sys.stderr.",
+        "client.wrong_lines_sent": "The \"{prefix}\" lines do not show exactly what was sent.",
+        "client.wrong_lines_received": "The \"{prefix}\" lines do not show exactly what was received.",
+        "client.input_end": "the end of the server's input",
+        "client.input_open": "The client did not close the server's input: the server waits for more, the client "
+                             "waits for the server, and everything stops after {seconds:g} s.",
+        "client.waits_for_seventh": "The server wrote its six replies, but the client did not close its input: after "
+                                    "{seconds:g} s, it was still waiting. After the sixth reply nothing more comes (the "
+                                    "notification gets none): that is when the client closes the server's input.",
+        "client.close_after_six": "close after reply 6",
+        "client.closed_after": "closed after reply {replies}",
+        "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
+                               "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
+        "client.did_not_end": "The client did not end.",
+        "client.ask_once": "The client must call ask once.",
+        "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
+                                     "wrote, below, says why.",
+        "client.capabilities_of_one_reply": "The client stopped before calling ask: announced_capabilities (given) "
+                                            "takes the list of replies and finds the accepted initialize in it itself; "
+                                            "it was given a single reply.",
+        "client.question_as_sample": "ask got the sample in the user's message, and the question as the sample: as "
+                                     "demander in client2.js, ask takes the messages first (the question with the "
+                                     "capabilities), then the sample, then 60.",
+        "client.replies_not_read": "The client stopped before calling ask: the replies part 2 kept are lines of "
+                                   "text, not read replies. As client2.js keeps JSON.parse(ligne), each kept reply is "
+                                   "the object read from its line (read_reply, given).",
+        "client.crashed_before_sending": "The client stopped on an error (code {code}) before sending a message: "
+                                         "what it wrote, below, says why.",
+        "client.crashed_before_closing": "The client stopped on an error (code {code}) before closing the server's "
+                                         "input: what it wrote, below, says why.",
+        "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
+        "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
+        "client.answer_not_printed": "The client does not print the model's answer.",
+        "client.printed_answer_whole": "The client prints the whole Answer ask returned, not its text: as client2.js "
+                                       "prints r.texte, only the answer's text follows “the model says:”.",
+        "client.crashed_after_ask": "The client stopped on an error (code {code}) after calling ask, before printing "
+                                    "the answer: what it wrote, below, says why.",
+        "client.exit_code": "The client does not end with code 0.",
+        "client.data.answer": "Answer 42 of the test model",
+        "client.message_split": "The server received the first message on {count} lines: it reads one message per "
+                                "line, and none of these lines is one. A JSON message fits on one line (no indent).",
+        "client.max_tokens": "ask gets max_tokens {got} instead of {want}: the lesson asks the model for a short "
+                             "sentence, and tells it so with ask's third argument.",
+        "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
+        "client.printed_python": "The \"{prefix}\" lines show Python's dict (single quotes, None, True) instead of "
+                                 "the JSON text exchanged with the server.",
+        "client.nothing_reached": "The server received nothing from the client in {seconds:g} s, not one byte, and "
+                                  "the client did not stop: what it writes stays on its side until it is flushed, "
+                                  "unless it waits for the server before sending.",
+        "client.printed_not_sent": "The client printed its messages (\"-> \"), but the server received none of them: "
+                                   "they stayed on the client's side.",
+        "client.line_never_ended": "The server received from the client one line that never ends ({size} characters "
+                                   "with no newline): it reads line by line, and is still waiting for this one's end.",
+        "client.transport.hint": "Each message goes on a line of its own: its JSON, a newline (\\n), then flush, so "
+                                 "that it leaves at once; the server reads line by line.",
+        "client.ask_not_messages": "ask gets {given} where it expects a list of messages, each an object with role "
+                                   "and content.",
+        "client.message_not_a_message": "Message {number} that ask gets, {given}, has no role and content: each "
+                                        "message is an object with these two keys.",
+        "client.facts_after_question": "The system message of facts(capabilities) goes after the question: it comes "
+                                       "first, so that the model reads the facts before the question.",
+        "client.question_role": "The question goes with the role {role}: the user asks it (\"user\"); the system "
+                                "message holds only the facts.",
+        "client.sample_not_text": "ask gets {given} as its sample, not a text: when no model answers, model.py "
+                                  "returns the sample and the client prints it after \"the model says:\".",
+    },
+}

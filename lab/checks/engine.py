@@ -24,8 +24,8 @@ from lab.time_limits import PROBE_GRACE  # a check waits this beyond a probe's o
 
 
 class Failed(Exception):
-    """A check's verdict: what was expected, what happened, and why: a `reason` key of
-    lab/checks/texts.py with its `fields`, written in each language by `say`."""
+    """A check's verdict: what was expected, what happened, and why: a `reason` key (a
+    module's `REASONS`) with its `fields`, written in each language by `say`."""
 
     def __init__(self, expected: Any = "", actual: Any = "", *, reason: str, fields: dict[str, Any] | None = None,
                  output: str = "", focus: tuple[str, ...] = (), hint: dict[str, str] | None = None,

@@ -19,7 +19,7 @@ from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
 from lab.checks.reference import (copy_for_student, copy_with_given_modules, handout_texts, model_fallback_line,
                                   model_reasons)
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import in_each_language, own_words, say
 from lab.checks.tracebacks import trimmed
 from lab.process.student import child_env, read_student_file, start_student
 from lab.process.talk import Conversation, Run
@@ -30,10 +30,6 @@ RUNNER_COPY = "lab_model_runner.py"  # copied beside model.py: the kit itself is
 PORT_VARIABLE = "LAB_MODEL_PORT"  # the local endpoints' port, inside the runner's own network
 PREPARE_LIMIT, IMPORT_LIMIT = time_limits.MODEL_PREPARE, time_limits.MODEL_IMPORT
 CASES_LIMIT, BARRIER_LIMIT = time_limits.MODEL_CASES, time_limits.MODEL_BARRIER
-# The cases' data, in the run's language (one language per run, test data included).
-MODEL_TEXTS = in_each_language("model.data.answer")
-SAMPLES = in_each_language("model.data.sample")
-QUESTIONS = {lang: [{"role": "user", "content": question}] for lang, question in in_each_language("model.data.question").items()}
 MAX_TOKENS = 42
 SLOW_TIMEOUT = time_limits.MODEL_SLOW_TIMEOUT  # the helper must give up after it (plus MODEL_GIVE_UP)
 
@@ -321,3 +317,108 @@ CHECKS = [
                 en=("Silent model: ask gives up on its own after AI_TIMEOUT (+ 1 s at most)",
                     "Give the request its own time limit, AI_TIMEOUT, with no retry: otherwise ask waits forever.")),
 ]
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        "model.data.answer": "Il peut lister des outils.",
+        "model.data.sample": "ÉCHANTILLON",
+        "model.data.question": "Que peut faire ce serveur ?",
+        "model.not_loaded": "model.py ne s’est pas chargé en {load_seconds} s",
+        "model.load_hangs": "model.py ne se charge pas en {seconds:g} s : ce qui s’exécute à son import ne finit pas.",
+        "model.stopped_before": "Le processus de test s’est arrêté avant ce cas.",
+        "model.never_answers": "Le modèle accepte la connexion mais ne répond jamais : ask attendait encore au bout de "
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}) : son attente n’est pas bornée par AI_TIMEOUT, qui "
+                               "compte en secondes.",
+        "model.ask_hangs": "ask ne rend pas la main.",
+        "model.ask_raises": "ask a levé une exception au lieu de répondre.",
+        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend qu’une sorte "
+                                "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
+                                "l’échantillon enregistré."),
+        "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
+        "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
+                                     "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
+                                     "message du premier choix de la réponse.",
+        "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
+        "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
+        "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
+        "model.bare_model_text": "ask renvoie le texte du modèle seul, une chaîne, sans dire d’où il vient : comme "
+                                 "model.js rend {{ texte, enregistre: false }}, ask rend un Answer marqué comme venant "
+                                 "du modèle (model_answer, fourni, lit la réponse ainsi).",
+        "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
+                            "ci-dessous, dit pourquoi.",
+        "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
+        "model.sdk_arguments": "Aucune requête n’est partie : le SDK openai a refusé l’appel, car "
+                               "client.chat.completions.create demande model= et messages= (les messages reçus par ask) ; "
+                               "il en manque un.",
+        "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
+        "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
+                                   "l’échantillon enregistré.",
+        "model.reason_placeholder": "<raison>",
+        "model.fallback_line": "ask doit afficher une ligne « Échantillon enregistré : … (<raison>). »",
+        "model.fallback_on_stderr": "ask affiche la ligne « Échantillon enregistré : … » sur la sortie d’erreur "
+                                    "(stderr) : comme le console.log de model.js, elle va sur la sortie standard, "
+                                    "avec les autres lignes du client.",
+        "model.reason_lacks": "La raison ne dit pas {words}.",
+        "model.waited_too_long": "ask a attendu trop longtemps.",
+        "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
+                         "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
+        "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
+                                  "pour une connexion refusée, il dit « {expected} ».",
+        "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
+                                       "dans la langue choisie ; le texte de l’erreur elle-même est celui de la "
+                                       "bibliothèque.",
+    },
+    "en": {
+        "model.data.answer": "It can list tools.",
+        "model.data.sample": "SAMPLE",
+        "model.data.question": "What can this server do?",
+        "model.not_loaded": "model.py did not load within {load_seconds} s",
+        "model.load_hangs": "model.py does not load within {seconds:g} s: what runs at its import never ends.",
+        "model.stopped_before": "The test process stopped before this case.",
+        "model.never_answers": "The model accepts the connection but never answers: ask was still waiting after "
+                               "{seconds:g} s (AI_TIMEOUT = {timeout:g}): its wait is not bounded by AI_TIMEOUT, which counts "
+                               "seconds.",
+        "model.ask_hangs": "ask does not return.",
+        "model.ask_raises": "ask raised an exception instead of answering.",
+        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
+                                "only, and this one escapes it. Any error at all leads to the recorded sample."),
+        "model.not_its_text": "ask does not return the model's text.",
+        "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
+                                     "failed (ask printed its reason, below). The text is the content of the first "
+                                     "choice's message in the answer.",
+        "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
+        "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
+        "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
+        "model.bare_model_text": "ask returns the model's text alone, a string, without saying where it comes from: "
+                                 "as model.js returns {{ texte, enregistre: false }}, ask returns an Answer marked as "
+                                 "coming from the model (model_answer, given, reads the response that way).",
+        "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
+                            "why.",
+        "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
+        "model.sdk_arguments": "No request left: the openai SDK refused the call, as "
+                               "client.chat.completions.create needs model= and messages= (the messages ask got); one "
+                               "is missing.",
+        "model.not_the_sample": "ask does not return the recorded sample.",
+        "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
+                                   "sample.",
+        "model.reason_placeholder": "<reason>",
+        "model.fallback_line": "ask must print one line “Recorded sample: … (<reason>).”",
+        "model.fallback_on_stderr": "ask prints the “Recorded sample: …” line on the error output (stderr): like "
+                                    "model.js's console.log, it belongs on standard output, with the client's other "
+                                    "lines.",
+        "model.reason_lacks": "The reason does not say {words}.",
+        "model.waited_too_long": "ask waited too long.",
+        "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
+                         "retried (the openai SDK retries on its own unless told not to).",
+        "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
+                                  "connection it says “{expected}”.",
+        "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "
+                                       "chosen language; the error's own text is the library's.",
+    },
+}
+
+# The cases' data, in the run's language (one language per run, test data included).
+MODEL_TEXTS = own_words(REASONS, "model.data.answer")
+SAMPLES = own_words(REASONS, "model.data.sample")
+QUESTIONS = {lang: [{"role": "user", "content": question}] for lang, question in own_words(REASONS, "model.data.question").items()}

@@ -12,7 +12,7 @@ Every run ends as one `RealClientRun`:
 - failed: anything else the server did wrong (no answer in time, a broken reply);
 - unavailable: the client itself could not run here (no npx, no registry, no SDK),
   so a check skips with the reason instead of failing.
-Its `reason` is a key of lab/checks/texts.py with plain `fields`, never a sentence: the bonus
+Its `reason` is a key of lab/checks/bonus.py's `REASONS` with plain `fields`, never a sentence: the bonus
 checks write it in the student's language (the client's or the server's own words, a field).
 
 The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
@@ -76,7 +76,7 @@ class RealClientRun:
     tools: Optional[list] = None
     capabilities: Optional[dict] = None
     error: Optional[dict] = None  # the server's JSON-RPC error: code, message, data
-    reason: str = ""  # why it did not connect: a key of lab/checks/texts.py ("real.…")
+    reason: str = ""  # why it did not connect: a key of bonus.py's REASONS ("real.…")
     fields: dict = field(default_factory=dict)  # the reason's fields
 
     @classmethod

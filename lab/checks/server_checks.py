@@ -218,7 +218,7 @@ def flushes_each_reply(context: Context) -> None:
 
 
 def shape_problem(reply: Any) -> str | None:
-    """What makes a line no JSON-RPC reply: a key of lab/checks/texts.py ("shape.…"), or None."""
+    """What makes a line no JSON-RPC reply: a key of `REASONS` below ("shape.…"), or None."""
     if not isinstance(reply, dict):
         return "shape.not_an_object"
     if reply.get("jsonrpc") != "2.0":
@@ -919,3 +919,249 @@ CHECKS = [
                  en=("A request with id 0 gets its reply",
                      "A notification is a message with no id key; 0 is an id like any other (do not test `if id:`).")),
 ]
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        "server.null_in_result": "Réponse à la requête {what} : result.{name} vaut null. Une clé facultative qui n’a rien à dire "
+                                 "s’omet ; la spécification MCP n’y prévoit pas null.",
+        "server.in_a_text": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                            "serveur teste {code} : des parenthèses autour d’un seul texte ne font pas un tuple, et "
+                            "in y cherche un morceau du texte (un tuple d’un élément a sa virgule).",
+        "server.state_typo": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
+                             "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
+                             "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
+        "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
+                           "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
+        "server.escaped_newline": "La ligne {number} de la sortie tient plusieurs réponses, séparées par les deux "
+                                  "caractères \\n écrits tels quels : une réponse finit par un vrai retour à la ligne, "
+                                  "\"\\n\" ; r\"\\n\" ou \"\\\\n\" en sont deux caractères.",
+        "server.malformed": "Ligne mal formée : {problem}.",
+        "shape.not_an_object": "ce n’est pas un objet JSON",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
+        "shape.no_id": "pas d’id",
+        "shape.result_or_error": "il faut soit result, soit error",
+        "shape.misspelt_result": "il faut soit result, soit error, et la réponse a une clé presque pareille (une faute "
+                                 "de frappe)",
+        "shape.result_and_error": "elle a à la fois result et error, quand une réponse a l’un ou l’autre (un dict "
+                                  "qui garde les clés d’une réponse à l’autre ?)",
+        "shape.error_fields": "error doit avoir code (entier) et message (texte)",
+        "server.reads_to_the_end": "lire jusqu’à la fin de l’entrée",
+        "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
+        "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
+                              "fermeture de l’entrée. Un vrai client attend chaque réponse avant d’envoyer la suite.",
+        "server.id_changed": "La réponse à la requête {what} porte l’id {id} : recopiez l’id tel quel.",
+        "server.ids_out_of_order": "Les ids des réponses ne sont pas ceux des requêtes, dans leur ordre.",
+        "server.runs_on": "Le serveur tourne encore alors que son entrée est fermée.",
+        "server.spins_at_eof": "Le serveur a utilisé tout son temps de calcul ({cpu} s de CPU) au lieu de s’arrêter : "
+                               "une boucle sans fin ?",
+        "server.exit_code": "Le serveur s’est arrêté avec le code {code}.",
+        "server.lesson_keys": "La spécification MCP nomme ces clés requested et supported ; demandee et acceptees, "
+                              "dans la leçon, en sont la traduction : la réponse garde les noms de la spécification.",
+        "server.capabilities": "Les capacités annoncées sont {announced} ; la leçon n’annonce que tools.",
+        "server.no_capabilities": "Aucune capacité n’est annoncée ({{}}) ; la leçon annonce tools, que ce serveur sait faire.",
+        "server.server_info": "serverInfo doit donner name et version, deux textes.",
+        "server.call_unflushed": "{call} écrit sa réponse sans demander son envoi (flush) : Python la garde, "
+                                 "et un vrai client l’attend sans fin.",
+        "server.replies_glued": "La ligne {number} de la sortie colle plusieurs réponses l’une à l’autre : chaque "
+                                "réponse finit par un retour à la ligne, une réponse par ligne.",
+        "server.writes_on_at_eof": "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit {count} "
+                                   "ligne(s) de plus et a été arrêté. À la fin de l’entrée, la lecture rend une "
+                                   "chaîne vide (une ligne vide, elle, rend \"\\n\") : la boucle s’arrête là.",
+        "server.notification_misnamed": ("La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
+                                         "prêt. Votre server.py attend la notification \"{near}\", mais le client "
+                                         "envoie \"notifications/initialized\" : le nom doit être exactement celui-là."),
+        "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
+                              "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
+                              "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
+        "server.replies_on_stderr": "Le serveur a écrit ses réponses sur stderr, et rien sur stdout : le client ne "
+                                    "lit que stdout ; stderr est pour les messages de suivi.",
+        "server.eof_error": "Le serveur s’est arrêté avec le code {code} à la fin de son entrée : input() y lève "
+                            "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
+        "server.printed_python": "La ligne {number} de la sortie est un dict de Python écrit tel quel (apostrophes, "
+                                 "None, True), pas du JSON : le client ne lit que du JSON.",
+        "server.reply_split": "La ligne {number} de la sortie ouvre une réponse qui continue sur les lignes suivantes : "
+                              "le client lit une réponse par ligne. Une réponse JSON tient sur une seule ligne (sans "
+                              "indentation).",
+        "server.two_replies.hint": "Une fois sa réponse écrite, une requête est finie : rien d’autre ne s’écrit "
+                                   "pour elle, après une erreur non plus.",
+        "server.two_replies": "La requête {what} a reçu {count} réponses : une requête en reçoit une, et une seule.",
+        "server.handled_again": "La requête {what} a reçu {count} réponses, la deuxième juste après l’erreur -32700 : "
+                                "après une ligne qui n’est pas du JSON, la boucle a traité encore la requête d’avant, "
+                                "au lieu de passer à la ligne suivante.",
+        "server.capabilities_as_text": "result.capabilities est un texte qui contient du JSON, pas un objet : le dict "
+                                       "des capacités va tel quel dans la réponse, qui sera écrite en JSON une seule fois.",
+        "server.version_not_read": "error.data.requested vaut null, alors que la requête demandait 1999-01-01 : le "
+                                   "serveur n’a pas lu la version là où elle est, dans params.protocolVersion.",
+        "server.version_misspelt": "Le serveur refuse {asked}, et sa liste de versions donne « {listed} » : une faute "
+                                   "de frappe dans VERSIONS ?",
+        "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
+                                        "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
+        "server.error_id_null": "La requête {what} n’a pas de réponse à son id, et une erreur {code} porte id null : "
+                                "seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null ; toute autre "
+                                "réponse reprend l’id de sa requête.",
+        "server.parse_error_no_id": "L’erreur -32700 n’a pas de clé id : elle porte \"id\": null, car une ligne qui "
+                                    "n’est pas du JSON n’a pas d’id que le serveur puisse lire.",
+        "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
+                                 "n’a pas d’id que le serveur puisse lire, pas même celui de la requête d’avant.",
+        "server.stopped_on_not_json": "Votre serveur s’est arrêté (code {code}) sur une ligne qui n’est pas du JSON, "
+                                      "avant la fin de son entrée.",
+        "server.stopped_on_blank_line": "Votre serveur s’est arrêté sur une ligne vide (code {code}), avant la fin de "
+                                        "son entrée.",
+        "server.parse_error_for_json": "Votre serveur répond -32700 (erreur d’analyse) à une ligne qui est du JSON, "
+                                       "comme {line} : -32700 ne va qu’à une ligne qui n’est pas du JSON.",
+        "server.not_a_request_code": "Votre serveur répond l’erreur {code} à une ligne JSON qui n’est pas une requête, "
+                                     "comme {line} : celle qui lui va est -32600 (requête invalide), ou aucune réponse, "
+                                     "comme dans la leçon.",
+        "server.state_compared": "La requête {what} reçoit encore -32600 : l’état ne change jamais. Ligne {line} de "
+                                 "votre server.py, `{code}` compare l’état à un nom et ne change rien : pour changer "
+                                 "l’état, écrivez un seul = : `{fixed}` (== sert à tester).",
+        "server.text_compared_by_is": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt. "
+                                      "Ligne {line} de votre server.py, `{code}` compare avec is, qui teste si c’est "
+                                      "le même objet, pas le même texte : un texte lu dans un message ne l’est jamais. "
+                                      "Écrivez `{fixed}`.",
+        "server.unknown_method_unnamed": "Le message de l’erreur -32601 ne dit pas quelle méthode est inconnue : comme "
+                                         "dans la leçon (« Méthode inconnue : » + la méthode), il nomme « {method} ».",
+        "server.stayed_new": "La requête {what} reçoit encore -32600, et un second initialize est encore accepté : "
+                             "après un initialize réussi, l’état du serveur est resté « nouveau ». initialize doit "
+                             "changer l’état du serveur (celui du module, pas une variable de la fonction).",
+        "server.unknown_tools_list": "La requête {what} reçoit -32601 (méthode inconnue) : votre serveur ne reconnaît "
+                                     "pas le nom tools/list. Comparez son orthographe à celle de la leçon.",
+        "server.stopped_on_not_a_request": "Votre serveur s’est arrêté sur une ligne JSON qui n’est pas une requête : "
+                                           "{line} (code {code}).",
+        "server.stopped_on_initialize_without_params": "Votre serveur s’est arrêté sur un initialize sans params : "
+                                                       "{line} (code {code}).",
+        "server.invalid_request_id": "Votre serveur répond à {line} par {reply} : cette ligne a l’id {id}, et sa réponse "
+                                     "le reprend, même quand c’est l’erreur -32600 (requête invalide) ; seule l’erreur "
+                                     "-32700 (une ligne qui n’est pas du JSON) a id null.",
+        "server.invalid_request_unanswered": "Votre serveur ne répond rien à {line} : cette ligne a un id, c’est donc "
+                                             "une requête, même sans method, et elle reçoit une réponse avec cet id "
+                                             "(l’erreur -32600, requête invalide).",
+        "server.answers_at_end": "Pas de réponse à cette ligne en {seconds:g} s : votre serveur ne répond qu’une fois "
+                                 "son entrée fermée, comme s’il lisait toute son entrée avant de répondre. Un vrai "
+                                 "client attend chaque réponse avant d’envoyer la suite.",
+        "server.answers_at_end.hint": "Répondez à chaque ligne dès qu’elle est lue, avant de lire la suivante : un "
+                                      "programme qui lit d’abord toute son entrée (read(), readlines()) attend "
+                                      "qu’elle se ferme.",
+    },
+    "en": {
+        "server.null_in_result": "Reply to the request {what}: result.{name} is null. An optional key with nothing to say is left "
+                                 "out; the MCP specification does not allow null there.",
+        "server.in_a_text": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                            "tests {code}: parentheses around a single text make no tuple, and in looks there for a "
+                            "piece of the text (a tuple of one item has its comma).",
+        "server.state_typo": "The request tools/list sent while waiting is not refused (-32600), and your server "
+                             "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
+                             "the same where it is set and where it is tested.",
+        "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
+                           "go to stderr, print(..., file=sys.stderr).",
+        "server.escaped_newline": "Line {number} of the output holds several replies, separated by the two "
+                                  "characters \\n written as they are: a reply ends with a real newline, \"\\n\"; "
+                                  "r\"\\n\" or \"\\\\n\" are two characters.",
+        "server.malformed": "Malformed line: {problem}.",
+        "shape.not_an_object": "it is not a JSON object",
+        "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
+        "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
+        "shape.no_id": "no id",
+        "shape.result_or_error": "it needs either result or error",
+        "shape.misspelt_result": "it needs either result or error, and the reply has a key nearly the same (a typo)",
+        "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "
+                                  "keeps its keys from one reply to the next?)",
+        "shape.error_fields": "error needs code (an integer) and message (a string)",
+        "server.reads_to_the_end": "reading until the input ends",
+        "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
+        "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "
+                              "A real client waits for each reply before it sends the next line.",
+        "server.id_changed": "The reply to the request {what} carries the id {id}: copy the id as it is.",
+        "server.ids_out_of_order": "The replies' ids are not the requests' ids, in their order.",
+        "server.runs_on": "The server still runs although its input is closed.",
+        "server.spins_at_eof": "The server used up its CPU time ({cpu} s) instead of stopping: an endless loop?",
+        "server.exit_code": "The server stopped with code {code}.",
+        "server.lesson_keys": "The MCP specification names these keys requested and supported; the lesson's "
+                              "demandee and acceptees are their French translation: the reply keeps the "
+                              "specification's names.",
+        "server.capabilities": "The capabilities announced are {announced}; the lesson announces only tools.",
+        "server.no_capabilities": "No capability is announced ({{}}); the lesson announces tools, which this server implements.",
+        "server.server_info": "serverInfo must give name and version, two strings.",
+        "server.call_unflushed": "{call} writes its reply without asking for it to be sent (flush): Python keeps it, and "
+                                 "a real client waits for it forever.",
+        "server.replies_glued": "Line {number} of the output glues several replies together: each reply ends with "
+                                "a newline, one reply per line.",
+        "server.writes_on_at_eof": "Once its input closed, the server does not stop: it wrote {count} more line(s) "
+                                   "and was stopped. At the end of input, reading gives an empty string (an empty "
+                                   "line gives \"\\n\"): the loop ends there.",
+        "server.notification_misnamed": ("The request {what} still gets -32600: the server never became ready. "
+                                         "Your server.py waits for the notification \"{near}\", but the client "
+                                         "sends \"notifications/initialized\": the name must be exactly that one."),
+        "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
+                              "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
+                              "the state from attente to pret, and only nouveau and attente get -32600.",
+        "server.replies_on_stderr": "The server wrote its replies on stderr, and nothing on stdout: the client reads "
+                                    "stdout only; stderr is for log messages.",
+        "server.eof_error": "The server stopped with code {code} at the end of its input: input() raises EOFError "
+                            "there. The end of input ends the loop, without an error.",
+        "server.printed_python": "Line {number} of the output is a Python dict written as it is (single quotes, None, "
+                                 "True), not JSON: the client reads JSON only.",
+        "server.reply_split": "Line {number} of the output opens a reply that goes on over the next lines: the "
+                              "client reads one reply per line. A JSON reply fits on one line (no indent).",
+        "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
+                                   "after an error either.",
+        "server.two_replies": "The request {what} got {count} replies: a request gets one, and only one.",
+        "server.handled_again": "The request {what} got {count} replies, the second right after the -32700 error: "
+                                "after a line that is not JSON, the loop handled the previous request again instead "
+                                "of going on to the next line.",
+        "server.capabilities_as_text": "result.capabilities is a text holding JSON, not an object: the capabilities' "
+                                       "dict goes into the reply as it is, and the reply is written as JSON once.",
+        "server.version_not_read": "error.data.requested is null, although the request asked for 1999-01-01: the "
+                                   "server did not read the version where it is, in params.protocolVersion.",
+        "server.version_misspelt": "The server refuses {asked}, and its list of versions gives \"{listed}\": a typo in "
+                                   "VERSIONS?",
+        "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
+                                        "none. For example: {example}",
+        "server.error_id_null": "The request {what} has no reply with its id, and an error {code} carries id null: "
+                                "only the -32700 error (a line that is not JSON) has id null; any other reply takes "
+                                "its request's id.",
+        "server.parse_error_no_id": "The -32700 error has no id key: it carries \"id\": null, since a line that is "
+                                    "not JSON has no id the server can read.",
+        "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
+                                 "id the server can read, not even the previous request's.",
+        "server.stopped_on_not_json": "Your server stopped (code {code}) on a line that is not JSON, before its input "
+                                      "ended.",
+        "server.stopped_on_blank_line": "Your server stopped on an empty line (code {code}), before its input ended.",
+        "server.parse_error_for_json": "Your server answers -32700 (parse error) to a line that is JSON, such as "
+                                       "{line}: -32700 is only for a line that is not JSON.",
+        "server.not_a_request_code": "Your server answers the error {code} to a JSON line that is not a request, such "
+                                     "as {line}: the one that fits is -32600 (invalid request), or no reply, as in the "
+                                     "lesson.",
+        "server.state_compared": "The request {what} still gets -32600: the state never changes. Line {line} of "
+                                 "your server.py, `{code}` compares the state with a name and changes nothing: to "
+                                 "change the state, write a single =: `{fixed}` (== is for testing).",
+        "server.text_compared_by_is": "The request {what} still gets -32600: the server never became ready. Line "
+                                      "{line} of your server.py, `{code}` compares with is, which tests for the same "
+                                      "object, not the same text: a text read from a message never is. Write "
+                                      "`{fixed}`.",
+        "server.unknown_method_unnamed": "The -32601 error's message does not say which method is unknown: as in the "
+                                         "lesson (\"Unknown method: \" + the method), it names \"{method}\".",
+        "server.stayed_new": "The request {what} still gets -32600, and a second initialize is still accepted: after "
+                             "an initialize that succeeded, the server's state stayed \"new\". initialize must change "
+                             "the server's state (the module's, not a variable of the function).",
+        "server.unknown_tools_list": "The request {what} gets -32601 (unknown method): your server does not recognise "
+                                     "the name tools/list. Compare its spelling with the lesson's.",
+        "server.stopped_on_not_a_request": "Your server stopped on a JSON line that is not a request: {line} "
+                                           "(code {code}).",
+        "server.stopped_on_initialize_without_params": "Your server stopped on an initialize without params: {line} "
+                                                       "(code {code}).",
+        "server.invalid_request_id": "Your server answers {line} with {reply}: this line has the id {id}, and its reply "
+                                     "carries it, even when it is the error -32600 (invalid request); only the -32700 "
+                                     "error (a line that is not JSON) has id null.",
+        "server.invalid_request_unanswered": "Your server gives no reply to {line}: this line has an id, so it is a "
+                                             "request, even with no method, and it gets a reply with that id (the "
+                                             "error -32600, invalid request).",
+        "server.answers_at_end": "No reply to this line in {seconds:g} s: your server answers only once its input has "
+                                 "closed, as if it read all its input before answering. A real client waits for each "
+                                 "reply before sending the next message.",
+        "server.answers_at_end.hint": "Answer each line as soon as it is read, before reading the next: a program "
+                                      "that first reads all its input (read(), readlines()) waits for it to close.",
+    },
+}

@@ -24,7 +24,7 @@ from lab.checks.reference import encode_lines, reference_replies, scenario_messa
 from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
-from lab.checks.texts import TEXTS, say
+from lab.checks.texts import say
 from lab.checks.tracebacks import trimmed
 from lab import time_limits
 
@@ -95,7 +95,7 @@ class Transcript:
     def request(self, request_id: Any) -> str:
         """The request as a check names it: a word id (the rules session's) as what that message
         is, in the run's language; a number id as its method and id, as the lesson shows them."""
-        if isinstance(request_id, str) and f"sent.{request_id}" in TEXTS["en"]:
+        if isinstance(request_id, str) and f"sent.{request_id}" in REASONS["en"]:
             return say(self.lang, f"sent.{request_id}")
         for message in self.sent:
             if isinstance(message, dict) and same(message.get("id", MISSING), request_id):
@@ -368,3 +368,63 @@ def misspelt(reply: Any, path: str) -> str:
         seen.append(name)
         value = value[name]
     return ""
+
+# Why a check failed, by key (lab/checks/texts.py `say`), in both languages with the same fields.
+REASONS = {
+    "fr": {
+        "reply.none": "Aucune réponse à la requête {what}.",
+        "reply.differs": "Réponse à la requête {what} : {path} vaut {got} au lieu de {want}.",
+        "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
+        "reply.error_not_result": ("Réponse à la requête {what} : l’erreur {code} ({message}), là où la leçon "
+                                   "attend un result : votre serveur refuse ce que la leçon accepte."),
+        "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
+                          "pour {name} ?",
+        "sent.ping-new": "ping envoyée avant initialize",
+        "sent.unknown-new": "resources/list envoyée avant initialize",
+        "sent.list-notified-new": "tools/list envoyée après notifications/initialized, avant tout initialize",
+        "sent.init-future": "initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS",
+        "sent.init-2025": "initialize qui demande la version 2025-03-26",
+        "sent.ping-waiting": "ping envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.init-again-waiting": "initialize envoyée une deuxième fois, pendant l’attente",
+        "sent.list-waiting": "tools/list envoyée pendant l’attente (après initialize, avant la notification)",
+        "sent.ping-ready": "ping envoyée une fois le serveur prêt",
+        "sent.list-ready": "tools/list envoyée une fois le serveur prêt",
+        "sent.unknown-ready": "resources/list envoyée une fois le serveur prêt",
+        "sent.init-again-ready": "initialize envoyée une deuxième fois, une fois le serveur prêt",
+        "sent.after-bad-json": "ping envoyée après la ligne qui n’est pas du JSON",
+        "sent.init-again": "initialize envoyée une deuxième fois",
+        "server.error_under_result": "Réponse à la requête {what} : l’erreur (code, message) est écrite sous result au "
+                                     "lieu de error. Une erreur part sous \"error\" (fail, partie 1).",
+        "server.refused_but_moved": "La requête {what} reçoit -32600 (déjà initialisé), alors qu’aucun initialize n’a "
+                                    "encore été accepté : un initialize refusé a quand même changé l’état du serveur. "
+                                    "L’état ne passe à attente qu’une fois la version acceptée.",
+    },
+    "en": {
+        "reply.none": "No reply to the request {what}.",
+        "reply.differs": "Reply to the request {what}: {path} is {got} instead of {want}.",
+        "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
+        "reply.error_not_result": ("Reply to the request {what}: the error {code} ({message}), where the lesson "
+                                   "expects a result: your server refuses what the lesson accepts."),
+        "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
+                          "{name}?",
+        "sent.ping-new": "ping sent before initialize",
+        "sent.unknown-new": "resources/list sent before initialize",
+        "sent.list-notified-new": "tools/list sent after notifications/initialized, before any initialize",
+        "sent.init-future": "initialize asking for version 2099-01-01, newer than those in VERSIONS",
+        "sent.init-2025": "initialize asking for version 2025-03-26",
+        "sent.ping-waiting": "ping sent while waiting (after initialize, before the notification)",
+        "sent.init-again-waiting": "initialize sent a second time, while waiting",
+        "sent.list-waiting": "tools/list sent while waiting (after initialize, before the notification)",
+        "sent.ping-ready": "ping sent once the server is ready",
+        "sent.list-ready": "tools/list sent once the server is ready",
+        "sent.unknown-ready": "resources/list sent once the server is ready",
+        "sent.init-again-ready": "initialize sent a second time, once the server is ready",
+        "sent.after-bad-json": "ping sent after the line that is not JSON",
+        "sent.init-again": "initialize sent a second time",
+        "server.error_under_result": "Reply to the request {what}: the error (code, message) is written under result "
+                                     "instead of error. An error goes under \"error\" (fail, part 1).",
+        "server.refused_but_moved": "The request {what} gets -32600 (already initialized), although no initialize has "
+                                    "been accepted yet: a refused initialize still changed the server's state. The state "
+                                    "moves to waiting only once the version is accepted.",
+    },
+}

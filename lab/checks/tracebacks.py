@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from lab.checks.texts import TEXTS, in_each_language, say
+from lab.checks import texts
+from lab.checks.texts import in_each_language, say
 from lab.layout import HELPERS
 
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<where>.+))?$')
@@ -83,7 +84,7 @@ JS_OPERATORS = ("&&", "||", "===", "!==")
 LESSON_KEYS = ("jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data", "protocolVersion",
                "capabilities", "clientInfo", "serverInfo", "name", "version", "tools", "listChanged", "requested",
                "supported", "role", "content", "choices")
-# What the error means is said first in the student's language (TEXTS' python.<type> keys),
+# What the error means is said first in the student's language (texts.py's python.<type> keys),
 # then Python's own line follows.
 PATH = re.compile(r"(?<![^\s'\"(])(?:[A-Za-z]:)?[\\/](?:[^\s'\"]*[\\/])?(?P<name>[\w.-]+\.py)\b")  # /tmp/lab-x/server.py
 
@@ -115,7 +116,7 @@ def explained(lines: list[str], lang: str) -> list[str]:
         key = "python.ConcatenateAnswer" if key == "python.Concatenate" and '(not "Answer")' in text else key
     if key == "python.IndexError" and text.startswith("Replacement index"):  # "({}, {})".format(one)
         key = "python.FormatIndex"
-    if key not in TEXTS["en"] or ("{name}" in TEXTS["en"][key] and not name):
+    if key not in texts.REASONS["en"] or ("{name}" in texts.REASONS["en"][key] and not name):
         key = "python.other"
     original = PATH.sub(r"\g<name>", lines[-1])  # a student's file by its name in their folder
     said = say(lang, key, name=name, type=error["type"], python=JS_NAMES.get(name, ""), near=near[0] if near else "")
