@@ -52,7 +52,7 @@ class CheckResult:
     expected: str = ""
     actual: str = ""
     message: str = ""  # why it failed, was skipped, or errored
-    # The same reason as a key of lab/checks/texts.py and its fields ("" when the check said it
+    # The same reason as a key of the checks' REASONS and its fields ("" when the check said it
     # in its own words): what lab/grading/causes.py reads, whatever the report's language.
     reason: str = ""
     fields: dict[str, Any] = field(default_factory=dict)

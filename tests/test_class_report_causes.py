@@ -101,7 +101,7 @@ def test_each_cause_is_read_from_the_reason_key_whatever_the_message_says() -> N
         == "missing:bonus_server.py"
     assert check_cause(check(FAILED, reason="run.silent", who="server", seconds=5.0)) == "hang:server.py"
     assert check_cause(check(FAILED, reason="run.spun", who="server", cpu=2.0)) == "cpu:server.py"
-    assert check_cause(check(FAILED, reason="client.hangs_silent", check_id="client.seven-messages",
+    assert check_cause(check(FAILED, reason="client.nothing_reached", check_id="client.seven-messages",
                              seconds=8.0)) == "hang:client.py"
     assert check_cause(check(FAILED, reason="run.spun", check_id="client.seven-messages", who="client",
                              cpu=2)) == "cpu:client.py"

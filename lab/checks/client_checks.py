@@ -637,7 +637,6 @@ CHECKS = [
 REASONS = {
     "fr": {
         "client.sent_nothing": "Le serveur n’a rien reçu du client.",
-        "client.hangs_silent": "Le client n’a rien envoyé au serveur en {seconds:g} s, et ne s’est pas arrêté : il attend quelque chose, ou il boucle.",
         "client.scenario_raises": "scenario() lève une exception au lieu de rendre la liste.",
         "client.scenario_not_a_list": "scenario() doit rendre une liste de messages.",
         "client.message_differs": "Le message {number} n’est pas celui de la leçon ({path}).",
@@ -732,7 +731,6 @@ REASONS = {
     },
     "en": {
         "client.sent_nothing": "The server received nothing from the client.",
-        "client.hangs_silent": "The client sent nothing to the server in {seconds:g} s, and did not stop: it waits for something, or loops.",
         "client.scenario_raises": "scenario() raises an exception instead of returning the list.",
         "client.scenario_not_a_list": "scenario() must return a list of messages.",
         "client.message_differs": "Message {number} is not the lesson's ({path}).",

@@ -52,10 +52,10 @@ def crash_kind(code: str) -> str:
     return STOPPED if number < 0 else CRASHED
 
 
-# A check's reason (lab/checks/texts.py) → the cause it names; the rest is "the first rule broken".
+# A check's reason (a key of lab.checks.reasons()) → the cause it names; the rest is "the first rule broken".
 REASON_CAUSES = {"file.missing": MISSING, "grade.bonus_not_attempted": MISSING, "part.unwritten": UNWRITTEN,
                  "run.silent": HANG, "run.spun": SPIN, "run.stopped_silent": CRASH,
-                 "client.hangs_silent": HANG, "client.nothing_reached": HANG, "model.load_hangs": HANG,
+                 "client.nothing_reached": HANG, "model.load_hangs": HANG,
                  "file.does_not_load": CRASH, "model.stopped_before": CRASH, "client.crashed_before_sending": CRASH}
 COMPILE_ERRORS = re.compile(r"^(?:SyntaxError|IndentationError|TabError)\b", re.M)  # Python's own, in the output
 # The error line Python ends a traceback with ("NameError: name 'x' is not defined"), as the
