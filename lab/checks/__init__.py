@@ -3,8 +3,8 @@
 A checks module is any module here that defines `CHECKS` (its `Check` declarations, listed in
 docs/checks.md by `python -m lab.checks.doc`), with the `PROBES` they read, any new `TASKS`, and
 the `REASONS` its checks fail with (lab/checks/texts.py `say`): adding checks is writing such a
-module, nothing else to register. Reports list the tasks in
-TASKS order, then the new ones in module order, each task's checks as declared.
+module, nothing else to register. Reports list the tasks in TASKS order, then the new ones in
+module order, each task's checks as declared.
 """
 
 from __future__ import annotations
