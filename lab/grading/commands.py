@@ -65,7 +65,7 @@ def interrupts_reported(lang: str, out: Path) -> Iterator[Callable[[], None]]:
     def done() -> None:
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.SIG_DFL)
-        if heard:  # it came before the summary, and its exception was lost
+        if heard:  # it came while this handler held (before `done`), and its exception was lost
             raise KeyboardInterrupt(heard[0])
 
     for number in (signal.SIGINT, signal.SIGTERM):
