@@ -42,20 +42,17 @@ def mentioning(text: str) -> list[int]:
     return found
 
 
-def start(tmp_path: Path, submissions: list[str], ignored: tuple[int, ...] = ()) -> tuple[subprocess.Popen, Path]:
-    """`lab grade` on `submissions`, once a check run is going on; `ignored`: signals it starts
-    with ignored, as a job a script starts with `&` has SIGINT."""
+def start(tmp_path: Path, submissions: list[str], ctrl_c: str = "default_int_handler") -> tuple[subprocess.Popen, Path]:
+    """`lab grade` on `submissions`, once a check run is going on. Its Ctrl-C is set here, not
+    inherited: a job a shell without job control starts with `&` (a CI run, say) has SIGINT
+    ignored, and so would everything below it; `ctrl_c="SIG_IGN"` starts it so on purpose."""
     temporary = tmp_path / "tmp"
     temporary.mkdir(exist_ok=True)
     env = {**os.environ, "TMPDIR": str(temporary), "LAB_LANG": "en"}
-
-    def ignore() -> None:
-        for number in ignored:
-            signal.signal(number, signal.SIG_IGN)
-
-    process = subprocess.Popen([sys.executable, "-m", "lab", "grade", *submissions, "--out", str(tmp_path / "out"),
+    launcher = f"import runpy, signal; signal.signal(signal.SIGINT, signal.{ctrl_c}); runpy.run_module('lab', run_name='__main__')"
+    process = subprocess.Popen([sys.executable, "-c", launcher, "grade", *submissions, "--out", str(tmp_path / "out"),
                                 "--jobs", "2", "--timeout", "60"], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, preexec_fn=ignore if ignored else None)
+                               stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until a check run is going on
         if any((record / sweep.NOTES).is_file() and "token" in (record / sweep.NOTES).read_text()
@@ -94,15 +91,17 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: i
     assert not (tmp_path / "out" / classroom.RESERVE_NAME).exists()  # nor room held in --out
 
 
-def test_a_run_started_with_ctrl_c_ignored_still_stops_on_it(tmp_path: Path) -> None:
-    """A shell without job control starts an `&` job with SIGINT ignored (a CI run started so
-    passes it on to every process below it): Python then keeps it ignored, and the class was
-    graded to the end and `lab grade` exited 0, as if no one had asked it to stop."""
-    process, _ = start(tmp_path, hanging_class(tmp_path / "class", count=2), ignored=(signal.SIGINT,))
+def test_a_run_started_with_ctrl_c_ignored_keeps_it_ignored_and_stops_on_sigterm(tmp_path: Path) -> None:
+    """As every Unix tool: a job started with SIGINT ignored (`lab grade … &` in a script) is
+    not stopped by the terminal's Ctrl-C; SIGTERM still stops it, cleanly and never with 0."""
+    process, _ = start(tmp_path, hanging_class(tmp_path / "class", count=2), ctrl_c="SIG_IGN")
     process.send_signal(signal.SIGINT)
+    with pytest.raises(subprocess.TimeoutExpired):
+        process.wait(timeout=2)  # still grading
+    process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 128 + signal.SIGINT, stderr.decode()
-    assert text("en", "grade.interrupted", signal=signal.SIGINT, path=tmp_path / "out") in stderr.decode()
+    assert process.returncode == 128 + signal.SIGTERM, stderr.decode()
+    assert text("en", "grade.interrupted", signal=signal.SIGTERM, path=tmp_path / "out") in stderr.decode()
     assert not (tmp_path / "out" / "summary.csv").exists()
 
 
@@ -111,6 +110,7 @@ def test_a_run_started_with_ctrl_c_ignored_still_stops_on_it(tmp_path: Path) -> 
 # prints that exception and goes on.
 LOST_SIGNAL = """\
 import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever this test's own starter ignores
 from lab.grading import classroom
 
 class Loses:
@@ -147,6 +147,7 @@ def test_a_signal_whose_exception_a_finalizer_lost_still_stops_the_class(tmp_pat
 # no more, and the loop waited forever for the submission none would grade.
 LOST_IN_THE_LOOP = """\
 import os, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from lab.grading import classroom
 
 class Loses:

@@ -457,8 +457,7 @@ class Stop(threading.Event):
 @contextlib.contextmanager
 def stopped_cleanly() -> Iterator[Stop]:
     """SIGTERM stops the run as Ctrl-C does: the check runs are killed, and the workers let finish
-    their clean-up (private copies, control groups). A signal the run's starter ignored is
-    handled all the same: a grader told to stop stops (lab/grading/commands.py)."""
+    their clean-up (private copies, control groups)."""
     stop = Stop()
     previous = {}
     if threading.current_thread() is threading.main_thread():
@@ -470,7 +469,9 @@ def stopped_cleanly() -> Iterator[Stop]:
             stop.set()
             stop.raise_if_set()
 
-        previous = {number: signal.signal(number, interrupted) for number in (signal.SIGINT, signal.SIGTERM)}
+        # A run started with a signal ignored (Ctrl-C under `&`) keeps it ignored.
+        previous = {number: signal.signal(number, interrupted) for number in (signal.SIGINT, signal.SIGTERM)
+                    if signal.getsignal(number) is not signal.SIG_IGN}
     try:
         yield stop
     except BaseException:

@@ -3,10 +3,9 @@ group: thin, like lab/cli.py."""
 
 from __future__ import annotations
 
-import contextlib
 import signal
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import click
 
@@ -44,40 +43,6 @@ def writable(out: Path, lang: str) -> None:
     except OSError as error:
         raise click.ClickException(text(lang, "grade.out_unwritable", path=clean_text(str(out)),
                                         reason=error.strerror or type(error).__name__)) from None
-
-
-@contextlib.contextmanager
-def interrupts_reported(lang: str, out: Path) -> Iterator[Callable[[], None]]:
-    """Until the summary is written, SIGINT and SIGTERM end `lab grade` with 128 + the signal and
-    grade.interrupted, never 0, from its first line on: Python's own SIGINT handler makes click
-    exit 1, SIGTERM's default kills without a word, and a signal its starter ignored (a job
-    started with `&` by a script has SIGINT ignored) would be lost while the class is graded to
-    the end. Who wants a grading no Ctrl-C reaches starts it in a session of its own (setsid).
-    Yields `done`: call it once the summary is written; from then on a signal ends the process
-    by that signal (Python's handler would raise KeyboardInterrupt where click's teardown makes
-    the exit code 0, or where a finalizing interpreter loses it)."""
-    heard: list[int] = []  # a signal whose exception a finalizer swallowed is still heard
-
-    def interrupted(number: int, _frame: object) -> None:
-        heard.append(number)
-        raise KeyboardInterrupt(number)
-
-    def done() -> None:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(number, signal.SIG_DFL)
-        if heard:  # it came while this handler held (before `done`), and its exception was lost
-            raise KeyboardInterrupt(heard[0])
-
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, interrupted)
-    try:
-        yield done
-    except KeyboardInterrupt as stopped:  # Ctrl-C, SIGTERM (here or classroom.stopped_cleanly): never a success
-        number = stopped.args[0] if stopped.args and isinstance(stopped.args[0], int) else signal.SIGINT
-        from lab.grading.hygiene import clean_text
-
-        click.echo("\n" + text(lang, "grade.interrupted", signal=number, path=clean_text(str(out))), err=True)
-        raise SystemExit(128 + number) from None
 
 
 def add_grading_commands(cli: click.Group, lang: str) -> None:
@@ -119,13 +84,6 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     def grade(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None,
               timeout: float, memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool,
               show: bool, _lang: str | None) -> None:
-        with interrupts_reported(lang, out) as summary_written:
-            grade_into(submissions, fmt, out, jobs, timeout, memory_mib, bonus, no_sandbox, no_preload, force,
-                       show, summary_written)
-
-    def grade_into(submissions: tuple[Path, ...], fmt: str, out: Path, jobs: int | None, timeout: float,
-                   memory_mib: int, bonus: bool, no_sandbox: bool, no_preload: bool, force: bool, show: bool,
-                   summary_written: Callable[[], None]) -> None:
         from lab.grading.capacity import holds_one_job
         from lab.grading.classroom import (SandboxUnavailable, SummaryNotWritten, grade_class, path_problems,
                                            record_kit_error, size_class)
@@ -165,6 +123,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
                                  preload=not no_preload,
                                  on_resume=resumed,
                                  on_start=lambda path: click.echo(path.said(lang), err=True))
+        except KeyboardInterrupt as stopped:  # Ctrl-C, or SIGTERM (classroom.stopped_cleanly): never a success
+            number = stopped.args[0] if stopped.args and isinstance(stopped.args[0], int) else signal.SIGINT
+            click.echo("\n" + text(lang, "grade.interrupted", signal=number, path=clean_text(str(out))), err=True)
+            raise SystemExit(128 + number) from None
         except SandboxUnavailable as problem:
             record_kit_error(list(submissions), out, fmt, lang, str(problem), bonus)
             raise click.ClickException(str(problem)) from None
@@ -175,7 +137,6 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             raise
         finally:
             progress.close()
-        summary_written()
         if show:
             from lab.report import render
 
@@ -191,6 +152,10 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
         if result.report_problem:
             raise click.ClickException(text(lang, "report.not_written", reason=result.report_problem))
         click.echo(text(lang, "report.done", path=clean_text(str(result.summary.parent / REPORT_NAME))), err=True)
+        # Done: a signal from now on ends the process by that signal. Python's handler would raise
+        # KeyboardInterrupt, which click's teardown makes exit code 0, or a finalizing interpreter loses.
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, signal.SIG_DFL)
 
     @cli.command("gradescope-run", hidden=True, help=help_text["gradescope_run"])
     @click.argument("upload", type=click.Path(file_okay=False, path_type=Path))
