@@ -42,11 +42,15 @@ def mentioning(text: str) -> list[int]:
     return found
 
 
-def start(tmp_path: Path, submissions: list[str]) -> tuple[subprocess.Popen, Path]:
+def start(tmp_path: Path, submissions: list[str], ctrl_c: str = "default_int_handler") -> tuple[subprocess.Popen, Path]:
+    """`lab grade` on `submissions`, once a check run is going on. Its Ctrl-C is set here, not
+    inherited: a job a shell without job control starts with `&` (a CI run, say) has SIGINT
+    ignored, and so would everything below it; `ctrl_c="SIG_IGN"` starts it so on purpose."""
     temporary = tmp_path / "tmp"
     temporary.mkdir(exist_ok=True)
     env = {**os.environ, "TMPDIR": str(temporary), "LAB_LANG": "en"}
-    process = subprocess.Popen([sys.executable, "-m", "lab", "grade", *submissions, "--out", str(tmp_path / "out"),
+    launcher = f"import runpy, signal; signal.signal(signal.SIGINT, signal.{ctrl_c}); runpy.run_module('lab', run_name='__main__')"
+    process = subprocess.Popen([sys.executable, "-c", launcher, "grade", *submissions, "--out", str(tmp_path / "out"),
                                 "--jobs", "2", "--timeout", "60"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
@@ -85,6 +89,92 @@ def test_a_run_stopped_by_a_signal_leaves_nothing_behind(tmp_path: Path, stop: i
     assert settled(lambda: mentioning(str(tmp_path)) == []), mentioning(str(tmp_path))
     assert list(temporary.iterdir()) == []
     assert not (tmp_path / "out" / classroom.RESERVE_NAME).exists()  # nor room held in --out
+
+
+def test_a_run_started_with_ctrl_c_ignored_keeps_it_ignored_and_stops_on_sigterm(tmp_path: Path) -> None:
+    """As every Unix tool: a job started with SIGINT ignored (`lab grade … &` in a script) is
+    not stopped by the terminal's Ctrl-C; SIGTERM still stops it, cleanly and never with 0."""
+    process, _ = start(tmp_path, hanging_class(tmp_path / "class", count=2), ctrl_c="SIG_IGN")
+    process.send_signal(signal.SIGINT)
+    with pytest.raises(subprocess.TimeoutExpired):
+        process.wait(timeout=2)  # still grading
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM, stderr.decode()
+    assert text("en", "grade.interrupted", signal=signal.SIGTERM, path=tmp_path / "out") in stderr.decode()
+    assert not (tmp_path / "out" / "summary.csv").exists()
+
+
+# A signal whose KeyboardInterrupt is lost: it comes while a finalizer runs in the main thread
+# (here at once, from the __del__ of an object dropped as each report is written), and Python
+# prints that exception and goes on.
+LOST_SIGNAL = """\
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever this test's own starter ignores
+from lab.grading import classroom
+
+class Loses:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs here, inside the finalizer
+            pass
+
+def write_one(*args, **kwargs):
+    path = written(*args, **kwargs)
+    Loses()
+    return path
+
+written, classroom.write_one = classroom.write_one, write_one
+from lab.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_a_signal_whose_exception_a_finalizer_lost_still_stops_the_class(tmp_path: Path) -> None:
+    """The signal comes as the last submission's files are written: before, the class went on
+    to its summary and `lab grade` exited 0."""
+    (tmp_path / "empty").mkdir()  # graded without a check run: the run is short
+    done = subprocess.run([sys.executable, "-c", LOST_SIGNAL, "grade", str(tmp_path / "empty"), "--out",
+                           str(tmp_path / "out")], cwd=ROOT, env={**os.environ, "LAB_LANG": "en"},
+                          capture_output=True, text=True, timeout=120)
+    assert "Exception ignored in" in done.stderr  # the window this test is about: the exception lost
+    assert done.returncode == 128 + signal.SIGINT, done.stderr
+    assert text("en", "grade.interrupted", signal=signal.SIGINT, path=tmp_path / "out") in done.stderr
+    assert not (tmp_path / "out" / "summary.csv").exists()
+
+
+# What the class loop does then, while submissions are left: each worker, seeing the stop, takes
+# no more, and the loop waited forever for the submission none would grade.
+LOST_IN_THE_LOOP = """\
+import os, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from lab.grading import classroom
+
+class Loses:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+
+with classroom.stopped_cleanly() as stop:
+    def grade_one(item):
+        if item != "a":
+            stop.wait(60)  # as a check run the stop ends
+        return item
+    try:
+        for position, report in classroom.graded_in_parallel(["a", "b", "c"], grade_one, 1, stop):
+            if report == "a":
+                Loses()
+    except KeyboardInterrupt as stopped:
+        print("stopped", *stopped.args)
+"""
+
+
+def test_the_class_loop_ends_on_a_signal_whose_exception_was_lost(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", LOST_IN_THE_LOOP], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert "Exception ignored in" in done.stderr
+    assert done.stdout.split() == ["stopped", str(int(signal.SIGINT))], done.stderr
 
 
 # `lab grade` whose interpreter is slow to end, as under load: an exit handler says when the

@@ -300,9 +300,10 @@ def finished(out: Path, name: str, fmt: str, bonus: bool, settings: dict) -> Rep
 
 
 def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
-                       jobs: int, stop: threading.Event | None = None) -> Iterator[tuple[int, Report]]:
+                       jobs: int, stop: "Stop | None" = None) -> Iterator[tuple[int, Report]]:
     """(position in `items`, report) as each is graded, by up to `jobs` threads (`grade_one` never
-    raises). A thread the host will not start is done without; if none is left, the caller grades."""
+    raises). A thread the host will not start is done without; if none is left, the caller grades.
+    Once `stop` is set, no item is begun and the wait ends with its KeyboardInterrupt."""
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(items)):
         todo.put(index)
@@ -330,6 +331,8 @@ def graded_in_parallel(items: list[Any], grade_one: Callable[[Any], Report],
                 yield done.get(timeout=0.5)
                 break
             except queue.Empty:
+                if stop is not None:  # the signal's own exception may have been lost (Stop)
+                    stop.raise_if_set()
                 if any(worker.is_alive() for worker in workers):
                     continue
                 if todo.empty() and done.empty():  # a worker died holding one: never wait forever
@@ -438,19 +441,33 @@ def grade_class(submissions: list[Path], out: Path, **options: Any) -> ClassResu
             (out / RESERVE_NAME).unlink()
 
 
+class Stop(threading.Event):
+    """Set by SIGINT or SIGTERM, with the signal's number. The KeyboardInterrupt the handler
+    raises is lost when it lands in a finalizer (a __del__, a weakref callback run by the
+    garbage collector: Python prints it and goes on); the grading then reads this event, which
+    stays set, and raises it again: the run never goes on as if no signal had come."""
+
+    number: int = signal.SIGINT
+
+    def raise_if_set(self) -> None:
+        if self.is_set():
+            raise KeyboardInterrupt(self.number)  # its number: `lab grade` exits with 128 + it
+
+
 @contextlib.contextmanager
-def stopped_cleanly() -> Iterator[threading.Event]:
+def stopped_cleanly() -> Iterator[Stop]:
     """SIGTERM stops the run as Ctrl-C does: the check runs are killed, and the workers let finish
     their clean-up (private copies, control groups)."""
-    stop = threading.Event()
+    stop = Stop()
     previous = {}
     if threading.current_thread() is threading.main_thread():
         def interrupted(number: int, _frame: object) -> None:
             # Set at once, before the contexts inside this one unwind: stopping the preloaders
             # ends the check runs they forked, and a worker that saw one end before `stop` was
             # set would try it again (grade_with_retries), on a new interpreter, and be waited for.
+            stop.number = number
             stop.set()
-            raise KeyboardInterrupt(number)  # its number: `lab grade` exits with 128 + it
+            stop.raise_if_set()
 
         # A run started with a signal ignored (Ctrl-C under `&`) keeps it ignored.
         previous = {number: signal.signal(number, interrupted) for number in (signal.SIGINT, signal.SIGTERM)
@@ -490,7 +507,7 @@ def hold_room(path: Path, size: int) -> Path:
 
 
 def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: Spec | None, started: float,
-                   stop: threading.Event) -> ClassResult:
+                   stop: Stop) -> ClassResult:
     fmt, lang, bonus, limits = grading.fmt, grading.lang, grading.bonus, grading.limits
     names = output_names(submissions)
     reports: dict[int, Report] = {}
@@ -551,6 +568,7 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
                     (out / names[index] / formats.FILE_NAMES[fmt]).unlink()
             if grading.on_done:
                 grading.on_done(len(reports), len(submissions))
+        stop.raise_if_set()  # a signal whose exception was lost: never a summary as if it had not come
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     with contextlib.suppress(OSError):
