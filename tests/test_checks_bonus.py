@@ -214,10 +214,10 @@ def test_a_real_client_late_on_its_first_try_costs_the_solution_nothing(monkeypa
 
 def test_an_sdk_mode_late_on_its_first_try_is_tried_again_alone_and_costs_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    folder_ids = BONUS_IDS[:-1]
+    ids = BONUS_IDS[:-1]
     tries = counted_sdk_tries(monkeypatch, first_step_limit=0.001)  # no server answers a handshake in that
-    report = check_bonus(SOLUTIONS, folder_ids)
-    assert statuses(report) == {check_id: PASSED for check_id in folder_ids}, [r.message for r in report.results]
+    report = check_bonus(SOLUTIONS, ids)
+    assert statuses(report) == {check_id: PASSED for check_id in ids}, [r.message for r in report.results]
     assert tries == [("legacy", "auto")] * 2
 
 
