@@ -3,9 +3,9 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late; one that ran out of time runs a second time before that costs (`late`), since a busy host
-makes a client late as surely as a hanging server does. Their output is read as it comes, capped (lab/process/capped.py::read_run): a
-flooding child cannot fill a pipe or the memory.
+late; one that ran out of time runs a second time before that costs (`late`), since a busy
+host makes a client late as surely as a hanging server does. Their output is read as it
+comes, capped (lab/process/capped.py::read_run): a flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
