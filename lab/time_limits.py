@@ -50,9 +50,6 @@ MODEL_SILENT = 60.0  # how long the silent endpoint keeps a connection without a
 
 # ---------------------------------------------------------------- real MCP clients (real_clients.py)
 
-# Each limit here is a timing verdict a busy host can cause as well as a server: a client that
-# ran out of one runs a second time before it costs (real_clients.late); its probe allows both.
-
 # One SDK mode: connect and list tools. A healthy server needs milliseconds; the SDK itself
 # waits longer for a `server/discover` answer, so a server that ignores the probe fails here.
 SDK_STEP = 6.0

@@ -97,11 +97,10 @@ PROBES = {
     "bonus.unknown": Probe(lambda context: stdio_session(context, [initialize("init-unknown", UNKNOWN_VERSION)]),
                            SESSION_LIMIT, NOT_READ),
     **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
-    # The real-client probes first wait for the stdio session (SESSION_LIMIT), then run their
-    # client, twice when the first ran out of time (real_clients.late: its confirmation).
-    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + 2 * real_clients.SDK_LIMIT, NOT_READ),
-    "bonus.inspector": Probe(inspector_probe,
-                             SESSION_LIMIT + 2 * real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT, NOT_READ),
+    # The real-client probes first wait for the stdio session (SESSION_LIMIT).
+    "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
+    "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT,
+                             NOT_READ),
 }
 
 

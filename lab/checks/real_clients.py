@@ -3,9 +3,8 @@
 The bonus step's tests and graded checks use them. Both are slow to start (importing the
 SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
 each runs in a child process with a time limit and is killed with its process group when
-late; one that ran out of time runs a second time before that costs (`late`), since a busy
-host makes a client late as surely as a hanging server does. Their output is read as it
-comes, capped (lab/process/capped.py::read_run): a flooding child cannot fill a pipe or the memory.
+late. Their output is read as it comes, capped (lab/process/capped.py::read_run): a
+flooding child cannot fill a pipe or the memory.
 
 Every run ends as one `RealClientRun`:
 - connected: the handshake worked and `tools/list` answered (version, tools);
@@ -138,29 +137,9 @@ def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tup
 # ---------------------------------------------------------------- the mcp SDK client
 
 
-# A client's timing verdicts: it ran out of time, which a busy host may cause as well as a server that hangs.
-LATE = ("real.no_answer", "real.sdk_late", "real.inspector_no_answer")
-
-
-def late(run: RealClientRun) -> bool:
-    return run.outcome == FAILED and run.reason in LATE
-
-
 def run_sdk(server: Path, modes: tuple[str, ...] = SDK_MODES, limit: float = SDK_LIMIT,
             step_limit: Optional[float] = None, launch: Launch = HERE, lang: str = "fr") -> list[RealClientRun]:
-    """The SDK's `Client` over stdio against `python server`, once per mode, in one child. A
-    timing verdict is confirmed before it costs: the modes that ran out of time get a second
-    child, whose verdict is kept (a server that hangs is late both times)."""
-    runs = sdk_try(server, modes, limit, step_limit, launch, lang)
-    again = tuple(run.client.removeprefix("sdk-") for run in runs if late(run))
-    if again:
-        confirmed = {run.client: run for run in sdk_try(server, again, limit, step_limit, launch, lang)}
-        runs = [confirmed.get(run.client, run) for run in runs]
-    return runs
-
-
-def sdk_try(server: Path, modes: tuple[str, ...], limit: float, step_limit: Optional[float],
-            launch: Launch, lang: str) -> list[RealClientRun]:
+    """The SDK's `Client` over stdio against `python server`, once per mode, in one child."""
     step_limit = SDK_STEP_LIMIT if step_limit is None else step_limit
     # `-I`: neither the working folder nor PYTHON* variables reach sys.path; the kit's folder is
     # put first on it, so the child finds `lab` even where it is not installed.
@@ -275,14 +254,6 @@ NPM_ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (.*)$", re.MULTILINE)
 
 def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_LIMIT,
                   limit: float = INSPECTOR_LIMIT, launch: Launch = HERE, lang: str = "fr") -> RealClientRun:
-    """The Inspector's `tools/list` (inspector_try); a timing verdict is confirmed before it costs,
-    as the SDK's (run_sdk): a second try, whose verdict is kept."""
-    run = inspector_try(server, fetch, fetch_limit, limit, launch, lang)
-    return inspector_try(server, fetch, fetch_limit, limit, launch, lang) if late(run) else run
-
-
-def inspector_try(server: Path, fetch: bool, fetch_limit: float, limit: float, launch: Launch,
-                  lang: str) -> RealClientRun:
     """`npx @modelcontextprotocol/inspector@VERSION --cli python SERVER --method tools/list`.
 
     Under `lab grade`, only the Inspector found before grading started (`launch.inspector`)
