@@ -183,12 +183,25 @@ def model_reasons(lang: str) -> dict[str, str]:
     return dict(load("model_setup").REASONS[lang])
 
 
+# CPython 3.11 counts the depth of the AST objects it builds per interpreter, not per thread: a
+# collection that runs a finalizer in the middle of one parse lets another thread parse, and
+# either fails with "SystemError: AST constructor recursion depth mismatch". The checks run in
+# threads and the student files are parsed by several: one parse at a time (re-entrant, for a
+# finalizer that parses too).
+PARSING = threading.RLock()
+
+
+def parse_python(source: str | bytes, mode: str = "exec") -> ast.AST:
+    with PARSING:
+        return ast.parse(source, mode=mode)
+
+
 def handout_texts(folder: Path, file: str, name: str) -> list[dict]:
     """The tables `name[lang]` (French, English) of the student's `file`, read as text and never
     run: the words of the handout the class works from, which may be an older one than this
     kit's; none when the file has no such literal."""
     try:
-        tree = ast.parse(read_student_file(folder / file) or b"")
+        tree = parse_python(read_student_file(folder / file) or b"")
         found = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                  and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):

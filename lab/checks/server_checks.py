@@ -14,7 +14,7 @@ from typing import Any, Callable
 from lab.checks import check_title, parts
 from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, printed_besides,
                                unwritten_task)
-from lab.checks.reference import reference_replies, scenario_messages
+from lab.checks.reference import parse_python, reference_replies, scenario_messages
 from lab.checks.server_session import (
     MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
     field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same, stopped_before)
@@ -614,7 +614,7 @@ def comparison_slip(context: Context) -> tuple[str, dict[str, Any]] | None:
     compared by `is` (never true of a text read), or `etat == "attente"` alone, meant as `=`."""
     source = server_source(context)
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except (SyntaxError, ValueError):
         return None
     for node in ast.walk(tree):

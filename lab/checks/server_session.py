@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from lab.checks import check_hint, check_title
 from lab.checks.engine import WAITS_FOR, Context, Failed, Probe, Skipped
-from lab.checks.reference import encode_lines, reference_replies, scenario_messages
+from lab.checks.reference import encode_lines, parse_python, reference_replies, scenario_messages
 from lab.process.capped import parse_json
 from lab.process.student import child_env
 from lab.process.talk import Run, converse
@@ -130,7 +130,7 @@ def python_value(text: str) -> Any:
     if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
         return MISSING
     try:
-        return ast.literal_eval(text.strip())
+        return ast.literal_eval(parse_python(text.strip(), "eval"))
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
         return MISSING
 
