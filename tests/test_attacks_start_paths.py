@@ -15,6 +15,7 @@ leave no mark, and the honest submission keeps full marks.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import tempfile
@@ -127,6 +128,15 @@ def grade(submissions: list[Path], out: Path, path: str, monkeypatch: pytest.Mon
     return scores, graded, headers[0]
 
 
+def not_passed(out: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """Each graded submission's checks that did not pass: (id, reason, message), for a failure's message."""
+    records = {record.parent.name: json.loads(record.read_text(encoding="utf-8"))["report"]
+               for record in out.glob("*/.lab-report.json")}
+    return {name: [(check["id"], check.get("reason", ""), check.get("message", "")[:200])
+                   for check in report.get("results", []) if check.get("status") != "passed"]
+            for name, report in records.items()}
+
+
 HEADERS = {
     "preloaded": "checks forked by the preloader; model runner forked by the zygote, joined into its sandbox.",
     "long-tmpdir": "checks forked by the preloader; model runner forked by the zygote, joined into its sandbox.",
@@ -202,7 +212,8 @@ def test_a_submissions_json_py_never_reaches_the_sdk_client(path: str, tmp_path:
     scores, _, _ = grade([honest, shadow], tmp_path / "out", path, monkeypatch, tmp_path, bonus=True)
     assert not (marks / "json").exists()
     assert scores["honest"][1] is False
-    assert scores["shadow"] == scores["honest"]  # the same work, the same marks: json.py changed nothing
+    # The same work, the same marks: json.py changed nothing.
+    assert scores["shadow"] == scores["honest"], not_passed(tmp_path / "out")
 
 
 FORGED_FRAME = """\
