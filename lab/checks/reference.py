@@ -9,6 +9,7 @@ import ast
 import contextlib
 import enum
 import errno
+import gc
 import importlib.util
 import json
 import os
@@ -183,17 +184,23 @@ def model_reasons(lang: str) -> dict[str, str]:
     return dict(load("model_setup").REASONS[lang])
 
 
-# CPython 3.11 counts the depth of the AST objects it builds per interpreter, not per thread: a
-# collection that runs a finalizer in the middle of one parse lets another thread parse, and
-# either fails with "SystemError: AST constructor recursion depth mismatch". The checks run in
-# threads and the student files are parsed by several: one parse at a time (re-entrant, for a
-# finalizer that parses too).
-PARSING = threading.RLock()
+# CPython 3.11 counts the depth of the AST objects it builds per interpreter: if anything else
+# builds some in the middle of a parse, the parse fails with "SystemError: AST constructor
+# recursion depth mismatch". A collection run in the middle can do it (a finalizer whose error
+# Python prints parses the traceback's line: openai's HTTP client has one), or another check
+# thread, given the turn by a finalizer. So no collection during a parse, and one parse at a time.
+PARSING = threading.Lock()
 
 
 def parse_python(source: str | bytes, mode: str = "exec") -> ast.AST:
     with PARSING:
-        return ast.parse(source, mode=mode)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return ast.parse(source, mode=mode)
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def handout_texts(folder: Path, file: str, name: str) -> list[dict]:
