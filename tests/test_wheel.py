@@ -23,15 +23,17 @@ from lab.checks import reference
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `bin/` folder of a fresh venv holding the kit's wheel and nothing of the checkout."""
     work = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(work / "dist"),
-                    str(ROOT)], check=True, timeout=300)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "-w", str(work / "dist"),
+                            str(ROOT)], capture_output=True, text=True, check=True, timeout=300)
+    assert "absent from the `packages` configuration" not in built.stdout + built.stderr  # every data folder declared
     wheel = next((work / "dist").glob("mcp_handshake_lab-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert {"lab/solutions/server.py", "lab/solutions/client.py", "lab/solutions/model.py",
             "lab/solutions/answers.toml"} <= set(names)
-    # Every module of the kit's source, and nothing that is not there (a stale build/ folder).
-    source = {path.relative_to(ROOT).as_posix() for path in (ROOT / "lab").rglob("*.py")}
-    assert {name for name in names if name.endswith(".py") and not name.startswith("lab/solutions/")} == source
+    # Every file of the kit's source (its data folders too), and nothing that is not there (a stale build/ folder).
+    source = {path.relative_to(ROOT).as_posix() for path in (ROOT / "lab").rglob("*")
+              if path.is_file() and "__pycache__" not in path.parts}
+    assert {name for name in names if name.startswith("lab/") and not name.startswith("lab/solutions/")} == source
     venv.create(work / "venv", with_pip=True)
     bin_dir = work / "venv" / "bin"
     subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
@@ -89,7 +91,10 @@ def test_gradescope_bundle_from_the_wheel(installed: Path, tmp_path: Path) -> No
     subprocess.run([str(installed / "python"), "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "-w", str(tmp_path / "dist"), str(tmp_path / "source" / "kit")], check=True, timeout=300)
     rebuilt = zipfile.ZipFile(next((tmp_path / "dist").glob("mcp_handshake_lab-*.whl"))).namelist()
-    assert {"lab/cli.py", "lab/grading/bundle.py", "lab/solutions/server.py", "lab/solutions/answers.toml"} <= set(rebuilt)
+    assert {"lab/cli.py", "lab/grading/bundle.py", "lab/solutions/server.py", "lab/solutions/answers.toml",
+            "lab/grading/page/class_report.css", "lab/grading/gradescope/run_autograder"} <= set(rebuilt)
+    assert {name for name in rebuilt if name.startswith("lab/")} == {name.removeprefix("kit/") for name in bundle.namelist()
+                                                                     if name.startswith("kit/lab/")}
 
 
 def test_lab_exercises_from_the_wheel_writes_the_student_files_here(installed: Path, tmp_path: Path) -> None:

@@ -210,8 +210,7 @@ def kit_pyproject() -> str:
     """pyproject.toml for the bundled kit: this distribution's name, version and dependencies."""
     distribution = metadata.distribution(DISTRIBUTION)
     requirements = [line for line in distribution.requires or [] if "extra ==" not in line]
-    packages = sorted({"lab", "lab.solutions", *(".".join(("lab", *path.parent.relative_to(PACKAGE).parts))
-                                                  for path in PACKAGE.rglob("__init__.py"))})
+    packages = sorted({".".join(name.split("/")[:-1]) for name in kit_files()})  # data folders too
     return template("kit_pyproject.toml", name=DISTRIBUTION, version=distribution.version,
                     dependencies=json.dumps(requirements), packages=json.dumps(packages))
 
