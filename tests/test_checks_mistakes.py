@@ -616,6 +616,10 @@ MISTAKES = {
         "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
         "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",
         "JSON-RPC's error codes are negative: the minus sign is part of the code"),
+    "answers.toml gives an error's message for its code": (
+        "answers", '1 = "erreur -32600"', '1 = "Pas initialisé"', "answers.six-replies",
+        "Cellule six_reponses.1 : c’est bien une erreur : dites aussi son code.",
+        "Cell six_reponses.1 (the six replies: 1): it is an error indeed: also say its code."),
     "answers.toml puts an accent in a table's name": (
         "answers", "[six_reponses]", "[six_réponses]", "answers.keywords",
         "answers.toml ne se lit pas, ligne 12 : le nom de la table a une lettre qu’un nom sans guillemets n’admet pas",
