@@ -616,6 +616,10 @@ MISTAKES = {
         "answers", '1 = "erreur -32600"', '1 = "erreur 32600"', "answers.six-replies",
         "les codes d’erreur de JSON-RPC sont négatifs : le signe moins fait partie du code",
         "JSON-RPC's error codes are negative: the minus sign is part of the code"),
+    "answers.toml gives an error's message for its code": (
+        "answers", '1 = "erreur -32600"', '1 = "Pas initialisé"', "answers.six-replies",
+        "Cellule six_reponses.1 : c’est bien une erreur : dites aussi son code.",
+        "Cell six_reponses.1 (the six replies: 1): it is an error indeed: also say its code."),
     "answers.toml puts an accent in a table's name": (
         "answers", "[six_reponses]", "[six_réponses]", "answers.keywords",
         "answers.toml ne se lit pas, ligne 12 : le nom de la table a une lettre qu’un nom sans guillemets n’admet pas",
@@ -729,6 +733,27 @@ MISTAKES = {
         '        print("Échantillon enregistré : aucun modèle n’a répondu ({}, {}).".format(why_no_model(erreur, model_settings())))',
         "model.refused", "Ce texte a plus de {} que .format ne reçoit de valeurs : chaque {} prend la valeur suivante.",
         "This text has more {} than .format gets values: each {} takes the next value."),
+    "the server swaps the id and the result": (
+        "server", '    envoyer({"id": id, "result": result})\n', '    envoyer({"id": result, "result": id})\n',
+        "server.json-rpc-replies", "Ligne mal formée : son id n’est ni un nombre, ni un texte, ni null : c’est l’id de "
+        "la requête qui revient", "Malformed line: its id is neither a number, a text nor null: the request's id is "
+        "what comes back"),
+    "the client prints its replies without their newline": (
+        "client", 'print("<- " + ligne)', 'print("<- " + ligne, end="")', "client.prints-exchange",
+        "Les lignes « <- » se suivent sur une seule ligne : chacune finit par un retour à la ligne, que print(…, "
+        "end=\"\") ôte.",
+        "The \"<- \" lines follow one another on a single line: each ends with a newline, which print(…, end=\"\") "
+        "takes away."),
+    "the server forgets the return after a notification": (
+        "server", '            etat = "pret"\n        return\n', '            etat = "pret"\n', "server.keeps-running",
+        "La clé « id » n’est pas dans ce dictionnaire : vérifiez d’abord qu’elle y est (une notification n’a pas d’id, "
+        "et ne reçoit jamais de réponse).",
+        "The key “id” is not in this dictionary: check first that it is there (a notification has no id, and never "
+        "gets a reply)."),
+    "the server answers ping with null": (
+        "server", '        return repondre(msg["id"], {})', '        return repondre(msg["id"], None)',
+        "server.ping-every-state", "Réponse à la requête ping envoyée avant initialize : result vaut null au lieu de {}.",
+        "Reply to the request ping sent before initialize: result is null instead of {}."),
     "the server replies with instructions null": (
         "server", '"serverInfo": {"name": "cantine", "version": "0.2"}})',
         '"serverInfo": {"name": "cantine", "version": "0.2"}, "instructions": None})', "server.capabilities-only-tools",
@@ -893,6 +918,24 @@ def test_a_crash_on_a_message_that_moves_no_state_costs_only_the_checks_of_that_
     assert failed == ["server.id-zero", "server.keeps-running", "server.parse-error", "server.ping-every-state"], failed
 
 
+def test_a_crash_on_every_notification_leaves_what_it_never_read_unjudged_not_failed(tmp_path):
+    """A server that stops on each notification never reads the rest of its input: the bad line
+    after it and the end of input wait for keeps-running, they are not failures of their own."""
+    kind, old, new, *_ = MISTAKES["the server forgets the return after a notification"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    failed = sorted(r.id for r in report.results if r.status == "failed")
+    assert failed == ["server.gate-before-initialize", "server.keeps-running", "server.not-a-request"], failed
+    waiting = {r.id: r.message for r in report.results if r.id in ("server.exits-at-eof", "server.parse-error")}
+    assert all(r.status == "skipped" for r in report.results if r.id in waiting), waiting
+
+
+def test_a_ping_answered_with_null_costs_the_ping_check_only(tmp_path):
+    """The request of id 0 is a ping: its reply came, with ping's mistake in it, which is not id 0's."""
+    kind, old, new, *_ = MISTAKES["the server answers ping with null"]
+    report = run_some(lesson_folder(tmp_path, kind, (old, new)), "server.", lang="en")
+    assert [r.id for r in report.results if r.status != PASSED] == ["server.ping-every-state"]
+
+
 def test_an_error_code_written_as_text_costs_the_shape_and_that_reply_only(tmp_path):
     """A code written as text in one reply breaks part 1's rule (and the checks that need it), and
     the check of that reply; the other replies are still judged (issue 34: one mistake, one cost)."""
@@ -998,6 +1041,18 @@ def test_a_client_that_hands_ask_or_the_given_reader_the_wrong_thing_is_told_whi
     folder = solutions_copy(tmp_path / "w", "client.py", old, new)
     named, message = first_failure(run_some(folder, "client.", lang=lang))
     assert (named, message.splitlines()[0]) == ("client.asks-model", say(lang, reason))
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "Le client lit server.stdout lui-même, alors que watch(server) (fourni) le lit déjà : les deux se partagent "
+           "les lignes du serveur, et chacun en perd. Lisez chaque réponse avec next_line(server)."),
+    ("en", "The client reads server.stdout itself, while watch(server) (given) already reads it: the two share the "
+           "server's lines, and each loses some. Read each reply with next_line(server).")])
+def test_a_client_that_reads_the_servers_output_beside_watch_is_told_so(tmp_path, lang, message):
+    """Which reader gets which line is chance: the client stops on a wrong id, or waits out its limit."""
+    folder = solutions_copy(tmp_path / "w", "client.py", "line = next_line(server)",
+                            'line = server.stdout.readline().rstrip("\\n")')
+    assert first_failure(run_some(folder, "client.", lang=lang))[1].splitlines()[0] == message
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -10,12 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from totals import FULL, points
 from conftest import ROOT, SOLUTIONS
 from lab.checks import registry, run_checks
 from lab.exercises import exercise_text
+from lab.report import render
 from lab.results import FAILED, PASSED, SKIPPED
 
 LESSON_TASKS = ("server-1", "server-2", "server-3", "client-1", "client-2", "client-3", "model", "answers")
@@ -95,6 +97,36 @@ def test_a_part_one_that_does_not_flush_is_told_so_before_the_loop_exists(tmp_pa
                    "Python keeps it, and a real client waits for it forever.")):
         result = next(r for r in run_checks(folder, lang).results if r.id == "server.flushes-each-reply")
         assert (result.status, result.message) == (FAILED, message)
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "Ligne mal formée : son id n’est ni un nombre, ni un texte, ni null : c’est l’id de la requête qui revient "
+           "(reply et fail le reçoivent en premier)."),
+    ("en", "Malformed line: its id is neither a number, a text nor null: the request's id is what comes back (reply "
+           "and fail get it first).")])
+def test_a_part_one_that_swaps_the_id_and_the_result_is_told_so_before_the_loop_exists(tmp_path, lang, message):
+    folder = half_done(tmp_path, {"server-1"})
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    assert source.count('send({"id": request_id, "result": result})') == 1
+    server.write_text(source.replace('send({"id": request_id, "result": result})',
+                                     'send({"id": result, "result": request_id})'), encoding="utf-8")
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    assert (result.status, result.message) == (FAILED, message)
+
+
+def test_client_part_one_alone_shows_the_field_that_differs_not_the_jsonrpc_added_in_part_two(tmp_path):
+    folder = half_done(tmp_path, {"client-1"})
+    client = folder / "client.py"
+    source = client.read_text(encoding="utf-8")
+    assert source.count('initialize(3, "2024-11-05")') == 1
+    client.write_text(source.replace('initialize(3, "2024-11-05")', 'initialize(3, "2025-03-26")'), encoding="utf-8")
+    report = run_checks(folder, "en")
+    lines = click.unstyle(render(report)).splitlines()
+    start = lines.index("    ✗ The client sends the lesson's seven messages, in order")
+    assert [line.strip() for line in lines[start + 1:start + 4]] == [
+        "Message 3 is not the lesson's (params.protocolVersion).", 'expected: params.protocolVersion = "2024-11-05"',
+        'actual:   params.protocolVersion = "2025-03-26"']
 
 
 def test_a_written_part_that_needs_an_unwritten_one_is_not_checkable_yet(tmp_path):

@@ -89,6 +89,8 @@ PROBES = {"answers.file": Probe(read_answers, time_limits.ANSWERS_READ, ignores=
 NOT = r"(?<!pas de )(?<!pas d'un )(?<!pas d')(?<!pas d)(?<!sans )(?<!aucun )(?<!aucune )(?<!no )(?<!not a )(?<!not an )"
 RESULT = re.compile(NOT + r"result")
 ERROR = re.compile(NOT + r"err(?:eu|o)r")
+# The server's error messages (fr, en), written in a cell without their code: "Pas initialisé".
+ERROR_MESSAGE = re.compile(r"initiali[sz]|inconnue|unknown|prise en charge|unsupported|analyse|parse|invalid")
 
 
 def answers_given(cell: Any) -> list[str]:
@@ -275,7 +277,7 @@ def compare(cell: str, value: tuple[Any, Why], expected: tuple[str, Any], asks: 
         return None
     if expected[0] == "result" and said == ("result", None):
         return cell, asks, written, "answers.why_say_version"
-    if expected[0] == "error" and said[0] == "?" and ERROR.search(said[1]):
+    if expected[0] == "error" and said[0] == "?" and (ERROR.search(said[1]) or ERROR_MESSAGE.search(said[1])):
         unsigned = re.search(r"(?<![-\d])\d{5}(?!\d)", said[1])  # a code written without its minus sign
         return cell, asks, written, "answers.why_minus" if unsigned else "answers.why_say_code"
     return cell, asks, written, "answers.why_not_the_reply"

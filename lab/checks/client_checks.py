@@ -386,6 +386,8 @@ def seven_messages(context: Context) -> None:
                      reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
     for number, want in enumerate(expected, start=1):
         got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
+        if isinstance(got, dict) and "jsonrpc" not in got:  # added when sending (part 2), and judged there
+            want = {key: value for key, value in want.items() if key != "jsonrpc"}
         for path in ("method", "id", "params.protocolVersion"):
             if got is MISSING or not same(field_of(want, path), field_of(got, path)):
                 near = misspelt(got, path) if field_of(got, path) is MISSING else ""  # "param" for params
@@ -436,6 +438,9 @@ def prints_exchange(context: Context) -> None:
         if same(printed, seen):
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
+        joined = [line for line in lines if line.count(prefix) > 1]  # print(..., end=""): no newline between them
+        if joined:
+            raise Failed(expected[0], joined[0][:300], reason="client.printed_on_one_line", fields={"prefix": prefix})
         bare = [line for line in lines if seen and same(parse(line), seen[0])]
         glued = [line for line in lines if seen and line.startswith(prefix.strip())
                  and same(parse(line[len(prefix.strip()):]), seen[0])]
@@ -458,6 +463,10 @@ def closes_input(context: Context) -> None:
     outcome = client_run(context)
     run = outcome.run
     assert run is not None
+    source = (read_student_file(context.folder / "client.py") or b"").decode("utf-8", "replace")
+    if (not outcome.eof or run.timed_out) and "watch(server)" in source and re.search(r"\bserver\.stdout\b", source):
+        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.reads_beside_watch",
+                     output=client_trace(outcome, context.lang))
     if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.printed("<- ")) < LAST_REPLY:
         # It stopped before it had read six replies (a client that waits for a seventh has printed six)
         raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
@@ -675,6 +684,9 @@ REASONS = {
                                "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
                                "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
+        "client.reads_beside_watch": "Le client lit server.stdout lui-même, alors que watch(server) (fourni) le lit "
+                                     "déjà : les deux se partagent les lignes du serveur, et chacun en perd. Lisez "
+                                     "chaque réponse avec next_line(server).",
         "client.ask_once": "Le client doit appeler ask une fois.",
         "client.crashed_before_ask": "Le client s’est arrêté sur une erreur (code {code}) avant d’appeler ask : "
                                      "ce qu’il a écrit, ci-dessous, dit pourquoi.",
@@ -707,6 +719,8 @@ REASONS = {
         "client.max_tokens": "ask reçoit max_tokens {got} au lieu de {want} : la leçon demande au modèle une phrase "
                              "courte, et le lui dit par le troisième argument d’ask.",
         "client.prefix_without_space": "Les lignes commencent par « {prefix}» sans l’espace qui suit la flèche.",
+        "client.printed_on_one_line": "Les lignes « {prefix}» se suivent sur une seule ligne : chacune finit par un "
+                                      "retour à la ligne, que print(…, end=\"\") ôte.",
         "client.printed_python": "Les lignes « {prefix}» montrent le dict de Python (apostrophes, None, True) au "
                                  "lieu du texte JSON échangé avec le serveur.",
         "client.nothing_reached": "Le serveur n’a rien reçu du client en {seconds:g} s, pas un octet, et le client ne "
@@ -765,6 +779,9 @@ REASONS = {
         "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
                                "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
+        "client.reads_beside_watch": "The client reads server.stdout itself, while watch(server) (given) already "
+                                     "reads it: the two share the server's lines, and each loses some. Read each reply "
+                                     "with next_line(server).",
         "client.ask_once": "The client must call ask once.",
         "client.crashed_before_ask": "The client stopped on an error (code {code}) before calling ask: what it "
                                      "wrote, below, says why.",
@@ -795,6 +812,8 @@ REASONS = {
         "client.max_tokens": "ask gets max_tokens {got} instead of {want}: the lesson asks the model for a short "
                              "sentence, and tells it so with ask's third argument.",
         "client.prefix_without_space": "The lines start with \"{prefix}\" without the space after the arrow.",
+        "client.printed_on_one_line": "The \"{prefix}\" lines follow one another on a single line: each ends with a "
+                                      "newline, which print(…, end=\"\") takes away.",
         "client.printed_python": "The \"{prefix}\" lines show Python's dict (single quotes, None, True) instead of "
                                  "the JSON text exchanged with the server.",
         "client.nothing_reached": "The server received nothing from the client in {seconds:g} s, not one byte, and "

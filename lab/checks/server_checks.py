@@ -225,6 +225,8 @@ def shape_problem(reply: Any) -> str | None:
         return "shape.no_jsonrpc" if "jsonrpc" not in reply else "shape.wrong_jsonrpc"
     if "id" not in reply:
         return "shape.no_id"
+    if type(reply["id"]) not in (str, int, float, type(None)):  # JSON-RPC's ids: a text, a number or null
+        return "shape.id_type"
     if ("result" in reply) == ("error" in reply):
         if "result" in reply:
             return "shape.result_and_error"
@@ -433,6 +435,8 @@ def exits_at_eof(context: Context) -> None:
                      output=transcript.traceback())
     if run.code != 0 and b"EOFError" in run.stderr:  # input() at the end of input
         raise Failed(0, run.code, reason="server.eof_error", fields={"code": run.code}, output=transcript.traceback())
+    if run.code != 0 and transcript.stopped_at is not None:  # it never saw its input end: keeps-running's stop
+        raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))
     if run.code != 0:
         raise Failed(0, run.code, reason="server.exit_code", fields={"code": run.code}, output=transcript.traceback())
 
@@ -913,7 +917,7 @@ CHECKS = [
                      "initialize n’est accepté que dans l’état nouveau ; ensuite, c’est une requête invalide."),
                  en=("A second initialize gets -32600",
                      "initialize is accepted only in the new state; after that it is an invalid request.")),
-    server_check(id="server.id-zero", task="server-3", run=replies_agree((R, 0, ("result",))),
+    server_check(id="server.id-zero", task="server-3", run=replies_agree((R, 0, ())),  # any reply: its result is ping's rule
                  fr=("Une requête d’id 0 reçoit sa réponse",
                      "Une notification est un message sans clé id ; 0 est un id comme un autre (ne testez pas `if id:`)."),
                  en=("A request with id 0 gets its reply",
@@ -941,6 +945,8 @@ REASONS = {
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" manque",
         "shape.wrong_jsonrpc": "\"jsonrpc\" vaut \"2.0\", le texte exact de la version de JSON-RPC",
         "shape.no_id": "pas d’id",
+        "shape.id_type": "son id n’est ni un nombre, ni un texte, ni null : c’est l’id de la requête qui revient "
+                         "(reply et fail le reçoivent en premier)",
         "shape.result_or_error": "il faut soit result, soit error",
         "shape.misspelt_result": "il faut soit result, soit error, et la réponse a une clé presque pareille (une faute "
                                  "de frappe)",
@@ -1064,6 +1070,8 @@ REASONS = {
         "shape.no_jsonrpc": "\"jsonrpc\": \"2.0\" is missing",
         "shape.wrong_jsonrpc": "\"jsonrpc\" is \"2.0\", the exact text of JSON-RPC's version",
         "shape.no_id": "no id",
+        "shape.id_type": "its id is neither a number, a text nor null: the request's id is what comes back (reply "
+                         "and fail get it first)",
         "shape.result_or_error": "it needs either result or error",
         "shape.misspelt_result": "it needs either result or error, and the reply has a key nearly the same (a typo)",
         "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "

@@ -282,8 +282,8 @@ def stopped_before(transcript: Transcript, request_id: Any) -> bool:
     stop = transcript.stopped_at
     if transcript.run is None or stop is None or transcript.script != "server.py":
         return False
-    return any(isinstance(message, dict) and same(message.get("id", MISSING), request_id)
-               for message in transcript.sent[stop:])
+    return any(same(message.get("id", MISSING), request_id) if isinstance(message, dict)
+               else request_id is None for message in transcript.sent[stop:])  # a line that is not JSON: id null
 
 
 def expect_reply(context: Context, probe: str, request_id: Any, paths: tuple[str, ...]) -> None:
