@@ -56,7 +56,7 @@ def test_reasonable_spellings_pass(tmp_path):
     ('etat = "PRÊT"', 'etat = "fermé"', "answers.keywords",
      "Cell mots_cles.etat (keywords: state): that is not one of the server's states."),
     ('negocier = "2025-03-26"', 'negocier = "2025-11-25"', "answers.keywords",
-     "Cell mots_cles.negocier (keywords: negotiate): the server does not accept this version (write a date YYYY-MM-DD)."),
+     "Cell mots_cles.negocier (keywords: negotiate): the server does not accept this version: write one from its VERSIONS list."),
     ('"2025-03-26" = "2025-03-26"', '"2025-03-26" = "résultat en 2024-11-05"', "answers.three-clients",
      'Cell trois_clients."2025-03-26" (three clients ask: "2025-03-26"): that is not what the server answers.'),
     ('"2024-11-05" = "Un résultat en 2024-11-05"', '"2024-11-05" = "résultat"', "answers.three-clients",

@@ -145,10 +145,6 @@ def reference_replies(lines: bytes, lang: str, server: str = "server") -> list[d
 # ---------------------------------------------------------------- accessors: the reference's own values
 
 
-def versions() -> list[str]:
-    return list(load("server").VERSIONS)
-
-
 def bonus_versions() -> list[str]:
     return list(load("bonus_server").HANDSHAKE_VERSIONS)
 
@@ -161,10 +157,6 @@ def states() -> list[str]:
 def server_texts(lang: str) -> dict[str, str]:
     """The server's wire texts in this language (unknown_method is the prefix of the method's name)."""
     return dict(load("server").TEXTS[lang])
-
-
-def server_info() -> dict:
-    return dict(load("server").SERVER_INFO)
 
 
 def client_sample(lang: str) -> str:
