@@ -34,6 +34,7 @@ PARTS = 10.0  # one parts runner in all (the three run side by side)
 
 CLIENT = 8.0  # the student's client run against the spy server: a correct one needs a fraction of one
 CLIENT_HOLD_LAST = 0.25  # the spy's last reply waits this long: a client that closes the input early does it within
+CLIENT_SPY_DRAIN = 2.0  # once the client ended, the spy ends writing down what reached it (the relay is gone: no wait)
 
 # ---------------------------------------------------------------- the model helper (model_checks.py, endpoints.py)
 

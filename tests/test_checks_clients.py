@@ -110,3 +110,36 @@ def test_a_client_that_gives_ask_an_empty_sample_is_told_what_the_sample_is_for(
     lines = click.unstyle(render(report)).splitlines()
     at = next(index for index, line in enumerate(lines) if line.startswith("    ✗ "))
     assert (lines[at:at + 2], failed(report)) == (first, {"client.gives-sample"})
+
+
+def test_every_line_that_reached_the_spy_is_written_down_when_the_client_has_already_ended(monkeypatch):
+    """A client that sends its seven messages and crashes at once: the spy has received them all,
+    and still handles the last ones when the run ends. Its log is read only once they are written
+    down (each line is handled slowly here, as on a loaded machine)."""
+    import json
+    import socket
+    import time
+
+    from lab.checks import client_checks
+    from lab.checks.reference import new_session, scenario_messages
+
+    class SlowSession:
+        def __init__(self, lang):
+            self.session = new_session(lang)
+
+        def handle_line(self, line):
+            time.sleep(0.1)
+            return self.session.handle_line(line)
+
+    monkeypatch.setattr(client_checks, "new_session", SlowSession)
+    listeners = {}
+    for name in (client_checks.SERVER_PORT, client_checks.MODEL_PORT):
+        listeners[name] = socket.create_server(("127.0.0.1", 0))
+    spies = client_checks.Spies(listeners, "en", "answer")
+    relay = socket.create_connection(listeners[client_checks.SERVER_PORT].getsockname())
+    lines = [json.dumps({"jsonrpc": "2.0", **message}) + "\n" for message in scenario_messages()]
+    relay.sendall(b"".join(json.dumps({"line": line}).encode() + b"\n" for line in lines))
+    relay.close()  # the relay is gone with the client
+    time.sleep(0.3)  # the spy has accepted the connection and handles the first lines
+    spies.close()
+    assert [value for kind, value in spies.log if kind == "in"] == [line.rstrip("\n") for line in lines]

@@ -12,6 +12,7 @@ import secrets
 import socket
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -63,6 +64,7 @@ class Spies:
         self.listeners = listeners
         self.threads = [threading.Thread(target=self.accept, args=(listeners[name], serve), daemon=True)
                         for name, serve in ((SERVER_PORT, self.serve_server), (MODEL_PORT, self.serve_model))]
+        self.serving: list[threading.Thread] = []  # one per connection
         for thread in self.threads:
             thread.start()
 
@@ -81,7 +83,8 @@ class Spies:
                 return
             # Never before the client's own limit: a spy giving up first would look like an exit.
             connection.settimeout(CLIENT_LIMIT + time_limits.PROBE_ROOM)
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+            self.serving.append(threading.Thread(target=serve, args=(connection,), daemon=True))
+            self.serving[-1].start()
 
     def serve_server(self, connection: socket.socket) -> None:
         frames: queue.Queue = queue.Queue()
@@ -123,13 +126,13 @@ class Spies:
                             self.record("eof", sent)
                             early = None  # the input is closed: nothing more comes
                         held.append(early)
-                self.record("out", one)
-                sent += 1
                 try:
                     connection.sendall(json.dumps(one, ensure_ascii=False).encode("utf-8", "backslashreplace")
                                        + b"\n")
-                except OSError:
-                    return
+                except OSError:  # the client is gone: the lines it sent before still count, as they reached here
+                    continue
+                self.record("out", one)
+                sent += 1
 
     @staticmethod
     def read_frames(connection: socket.socket, frames: queue.Queue) -> None:
@@ -154,11 +157,16 @@ class Spies:
                 pass
 
     def close(self) -> None:
+        """Once the client has ended: what reached a spy is written down before the log is read
+        (a client that crashes at once leaves lines the spy has received and not handled yet)."""
         self.closed = True
         for listener in self.listeners.values():
             listener.close()
         for thread in self.threads:
             thread.join(timeout=1.0)
+        deadline = time.monotonic() + time_limits.CLIENT_SPY_DRAIN
+        for thread in self.serving:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 END = object()  # the relay's end of input
