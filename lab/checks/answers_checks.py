@@ -48,7 +48,7 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     # its "Unicode" is UTF-16, with its own BOM: both are read as the text they hold.
     encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
     try:
-        return tomllib.loads(data.decode(encoding))
+        tables = tomllib.loads(data.decode(encoding))
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except RecursionError:  # tomllib reads nested arrays by recursion: a file nested thousands deep
@@ -67,6 +67,28 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
+    except ValueError as error:  # a decimal integer past Python's limit of digits (TOML has none)
+        return "answers.not_toml", {"file": FILE, "said": str(error)}
+    refused = unprintable_integer(tables)
+    return ("answers.not_toml", {"file": FILE, "said": refused}) if refused else tables
+
+
+def unprintable_integer(tables: dict) -> str:
+    """Python's refusal to write an integer of the file as text (a hexadecimal one past its limit
+    of digits), or "": every check reads a cell as text, and would fail as the kit's error."""
+    pending: list[Any] = [tables]
+    while pending:  # no recursion: arrays may be nested as deep as tomllib reads them
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, int):
+            try:
+                str(value)
+            except ValueError as error:
+                return str(error)
+    return ""
 
 
 # tomllib's words (how they start) -> what the student wrote wrong, a reason of `REASONS` below.

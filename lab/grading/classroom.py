@@ -274,7 +274,7 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
     write_atomically(path, formats.render(report, fmt, name))
     record = {"kit": class_report.kit_version(), "format": fmt, "bonus": bonus, "settings": settings or {},
               "report": report.to_dict()}
-    write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
+    write_atomically(folder / DONE_NAME, json.dumps(record))
     return path
 
 

@@ -1,0 +1,118 @@
+"""Attacks through what the trusted side reads of a submission without running it: its folder's
+name, its answers.toml and its server.py's source. Each is a real submission graded with
+`lab grade` beside an honest one. A student's file that makes a check raise turns the
+submission into a kit error: no mark, graded again on every rerun, "not your code's" in the
+results; a name that cannot be written stops the whole class.
+
+- answers.toml holding an integer Python will not write as text (past its 4,300 digits): valid
+  TOML, a ValueError in the parse (decimal) or wherever a cell is read as text (hexadecimal);
+- a runnable server.py whose tree is deeper than `ast.parse` builds in a check's thread (the
+  compiler, at the top of a fresh interpreter, goes a little deeper): a RecursionError in the
+  check that looks for a comparison slip in the source;
+- a folder whose name is not UTF-8 (an old zip's bytes): the record of its results could not be
+  written, and `lab grade` stopped with no summary.csv for anyone.
+Each must score what its work earns, as the student's own failure, and the class be written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostile import ROOT, SOLUTIONS
+from lab.process import sandbox
+from totals import FULL, checks_of, task_points
+
+GRADE_LIMIT = 600  # seconds for the whole class: a hang fails the test, never the run
+NOT_UTF8 = os.fsdecode(b"caf\xe9")  # "café" as Latin-1 wrote it: not UTF-8
+DEEP = 2985  # attributes chained: the compiler takes them, a check's ast.parse does not
+
+
+def copy_of(folder: Path) -> Path:
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def with_cell(folder: Path, value: str) -> Path:
+    """The reference answers, with `value` in the cell six_reponses.1 (the checks read it)."""
+    answers = folder / "answers.toml"
+    text = answers.read_text(encoding="utf-8")
+    assert "\n1 = -32600" in text, "the answers' [six_reponses] table changed"
+    answers.write_text(text.replace("\n1 = -32600", f"\n1 = {value}", 1), encoding="utf-8")
+    return folder
+
+
+def never_ready(folder: Path, deep: bool) -> Path:
+    """The reference server that never leaves "attente" (tools/list gets -32600 once ready, so
+    the check reads the source for why); `deep`: with a chain of DEEP attributes never run."""
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    assert 'state = "pret"' in source, "the reference server's ready state changed"
+    source = source.replace('state = "pret"', 'state = "attente"')
+    if deep:
+        source += "\nif False:\n    chain = server" + ".server" * DEEP + "\n"
+    server.write_text(source, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    root = tmp_path_factory.mktemp("student-files")
+    parent = root / "class"
+    submissions = [
+        copy_of(parent / "honest"),
+        with_cell(copy_of(parent / "long_integer"), "1" * 5000),
+        with_cell(copy_of(parent / "long_hex"), "0x" + "f" * 5000),
+        never_ready(copy_of(parent / "deep_tree"), deep=True),
+        never_ready(copy_of(parent / "never_ready"), deep=False),  # what deep_tree's work earns
+        copy_of(parent / NOT_UTF8),
+    ]
+    out = root / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LAB_LANG", None)
+    unsandboxed = [] if sandbox.find()[0] is not None else ["--no-sandbox"]
+    done = subprocess.run([sys.executable, "-m", "lab", "--lang", "en", "grade", *map(str, submissions),
+                           "--out", str(out), "--timeout", "60", *unsandboxed],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=GRADE_LIMIT)
+    with open(out / "summary.csv", encoding="utf-8", newline="") as handle:
+        summary = {row["submission"]: row for row in csv.DictReader(handle)}
+    return {"code": done.returncode, "stderr": done.stderr, "summary": summary, "out": out}
+
+
+def reasons(graded: dict, name: str) -> dict[str, str]:
+    """Each check's reason for its failure, from the record of the submission's report."""
+    record = json.loads((graded["out"] / name / ".lab-report.json").read_text(encoding="utf-8"))
+    return {check["id"]: check.get("reason", "") for check in record["report"]["results"] if check["status"] != "passed"}
+
+
+def test_the_class_is_written_and_the_honest_classmate_keeps_full_marks(graded: dict) -> None:
+    assert graded["code"] == 0, graded["stderr"][-3000:]
+    assert graded["summary"]["honest"]["score"] == str(FULL)
+    assert [name for name, row in graded["summary"].items() if row["status"] != "graded"] == []
+
+
+@pytest.mark.parametrize("name", ["long_integer", "long_hex"])
+def test_an_integer_python_will_not_print_in_answers_toml_costs_the_answers_only(graded: dict, name: str) -> None:
+    row = graded["summary"][name]
+    assert (row["score"], row["error"]) == (str(FULL - task_points("answers")), "")
+    assert reasons(graded, name) == dict.fromkeys(checks_of("answers"), "answers.not_toml")
+
+
+def test_a_server_deeper_than_a_checks_parse_scores_what_its_work_earns(graded: dict) -> None:
+    deep, control = graded["summary"]["deep_tree"], graded["summary"]["never_ready"]
+    assert int(control["score"]) < FULL
+    assert (deep["score"], deep["failed"], deep["error"]) == (control["score"], control["failed"], "")
+
+
+def test_a_folder_whose_name_is_not_utf8_is_graded_and_named_in_summary_csv(graded: dict) -> None:
+    row = graded["summary"]["caf_udce9"]  # its byte written as a visible escape, a folder's name
+    assert (row["score"], row["error"]) == (str(FULL), "")
+    assert row["path"] == str(graded["out"].parent / "class" / "caf\\udce9")
+    assert (graded["out"] / "caf_udce9" / "results.json").is_file()
