@@ -10,7 +10,12 @@ results; a name that cannot be written stops the whole class.
   compiler, at the top of a fresh interpreter, goes a little deeper): a RecursionError in the
   check that looks for a comparison slip in the source;
 - a folder whose name is not UTF-8 (an old zip's bytes): the record of its results could not be
-  written, and `lab grade` stopped with no summary.csv for anyone.
+  written, and `lab grade` stopped with no summary.csv for anyone;
+- a cell of 900 KB in answers.toml ("pas d'erreur" again and again): the search for a second
+  answer in it read the cell again from its start at each word, for minutes of the check run's
+  CPU, and the submission ran out of time with 0;
+- a folder named summary.csv.partial: summary.csv is written through a file of that name beside
+  the submissions' folders, and the class got none.
 Each must score what its work earns, as the student's own failure, and the class be written.
 """
 
@@ -28,7 +33,7 @@ import pytest
 
 from hostile import ROOT, SOLUTIONS
 from lab.process import sandbox
-from totals import FULL, checks_of, task_points
+from totals import FULL, checks_of, points, task_points
 
 GRADE_LIMIT = 600  # seconds for the whole class: a hang fails the test, never the run
 NOT_UTF8 = os.fsdecode(b"caf\xe9")  # "café" as Latin-1 wrote it: not UTF-8
@@ -73,6 +78,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         never_ready(copy_of(parent / "deep_tree"), deep=True),
         never_ready(copy_of(parent / "never_ready"), deep=False),  # what deep_tree's work earns
         copy_of(parent / NOT_UTF8),
+        with_cell(copy_of(parent / "long_cell"), '"' + "pas d'erreur " * 70000 + '"'),
+        copy_of(parent / "summary.csv.partial"),
     ]
     out = root / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -116,3 +123,15 @@ def test_a_folder_whose_name_is_not_utf8_is_graded_and_named_in_summary_csv(grad
     assert (row["score"], row["error"]) == (str(FULL), "")
     assert row["path"] == str(graded["out"].parent / "class" / "caf\\udce9")
     assert (graded["out"] / "caf_udce9" / "results.json").is_file()
+
+
+def test_a_cell_of_900_kb_costs_its_own_cell_and_no_time(graded: dict) -> None:
+    row = graded["summary"]["long_cell"]
+    assert (row["score"], row["failed"], row["error"]) == (str(FULL - points("answers.six-replies")),
+                                                            "answers.six-replies", "")
+
+
+def test_a_folder_named_like_summary_csvs_partial_file_leaves_summary_csv_to_the_class(graded: dict) -> None:
+    row = graded["summary"]["summary.csv.partial-2"]
+    assert (row["score"], row["error"]) == (str(FULL), "")
+    assert row["path"] == str(graded["out"].parent / "class" / "summary.csv.partial")

@@ -32,8 +32,13 @@ AT = re.compile(r"\(at line (\d+), column (\d+)\)")  # where tomllib's message s
 
 def normalize(value: Any) -> str:
     """Lower case, no accents, plain apostrophes: "Résultat" and "resultat" are one answer."""
-    text = unicodedata.normalize("NFKD", str(value)).encode("ascii", "ignore").decode()
-    return text.lower().strip()
+    return ascii_letters(str(value)).strip()
+
+
+def ascii_letters(text: str) -> str:
+    """`text` in lower-case ASCII, accents dropped; each character maps alone (the combining marks
+    whose order NFKD may change are dropped), so a text's mapping is its pieces' put together."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
 NO_FILE = ("file.missing", {"file": FILE})  # a reason and its fields
@@ -119,8 +124,18 @@ def answers_given(cell: Any) -> list[str]:
     text = str(cell)
 
     def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
-        found = [m.group() for m in re.finditer(pattern, text, re.IGNORECASE) if said.search(normalize(text[:m.end()]))]
-        return found[:1]
+        # The first word whose text up to it says one (`said`): up to the end of the first saying
+        # of the whole text, as `ascii_letters` maps each character alone. Read once: reading the
+        # text again up to each word held the check run for minutes on a cell of a megabyte.
+        saying = said.search(ascii_letters(text))
+        if saying is None:
+            return []
+        read, position = 0, 0
+        for match in re.finditer(pattern, text, re.IGNORECASE):
+            read, position = read + len(ascii_letters(text[position:match.end()])), match.end()
+            if read >= saying.end():
+                return [match.group()]
+        return []
 
     codes = list(dict.fromkeys(CODE.findall(text))) or words(r"err(?:eu|o)r\w*", ERROR)
     results = words(r"r[ée]sult\w*", RESULT)
