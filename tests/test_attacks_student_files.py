@@ -6,6 +6,9 @@ results; a name that cannot be written stops the whole class.
 
 - answers.toml holding an integer Python will not write as text (past its 4,300 digits): valid
   TOML, a ValueError in the parse (decimal) or wherever a cell is read as text (hexadecimal);
+- answers.toml with a [table] named with 6,000 parts above 6,000 lines (60 KB): tomllib walks
+  the name again for each line, 12 s, past the probe's own limit, a kit error (graded again and
+  again by the retries);
 - a runnable server.py whose tree is deeper than `ast.parse` builds in a check's thread (the
   compiler, at the top of a fresh interpreter, goes a little deeper): a RecursionError in the
   check that looks for a comparison slip in the source;
@@ -67,6 +70,13 @@ def never_ready(folder: Path, deep: bool) -> Path:
     return folder
 
 
+def slow_to_read(folder: Path) -> Path:
+    """The reference answers, then a table named with 6,000 parts above 6,000 lines (60 KB)."""
+    with open(folder / "answers.toml", "a", encoding="utf-8") as answers:
+        answers.write("\n[" + ".".join(["a"] * 6000) + "]\n" + "".join(f"k{line} = 1\n" for line in range(6000)))
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("student-files")
@@ -80,6 +90,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         copy_of(parent / NOT_UTF8),
         with_cell(copy_of(parent / "long_cell"), '"' + "pas d'erreur " * 70000 + '"'),
         copy_of(parent / "summary.csv.partial"),
+        slow_to_read(copy_of(parent / "slow_toml")),
     ]
     out = root / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -105,8 +116,8 @@ def test_the_class_is_written_and_the_honest_classmate_keeps_full_marks(graded: 
     assert [name for name, row in graded["summary"].items() if row["status"] != "graded"] == []
 
 
-@pytest.mark.parametrize("name", ["long_integer", "long_hex"])
-def test_an_integer_python_will_not_print_in_answers_toml_costs_the_answers_only(graded: dict, name: str) -> None:
+@pytest.mark.parametrize("name", ["long_integer", "long_hex", "slow_toml"])
+def test_an_answers_toml_python_cannot_read_or_print_costs_the_answers_only(graded: dict, name: str) -> None:
     row = graded["summary"][name]
     assert (row["score"], row["error"]) == (str(FULL - task_points("answers")), "")
     assert reasons(graded, name) == dict.fromkeys(checks_of("answers"), "answers.not_toml")

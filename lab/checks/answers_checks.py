@@ -53,7 +53,10 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     # its "Unicode" is UTF-16, with its own BOM: both are read as the text they hold.
     encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
     try:
-        tables = tomllib.loads(data.decode(encoding))
+        text = data.decode(encoding)
+        if slow := too_slow_to_read(text):
+            return "answers.not_toml", {"file": FILE, "said": slow}
+        tables = tomllib.loads(text)
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except RecursionError:  # tomllib reads nested arrays by recursion: a file nested thousands deep
@@ -76,6 +79,22 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
         return "answers.not_toml", {"file": FILE, "said": str(error)}
     refused = unprintable_integer(tables)
     return ("answers.not_toml", {"file": FILE, "said": refused}) if refused else tables
+
+
+# tomllib walks the current [table]'s name again for each line under it: a name of 6,000 parts
+# above 6,000 lines (60 KB) held the check run for 12 s, a kit error, and the time grows with the
+# product. Where that product is over this, the file is not read.
+TOML_STEPS = 1_000_000
+
+
+def too_slow_to_read(text: str) -> str:
+    """Why tomllib would take seconds to read `text`, or "": its lines times the parts of its
+    longest [table] name (dots counted, in quotes and comments too: never fewer than it has)."""
+    lines = text.split("\n")  # TOML's own line ends
+    parts = max((line.count(".") + 1 for line in lines if line.lstrip(" \t").startswith("[")), default=0)
+    if parts * len(lines) <= TOML_STEPS:
+        return ""
+    return f"a [table] name of up to {parts} parts above {len(lines)} lines: too slow to read"
 
 
 def unprintable_integer(tables: dict) -> str:
