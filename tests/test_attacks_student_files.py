@@ -12,6 +12,9 @@ results; a name that cannot be written stops the whole class.
 - a runnable server.py whose tree is deeper than `ast.parse` builds in a check's thread (the
   compiler, at the top of a fresh interpreter, goes a little deeper): a RecursionError in the
   check that looks for a comparison slip in the source;
+- a server whose first line is 800 KB of \" (a string never closed): the check run's count of
+  the line's nesting outside its strings tried a string again from each quote, to the end of the
+  line each time (hours), the check run stuck until the submission's time was out: 0;
 - a folder whose name is not UTF-8 (an old zip's bytes): the record of its results could not be
   written, and `lab grade` stopped with no summary.csv for anyone;
 - a cell of 900 KB in answers.toml ("pas d'erreur" again and again): the search for a second
@@ -34,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, SOLUTIONS
+from hostile import ROOT, SOLUTIONS, with_prelude
 from lab.process import sandbox
 from totals import FULL, checks_of, points, task_points
 
@@ -77,6 +80,15 @@ def slow_to_read(folder: Path) -> Path:
     return folder
 
 
+def first_line(folder: Path, line: str) -> Path:
+    """The reference server, which first writes the Python expression `line` as a line of its own."""
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    server.write_text(with_prelude(source, f"import sys as _sys\n_sys.stdout.write({line} + '\\n')\n_sys.stdout.flush()\n"),
+                      encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("student-files")
@@ -91,6 +103,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         with_cell(copy_of(parent / "long_cell"), '"' + "pas d'erreur " * 70000 + '"'),
         copy_of(parent / "summary.csv.partial"),
         slow_to_read(copy_of(parent / "slow_toml")),
+        first_line(copy_of(parent / "quotes_line"), "'\\\\\"' * 400000"),  # \" again and again, 800 KB
+        first_line(copy_of(parent / "plain_line"), "'x' * 800000"),  # what quotes_line's work earns
     ]
     out = root / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -146,3 +160,9 @@ def test_a_folder_named_like_summary_csvs_partial_file_leaves_summary_csv_to_the
     row = graded["summary"]["summary.csv.partial-2"]
     assert (row["score"], row["error"]) == (str(FULL), "")
     assert row["path"] == str(graded["out"].parent / "class" / "summary.csv.partial")
+
+
+def test_a_line_of_800_kb_of_escaped_quotes_is_a_line_that_is_not_json(graded: dict) -> None:
+    quotes, plain = graded["summary"]["quotes_line"], graded["summary"]["plain_line"]
+    assert 0 < int(plain["score"]) < FULL
+    assert (quotes["score"], quotes["failed"], quotes["error"]) == (plain["score"], plain["failed"], "")
