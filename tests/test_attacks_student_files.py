@@ -15,6 +15,8 @@ results; a name that cannot be written stops the whole class.
 - a server whose first line is 800 KB of \" (a string never closed): the check run's count of
   the line's nesting outside its strings tried a string again from each quote, to the end of the
   line each time (hours), the check run stuck until the submission's time was out: 0;
+- a model_setup.py whose REASONS hold a template of 25 fields: the check that the fallback's
+  reason is one of them made it a regex of 25 ".*", hours on a reason of 40 characters;
 - a folder whose name is not UTF-8 (an old zip's bytes): the record of its results could not be
   written, and `lab grade` stopped with no summary.csv for anyone;
 - a cell of 900 KB in answers.toml ("pas d'erreur" again and again): the search for a second
@@ -89,6 +91,22 @@ def first_line(folder: Path, line: str) -> Path:
     return folder
 
 
+def own_reason(folder: Path, many_fields: bool) -> Path:
+    """The reference model helper with a fallback reason of its own, not why_no_model's;
+    `many_fields`: with a template of 25 fields in its copy of model_setup.py's REASONS."""
+    model = folder / "model.py"
+    source = model.read_text(encoding="utf-8")
+    assert "reason = why_no_model(error, settings)" in source, "the reference model helper changed"
+    model.write_text(source.replace("reason = why_no_model(error, settings)", 'reason = "y" * 40'), encoding="utf-8")
+    if many_fields:
+        setup = folder / "model_setup.py"
+        text = setup.read_text(encoding="utf-8")
+        assert text.count('"other": "{error}",') == 2, "the given REASONS changed"
+        setup.write_text(text.replace('"other": "{error}",', '"other": "{error}", "many": "' + "{a}" * 25 + '!",'),
+                         encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("student-files")
@@ -105,6 +123,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         slow_to_read(copy_of(parent / "slow_toml")),
         first_line(copy_of(parent / "quotes_line"), "'\\\\\"' * 400000"),  # \" again and again, 800 KB
         first_line(copy_of(parent / "plain_line"), "'x' * 800000"),  # what quotes_line's work earns
+        own_reason(copy_of(parent / "many_fields"), many_fields=True),
+        own_reason(copy_of(parent / "own_reason"), many_fields=False),  # what many_fields's work earns
     ]
     out = root / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -166,3 +186,9 @@ def test_a_line_of_800_kb_of_escaped_quotes_is_a_line_that_is_not_json(graded: d
     quotes, plain = graded["summary"]["quotes_line"], graded["summary"]["plain_line"]
     assert 0 < int(plain["score"]) < FULL
     assert (quotes["score"], quotes["failed"], quotes["error"]) == (plain["score"], plain["failed"], "")
+
+
+def test_a_reason_template_of_25_fields_is_read_in_one_pass(graded: dict) -> None:
+    many, own = graded["summary"]["many_fields"], graded["summary"]["own_reason"]
+    assert "model.refused" in own["failed"].split()
+    assert (many["score"], many["failed"], many["error"]) == (own["score"], own["failed"], "")
