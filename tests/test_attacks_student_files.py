@@ -17,6 +17,8 @@ results; a name that cannot be written stops the whole class.
   line each time (hours), the check run stuck until the submission's time was out: 0;
 - a model_setup.py whose REASONS hold a template of 25 fields: the check that the fallback's
   reason is one of them made it a regex of 25 ".*", hours on a reason of 40 characters;
+- a model.py whose ask raises, with a text of 130,000 lines "except" and no colon after: the
+  search for its `except` clause tried again from each line to the end of the file (minutes);
 - a folder whose name is not UTF-8 (an old zip's bytes): the record of its results could not be
   written, and `lab grade` stopped with no summary.csv for anyone;
 - a cell of 900 KB in answers.toml ("pas d'erreur" again and again): the search for a second
@@ -107,6 +109,19 @@ def own_reason(folder: Path, many_fields: bool) -> Path:
     return folder
 
 
+def narrow_except(folder: Path, except_lines: bool) -> Path:
+    """The reference model helper catching ValueError only (ask raises, and the check reads the
+    source for its `except`); `except_lines`: with a text of 130,000 lines "except" (900 KB)."""
+    model = folder / "model.py"
+    source = model.read_text(encoding="utf-8")
+    assert "except Exception as error:" in source, "the reference model helper changed"
+    source = source.replace("except Exception as error:", "except ValueError as error:")
+    if except_lines:
+        source += '\nNOTES = """\n' + "except\n" * 130000 + '"""\n'
+    model.write_text(source, encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("student-files")
@@ -125,6 +140,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
         first_line(copy_of(parent / "plain_line"), "'x' * 800000"),  # what quotes_line's work earns
         own_reason(copy_of(parent / "many_fields"), many_fields=True),
         own_reason(copy_of(parent / "own_reason"), many_fields=False),  # what many_fields's work earns
+        narrow_except(copy_of(parent / "except_lines"), except_lines=True),
+        narrow_except(copy_of(parent / "narrow_except"), except_lines=False),  # what except_lines's work earns
     ]
     out = root / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -192,3 +209,9 @@ def test_a_reason_template_of_25_fields_is_read_in_one_pass(graded: dict) -> Non
     many, own = graded["summary"]["many_fields"], graded["summary"]["own_reason"]
     assert "model.refused" in own["failed"].split()
     assert (many["score"], many["failed"], many["error"]) == (own["score"], own["failed"], "")
+
+
+def test_a_model_py_of_130000_lines_except_is_searched_in_one_pass(graded: dict) -> None:
+    lines, narrow = graded["summary"]["except_lines"], graded["summary"]["narrow_except"]
+    assert "model.refused" in narrow["failed"].split() and int(narrow["score"]) > 0
+    assert (lines["score"], lines["failed"], lines["error"]) == (narrow["score"], narrow["failed"], "")
