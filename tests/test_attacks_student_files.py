@@ -1,8 +1,10 @@
-"""Attacks through what the trusted side reads of a submission without running it: its folder's
-name, its answers.toml and its server.py's source. Each is a real submission graded with
-`lab grade` beside an honest one. A student's file that makes a check raise turns the
+"""Attacks through what the trusted side reads of a submission: its folder's name, its files read
+as text (answers.toml, server.py, model.py, model_setup.py) and its programs' lines. Each is a
+real submission graded with `lab grade` beside an honest one. What makes a check raise turns the
 submission into a kit error: no mark, graded again on every rerun, "not your code's" in the
-results; a name that cannot be written stops the whole class.
+results; what holds the check run in a parse or a search costs the grader's CPU until the
+submission's time is out, and the student every point; a name that cannot be written stops
+the whole class.
 
 - answers.toml holding an integer Python will not write as text (past its 4,300 digits): valid
   TOML, a ValueError in the parse (decimal) or wherever a cell is read as text (hexadecimal);
@@ -88,8 +90,8 @@ def first_line(folder: Path, line: str) -> Path:
     """The reference server, which first writes the Python expression `line` as a line of its own."""
     server = folder / "server.py"
     source = server.read_text(encoding="utf-8")
-    server.write_text(with_prelude(source, f"import sys as _sys\n_sys.stdout.write({line} + '\\n')\n_sys.stdout.flush()\n"),
-                      encoding="utf-8")
+    prelude = f"import sys as _sys\n_sys.stdout.write({line} + '\\n')\n_sys.stdout.flush()\n"
+    server.write_text(with_prelude(source, prelude), encoding="utf-8")
     return folder
 
 
@@ -158,7 +160,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
 def reasons(graded: dict, name: str) -> dict[str, str]:
     """Each check's reason for its failure, from the record of the submission's report."""
     record = json.loads((graded["out"] / name / ".lab-report.json").read_text(encoding="utf-8"))
-    return {check["id"]: check.get("reason", "") for check in record["report"]["results"] if check["status"] != "passed"}
+    return {check["id"]: check.get("reason", "") for check in record["report"]["results"]
+            if check["status"] != "passed"}
 
 
 def test_the_class_is_written_and_the_honest_classmate_keeps_full_marks(graded: dict) -> None:

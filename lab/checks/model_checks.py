@@ -199,7 +199,7 @@ def narrow_except(context: Context) -> str:
 
 
 def between_commas(text: str) -> list[str]:
-    """`re.split(r"\s*,\s*", text)` in one pass (the regex tries again from each space of a run)."""
+    r"""`re.split(r"\s*,\s*", text)` in one pass (the regex tries again from each space of a run)."""
     parts = text.split(",")
     return [part.lstrip() if index else part for index, part in enumerate(
         [part.rstrip() for part in parts[:-1]] + parts[-1:])]
