@@ -32,8 +32,13 @@ AT = re.compile(r"\(at line (\d+), column (\d+)\)")  # where tomllib's message s
 
 def normalize(value: Any) -> str:
     """Lower case, no accents, plain apostrophes: "Résultat" and "resultat" are one answer."""
-    text = unicodedata.normalize("NFKD", str(value)).encode("ascii", "ignore").decode()
-    return text.lower().strip()
+    return ascii_letters(str(value)).strip()
+
+
+def ascii_letters(text: str) -> str:
+    """`text` in lower-case ASCII, accents dropped; each character maps alone (the combining marks
+    whose order NFKD may change are dropped), so a text's mapping is its pieces' put together."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
 NO_FILE = ("file.missing", {"file": FILE})  # a reason and its fields
@@ -48,7 +53,10 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     # its "Unicode" is UTF-16, with its own BOM: both are read as the text they hold.
     encoding = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig"
     try:
-        return tomllib.loads(data.decode(encoding))
+        text = data.decode(encoding)
+        if slow := too_slow_to_read(text):
+            return "answers.not_toml", {"file": FILE, "said": slow}
+        tables = tomllib.loads(text)
     except UnicodeDecodeError as error:
         return "answers.not_utf8", {"file": FILE, "byte": error.start}
     except RecursionError:  # tomllib reads nested arrays by recursion: a file nested thousands deep
@@ -67,6 +75,44 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
+    except ValueError as error:  # a decimal integer past Python's limit of digits (TOML has none)
+        return "answers.not_toml", {"file": FILE, "said": str(error)}
+    refused = unprintable_integer(tables)
+    return ("answers.not_toml", {"file": FILE, "said": refused}) if refused else tables
+
+
+# tomllib walks the current [table]'s name again for each line under it: a name of 6,000 parts
+# above 6,000 lines (60 KB) held the check run for 12 s, a kit error, and the time grows with the
+# product. Where that product is over this, the file is not read.
+TOML_STEPS = 1_000_000
+
+
+def too_slow_to_read(text: str) -> str:
+    """Why tomllib would take seconds to read `text`, or "": its lines times the parts of its
+    longest [table] name (dots counted, in quotes and comments too: never fewer than it has)."""
+    lines = text.split("\n")  # TOML's own line ends
+    parts = max((line.count(".") + 1 for line in lines if line.lstrip(" \t").startswith("[")), default=0)
+    if parts * len(lines) <= TOML_STEPS:
+        return ""
+    return f"a [table] name of up to {parts} parts above {len(lines)} lines: too slow to read"
+
+
+def unprintable_integer(tables: dict) -> str:
+    """Python's refusal to write an integer of the file as text (a hexadecimal one past its limit
+    of digits), or "": every check reads a cell as text, and would fail as the kit's error."""
+    pending: list[Any] = [tables]
+    while pending:  # no recursion: arrays may be nested as deep as tomllib reads them
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, int):
+            try:
+                str(value)
+            except ValueError as error:
+                return str(error)
+    return ""
 
 
 # tomllib's words (how they start) -> what the student wrote wrong, a reason of `REASONS` below.
@@ -99,8 +145,18 @@ def answers_given(cell: Any) -> list[str]:
     text = str(cell)
 
     def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
-        found = [m.group() for m in re.finditer(pattern, text, re.IGNORECASE) if said.search(normalize(text[:m.end()]))]
-        return found[:1]
+        # The first word whose text up to it says one (`said`): up to the end of the first saying
+        # of the whole text, as `ascii_letters` maps each character alone. Read once: reading the
+        # text again up to each word held the check run for minutes on a cell of a megabyte.
+        saying = said.search(ascii_letters(text))
+        if saying is None:
+            return []
+        read, position = 0, 0
+        for match in re.finditer(pattern, text, re.IGNORECASE):
+            read, position = read + len(ascii_letters(text[position:match.end()])), match.end()
+            if read >= saying.end():
+                return [match.group()]
+        return []
 
     codes = list(dict.fromkeys(CODE.findall(text))) or words(r"err(?:eu|o)r\w*", ERROR)
     results = words(r"r[ée]sult\w*", RESULT)

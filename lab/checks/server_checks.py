@@ -619,7 +619,7 @@ def comparison_slip(context: Context) -> tuple[str, dict[str, Any]] | None:
     source = server_source(context)
     try:
         tree = parse_python(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # a tree deeper than ast builds, yet runnable
         return None
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare):

@@ -44,6 +44,7 @@ from lab.results import ERROR, Report
 # Room held for summary.csv while the class is graded (a generous bound for one row), so that a
 # disk the results fill up still takes the summary: released just before it is written.
 RESERVE_NAME, RESERVE_PER_ROW = ".lab-summary-room", 4096
+PARTIAL = ".partial"  # a file's name while it is written (write_atomically)
 RETRY_PAUSES = (0.5, 2.0)  # seconds before the second and third tries of a resource failure
 RESOURCE_ERRNOS = {errno.EAGAIN, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
 
@@ -62,7 +63,8 @@ class ClassResult:
 def output_names(submissions: list[Path]) -> list[str]:
     """The folders' names, made safe and unique (-2, -3...); never a class file's, nor hidden."""
     names: list[str] = []
-    taken: set[str] = {name.lower() for name in CLASS_FILES}  # they sit beside the folders
+    # They sit beside the folders, and so does the partial file each is written through.
+    taken: set[str] = {name.lower() + end for name in CLASS_FILES for end in ("", PARTIAL)}
     for submission in submissions:
         base = clean_text(submission.resolve().name or "submission").replace("\\", "_")
         if base.startswith("."):
@@ -255,7 +257,7 @@ def find_sandbox(lang: str) -> Spec:
 
 def write_atomically(path: Path, content: str) -> None:
     """A reader (or a rerun) sees the old file or the new one, never half of one."""
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(path.name + PARTIAL)
     try:
         partial.write_text(content, encoding="utf-8")
         os.replace(partial, path)
@@ -274,7 +276,7 @@ def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = Fals
     write_atomically(path, formats.render(report, fmt, name))
     record = {"kit": class_report.kit_version(), "format": fmt, "bonus": bonus, "settings": settings or {},
               "report": report.to_dict()}
-    write_atomically(folder / DONE_NAME, json.dumps(record, ensure_ascii=False))
+    write_atomically(folder / DONE_NAME, json.dumps(record))
     return path
 
 

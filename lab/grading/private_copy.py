@@ -130,7 +130,9 @@ def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
         yield found
         return
     holder = Path(tempfile.mkdtemp(prefix="lab-grade-"))
-    copy = holder / (submission.resolve().name or "submission")
+    # Bytes that are not UTF-8 in its name (an old zip's) would not pass in the check run's JSON.
+    name = os.fsencode(submission.resolve().name).decode("utf-8", "replace")
+    copy = holder / (name or "submission")
     try:
         budget = caps.bytes
         try:

@@ -93,7 +93,9 @@ def read_run(process, started: float, limit: float, out_cap: int, err_cap: int, 
 # json.loads recurses once per nesting level, so a line of 200,000 "[" raises RecursionError
 # (no ValueError) in the trusted process; the depth is counted first, outside the strings.
 JSON_DEPTH = 32  # the kit's own frames and the lesson's replies nest 6 deep at most
-JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# A string not closed runs to the end: tried again from each of its quotes, a line of 1 MiB of
+# \" would take hours (each try reads to the end), the check run stuck in the regex.
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
 JSON_BRACKETS = re.compile(r"[\[\]{}]")
 
 
