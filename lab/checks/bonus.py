@@ -137,6 +137,12 @@ def gate_holds(context: Context) -> None:
 
 def capabilities_honest(context: Context) -> None:
     expect_reply(context, "bonus.session", "init-known", ("result.capabilities",))
+    transcript: Transcript = context.probe("bonus.session")
+    reply = find(transcript.replies, "init-known")
+    info = field_of(reply, "result.serverInfo")  # what every real client reads, and refuses the handshake without
+    if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
+        raise Failed(find(transcript.reference, "init-known"), reply, focus=("result.serverInfo",),
+                     reason="server.server_info")
     unknown = find(context.probe("bonus.unknown").replies, "init-unknown")
     if isinstance(unknown, dict) and "result" in unknown:  # a refusal is the other check's to judge
         expect_reply(context, "bonus.unknown", "init-unknown", ("result.capabilities",))
@@ -178,7 +184,10 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     if run.outcome == real_clients.UNAVAILABLE:
         raise Skipped("bonus.client_unavailable", why=why)
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, say(context.lang, run.reason, **run.fields), reason="bonus.client_failed", fields={"why": why})
+        stdio: Transcript = context.probe("bonus.session")  # replies held back until the input closed: the cause
+        held_back = stdio.late is not None and len(stdio.lines) > stdio.lines_in_time
+        raise Failed(want, say(context.lang, run.reason, **run.fields),
+                     reason="bonus.replies_held_back" if held_back else "bonus.client_failed", fields={"why": why})
     if not same(actual, want):
         raise Failed(want, actual, reason="bonus.client_sees_wrong")
 
@@ -214,9 +223,9 @@ CHECKS = [
                 en=("The state rules still hold (waiting, ready, second initialize)",
                     "Only the negotiation changes: what each state accepts, and what changes it, stay the lesson's.")),
     bonus_check(id="bonus.capabilities-honest", probes=UNKNOWN_PROBES, run=capabilities_honest,
-                fr=("Les capacités restent honnêtes : tools seulement, listChanged false",
+                fr=("Les capacités restent honnêtes : tools seulement, listChanged false ; serverInfo a name et version",
                     "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire."),
-                en=("Capabilities stay honest: tools only, listChanged false",
+                en=("Capabilities stay honest: tools only, listChanged false; serverInfo has name and version",
                     "An announcement is a promise, whatever the version: nothing more than what the server does.")),
     bonus_check(id=DISCOVER, probes=("bonus.session",), run=discover_answered,
                 fr=("server/discover reçoit une réponse d’erreur, jamais le silence",
@@ -261,6 +270,9 @@ REASONS = {
         "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
+        "bonus.replies_held_back": "Le client n’a pas pu se connecter : il attend chaque réponse avant d’envoyer la "
+                                   "suite, et les réponses de votre serveur ne sont arrivées qu’à la fermeture de son "
+                                   "entrée. Après chaque réponse, demandez son envoi (flush).",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
     },
     "en": {
@@ -280,6 +292,9 @@ REASONS = {
         "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
+        "bonus.replies_held_back": "The client could not connect: it waits for each reply before it sends the next "
+                                   "line, and your server's replies came only when its input closed. After each "
+                                   "reply, ask for it to be sent (flush).",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
     },
 }
