@@ -220,6 +220,14 @@ MISTAKES = {
     "gives serverInfo's version as a number": (
         "SERVER_INFO}", '{"name": "cantine", "version": 0.2}}', "bonus.capabilities-honest",
         "serverInfo doit donner name et version, deux textes.", "serverInfo must give name and version, two strings."),
+    "answers server/discover as it answers initialize": (
+        '            "tools/call": self.call_tool,\n',
+        '            "tools/call": self.call_tool,\n            "server/discover": self.initialize,\n',
+        "bonus.discover-answered",
+        "La requête server/discover (id \"discover-ready\") a reçu un résultat, pas une erreur : un client qui sonde y "
+        "voit un serveur de la nouvelle révision (2026-07-28), ce que celui-ci n’est pas.",
+        "The request server/discover (id \"discover-ready\") got a result, not an error: a client that probes takes it "
+        "for a server of the new revision (2026-07-28), which this one is not."),
 }
 
 

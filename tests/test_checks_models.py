@@ -227,6 +227,12 @@ MISTAKES = {
         [("        return Answer(sample, recorded=True)\n", "")], "model.refused",
         "ask renvoie None au lieu d’un Answer : le chemin qu’il a suivi ici finit sans return.",
         "ask returns None instead of an Answer: the path it took here ends without a return."),
+    "returns the SDK's whole response": (
+        [("        return model_answer(response, messages, sample, settings.lang)", "        return response")],
+        "model.answers", "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : model_answer "
+        "(fourni) la lit et rend un Answer.",
+        "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer (given) reads it and "
+        "returns an Answer."),
     "reads its settings once, at import": (
         READ_ONCE, "model.request",
         "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ask a pris l’adresse d’un appel précédent "

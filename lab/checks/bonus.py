@@ -155,7 +155,9 @@ def discover_answered(context: Context) -> None:
         if not (isinstance(reply, dict) and isinstance(reply.get("error"), dict)):
             expected = find(transcript.reference, request_id)
             actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
-            raise Failed(expected, actual, reason="bonus.discover_silent", fields={"what": transcript.request(request_id)})
+            answered = isinstance(reply, dict) and "result" in reply  # taken for a server of the new revision
+            raise Failed(expected, actual, reason="bonus.discover_result" if answered else "bonus.discover_silent",
+                         fields={"what": transcript.request(request_id)})
 
 
 def sdk_connects(mode: str, context: Context) -> None:
@@ -268,6 +270,8 @@ REASONS = {
         "real.mcp_error": "erreur MCP {code} : {message}",
         "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
         "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
+        "bonus.discover_result": "La requête {what} a reçu un résultat, pas une erreur : un client qui sonde y voit un "
+                                 "serveur de la nouvelle révision (2026-07-28), ce que celui-ci n’est pas.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
         "bonus.replies_held_back": "Le client n’a pas pu se connecter : il attend chaque réponse avant d’envoyer la "
@@ -290,6 +294,8 @@ REASONS = {
         "real.mcp_error": "MCP error {code}: {message}",
         "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
         "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
+        "bonus.discover_result": "The request {what} got a result, not an error: a client that probes takes it for a "
+                                 "server of the new revision (2026-07-28), which this one is not.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
         "bonus.replies_held_back": "The client could not connect: it waits for each reply before it sends the next "

@@ -207,6 +207,7 @@ def answers(context: Context) -> None:
                   else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
                   else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
                   else "model.not_its_text")
         raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
@@ -341,6 +342,8 @@ REASONS = {
                                 "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
                                 "l’échantillon enregistré."),
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
+        "model.whole_response": "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : "
+                                "model_answer (fourni) la lit et rend un Answer.",
         "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
                                      "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
                                      "message du premier choix de la réponse.",
@@ -393,6 +396,8 @@ REASONS = {
         "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
                                 "only, and this one escapes it. Any error at all leads to the recorded sample."),
         "model.not_its_text": "ask does not return the model's text.",
+        "model.whole_response": "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer "
+                                "(given) reads it and returns an Answer.",
         "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
                                      "failed (ask printed its reason, below). The text is the content of the first "
                                      "choice's message in the answer.",
