@@ -261,3 +261,23 @@ def test_a_bonus_server_that_never_flushes_fails_with_real_clients_wherever_the_
     report = check_bonus(bonus_folder(tmp_path, *UNFLUSHED), [*STDIO_IDS, "bonus.sdk-legacy"], lang=lang)
     assert statuses(report) == {check_id: PASSED for check_id in STDIO_IDS} | {"bonus.sdk-legacy": FAILED}
     assert report.results[-1].message == message
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "pas encore vérifiable : il faut d’abord que « Une version prise en charge est renvoyée telle quelle "
+           "(2024-11-05 à 2025-11-25) » réussisse"),
+    ("en", "not checkable yet: “A supported version is echoed as it is (2024-11-05 to 2025-11-25)” must pass first"),
+])
+def test_a_bonus_server_with_no_handshake_starts_no_real_client_and_says_which_check_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, message: str) -> None:
+    """It answers the oldest version it knows to every client: the real clients' checks wait for
+    that rule's check, never a kit error."""
+    folder = bonus_folder(tmp_path, NEGOTIATION, "return supported[-1] if requested in supported else supported[0]")
+    started: list[str] = []
+    monkeypatch.setattr(real_clients, "run_sdk", lambda *args, **kwargs: started.append("sdk") or [])
+    monkeypatch.setattr(real_clients, "run_inspector", lambda *args, **kwargs: started.append("inspector"))
+    report = check_bonus(folder, lang=lang)
+    real = ["bonus.sdk-legacy", "bonus.sdk-auto", "bonus.inspector"]
+    assert statuses(report) == {check_id: PASSED for check_id in BONUS_IDS} | {
+        "bonus.supported-version-echoed": FAILED} | {check_id: SKIPPED for check_id in real}
+    assert {r.message for r in report.results if r.id in real} == {message} and started == []

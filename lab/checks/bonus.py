@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from lab.checks import real_clients
+from lab.checks import check_title, real_clients
 from lab.checks import reference
-from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
+from lab.checks.engine import WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, initialize, same, session
@@ -62,11 +62,18 @@ def version_probe(version: str) -> Probe:
     return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
-def handshakes(context: Context) -> bool:
+def handshakes(context: Context, probe: str = "bonus.session", request_id: str = "init-known") -> bool:
     """The stdio session shows a handshake (the reference's version agreed on): worth a real client."""
-    transcript: Transcript = context.probe("bonus.session")
-    return same(*(field_of(find(replies, "init-known"), "result.protocolVersion")
+    transcript: Transcript = context.probe(probe)
+    return same(*(field_of(find(replies, request_id), "result.protocolVersion")
                   for replies in (transcript.reference, transcript.replies)))
+
+
+def no_real_client(context: Context) -> Skipped:
+    """No real client ran (no handshake): waiting for the check that shows why, the newest version
+    echoed, else server/discover (the one line the session sends before initialize)."""
+    echoed = handshakes(context, NEWEST, f"init-{ASKED_VERSIONS[0]}")
+    return Skipped(WAITS_FOR, title=check_title(DISCOVER if echoed else ECHOED, context.lang))
 
 
 def answers_discover(context: Context) -> bool:
@@ -162,13 +169,15 @@ def discover_answered(context: Context) -> None:
 
 def sdk_connects(mode: str, context: Context) -> None:
     run = context.probe("bonus.sdk").get(f"sdk-{mode}")
-    assert run is not None, "the SDK probe did not run this mode"
+    if run is None:
+        raise no_real_client(context)
     client_connects(run, context, with_version=True)
 
 
 def inspector_lists_tools(context: Context) -> None:
     run = context.probe("bonus.inspector")
-    assert run is not None, "the Inspector probe did not run"
+    if run is None:
+        raise no_real_client(context)
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
@@ -195,11 +204,13 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
 
 
 START = "bonus.json-rpc-replies"
+ECHOED = "bonus.supported-version-echoed"
 UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
+NEWEST = f"bonus.version.{ASKED_VERSIONS[0]}"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
 UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
-SDK = ("bonus.session", "bonus.sdk")
+SDK = ("bonus.session", NEWEST, "bonus.sdk")
 bonus_check = partial(Check, task="bonus", applies_when=BONUS, needs=(START,))
 
 CHECKS = [
@@ -208,7 +219,7 @@ CHECKS = [
                     "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer les vérifications du serveur."),
                 en=("The bonus server starts and answers in JSON-RPC 2.0",
                     "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first.")),
-    bonus_check(id="bonus.supported-version-echoed", points=2, probes=STDIO, run=versions_echoed,
+    bonus_check(id=ECHOED, points=2, probes=STDIO, run=versions_echoed,
                 words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]},
                 fr=("Une version prise en charge est renvoyée telle quelle ({oldest} à {newest})",
                     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même)."),
@@ -244,7 +255,7 @@ CHECKS = [
                     "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize."),
                 en=("The mcp SDK client (auto mode: server/discover first) connects and sees no tools",
                     "In auto mode the SDK probes server/discover; on an error it falls back to initialize.")),
-    bonus_check(id="bonus.inspector", probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
+    bonus_check(id="bonus.inspector", probes=("bonus.session", NEWEST, "bonus.inspector"), run=inspector_lists_tools,
                 fr=('L’Inspector MCP (CLI, par npx) obtient {{"tools": []}}',
                     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"),
                 en=('The MCP Inspector (CLI, through npx) gets {{"tools": []}}',
