@@ -228,6 +228,11 @@ MISTAKES = {
         "voit un serveur de la nouvelle révision (2026-07-28), ce que celui-ci n’est pas.",
         "The request server/discover (id \"discover-ready\") got a result, not an error: a client that probes takes it "
         "for a server of the new revision (2026-07-28), which this one is not."),
+    "loops without end on a version it does not know": (
+        NEGOTIATION, "index = 0\n    while supported[index] != requested:\n        index = min(index + 1, len(supported) - 1)"
+        "\n    return supported[index]", "bonus.unknown-version-latest",
+        "Le serveur bonus a utilisé tout son temps de calcul (0,5 s de CPU) sans rien écrire, une boucle sans fin sans "
+        "doute.", "The bonus server used up its CPU time (0.5 s) without writing, an endless loop most likely."),
 }
 
 

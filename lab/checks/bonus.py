@@ -129,11 +129,21 @@ def still_to_write(transcript: Transcript) -> str:
 
 def versions_echoed(context: Context) -> None:
     for version in ASKED_VERSIONS:
+        silence_said(context.probe(f"bonus.version.{version}"))
         expect_reply(context, f"bonus.version.{version}", f"init-{version}", ("result.protocolVersion",))
 
 
 def unknown_version_answered(context: Context) -> None:
+    silence_said(context.probe("bonus.unknown"))
     expect_reply(context, "bonus.unknown", "init-unknown", ("error", "result.protocolVersion"))
+
+
+def silence_said(transcript: Transcript) -> None:
+    """A session that got no line at all while the server ran on (an endless loop most likely):
+    said as the first check says it, not as a missing reply."""
+    run = transcript.run
+    if run is not None and not transcript.lines and (run.timed_out or run.cpu_exhausted):
+        require_json_rpc_lines(transcript, "bonus")
 
 
 def gate_holds(context: Context) -> None:
