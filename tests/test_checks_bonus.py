@@ -209,3 +209,80 @@ def test_while_grading_a_check_run_without_the_inspector_given_is_a_kit_error_ne
         "error", "Kit error, not your code's: RuntimeError: KitError: the check run was given no MCP Inspector "
                  "to run")
     assert not (tmp_path / "npx-ran").exists()
+
+
+SERVER_INFO = '"capabilities": {"tools": {"listChanged": False}},\n                "serverInfo": SERVER_INFO}'
+# (old, new, the failing check, its message in French, in English): one mistake, its own check.
+MISTAKES = {
+    "forgets serverInfo": (SERVER_INFO, '"capabilities": {"tools": {"listChanged": False}}}',
+                           "bonus.capabilities-honest", "serverInfo doit donner name et version, deux textes.",
+                           "serverInfo must give name and version, two strings."),
+    "gives serverInfo's version as a number": (
+        "SERVER_INFO}", '{"name": "cantine", "version": 0.2}}', "bonus.capabilities-honest",
+        "serverInfo doit donner name et version, deux textes.", "serverInfo must give name and version, two strings."),
+    "answers server/discover as it answers initialize": (
+        '            "tools/call": self.call_tool,\n',
+        '            "tools/call": self.call_tool,\n            "server/discover": self.initialize,\n',
+        "bonus.discover-answered",
+        "La requête server/discover (id \"discover-ready\") a reçu un résultat, pas une erreur : un client qui sonde y "
+        "voit un serveur de la nouvelle révision (2026-07-28), ce que celui-ci n’est pas.",
+        "The request server/discover (id \"discover-ready\") got a result, not an error: a client that probes takes it "
+        "for a server of the new revision (2026-07-28), which this one is not."),
+    "loops without end on a version it does not know": (
+        NEGOTIATION, "index = 0\n    while supported[index] != requested:\n        index = min(index + 1, len(supported) - 1)"
+        "\n    return supported[index]", "bonus.unknown-version-latest",
+        "Le serveur bonus a utilisé tout son temps de calcul (0,5 s de CPU) sans rien écrire, une boucle sans fin sans "
+        "doute.", "The bonus server used up its CPU time (0.5 s) without writing, an endless loop most likely."),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_bonus_mistake_is_named_by_its_own_check_before_any_real_client(tmp_path: Path, mistake: str,
+                                                                           lang: str) -> None:
+    """The SDK refuses such a handshake with a pydantic error in English: the stdio check says why first."""
+    old, new, check_id, french, english = MISTAKES[mistake]
+    report = check_bonus(bonus_folder(tmp_path, old, new), STDIO_IDS, lang=lang)
+    assert [(r.id, r.message) for r in report.results if r.status != PASSED] == [
+        (check_id, {"fr": french, "en": english}[lang])]
+
+
+UNFLUSHED = ("                stdout.write(b\"\".join(map(encode, replies)))\n                stdout.flush()\n",
+             "                stdout.write(b\"\".join(map(encode, replies)))\n")
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "Le client n’a pas pu se connecter : il attend chaque réponse avant d’envoyer la suite, et les réponses de "
+           "votre serveur ne sont arrivées qu’à la fermeture de son entrée. Après chaque réponse, demandez son envoi "
+           "(flush)."),
+    ("en", "The client could not connect: it waits for each reply before it sends the next line, and your server's "
+           "replies came only when its input closed. After each reply, ask for it to be sent (flush)."),
+])
+def test_a_bonus_server_that_never_flushes_fails_with_real_clients_wherever_the_kit_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, message: str) -> None:
+    """The docker lab sets PYTHONUNBUFFERED: the SDK client's server got it, and passed there only."""
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    monkeypatch.setattr(real_clients, "SDK_STEP_LIMIT", 1.0)
+    report = check_bonus(bonus_folder(tmp_path, *UNFLUSHED), [*STDIO_IDS, "bonus.sdk-legacy"], lang=lang)
+    assert statuses(report) == {check_id: PASSED for check_id in STDIO_IDS} | {"bonus.sdk-legacy": FAILED}
+    assert report.results[-1].message == message
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "pas encore vérifiable : il faut d’abord que « Une version prise en charge est renvoyée telle quelle "
+           "(2024-11-05 à 2025-11-25) » réussisse"),
+    ("en", "not checkable yet: “A supported version is echoed as it is (2024-11-05 to 2025-11-25)” must pass first"),
+])
+def test_a_bonus_server_with_no_handshake_starts_no_real_client_and_says_which_check_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, message: str) -> None:
+    """It answers the oldest version it knows to every client: the real clients' checks wait for
+    that rule's check, never a kit error."""
+    folder = bonus_folder(tmp_path, NEGOTIATION, "return supported[-1] if requested in supported else supported[0]")
+    started: list[str] = []
+    monkeypatch.setattr(real_clients, "run_sdk", lambda *args, **kwargs: started.append("sdk") or [])
+    monkeypatch.setattr(real_clients, "run_inspector", lambda *args, **kwargs: started.append("inspector"))
+    report = check_bonus(folder, lang=lang)
+    real = ["bonus.sdk-legacy", "bonus.sdk-auto", "bonus.inspector"]
+    assert statuses(report) == {check_id: PASSED for check_id in BONUS_IDS} | {
+        "bonus.supported-version-echoed": FAILED} | {check_id: SKIPPED for check_id in real}
+    assert {r.message for r in report.results if r.id in real} == {message} and started == []

@@ -3,9 +3,12 @@ passes them all, and buggy helpers (one change each) are each caught by a specif
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from checks_helpers import FIXTURES, failed, mutate, run_some
+from conftest import ROOT
 from totals import task_points
 
 ALT = (FIXTURES / "alt_model.py").read_text()
@@ -209,3 +212,48 @@ def test_a_case_answered_in_the_runners_place_is_the_helpers_failure(tmp_path, l
     (tmp_path / "model.py").write_text(ANSWERS_IN_ITS_PLACE, encoding="utf-8")
     report = run_some(tmp_path, "model.", lang=lang)
     assert {(r.status, r.message) for r in report.results} == {("failed", message)}
+
+
+SOLUTION = (ROOT / "solutions" / "model.py").read_text(encoding="utf-8")
+READ_ONCE = [("    settings = model_settings()  # .url", "    settings = SETTINGS  # .url"),
+             ("why_no_model\n", "why_no_model\nSETTINGS = model_settings()\n")]
+# A beginner's mistake in the reference helper: (changes, the first failing check, its message in French, in English).
+MISTAKES = {
+    "forgets to return the model's answer": (
+        [("        return model_answer(", "        model_answer(")], "model.answers",
+        "ask renvoie None au lieu d’un Answer : le chemin qu’il a suivi ici finit sans return.",
+        "ask returns None instead of an Answer: the path it took here ends without a return."),
+    "forgets to return the sample": (
+        [("        return Answer(sample, recorded=True)\n", "")], "model.refused",
+        "ask renvoie None au lieu d’un Answer : le chemin qu’il a suivi ici finit sans return.",
+        "ask returns None instead of an Answer: the path it took here ends without a return."),
+    "returns the SDK's whole response": (
+        [("        return model_answer(response, messages, sample, settings.lang)", "        return response")],
+        "model.answers", "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : model_answer "
+        "(fourni) la lit et rend un Answer.",
+        "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer (given) reads it and "
+        "returns an Answer."),
+    "reads its settings once, at import": (
+        READ_ONCE, "model.request",
+        "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ask a pris l’adresse d’un appel précédent "
+        "(ci-dessous, celle du port refusé, le premier cas). Lisez les réglages dans ask, à chaque appel "
+        "(model_settings()), pas une fois pour toutes.",
+        "No request reached the model at the address AI_URL: ask used the address of an earlier call (below, the "
+        "refused port's, the first case). Read the settings in ask, at each call (model_settings()), not once for all."),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_first_failure_names_a_helper_mistake_in_the_runs_language(tmp_path, mistake, lang):
+    from lab.layout import solutions_dir
+
+    changes, check_id, french, english = MISTAKES[mistake]
+    source = SOLUTION
+    for old, new in changes:
+        source = mutate(source, old, new)
+    shutil.copyfile(solutions_dir() / "model_setup.py", tmp_path / "model_setup.py")
+    (tmp_path / "model.py").write_text(source, encoding="utf-8")
+    report = run_some(tmp_path, "model.", lang=lang)
+    first = next(r for r in report.results if r.status != "passed")
+    assert (first.id, first.message) == (check_id, {"fr": french, "en": english}[lang])

@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from lab.checks import real_clients
+from lab.checks import check_title, real_clients
 from lab.checks import reference
-from lab.checks.engine import Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
+from lab.checks.engine import WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import say
 from lab.checks.server_session import PROBE_LIMIT, Transcript, expect_reply, field_of, find, initialize, same, session
@@ -62,11 +62,18 @@ def version_probe(version: str) -> Probe:
     return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
 
 
-def handshakes(context: Context) -> bool:
+def handshakes(context: Context, probe: str = "bonus.session", request_id: str = "init-known") -> bool:
     """The stdio session shows a handshake (the reference's version agreed on): worth a real client."""
-    transcript: Transcript = context.probe("bonus.session")
-    return same(*(field_of(find(replies, "init-known"), "result.protocolVersion")
+    transcript: Transcript = context.probe(probe)
+    return same(*(field_of(find(replies, request_id), "result.protocolVersion")
                   for replies in (transcript.reference, transcript.replies)))
+
+
+def no_real_client(context: Context) -> Skipped:
+    """No real client ran (no handshake): waiting for the check that shows why, the newest version
+    echoed, else server/discover (the one line the session sends before initialize)."""
+    echoed = handshakes(context, NEWEST, f"init-{ASKED_VERSIONS[0]}")
+    return Skipped(WAITS_FOR, title=check_title(DISCOVER if echoed else ECHOED, context.lang))
 
 
 def answers_discover(context: Context) -> bool:
@@ -122,11 +129,21 @@ def still_to_write(transcript: Transcript) -> str:
 
 def versions_echoed(context: Context) -> None:
     for version in ASKED_VERSIONS:
+        silence_said(context.probe(f"bonus.version.{version}"))
         expect_reply(context, f"bonus.version.{version}", f"init-{version}", ("result.protocolVersion",))
 
 
 def unknown_version_answered(context: Context) -> None:
+    silence_said(context.probe("bonus.unknown"))
     expect_reply(context, "bonus.unknown", "init-unknown", ("error", "result.protocolVersion"))
+
+
+def silence_said(transcript: Transcript) -> None:
+    """A session that got no line at all while the server ran on (an endless loop most likely):
+    said as the first check says it, not as a missing reply."""
+    run = transcript.run
+    if run is not None and not transcript.lines and (run.timed_out or run.cpu_exhausted):
+        require_json_rpc_lines(transcript, "bonus")
 
 
 def gate_holds(context: Context) -> None:
@@ -137,6 +154,12 @@ def gate_holds(context: Context) -> None:
 
 def capabilities_honest(context: Context) -> None:
     expect_reply(context, "bonus.session", "init-known", ("result.capabilities",))
+    transcript: Transcript = context.probe("bonus.session")
+    reply = find(transcript.replies, "init-known")
+    info = field_of(reply, "result.serverInfo")  # what every real client reads, and refuses the handshake without
+    if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
+        raise Failed(find(transcript.reference, "init-known"), reply, focus=("result.serverInfo",),
+                     reason="server.server_info")
     unknown = find(context.probe("bonus.unknown").replies, "init-unknown")
     if isinstance(unknown, dict) and "result" in unknown:  # a refusal is the other check's to judge
         expect_reply(context, "bonus.unknown", "init-unknown", ("result.capabilities",))
@@ -149,18 +172,22 @@ def discover_answered(context: Context) -> None:
         if not (isinstance(reply, dict) and isinstance(reply.get("error"), dict)):
             expected = find(transcript.reference, request_id)
             actual = reply if isinstance(reply, dict) else "\n".join(transcript.lines) or "—"
-            raise Failed(expected, actual, reason="bonus.discover_silent", fields={"what": transcript.request(request_id)})
+            answered = isinstance(reply, dict) and "result" in reply  # taken for a server of the new revision
+            raise Failed(expected, actual, reason="bonus.discover_result" if answered else "bonus.discover_silent",
+                         fields={"what": transcript.request(request_id)})
 
 
 def sdk_connects(mode: str, context: Context) -> None:
     run = context.probe("bonus.sdk").get(f"sdk-{mode}")
-    assert run is not None, "the SDK probe did not run this mode"
+    if run is None:
+        raise no_real_client(context)
     client_connects(run, context, with_version=True)
 
 
 def inspector_lists_tools(context: Context) -> None:
     run = context.probe("bonus.inspector")
-    assert run is not None, "the Inspector probe did not run"
+    if run is None:
+        raise no_real_client(context)
     client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
 
 
@@ -178,17 +205,22 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
     if run.outcome == real_clients.UNAVAILABLE:
         raise Skipped("bonus.client_unavailable", why=why)
     if run.outcome != real_clients.CONNECTED:
-        raise Failed(want, say(context.lang, run.reason, **run.fields), reason="bonus.client_failed", fields={"why": why})
+        stdio: Transcript = context.probe("bonus.session")  # replies held back until the input closed: the cause
+        held_back = stdio.late is not None and len(stdio.lines) > stdio.lines_in_time
+        raise Failed(want, say(context.lang, run.reason, **run.fields),
+                     reason="bonus.replies_held_back" if held_back else "bonus.client_failed", fields={"why": why})
     if not same(actual, want):
         raise Failed(want, actual, reason="bonus.client_sees_wrong")
 
 
 START = "bonus.json-rpc-replies"
+ECHOED = "bonus.supported-version-echoed"
 UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
+NEWEST = f"bonus.version.{ASKED_VERSIONS[0]}"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
 UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
-SDK = ("bonus.session", "bonus.sdk")
+SDK = ("bonus.session", NEWEST, "bonus.sdk")
 bonus_check = partial(Check, task="bonus", applies_when=BONUS, needs=(START,))
 
 CHECKS = [
@@ -197,7 +229,7 @@ CHECKS = [
                     "Comme le serveur de la leçon : une ligne JSON-RPC par réponse ; faites d’abord passer les vérifications du serveur."),
                 en=("The bonus server starts and answers in JSON-RPC 2.0",
                     "Like the lesson's server: one JSON-RPC line per reply; make the server's checks pass first.")),
-    bonus_check(id="bonus.supported-version-echoed", points=2, probes=STDIO, run=versions_echoed,
+    bonus_check(id=ECHOED, points=2, probes=STDIO, run=versions_echoed,
                 words={"oldest": ASKED_VERSIONS[-1], "newest": ASKED_VERSIONS[0]},
                 fr=("Une version prise en charge est renvoyée telle quelle ({oldest} à {newest})",
                     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même)."),
@@ -214,9 +246,9 @@ CHECKS = [
                 en=("The state rules still hold (waiting, ready, second initialize)",
                     "Only the negotiation changes: what each state accepts, and what changes it, stay the lesson's.")),
     bonus_check(id="bonus.capabilities-honest", probes=UNKNOWN_PROBES, run=capabilities_honest,
-                fr=("Les capacités restent honnêtes : tools seulement, listChanged false",
+                fr=("Les capacités restent honnêtes : tools seulement, listChanged false ; serverInfo a name et version",
                     "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire."),
-                en=("Capabilities stay honest: tools only, listChanged false",
+                en=("Capabilities stay honest: tools only, listChanged false; serverInfo has name and version",
                     "An announcement is a promise, whatever the version: nothing more than what the server does.")),
     bonus_check(id=DISCOVER, probes=("bonus.session",), run=discover_answered,
                 fr=("server/discover reçoit une réponse d’erreur, jamais le silence",
@@ -233,7 +265,7 @@ CHECKS = [
                     "En mode auto, le SDK sonde server/discover ; sur une erreur, il revient à initialize."),
                 en=("The mcp SDK client (auto mode: server/discover first) connects and sees no tools",
                     "In auto mode the SDK probes server/discover; on an error it falls back to initialize.")),
-    bonus_check(id="bonus.inspector", probes=("bonus.session", "bonus.inspector"), run=inspector_lists_tools,
+    bonus_check(id="bonus.inspector", probes=("bonus.session", NEWEST, "bonus.inspector"), run=inspector_lists_tools,
                 fr=('L’Inspector MCP (CLI, par npx) obtient {{"tools": []}}',
                     "npx @modelcontextprotocol/inspector --cli python bonus_server.py --method tools/list"),
                 en=('The MCP Inspector (CLI, through npx) gets {{"tools": []}}',
@@ -259,8 +291,13 @@ REASONS = {
         "real.mcp_error": "erreur MCP {code} : {message}",
         "real.not_a_file": "{file} n’est pas un fichier ordinaire (un lien ou un dossier) : pas lancé",
         "bonus.discover_silent": "Pas de réponse d’erreur à la requête {what} : un client qui sonde attendrait pour rien.",
+        "bonus.discover_result": "La requête {what} a reçu un résultat, pas une erreur : un client qui sonde y voit un "
+                                 "serveur de la nouvelle révision (2026-07-28), ce que celui-ci n’est pas.",
         "bonus.client_unavailable": "ignoré : ce client ne peut pas tourner ici ({why})",
         "bonus.client_failed": "Le client n’a pas pu se connecter et lister les outils.",
+        "bonus.replies_held_back": "Le client n’a pas pu se connecter : il attend chaque réponse avant d’envoyer la "
+                                   "suite, et les réponses de votre serveur ne sont arrivées qu’à la fermeture de son "
+                                   "entrée. Après chaque réponse, demandez son envoi (flush).",
         "bonus.client_sees_wrong": "Le client s’est connecté, mais ne voit pas ce qu’il faut.",
     },
     "en": {
@@ -278,8 +315,13 @@ REASONS = {
         "real.mcp_error": "MCP error {code}: {message}",
         "real.not_a_file": "{file} is not a regular file (a link or a folder): not started",
         "bonus.discover_silent": "No error reply to the request {what}: a client that probes would wait for nothing.",
+        "bonus.discover_result": "The request {what} got a result, not an error: a client that probes takes it for a "
+                                 "server of the new revision (2026-07-28), which this one is not.",
         "bonus.client_unavailable": "skipped: this client cannot run here ({why})",
         "bonus.client_failed": "The client could not connect and list the tools.",
+        "bonus.replies_held_back": "The client could not connect: it waits for each reply before it sends the next "
+                                   "line, and your server's replies came only when its input closed. After each "
+                                   "reply, ask for it to be sent (flush).",
         "bonus.client_sees_wrong": "The client connected, but does not see what it should.",
     },
 }

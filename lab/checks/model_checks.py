@@ -205,14 +205,19 @@ def between_commas(text: str) -> list[str]:
         [part.rstrip() for part in parts[:-1]] + parts[-1:])]
 
 
+RETURNED_NONE = {"text": "None", "recorded": None}  # as the runner reports an ask that returned None
+
+
 def answers(context: Context) -> None:
     outcome = outcome_of(context, "answer")
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     model: ModelRun = context.probe("model.run")
     if got != {"text": model.text, "recorded": False}:
         reason = ("model.bare_model_text" if got == {"text": model.text, "recorded": None}
+                  else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
                   else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
                   else "model.not_its_text")
         raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
@@ -225,7 +230,8 @@ def request_shape(context: Context) -> None:
                 "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
         printed = outcome.get("printed", "")
-        reason = "model.sdk_arguments" if "Missing required arguments" in printed else "model.no_request"
+        reason = ("model.sdk_arguments" if "Missing required arguments" in printed
+                  else "model.stale_settings" if model.refused_address in printed else "model.no_request")
         raise Failed(expected, "—", reason=reason, output=printed)
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
@@ -241,8 +247,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     outcome = outcome_of(context, name)
     got = {"text": outcome.get("text"), "recorded": outcome.get("recorded")}
     if got != {"text": SAMPLES[context.lang], "recorded": True}:
-        reason = ("model.not_the_sample" if got["text"] != SAMPLES[context.lang]
-                  else "model.bare_text" if got["recorded"] is None else "model.sample_not_marked")
+        reason = ("model.returns_none" if got == RETURNED_NONE
+                  else "model.not_the_sample" if got["text"] != SAMPLES[context.lang] else "model.bare_text" if got["recorded"] is None else "model.sample_not_marked")
         raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason=reason,
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
@@ -361,6 +367,8 @@ REASONS = {
                                 "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
                                 "l’échantillon enregistré."),
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
+        "model.whole_response": "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : "
+                                "model_answer (fourni) la lit et rend un Answer.",
         "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
                                      "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
                                      "message du premier choix de la réponse.",
@@ -372,11 +380,15 @@ REASONS = {
                                  "du modèle (model_answer, fourni, lit la réponse ainsi).",
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
+        "model.stale_settings": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ask a pris l’adresse "
+                                "d’un appel précédent (ci-dessous, celle du port refusé, le premier cas). Lisez les "
+                                "réglages dans ask, à chaque appel (model_settings()), pas une fois pour toutes.",
         "model.request_differs": "La requête n’est pas celle de la leçon ; ce qui diffère : {fields}.",
         "model.sdk_arguments": "Aucune requête n’est partie : le SDK openai a refusé l’appel, car "
                                "client.chat.completions.create demande model= et messages= (les messages reçus par ask) ; "
                                "il en manque un.",
         "model.not_the_sample": "ask ne renvoie pas l’échantillon enregistré.",
+        "model.returns_none": "ask renvoie None au lieu d’un Answer : le chemin qu’il a suivi ici finit sans return.",
         "model.fell_back_untried": "Aucune requête n’est arrivée au modèle : ask doit essayer le modèle avant de rendre "
                                    "l’échantillon enregistré.",
         "model.reason_placeholder": "<raison>",
@@ -409,6 +421,8 @@ REASONS = {
         "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
                                 "only, and this one escapes it. Any error at all leads to the recorded sample."),
         "model.not_its_text": "ask does not return the model's text.",
+        "model.whole_response": "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer "
+                                "(given) reads it and returns an Answer.",
         "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
                                      "failed (ask printed its reason, below). The text is the content of the first "
                                      "choice's message in the answer.",
@@ -420,11 +434,15 @@ REASONS = {
                                  "coming from the model (model_answer, given, reads the response that way).",
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
+        "model.stale_settings": "No request reached the model at the address AI_URL: ask used the address of an "
+                                "earlier call (below, the refused port's, the first case). Read the settings in ask, "
+                                "at each call (model_settings()), not once for all.",
         "model.request_differs": "The request is not the lesson's; what differs: {fields}.",
         "model.sdk_arguments": "No request left: the openai SDK refused the call, as "
                                "client.chat.completions.create needs model= and messages= (the messages ask got); one "
                                "is missing.",
         "model.not_the_sample": "ask does not return the recorded sample.",
+        "model.returns_none": "ask returns None instead of an Answer: the path it took here ends without a return.",
         "model.fell_back_untried": "No request reached the model: ask must try the model before it returns the recorded "
                                    "sample.",
         "model.reason_placeholder": "<reason>",

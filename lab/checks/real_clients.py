@@ -127,11 +127,13 @@ def not_started(client: str, server: Path) -> RealClientRun:
 def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tuple[list[str], dict[str, str]]:
     """How a client starts `python server`: inside the launch context's sandbox when there is
     one (the client itself stays outside, so its report is out of the server's reach), and
-    with what environment (the sandbox's: only what a server needs), in the run's language."""
-    from lab.process.student import SANDBOX_BASE, student_command
+    with what environment: the one every student process gets (the sandbox's: only what a server
+    needs; never the kit's PYTHONUNBUFFERED, or a client would pass a server that never flushes
+    where the docker lab sets it, and fail it where it does not), in the run's language."""
+    from lab.process.student import child_env, student_command
 
     command = student_command(launch, [sys.executable, str(server)], server.parent, lang)  # the sandbox binds only that folder
-    return command, {**(os.environ if launch.sandbox is None else SANDBOX_BASE), "LAB_LANG": lang}
+    return command, child_env(launch, lang)
 
 
 # ---------------------------------------------------------------- the mcp SDK client
