@@ -412,6 +412,13 @@ MISTAKES = {
         "server", "for ligne in sys.stdin:\n", "while True:\n    ligne = sys.stdin.readline()\n", "server.exits-at-eof",
         "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit ",
         "Once its input closed, the server does not stop: it wrote "),
+    # The same, slow enough that its CPU budget stops it before its output's cap: still what it wrote.
+    "the server reads on past the end of its input, slowly": (
+        "server", "for ligne in sys.stdin:\n",
+        "while True:\n    ligne = sys.stdin.readline()\n    if not ligne:\n        sum(range(400000))\n",
+        "server.exits-at-eof",
+        "Une fois son entrée fermée, le serveur ne s’arrête pas : il a écrit ",
+        "Once its input closed, the server does not stop: it wrote "),
     "the helper leaves the SDK's retries on": (
         "model", "                               timeout=delai, max_retries=0)\n", "                               timeout=delai)\n",
         "model.slow", "requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée",

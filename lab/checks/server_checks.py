@@ -425,14 +425,16 @@ def exits_at_eof(context: Context) -> None:
     assert run is not None  # needs STARTS
     if run.timed_out:
         raise Failed("code 0", f"{run.duration:g} s", reason="server.runs_on")
-    if run.cpu_exhausted:
-        raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
-                     reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
-    if run.code is not None and run.code < 0 and len(transcript.lines) > len(transcript.reference):
-        # Stopped for what it wrote once its input closed: a loop that reads the end of input as a line.
+    stopped = run.cpu_exhausted or (run.code is not None and run.code < 0)
+    if stopped and len(transcript.lines) > len(transcript.reference):
+        # A loop that reads the end of input as a line, and answers it: whichever of its CPU or its
+        # output's cap stopped it first (the host's load decides), what it wrote says it.
         extra = len(transcript.lines) - len(transcript.reference)
         raise Failed("code 0", transcript.lines[-1][:200], reason="server.writes_on_at_eof", fields={"count": extra},
                      output=transcript.traceback())
+    if run.cpu_exhausted:
+        raise Failed("code 0", f"{decimal(SERVER_CPU, context.lang)} s CPU",
+                     reason="server.spins_at_eof", fields={"cpu": SERVER_CPU}, output=transcript.traceback())
     if run.code != 0 and b"EOFError" in run.stderr:  # input() at the end of input
         raise Failed(0, run.code, reason="server.eof_error", fields={"code": run.code}, output=transcript.traceback())
     if run.code != 0 and transcript.stopped_at is not None:  # it never saw its input end: keeps-running's stop
