@@ -101,7 +101,8 @@ def test_the_hosts_provider_key_reaches_no_container_and_no_result(report: dict[
 
 def test_the_grader_scores_a_small_class_exactly_in_a_bubblewrap_sandbox(report: dict[str, Any]) -> None:
     scores = {"ref": f"{FULL}/{FULL}", "blank": f"0/{FULL}", "spy": f"0/{FULL}"}
-    assert check(report, "the grader scores the class exactly") == scores
+    graded = check(report, "the grader scores the class exactly")
+    assert (graded["scores"], graded["failing"]["ref"]) == (scores, "")
     assert check(report, "grading.json says bubblewrap sandboxed it") == "sandbox: bubblewrap"
 
 
