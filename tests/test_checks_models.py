@@ -19,7 +19,10 @@ BUGS = {
     "hides the HTTP status": ('        reason = f"HTTP status {error.code}"\n', '        reason = "oops"\n',
                               {"model.http-error"}),
     "no timeout": ("urlopen(request, timeout=timeout)", "urlopen(request)", {"model.slow"}),
-    "wrong key": ('"authorization": "Bearer lab"', '"authorization": "Bearer nope"', {"model.request"}),
+    "wrong key": ('"authorization": "Bearer " + settings.key', '"authorization": "Bearer nope"', {"model.request"}),
+    # AI_KEY and AI_MODEL left at the kit's defaults: the check gives fresh ones, which a helper must read.
+    "key not read": ('"Bearer " + settings.key', '"Bearer lab"', {"model.request"}),
+    "model not read": ('{"model": settings.model,', '{"model": "lab",', {"model.request"}),
     "raises when nobody listens": ("    except Exception as error:\n", "    except ValueError as error:\n",
                                    {"model.refused", "model.slow"}),
     "calls the sample the model's words": ("    return Answer(sample, True)\n", "    return Answer(sample, False)\n",

@@ -41,11 +41,13 @@ class ModelRun:
     results: dict[str, Any] = field(default_factory=dict)
     requests: list[dict] = field(default_factory=list)  # what the endpoints received
     refused_address: str = ""  # host:port of the refused case, as why_no_model names it
+    key: str = ""  # AI_KEY and AI_MODEL of this run: fresh, so only a helper that reads them sends them
+    model: str = ""
 
 
-def cases(endpoints: Any, refused: int, lang: str) -> list[dict]:
+def cases(endpoints: Any, refused: int, lang: str, key: str = "lab", model: str = "lab") -> list[dict]:
     def case(name: str, url: str, timeout: float) -> dict:
-        env = {"AI_URL": url, "AI_TIMEOUT": f"{timeout:g}", "AI_KEY": "lab", "AI_MODEL": "lab", "LAB_LANG": lang}
+        env = {"AI_URL": url, "AI_TIMEOUT": f"{timeout:g}", "AI_KEY": key, "AI_MODEL": model, "LAB_LANG": lang}
         return {"name": name, "env": env, "messages": QUESTIONS[lang], "sample": SAMPLES[lang], "max_tokens": MAX_TOKENS,
                 "limit": timeout + time_limits.MODEL_CASE_ROOM}
 
@@ -80,7 +82,8 @@ def run_model(context: Context) -> ModelRun:
             answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
             endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
             refused = refused_port(other_than=endpoints.server_address[1])
-            pending = cases(endpoints, refused.getsockname()[1], context.lang)
+            key, model_name = f"lab-key-{secrets.token_hex(4)}", f"lab-model-{secrets.token_hex(4)}"
+            pending = cases(endpoints, refused.getsockname()[1], context.lang, key, model_name)
             # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
             nonces: list[str] = []
             facts: list[dict] = []
@@ -127,7 +130,8 @@ def run_model(context: Context) -> ModelRun:
                 if "lost" in facts[index] and "lost" not in results[name]:
                     results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
         run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
-        return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}")
+        return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}",
+                        key, model_name)
     finally:
         if session is not None:
             session.close()
@@ -226,8 +230,8 @@ def request_shape(context: Context) -> None:
     outcome = outcome_of(context, "answer")
     model: ModelRun = context.probe("model.run")
     sent = [r for r in model.requests if r["path"].startswith("/answer")]
-    expected = {"path": "/answer/v1/chat/completions", "authorization": "Bearer lab",
-                "body": {"model": "lab", "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
+    expected = {"path": "/answer/v1/chat/completions", "authorization": f"Bearer {model.key}",
+                "body": {"model": model.model, "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
         printed = outcome.get("printed", "")
         reason = ("model.sdk_arguments" if "Missing required arguments" in printed

@@ -18,9 +18,10 @@ Answer = namedtuple("Answer", "text recorded")
 def ask(messages, sample, max_tokens=80):
     base = os.environ.get("AI_URL", "http://ai:4000").rstrip("/")
     timeout = float(os.environ.get("AI_TIMEOUT", "30"))
-    body = json.dumps({"model": "lab", "messages": messages, "max_tokens": max_tokens}).encode()
+    settings = model_settings()  # given: AI_KEY and AI_MODEL among them
+    body = json.dumps({"model": settings.model, "messages": messages, "max_tokens": max_tokens}).encode()
     request = urllib.request.Request(base + "/v1/chat/completions", data=body, method="POST",
-                                     headers={"content-type": "application/json", "authorization": "Bearer lab"})
+                                     headers={"content-type": "application/json", "authorization": "Bearer " + settings.key})
     try:
         check_model_address(model_settings())  # given: nothing listens, said at once
         with urllib.request.urlopen(request, timeout=timeout) as response:
