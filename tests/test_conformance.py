@@ -167,7 +167,7 @@ def test_the_lessons_server_refuses_the_suites_version_with_the_documented_32602
     assert offered == reference.bonus_versions()[0]  # the suite offers the latest revision
     assert answer == {"jsonrpc": "2.0", "id": asked["id"], "error": {
         "code": -32602, "message": reference.server_texts("fr")["unsupported_version"],
-        "data": {"requested": offered, "supported": reference.versions()}}}
+        "data": {"requested": offered, "supported": list(reference.load("server").VERSIONS)}}}
 
 
 # ---------------------------------------------------------------- docs/conformance.md
