@@ -13,6 +13,7 @@ import click
 
 from lab.checks import is_cause, task_title
 from lab.i18n import text
+from lab.process.capped import parse_json
 from lab.results import FAILED, PASSED, SKIPPED, CheckResult, Report
 
 MAX_DIFFERENCES = 6  # paths shown; more means the values have little in common
@@ -34,7 +35,7 @@ def indented(value: str, width: int) -> str:
 def as_json(text: str) -> Any:
     """The dict or list a shown value holds, or None (text, or a value cut short)."""
     try:
-        value = json.loads(text)
+        value = parse_json(text, 1 << 20)  # a student's line: any depth, any length
     except ValueError:
         return None
     return value if isinstance(value, (dict, list)) else None

@@ -324,6 +324,11 @@ def test_the_inspector_cli_lists_no_tools_from_the_bonus_server() -> None:
     (1, "", "npm error code E404\nnpm error 404 Not Found - GET https://registry/x\n", True,
      ("unavailable", None, "npx could not run @modelcontextprotocol/inspector: code E404")),
     (0, "Starting MCP inspector...\n", "", False, ("failed", None, "the Inspector printed no JSON: Starting MCP inspector...\n")),
+    # The server's stderr comes through before the Inspector's own line: a log line, a flood of brackets.
+    (1, "", 'serveur démarré\n{"error":{"code":"error","message":"Version non prise en charge"}}\n', False,
+     ("refused", {"code": "error", "message": "Version non prise en charge"}, "Version non prise en charge")),
+    (1, "", "[" * 60_000 + '\n{"error":{"code":"error","message":"Connection closed"}}\n', False,
+     ("refused", {"code": "error", "message": "Connection closed"}, "Connection closed")),
 ])
 def test_the_inspectors_outcome_is_read_from_what_it_printed(code, out, err, fetched, expected) -> None:
     limit = real_clients.FETCH_LIMIT if fetched else real_clients.INSPECTOR_LIMIT

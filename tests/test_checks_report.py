@@ -118,6 +118,17 @@ def test_json_values_show_only_the_paths_that_differ():
         ]
 
 
+def test_a_line_nested_deeper_than_python_reads_is_shown_as_the_text_it_is():
+    """A server's line of 100,000 "[" (json.loads: RecursionError) once stopped `lab check` with a traceback."""
+    expected = '{"jsonrpc": "2.0", "id": 1, "result": {}}'
+    for actual in ("[" * 100_000, "[" * 40 + "]" * 40):  # not JSON, and JSON deeper than the kit compares
+        report = Report(target="t", lang="en", results=[
+            result("server.json-rpc-replies", "server-1", "failed", expected=expected, actual=actual)])
+        lines = click.unstyle(render(report)).splitlines()
+        assert [line[:16] for line in lines[4:6]] == ["      expected: ", "      actual:   "]
+        assert lines[5][16:].startswith(actual[:60])
+
+
 def test_the_terminal_shows_the_difference_and_the_json_report_keeps_the_whole_values(tmp_path):
     from checks_helpers import FIXTURES, mutate, run_some
 

@@ -352,15 +352,17 @@ def inspector_outcome(done: Run, limit: float, fetched: bool) -> RealClientRun:
 
 
 def json_error(out: str) -> Optional[dict]:
-    """`{"error": {"code": …, "message": …}}`, as the Inspector CLI 2.x prints a failed call; None otherwise."""
-    try:
-        printed = json.loads(out)
-    except ValueError:
-        return None
-    error = printed.get("error") if isinstance(printed, dict) else None
-    if not (isinstance(error, dict) and isinstance(error.get("message"), str)):
-        return None
-    return {"code": error.get("code"), "message": error["message"][:500]}
+    """`{"error": {"code": …, "message": …}}`, as the Inspector CLI 2.x prints a failed call, last:
+    what the server wrote on its stderr comes before it; None otherwise."""
+    text = out.strip()
+    for printed in (text, text.rpartition("\n")[2]):
+        try:
+            error = parse_json(printed, 1 << 20).get("error")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return {"code": error.get("code"), "message": error["message"][:500]}
+    return None
 
 
 def last_line(text: str) -> str:
