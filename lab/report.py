@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from lab.checks import is_cause, task_title
+from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
 from lab.process.capped import parse_json
 from lab.results import FAILED, PASSED, SKIPPED, CheckResult, Report
@@ -75,9 +76,9 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
         found = judged or found
         if 0 < len(found) <= MAX_DIFFERENCES and all(path for path, _, _ in found):
             pairs = []
-            for path, want, have in found:
-                pairs += [("check.expected", f"{path} = {said(want, lang)}"),
-                          ("check.actual", f"{path} = {said(have, lang)}")]
+            for path, want, have in found:  # read back from clean texts: their escapes (\ud800) cleaned again
+                pairs += [("check.expected", clean_text(f"{path} = {said(want, lang)}")),
+                          ("check.actual", clean_text(f"{path} = {said(have, lang)}"))]
             return pairs
     return [("check.expected", problem.expected), ("check.actual", problem.actual)]
 
@@ -118,8 +119,9 @@ def first_problem(results: list[CheckResult], lang: str) -> list[str]:
 
 
 def render(report: Report, watching: bool = False) -> str:
-    """The whole view as text (colours only show on a terminal); `watching`: under --watch."""
-    lang = report.lang
+    """The whole view as text (colours only show on a terminal); `watching`: under --watch.
+    What a student's program wrote is shown clean (lab/grading/hygiene.py), on any terminal."""
+    report, lang = clean_report(report), report.lang
     lines = [text(lang, "check.heading", target=report.target), ""]
     for task, grouped in groupby(report.results, key=lambda result: result.task):
         results = list(grouped)

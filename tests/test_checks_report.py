@@ -129,6 +129,23 @@ def test_a_line_nested_deeper_than_python_reads_is_shown_as_the_text_it_is():
         assert lines[5][16:].startswith(actual[:60])
 
 
+def test_what_a_program_wrote_is_shown_clean_even_once_read_back_as_json():
+    """A lone surrogate (a key "\\ud800" in a reply) made `lab check` and `lab grade --show`
+    stop on UnicodeEncodeError; an escape sequence in its output reached the terminal."""
+    expected = '{"capabilities": {"tools": {}}}'
+    actual = '{"capabilities": {"tools": {}, "\\ud800": {}}}'  # JSON text: the escape, read back as a surrogate
+    report = Report(target="t", lang="en", results=[
+        result("server.capabilities-only-tools", "server-2", "failed", expected=expected, actual=actual,
+               message="The capabilities announced are [\"tools\", \"\ud800\"].", output="\x1b[2J Score: 39/39")])
+    lines = click.unstyle(render(report)).encode("utf-8").decode("utf-8").splitlines()
+    assert lines[4:8] == [
+        '      The capabilities announced are ["tools", "\\ud800"].',
+        "      expected: capabilities.\\ud800 = missing",
+        "      actual:   capabilities.\\ud800 = {}",
+        "      output:   \\x1b[2J Score: 39/39",
+    ]
+
+
 def test_the_terminal_shows_the_difference_and_the_json_report_keeps_the_whole_values(tmp_path):
     from checks_helpers import FIXTURES, mutate, run_some
 
