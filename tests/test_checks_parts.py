@@ -358,20 +358,35 @@ def test_client_part_3_is_judged_as_written_when_part_2_is_wrong(tmp_path):
         "AttributeError: 'Answer' object has no attribute 'txt'. Did you mean: 'text'?")
 
 
-def test_a_crash_of_part_3_leaves_part_2_judged_by_its_calls(tmp_path):
-    """A server that stops on the lesson's first line (part 3 reads params every message has not)
-    writes nothing: part 2's initialize is still called directly, and earns its 5 points."""
+def part_three_crash(tmp_path: Path, old: str, new: str) -> list:
+    """The solutions with `old` made `new` in server.py's part 3, checked in English."""
     folder = tmp_path / "work"
     shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     server = folder / "server.py"
     source = server.read_text(encoding="utf-8")
-    start = "def handle(message: dict) -> None:\n    global state\n"
-    assert source.count(start) == 1
-    server.write_text(source.replace(start, start + '    message["params"]\n'), encoding="utf-8")
-    report = run_checks(folder, "en")
-    assert points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in report.results)[
-        "server-2"] == (5, 5)
-    assert {r.status for r in report.results if r.task == "server-3"} == {SKIPPED}
+    assert source.count(old) == 1
+    server.write_text(source.replace(old, new), encoding="utf-8")
+    return run_checks(folder, "en").results
+
+
+@pytest.mark.parametrize("old, new, read", [
+    # part 3 reads params every message has not: it stops on every line, pings too
+    ("    global state\n    # BEGIN SOLUTION server-3\n", '    global state\n    message["params"]\n', set()),
+    # `global state` forgotten: a ping is answered, anything else stops it (UnboundLocalError)
+    ("    global state\n    # BEGIN SOLUTION server-3\n", "    # BEGIN SOLUTION server-3\n",
+     {"server.blank-line", "server.not-a-request", "server.invalid-request-id"}),
+])
+def test_a_crash_of_part_3_on_the_first_line_costs_part_3_only(tmp_path, old, new, read):
+    """A server that stops on the lesson's first line writes nothing: parts 1 and 2 are judged by
+    their own calls (8 points), keeps-running says where part 3 stopped and why, and a part 3
+    check passes only on the lines the server did read (none of the checks is passed by silence)."""
+    results = part_three_crash(tmp_path, old, new)
+    scores = points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in results)
+    assert (scores["server-1"], scores["server-2"]) == ((3, 3), (5, 5))
+    part_three = {r.id: r.status for r in results if r.task == "server-3"}
+    assert part_three.pop("server.keeps-running") == FAILED
+    assert {check for check, status in part_three.items() if status != SKIPPED} == read
+    assert all(part_three[check] == PASSED for check in read)
 
 
 def test_part_1_cannot_borrow_the_lent_part_1(tmp_path):

@@ -206,8 +206,8 @@ def flushes_each_reply(context: Context) -> None:
         transcript: Transcript = context.probe(probe)
         if transcript.late is None or transcript.stopped_at is not None:
             continue
-        message = transcript.sent[transcript.late]
-        if isinstance(message, dict) and find(transcript.replies, message.get("id")) is MISSING:
+        message = transcript.sent[transcript.late]  # a line that is not JSON is answered with id null
+        if find(transcript.replies, message.get("id") if isinstance(message, dict) else None) is MISSING:
             continue  # its reply never came, even at the end of input: not a flush problem
         if len(transcript.lines) > transcript.lines_in_time:  # it did answer, once its input closed
             line = transcript.message_text(transcript.late)
@@ -299,7 +299,9 @@ def reply_ids(context: Context) -> None:
 def notifications_unanswered(context: Context) -> None:
     """Replies that answer no request: the notifications' (a second reply, an id lost, a -32700
     with a request's id are other checks' mistakes)."""
-    for probe in ("server.scenario", "server.rules"):
+    if all(not any(isinstance(m, dict) and "id" not in m for m in read(context.probe(probe))) for probe in BOTH):
+        raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # it never read one
+    for probe in BOTH:
         transcript: Transcript = context.probe(probe)
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
         requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
@@ -318,6 +320,11 @@ def notifications_unanswered(context: Context) -> None:
                          fields={"count": len(extra), "example": as_json(extra[0])})
 
 
+def read(transcript: Transcript) -> list[Any]:
+    """The messages a server read: those before the one it stopped on, else all."""
+    return transcript.sent if transcript.stopped_at is None else transcript.sent[:transcript.stopped_at]
+
+
 def parse_error(context: Context) -> None:
     transcript: Transcript = context.probe(R)
     index = next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
@@ -331,6 +338,10 @@ def parse_error(context: Context) -> None:
         without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
         if without_id:
             raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]), reason="server.parse_error_no_id")
+        if not any(is_parse_error(reply) for reply in transcript.replies) and find(transcript.replies, None) is MISSING \
+                and not stopped_before(transcript, None):
+            raise Failed(as_json(find(transcript.reference, None)), "—", reason="server.parse_error_unanswered",
+                         fields={"line": transcript.message_text(index)})
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
@@ -358,8 +369,11 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
             raise Failed("error.code = -32600", f"error.code = {as_json(field_of(coded[0], 'error.code'))}",
                          reason="server.not_a_request_code",
                          fields={"code": as_json(field_of(coded[0], "error.code")), "line": transcript.message_text(start)})
+        if killer is not None and (killer < start and read_nothing(context)
+                                   or start <= killer < end and same_stop(context, transcript)):
+            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # not this kind's stop
         if killer is None or not start <= killer < end:
-            return
+            return  # an unanswered first ping, from a server that answers lines: the benefit of the doubt
         assert transcript.run is not None
         code = "?" if transcript.run.code is None else transcript.run.code
         line = transcript.message_text(killer)
@@ -368,6 +382,25 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
                      fields={"code": code, "line": line}, output=transcript.traceback())
 
     return judged
+
+
+def read_nothing(context: Context) -> bool:
+    """Did the server answer no line of the lesson's (its part 3 stops on the first)?"""
+    return not any(context.probe(probe).lines for probe in BOTH)
+
+
+def same_stop(context: Context, transcript: Transcript) -> bool:
+    """Did the server stop on a bad line with the error it also stopped with on a lesson's line
+    (keeps-running's: one mistake, one cost)?"""
+    said = last_words(transcript)
+    return bool(said) and any(said == last_words(context.probe(probe)) for probe in BOTH)
+
+
+def last_words(transcript: Transcript) -> str:
+    """The last line a stopped server wrote on stderr (its error), or ""."""
+    if transcript.run is None or transcript.stopped_at is None:
+        return ""
+    return next((line for line in reversed(transcript.run.err.splitlines()) if line.strip()), "")
 
 
 def invalid_request_id(context: Context) -> None:
@@ -380,6 +413,8 @@ def invalid_request_id(context: Context) -> None:
     transcript, start, end = context.probe("server.bad-lines")["server.not-a-request"]
     at = transcript.sent.index(INVALID_REQUEST, start, end)
     killer = stopped_on(transcript)
+    if killer is not None and killer < start and read_nothing(context):
+        raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # it never read this line
     if find(transcript.replies, INVALID_REQUEST["id"]) is not MISSING or (killer is not None and killer <= at) \
             or not other_errors_keep_their_ids(context):
         return
@@ -582,10 +617,10 @@ def in_bad_lines(kind: str, request_id: str, path: str) -> Callable[[Context], N
     def judged(context: Context) -> None:
         if isinstance(context, parts.PartView):
             return  # part 1 lent: the bad-lines session's replies are still written by the student's part 1
-        transcript, start, _ = context.probe("server.bad-lines")[kind]
+        transcript, start, end = context.probe("server.bad-lines")[kind]
         killer = stopped_on(transcript)
-        if killer is not None and killer < start:
-            return  # a stop on an earlier line is that line's check's
+        if killer is not None and (killer < start or killer < end and same_stop(context, transcript)):
+            return  # a stop on an earlier line is that line's check's, one on any line keeps-running's
         if any(is_result(transcript, message["id"]) for message in transcript.sent[:start]
                if isinstance(message, dict) and message.get("method") == "initialize"):
             return  # an earlier initialize was accepted: the server is no longer new, that line's check's
@@ -702,11 +737,16 @@ def on_skeleton(context: Context) -> bool:
     return all(re.search(rb"^def %s\(" % name, source, re.MULTILINE) for name in (b"send", b"reply", b"fail", b"initialize"))
 
 
+PART_THREE_FRAME = re.compile(r'File "[^"\n]*server\.py", line \d+, in (?:handle|on_line|main)\n')  # the skeleton's
+
+
 def stopped_early(context: Context) -> bool:
-    """Did a server written on the skeleton stop early, after a reply, on a line the lesson's
-    server answers (a crash, an exit)? Then parts 1 and 2 are judged by their own calls."""
+    """Did a server written on the skeleton stop early, on a line the lesson's server answers (a
+    crash, an exit), after a reply or in part 3's functions? Then parts 1 and 2 are judged by
+    their own calls."""
     return on_skeleton(context) and any(
-        (seen := context.probe(name)).run is not None and seen.stopped_at is not None and bool(seen.lines)
+        (seen := context.probe(name)).run is not None and seen.stopped_at is not None
+        and (bool(seen.lines) or PART_THREE_FRAME.search(seen.run.err) is not None)
         and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH)
 
 
@@ -732,6 +772,9 @@ def lent_if_needed(context: Context, part: str) -> Context:
         json_rpc_replies(context)
         return initialize_lent(context) if part == "server-3" else context
     except Failed as failure:
+        if part == "server-3" and failure.reason == "run.stopped_silent" and stopped_early(context) \
+                and part_one_passes(context):
+            return initialize_lent(context)  # part 3 stopped it on its first line: keeps-running says where
         readable = failure.reason == "server.malformed" and failure.fields.get("problem") == {"reason": "shape.error_fields"}
     run = context.probe(S).run
     if run is not None and not run.timed_out and not run.cpu_exhausted:  # a hang is no part 1 mistake
@@ -748,6 +791,15 @@ def lent_if_needed(context: Context, part: str) -> Context:
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
             return direct_view(context, found, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
+
+
+def part_one_passes(context: Context) -> bool:
+    """Do part 1's own calls write JSON-RPC lines (its first check, judged as by_part does)?"""
+    try:
+        direct_json_rpc_replies(direct_view(context, context.probe("server.parts"), "server-1"))
+    except Failed:
+        return False
+    return True
 
 
 def initialize_lent(context: Context) -> Context:
@@ -1009,6 +1061,8 @@ REASONS = {
         "server.error_id_null": "La requête {what} n’a pas de réponse à son id, et une erreur {code} porte id null : "
                                 "seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null ; toute autre "
                                 "réponse reprend l’id de sa requête.",
+        "server.parse_error_unanswered": "Votre serveur n’a rien répondu à la ligne « {line} », qui n’est pas du JSON : "
+                                         "elle reçoit l’erreur -32700, avec id null, avant la ligne suivante.",
         "server.parse_error_no_id": "L’erreur -32700 n’a pas de clé id : elle porte \"id\": null, car une ligne qui "
                                     "n’est pas du JSON n’a pas d’id que le serveur puisse lire.",
         "server.parse_error_id": "L’erreur -32700 porte l’id {id} au lieu de null : une ligne qui n’est pas du JSON "
@@ -1132,6 +1186,8 @@ REASONS = {
         "server.error_id_null": "The request {what} has no reply with its id, and an error {code} carries id null: "
                                 "only the -32700 error (a line that is not JSON) has id null; any other reply takes "
                                 "its request's id.",
+        "server.parse_error_unanswered": "Your server answered nothing to the line “{line}”, which is not JSON: it "
+                                         "gets the error -32700, with id null, before the next line.",
         "server.parse_error_no_id": "The -32700 error has no id key: it carries \"id\": null, since a line that is "
                                     "not JSON has no id the server can read.",
         "server.parse_error_id": "The -32700 error carries the id {id} instead of null: a line that is not JSON has no "
