@@ -83,9 +83,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     finally:
         if theirs:
             theirs.close()
-    if ours is None:
-        return process, {}
-    return process, receive_listeners(ours, listen, process)
+    return process, receive_listeners(ours, listen, process) if ours else {}
 
 
 def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
