@@ -44,16 +44,12 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, A
     """(key path, expected, actual) wherever two JSON values differ."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         keys = list(expected) + [key for key in actual if key not in expected]
-        found = []
-        for key in keys:
-            found += differences(expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else key)
-        return found
+        return [found for key in keys for found in differences(
+            expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else key)]
     if isinstance(expected, list) and isinstance(actual, list):
-        found = []
-        for index in range(max(len(expected), len(actual))):
-            found += differences(expected[index] if index < len(expected) else MISSING,
-                                 actual[index] if index < len(actual) else MISSING, f"{path}[{index}]")
-        return found
+        return [found for index in range(max(len(expected), len(actual))) for found in differences(
+            expected[index] if index < len(expected) else MISSING,
+            actual[index] if index < len(actual) else MISSING, f"{path}[{index}]")]
     if json.dumps(expected, sort_keys=True, default=str) == json.dumps(actual, sort_keys=True, default=str):
         return []
     return [(path, expected, actual)]
