@@ -76,8 +76,7 @@ class CheckResult:
     @classmethod
     def from_dict(cls, item: dict[str, Any]) -> "CheckResult":
         """A result as a report's JSON holds it: its known keys only, each of its type, capped."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(item) - known
+        unknown = set(item) - {f.name for f in fields(cls)}
         if unknown:
             raise KeyError(f"unknown keys {sorted(unknown)[:3]}")
         result = cls(**item)
