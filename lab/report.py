@@ -127,9 +127,7 @@ def render(report: Report, watching: bool = False) -> str:
             lines.extend(first_problem(results, lang))
     if report.error:
         lines += ["", click.style(text(lang, "check.error", error=report.error), fg="red")]
-    lines.append("")
     summary = text(lang, "check.score", score=report.score, max=report.max_score, seconds=report.duration)
-    lines.append(click.style(summary, bold=True))
     keep_going = "check.keep_going_watch" if watching else "check.keep_going"
-    lines.append(text(lang, "check.all_passed" if report.all_passed else keep_going))
+    lines += ["", click.style(summary, bold=True), text(lang, "check.all_passed" if report.all_passed else keep_going)]
     return "\n".join(lines)
