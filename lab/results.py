@@ -23,18 +23,14 @@ def cut(text: str, limit: int = SHOWN_CHARS) -> str:
 
 def capped_field(value: Any, depth: int = 0) -> Any:
     """A reason's field with every text in it cut (numbers and None kept as they are)."""
-    if isinstance(value, str):
-        return cut(value, FIELD_CHARS)
     if isinstance(value, (bool, int, float)) or value is None:
         return value
-    if depth >= 4:
-        return cut(str(value), FIELD_CHARS)
-    if isinstance(value, dict):
+    if isinstance(value, dict) and depth < 4:
         return {cut(str(key), FIELD_CHARS): capped_field(item, depth + 1)
                 for key, item in list(value.items())[:FIELD_ITEMS]}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)) and depth < 4:
         return [capped_field(item, depth + 1) for item in list(value)[:FIELD_ITEMS]]
-    return cut(str(value), FIELD_CHARS)
+    return cut(str(value), FIELD_CHARS)  # a text, anything else, or what is nested too deep
 
 
 def capped_fields(values: Any) -> dict[str, Any]:
