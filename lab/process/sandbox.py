@@ -205,10 +205,9 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
 
     The CPU limit is set before bwrap starts, by `prlimit` (a limit set from outside once it
     runs would miss the processes bwrap has forked already), or where there is no `prlimit`,
-    by the launcher inside. With `listen`, the launcher first binds one loopback listener per name,
-    sets NAME=port in the environment and sends the sockets out over the inherited fd `channel`.
-    An empty `argv` holds the sandbox open (see LAUNCHER); `info_fd`
-    gets bwrap's JSON about it, whose "child-pid" is the host pid of a process in all its namespaces.
+    by the launcher inside. `listen` and `channel`: see LAUNCHER and the module's docstring. An
+    empty `argv` holds the sandbox open (see LAUNCHER); `info_fd` gets bwrap's JSON about it,
+    whose "child-pid" is the host pid of a process in all its namespaces.
     """
     if spec.uid >= 0:
         # Root's bwrap makes no user namespace worth having (inside uid 0 is host uid 0): the

@@ -139,11 +139,10 @@ def holder_pid(info: int) -> int:
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
                  spec: sandbox.Spec, listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...` sandboxed under `spec`, forked by the zygote at `address` with
-    openai loaded (lab/process/sandbox_entry.py): bubblewrap builds the sandbox around a holder
-    (the launcher with no program), the fork joins it. Returns (process, listeners) as
-    start_student does; KitError when any step fails (no less isolated path is taken instead).
-    The process ends the sandbox when it is reaped."""
+    """`python script args...` sandboxed under `spec`, forked by the zygote at `address` and
+    joined into a sandbox built around a holder (lab/process/sandbox_entry.py). Returns
+    (process, listeners) as start_student does; KitError when any step fails (see the module's
+    docstring). The process ends the sandbox when it is reaped."""
     from lab.process.sandbox_entry import NAMESPACES
 
     sandbox.open_to_student(spec, cwd)

@@ -1,11 +1,10 @@
 """Talking to a started student process, within limits: input in, capped output out, a
 limit on every wait, and always killed with what it started at the end.
 
-A CPU budget (lab.process.groups) ends an endless loop after a second or two of CPU rather
-than at the wall-clock limit, which would let it burn a core the rest of a class needs.
-Output is read while the process runs by the kit's one capped reader (lab.process.capped),
-so a chatty process never blocks on a full pipe; once MAX_OUTPUT bytes fill either pipe's
-buffer it is stopped (a flood is a broken program, not an answer).
+A CPU budget (lab.process.groups) ends an endless loop rather than let it burn a core the
+rest of a class needs until the wall-clock limit. Output is read by the kit's one capped
+reader (lab.process.capped); once MAX_OUTPUT bytes fill either pipe's buffer the process is
+stopped (a flood is a broken program, not an answer).
 """
 
 from __future__ import annotations
