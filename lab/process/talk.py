@@ -34,20 +34,19 @@ def feed(stream: IO[bytes], data: bytes) -> None:
         pass  # the process is gone or stopped reading: what it wrote says the rest
 
 
-def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = (), cpu_seconds: int | None = None,
-               listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
-    """Run `python script` as `launch` says, give it `data` on stdin (then close it), and wait at
-    most `limit` s (and at most `cpu_seconds` of CPU). `listen`: see student.start_student;
-    `serve` gets the listeners (name -> socket) before the process reads its input."""
+def run_python(launch: Launch, script: Path, *, limit: float, cwd: Path, env: dict[str, str],
+               cpu_seconds: int | None = None, listen: tuple[str, ...] = (),
+               serve: Callable[[dict], None] | None = None) -> Run:
+    """Run `python script` as `launch` says, its stdin closed, and wait at most `limit` s (and at
+    most `cpu_seconds` of CPU). `listen`: see student.start_student; `serve` gets the listeners
+    (name -> socket) before the process's input is closed."""
     started = time.monotonic()
-    process, listeners = start_student(launch, script, args, cwd=cwd, env=env, listen=listen,
-                                       cpu_seconds=cpu_seconds or 0)
+    process, listeners = start_student(launch, script, cwd=cwd, env=env, listen=listen, cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
     out = CappedReader(process.stdout, MAX_OUTPUT, on_full=lambda: stop(process))
     err = CappedReader(process.stderr, MAX_OUTPUT, on_full=lambda: stop(process))
-    threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
+    feed(process.stdin, b"")
     try:
         code = wait_for(process, limit)
     finally:
@@ -161,12 +160,12 @@ class Conversation:
         return rest
 
 
-def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
+def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str],
              cpu_seconds: float | None = None) -> Conversation:
-    """Start `python script args...` as `launch` says, for a line-by-line conversation (see
+    """Start `python script` as `launch` says, for a line-by-line conversation (see
     Conversation), with at most `cpu_seconds` of CPU (a fraction of a second too: see
     Conversation.watch_cpu)."""
-    process, _ = start_student(launch, script, args, cwd=cwd, env=env, cpu_seconds=math.ceil(cpu_seconds or 0))
+    process, _ = start_student(launch, script, cwd=cwd, env=env, cpu_seconds=math.ceil(cpu_seconds or 0))
     return Conversation(process, cpu_seconds or None, launch)
 
 
