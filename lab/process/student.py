@@ -41,7 +41,6 @@ def loopback_listeners(names: tuple[str, ...]) -> dict[str, socket.socket]:
 
 
 def with_ports(env: dict[str, str], listeners: dict[str, socket.socket]) -> dict[str, str]:
-    """`env` where each listener's name is set to its port."""
     return {**env, **{name: str(listener.getsockname()[1]) for name, listener in listeners.items()}}
 
 
@@ -232,9 +231,7 @@ def student_command(launch: Launch, argv: list[str], cwd: Path, lang: str) -> li
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
 
-@functools.lru_cache(maxsize=1)
-def system_certificates() -> str:
-    return sandbox.certificate_folder()
+system_certificates = functools.lru_cache(maxsize=1)(sandbox.certificate_folder)  # looked for once per process
 
 
 # What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).
