@@ -17,7 +17,6 @@ FIELD_ITEMS = 20  # items kept of a list, or keys of a dict, in the fields
 
 
 def cut(text: str, limit: int = SHOWN_CHARS) -> str:
-    """`text`, or its first `limit` characters and " …"."""
     return text if len(text) <= limit else text[:limit] + " …"
 
 
