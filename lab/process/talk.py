@@ -154,10 +154,7 @@ class Conversation:
 
     def remaining_lines(self) -> list[bytes]:
         """The lines it wrote that were not read yet (call after finish)."""
-        rest = []
-        while (line := self.read_line(0)) is not None:
-            rest.append(line)
-        return rest
+        return list(iter(lambda: self.read_line(0), None))
 
 
 def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str],
