@@ -38,22 +38,14 @@ def run_python(launch: Launch, script: Path, *, limit: float, cwd: Path, env: di
                cpu_seconds: int | None = None, listen: tuple[str, ...] = (),
                serve: Callable[[dict], None] | None = None) -> Run:
     """Run `python script` as `launch` says, its stdin closed, and wait at most `limit` s (and at
-    most `cpu_seconds` of CPU). `listen`: see student.start_student; `serve` gets the listeners
-    (name -> socket) before the process's input is closed."""
+    most `cpu_seconds` of CPU): a conversation in which nothing is said. `listen`: see
+    student.start_student; `serve` gets the listeners (name -> socket) before the process's input
+    is closed."""
     started = time.monotonic()
     process, listeners = start_student(launch, script, cwd=cwd, env=env, listen=listen, cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
-    out = CappedReader(process.stdout, MAX_OUTPUT, on_full=lambda: stop(process))
-    err = CappedReader(process.stderr, MAX_OUTPUT, on_full=lambda: stop(process))
-    feed(process.stdin, b"")
-    try:
-        code = wait_for(process, limit)
-    finally:
-        stop(process)
-    for reader in (out, err):
-        reader.wait(PIPE_GRACE)  # a grandchild in another group may hold a pipe: don't wait for it
-    return Run(out.kept(), err.kept(), exit_code(code, launch), round(time.monotonic() - started, 3))
+    return Conversation(process, launch=launch, started=started).finish(limit)
 
 
 class Conversation:
@@ -61,10 +53,11 @@ class Conversation:
     on each wait. Nothing helps it along: its output arrives when it writes (and flushes) it.
     `finish()` closes its input, waits for its end and returns the whole Run."""
 
-    def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None) -> None:
+    def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None,
+                 started: float | None = None) -> None:
         self.process = process
         self.launch = launch or Launch()
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started  # what its Run's duration counts from
         self.over_budget = False  # stopped by the watchdog below: its CPU budget ran out
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.pending = b""  # the start of a line not ended yet
