@@ -69,11 +69,8 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
         judged = [d for d in found if any(related(d[0], f) for f in problem.focus) or "." not in d[0]]
         found = judged or found
         if 0 < len(found) <= MAX_DIFFERENCES and all(path for path, _, _ in found):
-            pairs = []
-            for path, want, have in found:
-                pairs += [("check.expected", f"{path} = {said(want, lang)}"),
-                          ("check.actual", f"{path} = {said(have, lang)}")]
-            return pairs
+            return [pair for path, want, have in found for pair in (
+                ("check.expected", f"{path} = {said(want, lang)}"), ("check.actual", f"{path} = {said(have, lang)}"))]
     return [("check.expected", problem.expected), ("check.actual", problem.actual)]
 
 
