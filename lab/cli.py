@@ -15,7 +15,7 @@ import click
 
 from lab.click_words import localize, speak
 from lab.i18n import HELP, text
-from lab.layout import DISTRIBUTION
+from lab.layout import DISTRIBUTION, STUDENT_FILES, solutions_dir
 from lab.settings import LANGUAGES, language
 from lab.time_limits import LAB_RUN, WORKER_STOP
 
@@ -59,7 +59,6 @@ def check_folder(folder: Path, lang: str, watch: bool, as_json: bool, bonus: boo
 
     from lab.checks import run_checks
     from lab.checks.engine import ProbeMemo
-    from lab.layout import STUDENT_FILES
     from lab.process.launch import HERE, Launch
     from lab.report import render
 
@@ -156,8 +155,6 @@ def make_cli(lang: str) -> click.Group:
     @lang_option
     def run(folder: str | None, timeout: float, server_name: str, _lang: str | None) -> None:
         if folder is None:  # the reference solutions, wherever the kit is installed
-            from lab.layout import solutions_dir
-
             folder = str(solutions_dir())
         client = find_file(folder, "client.py", lang)
         sys.exit(run_scenario(client, lang, timeout, find_file(folder, SERVER_FILES[server_name], lang).name))

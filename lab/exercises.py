@@ -113,15 +113,10 @@ def exercise_text(text: str, suffix: str, name: str, written: frozenset[str] = f
 
 def expected_files(solutions: Path) -> dict[str, bytes]:
     """File name -> the exercise's content, for every file of solutions/."""
-    files = {}
-    for path in sorted(solutions.iterdir()):
-        if not path.is_file() or path.name.startswith(".") or path.suffix == ".pyc":
-            continue
-        if path.suffix in PROCESSED:
-            files[path.name] = exercise_text(path.read_text(encoding="utf-8"), path.suffix, path.name).encode()
-        else:
-            files[path.name] = path.read_bytes()
-    return files
+    return {path.name: exercise_text(path.read_text(encoding="utf-8"), path.suffix, path.name).encode()
+            if path.suffix in PROCESSED else path.read_bytes()
+            for path in sorted(solutions.iterdir())
+            if path.is_file() and not path.name.startswith(".") and path.suffix != ".pyc"}
 
 
 def differences(solutions: Path | None = None, exercises: Path | None = None) -> list[str]:

@@ -46,16 +46,12 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, A
     """(key path, expected, actual) wherever two JSON values differ."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         keys = list(expected) + [key for key in actual if key not in expected]
-        found = []
-        for key in keys:
-            found += differences(expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else key)
-        return found
+        return [found for key in keys for found in differences(
+            expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else key)]
     if isinstance(expected, list) and isinstance(actual, list):
-        found = []
-        for index in range(max(len(expected), len(actual))):
-            found += differences(expected[index] if index < len(expected) else MISSING,
-                                 actual[index] if index < len(actual) else MISSING, f"{path}[{index}]")
-        return found
+        return [found for index in range(max(len(expected), len(actual))) for found in differences(
+            expected[index] if index < len(expected) else MISSING,
+            actual[index] if index < len(actual) else MISSING, f"{path}[{index}]")]
     if json.dumps(expected, sort_keys=True, default=str) == json.dumps(actual, sort_keys=True, default=str):
         return []
     return [(path, expected, actual)]
@@ -75,11 +71,9 @@ def compared(problem: CheckResult, lang: str) -> list[tuple[str, str]]:
         judged = [d for d in found if any(related(d[0], f) for f in problem.focus) or "." not in d[0]]
         found = judged or found
         if 0 < len(found) <= MAX_DIFFERENCES and all(path for path, _, _ in found):
-            pairs = []
-            for path, want, have in found:  # read back from clean texts: their escapes (\ud800) cleaned again
-                pairs += [("check.expected", clean_text(f"{path} = {said(want, lang)}")),
-                          ("check.actual", clean_text(f"{path} = {said(have, lang)}"))]
-            return pairs
+            # Read back from clean texts: their escapes (\ud800) are made clean again.
+            return [(key, clean_text(f"{path} = {said(value, lang)}")) for path, want, have in found
+                    for key, value in (("check.expected", want), ("check.actual", have))]
     return [("check.expected", problem.expected), ("check.actual", problem.actual)]
 
 
@@ -134,9 +128,7 @@ def render(report: Report, watching: bool = False) -> str:
             lines.extend(first_problem(results, lang))
     if report.error:
         lines += ["", click.style(text(lang, "check.error", error=report.error), fg="red")]
-    lines.append("")
     summary = text(lang, "check.score", score=report.score, max=report.max_score, seconds=report.duration)
-    lines.append(click.style(summary, bold=True))
     keep_going = "check.keep_going_watch" if watching else "check.keep_going"
-    lines.append(text(lang, "check.all_passed" if report.all_passed else keep_going))
+    lines += ["", click.style(summary, bold=True), text(lang, "check.all_passed" if report.all_passed else keep_going)]
     return "\n".join(lines)

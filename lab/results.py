@@ -17,24 +17,19 @@ FIELD_ITEMS = 20  # items kept of a list, or keys of a dict, in the fields
 
 
 def cut(text: str, limit: int = SHOWN_CHARS) -> str:
-    """`text`, or its first `limit` characters and " …"."""
     return text if len(text) <= limit else text[:limit] + " …"
 
 
 def capped_field(value: Any, depth: int = 0) -> Any:
     """A reason's field with every text in it cut (numbers and None kept as they are)."""
-    if isinstance(value, str):
-        return cut(value, FIELD_CHARS)
     if isinstance(value, (bool, int, float)) or value is None:
         return value
-    if depth >= 4:
-        return cut(str(value), FIELD_CHARS)
-    if isinstance(value, dict):
+    if isinstance(value, dict) and depth < 4:
         return {cut(str(key), FIELD_CHARS): capped_field(item, depth + 1)
                 for key, item in list(value.items())[:FIELD_ITEMS]}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)) and depth < 4:
         return [capped_field(item, depth + 1) for item in list(value)[:FIELD_ITEMS]]
-    return cut(str(value), FIELD_CHARS)
+    return cut(str(value), FIELD_CHARS)  # a text, anything else, or what is nested too deep
 
 
 def capped_fields(values: Any) -> dict[str, Any]:
@@ -76,8 +71,7 @@ class CheckResult:
     @classmethod
     def from_dict(cls, item: dict[str, Any]) -> "CheckResult":
         """A result as a report's JSON holds it: its known keys only, each of its type, capped."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(item) - known
+        unknown = set(item) - {f.name for f in fields(cls)}
         if unknown:
             raise KeyError(f"unknown keys {sorted(unknown)[:3]}")
         result = cls(**item)

@@ -43,7 +43,6 @@ class Child:
 
     @classmethod
     def new(cls, argv: list[str], **options) -> "Child":
-        """`argv` as a new process, started with subprocess.Popen's `options`."""
         popen = subprocess.Popen(argv, **options)
         return cls(popen.pid, popen.stdin, popen.stdout, popen.stderr, popen=popen)
 

@@ -106,9 +106,6 @@ def cgroup_paths(proc: Path = PROC) -> dict[str, str]:
         lines = (proc / "self" / "cgroup").read_text().splitlines()
     except OSError:
         return paths
-    for line in lines:
-        parts = line.split(":", 2)
-        if len(parts) == 3:
-            for controller in parts[1].split(",") if parts[1] else [""]:
-                paths[controller] = parts[2]
+    for _, controllers, path in (line.split(":", 2) for line in lines if line.count(":") >= 2):
+        paths.update(dict.fromkeys(controllers.split(","), path))
     return paths

@@ -64,8 +64,7 @@ SOCKET_PATH_LIMIT = 100  # bytes: an AF_UNIX address holds 108 with its final NU
 class Preload:
     """What a preloader loads before it forks: modules to import, warm-ups to call
     ("module:function", each once) and whether it is a zygote (its forks join a sandbox and
-    run student code: give it nothing of the kit's checks). The caller says what: this layer
-    imports nothing of the layers above it."""
+    run student code: give it nothing of the kit's checks)."""
 
     modules: tuple[str, ...]
     warm_ups: tuple[str, ...] = ()
@@ -217,10 +216,15 @@ class Preloader:
             try:
                 self.close_inherited(asker)
                 args, env = [str(a) for a in args], {str(k): str(v) for k, v in env.items()}
+                for number, fd in enumerate(fds[:3]):  # received fds are above 2: each is closed once copied
+                    os.dup2(fd, number)  # 0, 1, 2: the asker's stdio; the grader's pipe on stdin is replaced too
+                    os.close(fd)
                 if self.zygote:
-                    code = self.join_and_run(target, args, cwd, env, fds, order)
-                else:
-                    code = self.become(target, args, cwd, env, fds)
+                    code = self.join_and_run(target, args, cwd, env, fds[3:], order)
+                else:  # the class's limits and the asker's folder
+                    apply_limits(*self.limits)
+                    os.chdir(cwd)
+                    code = run_script_here(target, args, env)  # new session, environment, argv, path
             finally:
                 os._exit(code)  # the child never returns into the loop
         return pid
@@ -237,24 +241,13 @@ class Preloader:
         asker.close()
         self.selector.close()
 
-    def become(self, target: str, args: list[str], cwd: str, env: dict[str, str], fds: list[int]) -> int:
-        """In the child: take the asker's stdio, folder and limits, then run the target."""
-        for number, fd in enumerate(fds):  # received fds are above 2: each is closed once copied
-            os.dup2(fd, number)  # 0, 1, 2: the grader's pipe on stdin is replaced too
-            os.close(fd)
-        apply_limits(*self.limits)
-        os.chdir(cwd)
-        return run_script_here(target, args, env)  # new session, environment, argv, path
-
     def join_and_run(self, target: str, args: list[str], cwd: str, env: dict[str, str],
                      fds: list[int], order: dict) -> int:
         """In a zygote's child: join the sandbox, then run the target as a child of ours, inside
-        its pid namespace; exit as it exits. fds: stdin, stdout, stderr, the status pipe, then
-        one fd per namespace (NAMESPACES). The status pipe says "joined" (or why not) before
-        any student code runs, and is closed before it does: student code cannot write it."""
-        stdio, status, namespaces = fds[:3], fds[3], dict(zip(NAMESPACES, fds[4:]))
-        for number, fd in enumerate(stdio):
-            os.dup2(fd, number)
+        its pid namespace; exit as it exits. fds: the status pipe, then one fd per namespace
+        (NAMESPACES). The status pipe says "joined" (or why not) before any student code runs,
+        and is closed before it does: student code cannot write it."""
+        status, namespaces = fds[0], dict(zip(NAMESPACES, fds[1:]))
         os.setsid()  # the asker kills this group: us and the runner (unless it leaves; the holder's end gets it)
         try:
             join_group(order["group"])  # the submission's memory and process caps
@@ -268,7 +261,7 @@ class Preloader:
             with contextlib.suppress(OSError):
                 os.write(status, f"failed: {error}".encode()[:500])
             return JOIN_FAILED
-        for fd in [*stdio, *namespaces.values()]:
+        for fd in namespaces.values():
             os.close(fd)
         os.write(status, b"joined")
         os.close(status)

@@ -11,10 +11,8 @@ Each student process (server, client, model runner, bonus server) starts as
   covered by an empty folder; its working folder, read-only, and nothing else of the
   submission's; a private /dev and a private /tmp (a tmpfs of Spec.tmp_bytes, /dev/shm an
   eighth of that): the only places it can write;
-- no kernel keyring (add_key, request_key and keyctl fail with EPERM, as in docker's default
-  seccomp profile): keyrings are per uid, and a root grader's sandboxes all share uid
-  STUDENT_UID. The filter is set on the check run itself (limits.forbid_keyrings), so every
-  process it starts inherits it;
+- no kernel keyring (limits.forbid_keyrings says why): the filter is set on the check run
+  itself, so every process it starts inherits it;
 - the environment the check gives it (student.child_env), nothing more.
 
 Listening sockets a check needs (a fake model, a spy server) are reachable from inside the
@@ -137,13 +135,8 @@ def inside(path: str, folder: str) -> bool:
 
 
 def default_spec(bwrap: str) -> Spec:
-    readable: list[str] = []
-    links: list[tuple[str, str]] = []
-    for name in SYSTEM:
-        if os.path.islink(name):
-            links.append((name, os.readlink(name)))
-        elif os.path.isdir(name):
-            readable.append(name)
+    links = [(name, os.readlink(name)) for name in SYSTEM if os.path.islink(name)]
+    readable = [name for name in SYSTEM if not os.path.islink(name) and os.path.isdir(name)]
     readable += [name for name in SYSTEM_FILES if os.path.exists(name)]
     for folder in python_folders():
         if not any(inside(folder, other) for other in readable):
@@ -212,10 +205,9 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
 
     The CPU limit is set before bwrap starts, by `prlimit` (a limit set from outside once it
     runs would miss the processes bwrap has forked already), or where there is no `prlimit`,
-    by the launcher inside. With `listen`, the launcher first binds one loopback listener per name,
-    sets NAME=port in the environment and sends the sockets out over the inherited fd `channel`.
-    An empty `argv` holds the sandbox open (see LAUNCHER); `info_fd`
-    gets bwrap's JSON about it, whose "child-pid" is the host pid of a process in all its namespaces.
+    by the launcher inside. `listen` and `channel`: see LAUNCHER and the module's docstring. An
+    empty `argv` holds the sandbox open (see LAUNCHER); `info_fd` gets bwrap's JSON about it,
+    whose "child-pid" is the host pid of a process in all its namespaces.
     """
     if spec.uid >= 0:
         # Root's bwrap makes no user namespace worth having (inside uid 0 is host uid 0): the
@@ -235,10 +227,9 @@ def wrap(spec: Spec, argv: list[str], cwd: Path | str, channel: int = -1,
     command += ["--proc", "/proc"] if spec.proc else []
     # A private /dev, read-only (in a user namespace, bwrap's /dev is the sandbox's own tmpfs of
     # no set size), whose /dev/shm (memory, like /tmp) is a small tmpfs of its own.
-    command += ["--dev", "/dev"]
-    for folder, size in (("/dev/shm", shm_bytes(spec.tmp_bytes)), ("/tmp", spec.tmp_bytes)):
-        command += ["--perms", "1777", *(["--size", str(size)] if size else []), "--tmpfs", folder]
-        command += ["--remount-ro", "/dev"] if folder == "/dev/shm" else []
+    command += ["--dev", "/dev", "--perms", "1777", "--size", str(shm_bytes(spec.tmp_bytes)), "--tmpfs", "/dev/shm",
+                "--remount-ro", "/dev", "--perms", "1777", *(["--size", str(spec.tmp_bytes)] if spec.tmp_bytes else []),
+                "--tmpfs", "/tmp"]
     for link, target in spec.links:
         command += ["--symlink", target, link]
     if spec.uid >= 0:  # the folders on the way to each mount, open to spec.uid (root's bwrap makes them 0700)

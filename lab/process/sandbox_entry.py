@@ -76,7 +76,7 @@ def drop_privileges(uid: int = -1) -> None:
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL on kernels before 4.3: none then
     if uid < 0:  # in the sandbox's user namespace: its process limit, as prlimit gives bwrap's programs
         cap(resource.RLIMIT_NPROC, SANDBOX_PIDS, SANDBOX_PIDS)
-    if uid >= 0:
+    else:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)

@@ -41,7 +41,6 @@ def loopback_listeners(names: tuple[str, ...]) -> dict[str, socket.socket]:
 
 
 def with_ports(env: dict[str, str], listeners: dict[str, socket.socket]) -> dict[str, str]:
-    """`env` where each listener's name is set to its port."""
     return {**env, **{name: str(listener.getsockname()[1]) for name, listener in listeners.items()}}
 
 
@@ -83,9 +82,7 @@ def start_new(launch: Launch, argv: list[str], cwd: Path, env: dict[str, str], l
     finally:
         if theirs:
             theirs.close()
-    if ours is None:
-        return process, {}
-    return process, receive_listeners(ours, listen, process)
+    return process, receive_listeners(ours, listen, process) if ours else {}
 
 
 def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
@@ -141,11 +138,10 @@ def holder_pid(info: int) -> int:
 
 def start_joined(address: str, script: Path, args: tuple[str, ...], cwd: Path, env: dict[str, str],
                  spec: sandbox.Spec, listen: tuple[str, ...] = (), cpu_seconds: int = 0):
-    """`python script args...` sandboxed under `spec`, forked by the zygote at `address` with
-    openai loaded (lab/process/sandbox_entry.py): bubblewrap builds the sandbox around a holder
-    (the launcher with no program), the fork joins it. Returns (process, listeners) as
-    start_student does; KitError when any step fails (no less isolated path is taken instead).
-    The process ends the sandbox when it is reaped."""
+    """`python script args...` sandboxed under `spec`, forked by the zygote at `address` and
+    joined into a sandbox built around a holder (lab/process/sandbox_entry.py). Returns
+    (process, listeners) as start_student does; KitError when any step fails (see the module's
+    docstring). The process ends the sandbox when it is reaped."""
     from lab.process.sandbox_entry import NAMESPACES
 
     sandbox.open_to_student(spec, cwd)
@@ -235,9 +231,7 @@ def student_command(launch: Launch, argv: list[str], cwd: Path, lang: str) -> li
     return sandbox.wrap(launch.sandbox, [*clean, *argv], cwd)
 
 
-@functools.lru_cache(maxsize=1)
-def system_certificates() -> str:
-    return sandbox.certificate_folder()
+system_certificates = functools.lru_cache(maxsize=1)(sandbox.certificate_folder)  # looked for once per process
 
 
 # What a sandboxed student process gets: only what the checks set (no HOME, no PATH of the host).

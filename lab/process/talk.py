@@ -1,11 +1,10 @@
 """Talking to a started student process, within limits: input in, capped output out, a
 limit on every wait, and always killed with what it started at the end.
 
-A CPU budget (lab.process.groups) ends an endless loop after a second or two of CPU rather
-than at the wall-clock limit, which would let it burn a core the rest of a class needs.
-Output is read while the process runs by the kit's one capped reader (lab.process.capped),
-so a chatty process never blocks on a full pipe; once MAX_OUTPUT bytes fill either pipe's
-buffer it is stopped (a flood is a broken program, not an answer).
+A CPU budget (lab.process.groups) ends an endless loop rather than let it burn a core the
+rest of a class needs until the wall-clock limit. Output is read by the kit's one capped
+reader (lab.process.capped); once MAX_OUTPUT bytes fill either pipe's buffer the process is
+stopped (a flood is a broken program, not an answer).
 """
 
 from __future__ import annotations
@@ -35,27 +34,18 @@ def feed(stream: IO[bytes], data: bytes) -> None:
         pass  # the process is gone or stopped reading: what it wrote says the rest
 
 
-def run_python(launch: Launch, script: Path, *, data: bytes = b"", limit: float, cwd: Path, env: dict[str, str],
-               args: tuple[str, ...] = (), cpu_seconds: int | None = None,
-               listen: tuple[str, ...] = (), serve: Callable[[dict], None] | None = None) -> Run:
-    """Run `python script` as `launch` says, give it `data` on stdin (then close it), and wait at
-    most `limit` s (and at most `cpu_seconds` of CPU). `listen`: see student.start_student;
-    `serve` gets the listeners (name -> socket) before the process reads its input."""
+def run_python(launch: Launch, script: Path, *, limit: float, cwd: Path, env: dict[str, str],
+               cpu_seconds: int | None = None, listen: tuple[str, ...] = (),
+               serve: Callable[[dict], None] | None = None) -> Run:
+    """Run `python script` as `launch` says, its stdin closed, and wait at most `limit` s (and at
+    most `cpu_seconds` of CPU): a conversation in which nothing is said. `listen`: see
+    student.start_student; `serve` gets the listeners (name -> socket) before the process's input
+    is closed."""
     started = time.monotonic()
-    process, listeners = start_student(launch, script, args, cwd=cwd, env=env, listen=listen,
-                                       cpu_seconds=cpu_seconds or 0)
+    process, listeners = start_student(launch, script, cwd=cwd, env=env, listen=listen, cpu_seconds=cpu_seconds or 0)
     if serve is not None:
         serve(listeners)
-    out = CappedReader(process.stdout, MAX_OUTPUT, on_full=lambda: stop(process))
-    err = CappedReader(process.stderr, MAX_OUTPUT, on_full=lambda: stop(process))
-    threading.Thread(target=feed, args=(process.stdin, data), daemon=True).start()
-    try:
-        code = wait_for(process, limit)
-    finally:
-        stop(process)
-    for reader in (out, err):
-        reader.wait(PIPE_GRACE)  # a grandchild in another group may hold a pipe: don't wait for it
-    return Run(out.kept(), err.kept(), exit_code(code, launch), round(time.monotonic() - started, 3))
+    return Conversation(process, launch=launch, started=started).finish(limit)
 
 
 class Conversation:
@@ -63,10 +53,11 @@ class Conversation:
     on each wait. Nothing helps it along: its output arrives when it writes (and flushes) it.
     `finish()` closes its input, waits for its end and returns the whole Run."""
 
-    def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None) -> None:
+    def __init__(self, process, cpu_budget: float | None = None, launch: Launch | None = None,
+                 started: float | None = None) -> None:
         self.process = process
         self.launch = launch or Launch()
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started  # what its Run's duration counts from
         self.over_budget = False  # stopped by the watchdog below: its CPU budget ran out
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.pending = b""  # the start of a line not ended yet
@@ -156,18 +147,15 @@ class Conversation:
 
     def remaining_lines(self) -> list[bytes]:
         """The lines it wrote that were not read yet (call after finish)."""
-        rest = []
-        while (line := self.read_line(0)) is not None:
-            rest.append(line)
-        return rest
+        return list(iter(lambda: self.read_line(0), None))
 
 
-def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str], args: tuple[str, ...] = (),
+def converse(launch: Launch, script: Path, *, cwd: Path, env: dict[str, str],
              cpu_seconds: float | None = None) -> Conversation:
-    """Start `python script args...` as `launch` says, for a line-by-line conversation (see
+    """Start `python script` as `launch` says, for a line-by-line conversation (see
     Conversation), with at most `cpu_seconds` of CPU (a fraction of a second too: see
     Conversation.watch_cpu)."""
-    process, _ = start_student(launch, script, args, cwd=cwd, env=env, cpu_seconds=math.ceil(cpu_seconds or 0))
+    process, _ = start_student(launch, script, cwd=cwd, env=env, cpu_seconds=math.ceil(cpu_seconds or 0))
     return Conversation(process, cpu_seconds or None, launch)
 
 
