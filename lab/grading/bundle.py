@@ -13,6 +13,7 @@ import errno
 import json
 import os
 import re
+import shlex
 import stat
 import tempfile
 import zipfile
@@ -133,55 +134,42 @@ def as_json(data: dict) -> bytes:
 def write_results(results: Path, data: dict) -> None:
     """results/results.json as a regular file, never through a link planted in its place."""
     results.mkdir(parents=True, exist_ok=True)
-    write_no_follow(results / RESULTS_FILE, as_json(data))
-
-
-def write_no_follow(path: Path, data: bytes) -> None:
-    """Write `path` as a regular file, never through a link planted in its place."""
+    path = results / RESULTS_FILE
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644)
     with os.fdopen(fd, "wb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(f"{path} is not a regular file")
         os.fchmod(handle.fileno(), 0o644)  # whatever the umask (run_autograder's is 077)
-        handle.write(data)
+        handle.write(as_json(data))
 
 
-def read_verdict(verdict: Path) -> dict | None:
-    """The verdict `lab gradescope-run` wrote (a regular file, not a link), or None if not one."""
+def finish(verdict: Path, results: Path) -> bool:
+    """Root's last step: results/results.json from the verdict `lab gradescope-run` wrote (a
+    regular file, not a link), never through a link; False without a valid verdict (the script
+    then writes its fallback)."""
     try:
         fd = os.open(verdict, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
-        return None
+        return False
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
+            return False
         data = handle.read(VERDICT_LIMIT + 1)
     try:
         parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
     except ValueError:
-        return None
+        return False
     if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):
-        return None
-    return parsed
-
-
-def finish(verdict: Path, results: Path) -> bool:
-    """Root's last step: results/results.json from the verdict, never through a link; False
-    without a valid verdict (the script then writes its fallback)."""
-    parsed = read_verdict(verdict)
-    if parsed is not None:
-        write_results(results, parsed)
-    return parsed is not None
-
-
-def shell_quote(value: str) -> str:
-    return "'" + value.replace("'", "'\"'\"'") + "'"
+        return False
+    write_results(results, parsed)
+    return True
 
 
 def run_autograder_script(lang: str, timeout: float = SUBMISSION, bonus: bool = False,
                           visibility: str = "visible") -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []}, ensure_ascii=False)
-    return template("run_autograder", lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
+    # shlex.quote always quotes it (it starts with a brace): one word for the script's shell.
+    return template("run_autograder", lang=lang, timeout=f"{timeout:g}", fallback=shlex.quote(fallback),
                     bonus=" --bonus" if bonus else "", visibility=visibility, node_bin=NODE_BIN)
 
 
