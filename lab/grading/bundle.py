@@ -86,7 +86,7 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
     start, every check is a kit error that says why); write results/results.json, or the same
     JSON on descriptor `verdict_fd` (run_autograder's root-owned file)."""
     from lab.grading import formats
-    from lab.grading.classroom import SandboxUnavailable, grade_class, kit_failure, load_catalogue
+    from lab.grading.classroom import SandboxUnavailable, grade_class, load_catalogue
     from lab.grading.runner import Limits
 
     candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
@@ -100,7 +100,8 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         except SandboxUnavailable as problem:  # no student code ran: a kit error, never a mark
             reason = str(problem) if problem.detail is None else text(lang, "bundle.no_sandbox", detail=problem.detail)
             checks = load_catalogue(lang, limits, bonus=bonus).for_folder(candidates[0])
-            report = kit_failure(checks, candidates[0], lang, text(lang, "bundle.not_graded", reason=reason))
+            report = checks.failed(str(candidates[0]), lang, text(lang, "bundle.not_graded", reason=reason),
+                                   kit_error=True)
         preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
     else:
         if candidates:

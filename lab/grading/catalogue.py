@@ -52,10 +52,13 @@ class Catalogue:
     def max_score(self) -> int:
         return sum(check.points for check in self.checks)
 
-    def failed(self, target: str, lang: str, reason: str, key: str = "", **fields: Any) -> Report:
-        """Every check at 0 with `reason`, written from the grader's message `key` and `fields`."""
+    def failed(self, target: str, lang: str, reason: str, key: str = "", kit_error: bool = False,
+               **fields: Any) -> Report:
+        """Every check at 0 with `reason`, written from the grader's message `key` and `fields`;
+        `kit_error`: the kit's failure, no mark, graded again on a rerun."""
         results = [replace(check, status=ERROR, message=reason) for check in self.checks]
-        return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields)
+        return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields,
+                      kit_error=kit_error)
 
     def stopped(self, target: str, lang: str, key: str, **fields: Any) -> Report:
         """failed() with the grader's message `key`, in `lang`."""

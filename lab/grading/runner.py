@@ -156,9 +156,8 @@ def grade_submission(
         if copy is None:
             return checks.stopped(str(submission), lang, "grade.not_a_folder", path=str(submission))
         if isinstance(copy, private_copy.CopyFailed):  # the grader's disk, not the submission
-            report = checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason))
-            report.kit_error = True
-            return report
+            return checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason),
+                                 kit_error=True)
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.stopped(str(submission), lang, copy.key, **copy.fields)
         blank = blank_files(copy)
