@@ -275,8 +275,6 @@ def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_kit_error_gives_each_test_the_kits_reason_and_no_hint_about_the_students_code(lang: str) -> None:
-    from pathlib import Path
-
     from lab.grading import formats
     from lab.grading.catalogue import Catalogue
     from lab.i18n import text
