@@ -127,9 +127,7 @@ def relative_to_folder(report: Report, copy: str) -> None:
     prefix = copy.rstrip("/") + "/"
     for result in report.results:
         for name in ("message", "output", "actual", "expected"):
-            value = getattr(result, name)
-            if prefix in value:
-                setattr(result, name, value.replace(prefix, ""))
+            setattr(result, name, getattr(result, name).replace(prefix, ""))
 
 
 def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
