@@ -150,9 +150,8 @@ def junit(report: Report, suite_name: str) -> str:
     root = ET.Element("testsuites", name="lab", **numbers)
     suite = ET.SubElement(root, "testsuite", name=suite_name, **numbers)
     properties = ET.SubElement(suite, "properties")
-    ET.SubElement(properties, "property", name="score", value=str(report.score))
-    ET.SubElement(properties, "property", name="max_score", value=str(report.max_score))
-    ET.SubElement(properties, "property", name="status", value=run_status(report))
+    for name, value in (("score", report.score), ("max_score", report.max_score), ("status", run_status(report))):
+        ET.SubElement(properties, "property", name=name, value=str(value))
     lang = report_language(report)
     for result in report.results:
         case = ET.SubElement(suite, "testcase", classname=f"{suite_name}.{result.task or 'lab'}",
