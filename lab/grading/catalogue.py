@@ -32,7 +32,8 @@ class Catalogue:
         """The checks a full run reported (the solutions' run, when the engine lists none)."""
         if report.error:
             return cls(bonus=bonus)
-        return cls([blank(result) for result in report.results], bonus=bonus)
+        return cls([CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
+                                title=result.title, hint=result.hint) for result in report.results], bonus=bonus)
 
     @classmethod
     def from_engine(cls, lang: str, bonus: bool = False) -> "Catalogue | None":
@@ -76,16 +77,9 @@ class Catalogue:
                 results.append(replace(check, status=FAILED, reason="grade.bonus_not_attempted", fields=fields,
                                        message=text(lang, "grade.bonus_not_attempted", **fields)))
             elif result is None:
-                missing = text(lang, "grade.not_reported")
-                results.append(replace(check, status=ERROR, message=missing))
+                results.append(replace(check, status=ERROR, message=text(lang, "grade.not_reported")))
             else:
                 status = result.status if result.status in (PASSED, "failed", "skipped", ERROR) else ERROR
                 results.append(replace(result, points=check.points, task=check.task, status=status))
         return replace(report, lang=report.lang or lang, results=results, warnings=list(report.warnings),
                        fields=dict(report.fields))
-
-
-def blank(result: CheckResult) -> CheckResult:
-    return CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
-                       title=result.title, hint=result.hint)
-
