@@ -22,6 +22,7 @@ from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
 
+from lab.checks.reference import open_regular
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
 from lab.layout import DISTRIBUTION, PACKAGE, STUDENT_FILES, solutions_dir
@@ -149,16 +150,10 @@ def finish(verdict: Path, results: Path) -> bool:
     regular file, not a link), never through a link; False without a valid verdict (the script
     then writes its fallback)."""
     try:
-        fd = os.open(verdict, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return False
-        data = handle.read(VERDICT_LIMIT + 1)
-    try:
+        with os.fdopen(open_regular(verdict), "rb") as handle:
+            data = handle.read(VERDICT_LIMIT + 1)
         parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
-    except ValueError:
+    except (OSError, ValueError):
         return False
     if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):
         return False
