@@ -151,14 +151,12 @@ def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, re
     summary.csv: a platform reads a file that says why. Best effort."""
     checks = Catalogue.from_engine(lang, bonus=bonus) or Catalogue(bonus=bonus)
     rows = []
-    try:
+    with contextlib.suppress(OSError):
         for submission, name in zip(submissions, output_names(submissions)):
             report = checks.for_folder(submission).failed(str(submission), lang, reason, kit_error=True)
             write_one(out, name, report, fmt, bonus)
             rows.append((name, report))
         write_atomically(out / SUMMARY_NAME, summary_text(rows, submissions))
-    except OSError:
-        pass
 
 
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
@@ -207,8 +205,7 @@ def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
     """The time limit when the probes run in turn: their limits add up where they overlapped."""
     from lab.checks import probes_time
 
-    extra = probes_time(bonus, in_turn=True) - probes_time(bonus)
-    return replace(limits, timeout=limits.timeout + extra)
+    return replace(limits, timeout=limits.timeout + (probes_time(bonus, in_turn=True) - probes_time(bonus)))
 
 
 # The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
