@@ -97,9 +97,8 @@ EXERCISM_STATUS = {PASSED: "pass", FAILED: "fail", SKIPPED: "fail", ERROR: "erro
 
 def exercism(report: Report) -> dict[str, Any]:
     lang = report_language(report)
-    task_numbers: dict[str, int] = {}
-    for result in report.results:
-        task_numbers.setdefault(result.task, len(task_numbers) + 1)
+    tasks = dict.fromkeys(result.task for result in report.results)
+    task_numbers = {task: number for number, task in enumerate(tasks, start=1)}
     # Exercism's "error": the tests could not all run, whoever is to blame (summary.csv and
     # the message say when it was the kit).
     status = "error" if report.error else "pass" if report.all_passed else "fail"
