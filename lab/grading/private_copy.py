@@ -122,10 +122,7 @@ def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
                  deadline: float = float("inf")) -> Iterator[Path | Refused | CopyFailed | None]:
     """A fresh copy of `submission`, always removed; None if it is not a readable folder, Refused
     over the caps, CopyFailed when the grader's disk failed."""
-    if not submission.is_dir():
-        yield None
-        return
-    found = walk(submission, caps, deadline)
+    found = walk(submission, caps, deadline) if submission.is_dir() else None
     if not isinstance(found, list):
         yield found
         return
