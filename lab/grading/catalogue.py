@@ -61,9 +61,9 @@ class Catalogue:
         return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields,
                       kit_error=kit_error)
 
-    def stopped(self, target: str, lang: str, key: str, **fields: Any) -> Report:
+    def stopped(self, target: str, lang: str, key: str, kit_error: bool = False, **fields: Any) -> Report:
         """failed() with the grader's message `key`, in `lang`."""
-        return self.failed(target, lang, text(lang, key, **fields), key, **fields)
+        return self.failed(target, lang, text(lang, key, **fields), key, kit_error, **fields)
 
     def reconcile(self, report: Report, lang: str) -> Report:
         if not self.checks:

@@ -224,11 +224,10 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     parsed = parse_report(outcome.stdout, limits.output_bytes)
     if parsed is None:
         if outcome.stdout_truncated:
-            report = checks.stopped("", lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
-        else:
-            report = checks.stopped("", lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
-        report.kit_error = trusted
-        return report
+            return checks.stopped("", lang, "grade.too_much_output", kit_error=trusted,
+                                  limit=limits.output_bytes // MiB)
+        return checks.stopped("", lang, "grade.crashed", kit_error=trusted, code=outcome.code,
+                              stderr=tail(outcome.stderr))
     report = checks.reconcile(parsed, lang)
     errored = [result for result in report.results if result.status == ERROR]
     if trusted and errored and used_up:
