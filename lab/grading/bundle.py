@@ -105,11 +105,9 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
                                    kit_error=True)
         preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
     else:
-        if candidates:
-            reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload))
-        else:
-            reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
-                          expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
+        reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload)) \
+            if candidates else text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
+                                    expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
         # Every check failed with the reason: the upload could not be graded (not a kit error).
         failed = [replace(check, status=FAILED, message=reason, hint="")
                   for check in load_catalogue(lang, limits, bonus=bonus).checks]
