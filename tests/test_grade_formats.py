@@ -275,17 +275,14 @@ def test_a_run_without_the_sandbox_says_so_first_in_every_format() -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_kit_error_gives_each_test_the_kits_reason_and_no_hint_about_the_students_code(lang: str) -> None:
-    from pathlib import Path
-
     from lab.grading import formats
     from lab.grading.catalogue import Catalogue
-    from lab.grading.classroom import kit_failure
     from lab.i18n import text
 
     reason = "bwrap: setting up uid map: Permission denied"
     checks = Catalogue.from_engine(lang)
     assert checks is not None and all(check.hint for check in checks.checks)  # the hints are there to leave out
-    report = kit_failure(checks, Path("ana"), lang, reason)
+    report = checks.failed("ana", lang, reason, kit_error=True)
     hint = text(lang, "grade.hint", value="").strip()
     scope = formats.gradescope(report)
     assert {test["output"] for test in scope["tests"]} == {reason}

@@ -13,6 +13,7 @@ import errno
 import json
 import os
 import re
+import shlex
 import stat
 import tempfile
 import zipfile
@@ -21,6 +22,7 @@ from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
 
+from lab.checks.reference import open_regular
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
 from lab.layout import DISTRIBUTION, PACKAGE, STUDENT_FILES, solutions_dir
@@ -85,7 +87,7 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
     start, every check is a kit error that says why); write results/results.json, or the same
     JSON on descriptor `verdict_fd` (run_autograder's root-owned file)."""
     from lab.grading import formats
-    from lab.grading.classroom import SandboxUnavailable, grade_class, kit_failure, load_catalogue
+    from lab.grading.classroom import SandboxUnavailable, grade_class, load_catalogue
     from lab.grading.runner import Limits
 
     candidates, searched = search_upload(upload) if upload.is_dir() else ([], [])
@@ -99,14 +101,13 @@ def grade_upload(upload: Path, results: Path | None, lang: str = "fr", timeout: 
         except SandboxUnavailable as problem:  # no student code ran: a kit error, never a mark
             reason = str(problem) if problem.detail is None else text(lang, "bundle.no_sandbox", detail=problem.detail)
             checks = load_catalogue(lang, limits, bonus=bonus).for_folder(candidates[0])
-            report = kit_failure(checks, candidates[0], lang, text(lang, "bundle.not_graded", reason=reason))
+            report = checks.failed(str(candidates[0]), lang, text(lang, "bundle.not_graded", reason=reason),
+                                   kit_error=True)
         preface = text(lang, "grade.graded_folder", folder=shown(candidates[0], upload))
     else:
-        if candidates:
-            reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload))
-        else:
-            reason = text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
-                          expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
+        reason = text(lang, "grade.many_folders", file=SUBMISSION_FILE, folders=listed(candidates, upload)) \
+            if candidates else text(lang, "grade.no_submission_file", file=SUBMISSION_FILE,
+                                    expected=", ".join(STUDENT_FILES), folders=listed(searched, upload) or "./")
         # Every check failed with the reason: the upload could not be graded (not a kit error).
         failed = [replace(check, status=FAILED, message=reason, hint="")
                   for check in load_catalogue(lang, limits, bonus=bonus).checks]
@@ -133,55 +134,36 @@ def as_json(data: dict) -> bytes:
 def write_results(results: Path, data: dict) -> None:
     """results/results.json as a regular file, never through a link planted in its place."""
     results.mkdir(parents=True, exist_ok=True)
-    write_no_follow(results / RESULTS_FILE, as_json(data))
-
-
-def write_no_follow(path: Path, data: bytes) -> None:
-    """Write `path` as a regular file, never through a link planted in its place."""
+    path = results / RESULTS_FILE
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644)
     with os.fdopen(fd, "wb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(f"{path} is not a regular file")
         os.fchmod(handle.fileno(), 0o644)  # whatever the umask (run_autograder's is 077)
-        handle.write(data)
-
-
-def read_verdict(verdict: Path) -> dict | None:
-    """The verdict `lab gradescope-run` wrote (a regular file, not a link), or None if not one."""
-    try:
-        fd = os.open(verdict, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
-        data = handle.read(VERDICT_LIMIT + 1)
-    try:
-        parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
-    except ValueError:
-        return None
-    if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):
-        return None
-    return parsed
+        handle.write(as_json(data))
 
 
 def finish(verdict: Path, results: Path) -> bool:
-    """Root's last step: results/results.json from the verdict, never through a link; False
-    without a valid verdict (the script then writes its fallback)."""
-    parsed = read_verdict(verdict)
-    if parsed is not None:
-        write_results(results, parsed)
-    return parsed is not None
-
-
-def shell_quote(value: str) -> str:
-    return "'" + value.replace("'", "'\"'\"'") + "'"
+    """Root's last step: results/results.json from the verdict `lab gradescope-run` wrote (a
+    regular file, not a link), never through a link; False without a valid verdict (the script
+    then writes its fallback)."""
+    try:
+        with os.fdopen(open_regular(verdict), "rb") as handle:
+            data = handle.read(VERDICT_LIMIT + 1)
+        parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
+    except (OSError, ValueError):
+        return False
+    if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):
+        return False
+    write_results(results, parsed)
+    return True
 
 
 def run_autograder_script(lang: str, timeout: float = SUBMISSION, bonus: bool = False,
                           visibility: str = "visible") -> str:
     fallback = json.dumps({"score": 0, "output": text(lang, "bundle.failed"), "tests": []}, ensure_ascii=False)
-    return template("run_autograder", lang=lang, timeout=f"{timeout:g}", fallback=shell_quote(fallback),
+    # shlex.quote always quotes it (it starts with a brace): one word for the script's shell.
+    return template("run_autograder", lang=lang, timeout=f"{timeout:g}", fallback=shlex.quote(fallback),
                     bonus=" --bonus" if bonus else "", visibility=visibility, node_bin=NODE_BIN)
 
 

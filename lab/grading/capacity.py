@@ -74,11 +74,8 @@ def cgroup_folders(controller: str, root: Path = CGROUP_ROOT, proc: Path = PROC)
     root/<name> (or cpu,cpuacct), v2 at root or root/unified; in a container, the mount's root
     when the path read from /proc is not under it."""
     paths = cgroup_paths(proc)
-    candidates: list[tuple[Path, str]] = []
-    if controller in paths:
-        for mount in sorted(root.glob(f"*{controller}*")) if root.is_dir() else []:
-            if controller in mount.name.split(","):
-                candidates.append((mount, paths[controller]))
+    mounts = sorted(root.glob(f"*{controller}*")) if controller in paths and root.is_dir() else []
+    candidates = [(mount, paths[controller]) for mount in mounts if controller in mount.name.split(",")]
     if "" in paths:
         candidates += [(root, paths[""]), (root / "unified", paths[""])]
     for mount, path in candidates:

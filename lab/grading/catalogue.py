@@ -32,7 +32,8 @@ class Catalogue:
         """The checks a full run reported (the solutions' run, when the engine lists none)."""
         if report.error:
             return cls(bonus=bonus)
-        return cls([blank(result) for result in report.results], bonus=bonus)
+        return cls([CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
+                                title=result.title, hint=result.hint) for result in report.results], bonus=bonus)
 
     @classmethod
     def from_engine(cls, lang: str, bonus: bool = False) -> "Catalogue | None":
@@ -52,14 +53,17 @@ class Catalogue:
     def max_score(self) -> int:
         return sum(check.points for check in self.checks)
 
-    def failed(self, target: str, lang: str, reason: str, key: str = "", **fields: Any) -> Report:
-        """Every check at 0 with `reason`, written from the grader's message `key` and `fields`."""
+    def failed(self, target: str, lang: str, reason: str, key: str = "", kit_error: bool = False,
+               **fields: Any) -> Report:
+        """Every check at 0 with `reason`, written from the grader's message `key` and `fields`;
+        `kit_error`: the kit's failure, no mark, graded again on a rerun."""
         results = [replace(check, status=ERROR, message=reason) for check in self.checks]
-        return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields)
+        return Report(target=target, lang=lang, results=results, error=reason, reason=key, fields=fields,
+                      kit_error=kit_error)
 
-    def stopped(self, target: str, lang: str, key: str, **fields: Any) -> Report:
+    def stopped(self, target: str, lang: str, key: str, kit_error: bool = False, **fields: Any) -> Report:
         """failed() with the grader's message `key`, in `lang`."""
-        return self.failed(target, lang, text(lang, key, **fields), key, **fields)
+        return self.failed(target, lang, text(lang, key, **fields), key, kit_error, **fields)
 
     def reconcile(self, report: Report, lang: str) -> Report:
         if not self.checks:
@@ -73,16 +77,9 @@ class Catalogue:
                 results.append(replace(check, status=FAILED, reason="grade.bonus_not_attempted", fields=fields,
                                        message=text(lang, "grade.bonus_not_attempted", **fields)))
             elif result is None:
-                missing = text(lang, "grade.not_reported")
-                results.append(replace(check, status=ERROR, message=missing))
+                results.append(replace(check, status=ERROR, message=text(lang, "grade.not_reported")))
             else:
                 status = result.status if result.status in (PASSED, "failed", "skipped", ERROR) else ERROR
                 results.append(replace(result, points=check.points, task=check.task, status=status))
         return replace(report, lang=report.lang or lang, results=results, warnings=list(report.warnings),
                        fields=dict(report.fields))
-
-
-def blank(result: CheckResult) -> CheckResult:
-    return CheckResult(id=result.id, task=result.task, points=result.points, status=ERROR,
-                       title=result.title, hint=result.hint)
-

@@ -77,7 +77,8 @@ def check_cause(check: CheckResult) -> str:
     kind = REASON_CAUSES.get(reason)
     if reason == "client.sent_nothing" and PYTHON_ERROR.search(check.output):
         kind = CRASH
-    if reason == CELL and untouched_table(check, fields):
+    if reason == CELL and check.actual in ("", EMPTY_CELL) and not fields.get("wrong_cells"):
+        # its first wrong cell is empty and no other is wrong: an answers table still to write
         return f"{UNWRITTEN}:{check.task or ANSWERS_TASK}"
     if kind == MISSING:
         return f"{MISSING}:{fields.get('file', file_of(check))}"
@@ -89,11 +90,6 @@ def check_cause(check: CheckResult) -> str:
     if kind is not None:
         return f"{kind}:{file_of(check)}"
     return f"{RULE}:{check.id}"
-
-
-def untouched_table(check: CheckResult, fields: dict) -> bool:
-    """An answers check's first wrong cell is empty and no other is wrong: still to write."""
-    return check.actual in ("", EMPTY_CELL) and not fields.get("wrong_cells")
 
 
 def could_run(check: CheckResult) -> bool:

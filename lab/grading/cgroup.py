@@ -76,14 +76,10 @@ class SubmissionGroup:
         if folders is not None:
             return  # groups left by a dead run, to close
         name = group_name()
-        for controller, parent in own_groups().items():
-            if any(parent == made.parent for made in self.folders):
-                continue  # v2: one folder holds both controllers
-            try:
+        for parent in dict.fromkeys(own_groups().values()):  # v2: one folder holds both controllers
+            with contextlib.suppress(OSError):
                 (parent / name).mkdir()
-            except OSError:
-                continue
-            self.folders.append(parent / name)
+                self.folders.append(parent / name)
         for folder in self.folders:
             with contextlib.suppress(OSError):  # v2: the controllers, handed down to both parts
                 (folder / "cgroup.subtree_control").write_text("+memory +pids\n")

@@ -160,16 +160,14 @@ def record_grading(out: Path, rows: list[tuple[str, Report]], options: dict[str,
 
 def write_report(out: Path, lang: str) -> Path:
     """out/report.html; readback.NoResults if `out` has no results."""
-    record = read_class(out)
     path = out / REPORT_NAME
-    path.write_text(render(record, lang), encoding="utf-8")
+    path.write_text(render(read_class(out), lang), encoding="utf-8")
     return path
 
 
 def render(record: ClassRecord, lang: str) -> str:
     lang = lang if lang in WORDS else "fr"
     context = Page(record, lang)
-    words = context.words
     body = "\n".join([context.header(), "<main>", context.scores(), context.parts(), context.checks(),
                       context.cells(), context.runs(), context.students(), "</main>"])
     style_hash, script_hash = digest(STYLE), digest(SCRIPT)
@@ -178,7 +176,7 @@ def render(record: ClassRecord, lang: str) -> str:
     return (f'<!DOCTYPE html>\n<html lang="{context.lang}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{words['title']}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n"
+            f"<title>{context.words['title']}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n"
             f"<script>{SCRIPT}</script>\n</body>\n</html>\n")
 
 
@@ -265,7 +263,6 @@ class Page:
     def scores(self) -> str:
         bars = stats.histogram(self.record.submissions)
         top = max((s.max_score for s in self.record.submissions), default=0)
-        words = self.words
         tallest = max((bar.count for bar in bars), default=0) or 1
         step, height, base = 22, 140, 160
         width = max(step * len(bars) + 20, 200)
@@ -278,7 +275,7 @@ class Page:
                 f'<rect x="{x}" y="{base - tall}" width="{step - 4}" height="{tall}"></rect>'
                 f'<text class="count" x="{x + (step - 4) / 2}" y="{base - tall - 4}">{bar.count}</text>'
                 f'<text class="label" x="{x + (step - 4) / 2}" y="{base + 14}">{bar.label}</text></g>')
-        caption = words["scores.caption"].format(max=top)
+        caption = self.words["scores.caption"].format(max=top)
         return self.section("scores", f'<figure>\n<svg id="histogram" viewBox="0 0 {width} {base + 24}" width="{width}" '
                             f'height="{base + 24}" role="img" aria-labelledby="histogram-caption">\n' + "\n".join(shapes)
                             + f'\n</svg>\n<figcaption id="histogram-caption">{caption} '
@@ -287,42 +284,35 @@ class Page:
 
     def parts(self) -> str:
         words = self.words
-        rows = []
-        for figure in stats.parts(self.record, self.task_order):
-            bar = round(120 * figure.share)
-            rows.append(
-                f'<tr data-task="{shown(figure.task)}"><th scope="row">{self.task_name(figure.task)}</th>'
+        rows = [f'<tr data-task="{shown(figure.task)}"><th scope="row">{self.task_name(figure.task)}</th>'
                 f'<td class="num" data-full="{figure.full}" data-total="{figure.total}">'
                 f'{figure.full}/{figure.total} ({percent(figure.share)})</td>'
                 f'<td><svg width="124" height="14" aria-hidden="true"><rect class="track" x="0" y="2" width="120" '
-                f'height="10"></rect><rect class="fill" x="0" y="2" width="{bar}" height="10"></rect></svg></td></tr>')
+                f'height="10"></rect><rect class="fill" x="0" y="2" width="{round(120 * figure.share)}" '
+                f'height="10"></rect></svg></td></tr>' for figure in stats.parts(self.record, self.task_order)]
         hidden = f'<span class="visually-hidden">{words["full"]}</span>'
         return self.section("parts", table('id="parts"', [words["part"], words["full"], hidden], rows,
                                            words["parts.caption"]))
 
     def checks(self) -> str:
         words = self.words
-        rows = []
-        for figure in stats.check_failures(self.record, self.check_order, self.hints, self.titles):
-            rows.append(
-                f'<tr data-check="{shown(figure.id)}"><th scope="row">{shown(figure.title or figure.id)}'
+        rows = [f'<tr data-check="{shown(figure.id)}"><th scope="row">{shown(figure.title or figure.id)}'
                 f' <code>{shown(figure.id)}</code></th><td>{self.task_name(figure.task)}</td>'
                 f'<td class="num" data-failed="{figure.failed}" data-total="{figure.total}">'
                 f'{figure.failed}/{figure.total} ({percent(figure.rate)})</td>'
                 f'<td class="num" data-not-written="{figure.not_written}">{figure.not_written}</td>'
                 f'<td class="num" data-not-run="{figure.not_run}">{figure.not_run}</td>'
-                f'<td>{shown(figure.hint)}</td></tr>')
+                f'<td>{shown(figure.hint)}</td></tr>'
+                for figure in stats.check_failures(self.record, self.check_order, self.hints, self.titles)]
         headers = [words[key] for key in ("check", "part", "failed", "not_written", "not_run", "hint")]
         return self.section("checks", table('id="checks"', headers, rows, words["failed.caption"]))
 
     def cells(self) -> str:
         words = self.words
         figures = stats.answer_cells(self.record)
-        heading = ""
         unreadable = stats.answers_unreadable(self.record)
-        if unreadable:
-            heading = f'<p id="cells-unreadable" data-count="{unreadable}">' \
-                      f'{words["cells.unreadable"].format(count=unreadable)}</p>\n'
+        heading = f'<p id="cells-unreadable" data-count="{unreadable}">' \
+                  f'{words["cells.unreadable"].format(count=unreadable)}</p>\n' if unreadable else ""
         if not figures:
             return self.section("cells", heading + f'<p>{words["no_cells"]}</p>')
         rows = []

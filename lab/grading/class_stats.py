@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from lab.grading import causes
@@ -145,10 +145,8 @@ def check_failures(record: ClassRecord, check_order: list[str], hints: dict[str,
         # "not written yet", else "not run".
         unwritten = {file_of(check) for check in submission.checks if judged.get(check.id) in NOT_WRITTEN}
         for check in submission.checks:
-            figure = figures.get(check.id)
-            if figure is None:
-                figure = figures[check.id] = CheckFigure(check.id, titles.get(check.id) or check.title, check.task,
-                                                         hints.get(check.id) or check.hint, 0, 0)
+            figure = figures.setdefault(check.id, CheckFigure(check.id, titles.get(check.id) or check.title,
+                                                              check.task, hints.get(check.id) or check.hint, 0, 0))
             figure.task = figure.task or check.task
             kind = judged.get(check.id)
             if finished and (kind == "rule" or (kind is None and check.status == PASSED)):
@@ -184,7 +182,7 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
     and apart those who left it empty (once per student), the most often wrong first. A check
     gives its first wrong cell's value and only names the others (their values unseen)."""
     cells: dict[str, CellFigure] = {}
-    values: dict[str, Counter[str]] = {}
+    values: dict[str, Counter[str]] = defaultdict(Counter)
     for submission in record.submissions:
         counted: set[str] = set()
 
@@ -195,14 +193,11 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
             if cell in counted:
                 return
             counted.add(cell)
-            if value == EMPTY_CELL:
-                figure.empty += 1
-            else:
-                figure.wrong += 1
-            if value is None:
-                figure.unseen += 1
-            elif value != EMPTY_CELL:
-                values.setdefault(cell, Counter())[value] += 1
+            figure.empty += value == EMPTY_CELL
+            figure.wrong += value != EMPTY_CELL
+            figure.unseen += value is None
+            if value not in (None, EMPTY_CELL):
+                values[cell][value] += 1
 
         for check in submission.checks:
             if check.status == PASSED or not is_answers(check):
@@ -219,7 +214,7 @@ def answer_cells(record: ClassRecord) -> list[CellFigure]:
             for other in names(check.fields, "wrong_cells"):
                 wrong(other, "", check.id, None)
     for cell, figure in cells.items():
-        figure.values = sorted(values.get(cell, Counter()).items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
+        figure.values = sorted(values[cell].items(), key=lambda item: (-item[1], item[0]))[:TOP_VALUES]
     return sorted(cells.values(), key=lambda figure: (-figure.wrong, -figure.empty, figure.cell))
 
 

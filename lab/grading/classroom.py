@@ -119,10 +119,8 @@ def located(submission: Path, lang: str) -> tuple[Path, list[str], str]:
     except (OSError, ValueError):  # unreadable: the grading says so
         return submission, [], ""
     for name in (*STUDENT_FILES, "answers.toml", "bonus_server.py"):
-        if name in present:
-            continue
         near = sorted(other for other in present if other.lower() == name.lower())
-        if near:
+        if near and name not in present:
             notes.append(text(lang, "grade.case_only", found=clean_text(near[0]), expected=name))
     return folder, notes, ""
 
@@ -143,18 +141,8 @@ def is_class_folder(folder: Path) -> bool:
 
 def is_resource_failure(error: BaseException) -> bool:
     """The grader could not get a process, a thread, a file or memory: not the student's doing."""
-    if isinstance(error, MemoryError):
-        return True
-    if isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS:
-        return True
-    return isinstance(error, RuntimeError) and "can't start new thread" in str(error)
-
-
-def kit_failure(checks: Catalogue, submission: Path, lang: str, reason: str) -> Report:
-    """Every check at 0 with the reason, the kit's failure: no mark, graded again on a rerun."""
-    report = checks.failed(str(submission), lang, reason)
-    report.kit_error = True
-    return report
+    return isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS) \
+        or (isinstance(error, RuntimeError) and "can't start new thread" in str(error))
 
 
 def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, reason: str,
@@ -163,14 +151,12 @@ def record_kit_error(submissions: list[Path], out: Path, fmt: str, lang: str, re
     summary.csv: a platform reads a file that says why. Best effort."""
     checks = Catalogue.from_engine(lang, bonus=bonus) or Catalogue(bonus=bonus)
     rows = []
-    try:
+    with contextlib.suppress(OSError):
         for submission, name in zip(submissions, output_names(submissions)):
-            report = kit_failure(checks.for_folder(submission), submission, lang, reason)
+            report = checks.for_folder(submission).failed(str(submission), lang, reason, kit_error=True)
             write_one(out, name, report, fmt, bonus)
             rows.append((name, report))
         write_atomically(out / SUMMARY_NAME, summary_text(rows, submissions))
-    except OSError:
-        pass
 
 
 def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submission: Path, lang: str,
@@ -187,11 +173,11 @@ def grade_with_retries(grade: Callable[[], Report], checks: Catalogue, submissio
         except Exception as error:
             report, inside = None, [f"{type(error).__name__}: {error}"]
             if not is_resource_failure(error):
-                return kit_failure(checks, submission, lang, inside[0])
+                return checks.failed(str(submission), lang, inside[0], kit_error=True)
         last = attempt == len(pauses) or (stop is not None and stop.is_set())
         if inside and last:
-            return kit_failure(checks, submission, lang, text(
-                lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1))
+            return checks.failed(str(submission), lang, text(
+                lang, "grade.resource_failure", error=inside[0], attempts=attempt + 1), kit_error=True)
         if report is not None and not inside and (last or not report.kit_error):
             return report
         time.sleep(pauses[attempt])
@@ -219,8 +205,7 @@ def in_turn_limits(limits: Limits, bonus: bool) -> Limits:
     """The time limit when the probes run in turn: their limits add up where they overlapped."""
     from lab.checks import probes_time
 
-    extra = probes_time(bonus, in_turn=True) - probes_time(bonus)
-    return replace(limits, timeout=limits.timeout + extra)
+    return replace(limits, timeout=limits.timeout + (probes_time(bonus, in_turn=True) - probes_time(bonus)))
 
 
 # The settings that forbid bubblewrap's user namespace, by distribution: Ubuntu 23.10 and later
@@ -268,16 +253,14 @@ def write_atomically(path: Path, content: str) -> None:
 
 
 def write_one(out: Path, name: str, report: Report, fmt: str, bonus: bool = False,
-              settings: dict | None = None) -> Path:
+              settings: dict | None = None) -> None:
     """The results file, then the record that it is complete, with the `settings` a rerun compares."""
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / formats.FILE_NAMES[fmt]
-    write_atomically(path, formats.render(report, fmt, name))
+    write_atomically(folder / formats.FILE_NAMES[fmt], formats.render(report, fmt, name))
     record = {"kit": class_report.kit_version(), "format": fmt, "bonus": bonus, "settings": settings or {},
               "report": report.to_dict()}
     write_atomically(folder / DONE_NAME, json.dumps(record))
-    return path
 
 
 def grading_settings(submission: Path, lang: str, limits: Limits) -> dict:
@@ -492,42 +475,34 @@ class SummaryNotWritten(Exception):
     """summary.csv could not be written, even in the room held for it: the reason (strerror)."""
 
 
-def hold_room(path: Path, size: int) -> Path:
+def hold_room(path: Path, size: int) -> None:
     """Take `size` bytes of the output disk now, as a file (none if there is no room)."""
-    try:
+    with contextlib.suppress(OSError):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    except OSError:
-        return path
-    try:
-        os.posix_fallocate(fd, 0, size)
-    except OSError:
-        with contextlib.suppress(OSError):
+        try:
+            os.posix_fallocate(fd, 0, size)
+        except OSError:
             path.unlink()
-    finally:
-        os.close(fd)
-    return path
+        finally:
+            os.close(fd)
 
 
 def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: Spec | None, started: float,
                    stop: Stop) -> ClassResult:
-    fmt, lang, bonus, limits = grading.fmt, grading.lang, grading.bonus, grading.limits
+    fmt, lang, bonus, limits, target = grading.fmt, grading.lang, grading.bonus, grading.limits, grading.target
     names = output_names(submissions)
-    reports: dict[int, Report] = {}
     settings = [grading_settings(submission, lang, limits) for submission in submissions]
-    if not grading.force:
-        for index, name in enumerate(names):
-            earlier = finished(out, name, fmt, bonus, settings[index])
-            if earlier is not None:
-                reports[index] = earlier
-        if reports and grading.on_resume:
-            grading.on_resume(len(reports))
+    reports: dict[int, Report] = {} if grading.force else {
+        index: report for index, name in enumerate(names)
+        if (report := finished(out, name, fmt, bonus, settings[index])) is not None}
+    if reports and grading.on_resume:
+        grading.on_resume(len(reports))
     todo = [index for index in range(len(submissions)) if index not in reports]
     placed = [located(submission, lang) for submission in submissions]  # whatever it meets costs that one only
     sizing = grading.sizing or size_class(grading.jobs, bonus)
     if todo and not holds_one_job(sizing.host, bonus):  # fail closed: a fork refused a student reads as theirs
         raise SandboxUnavailable(text(lang, "grade.too_few_pids", have=sizing.host.pids, need=one_job_pids(bonus)))
-    reserve = hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
-    target = grading.target
+    hold_room(out / RESERVE_NAME, RESERVE_PER_ROW * (len(submissions) + 1))
     checks = grading.catalogue if grading.catalogue is not None else load_catalogue(lang, limits, target, bonus)
     fit = sizing.fit
     if fit.probes_in_turn:
@@ -574,7 +549,7 @@ def grade_recorded(submissions: list[Path], out: Path, grading: Grading, jail: S
     rows = [(names[index], reports[index]) for index in range(len(submissions))]
     summary = out / SUMMARY_NAME
     with contextlib.suppress(OSError):
-        reserve.unlink()
+        (out / RESERVE_NAME).unlink()
     try:
         write_atomically(summary, summary_text(rows, submissions))
     except OSError as error:

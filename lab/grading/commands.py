@@ -51,18 +51,12 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
     timeout_option = click.option("--timeout", type=click.FloatRange(min=1), default=SUBMISSION, show_default=True,
                                   help=help_text["grade.timeout"])
     bonus_option = click.option("--bonus", is_flag=True, help=help_text["check.bonus"])
+    visibility_option = click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible",
+                                     show_default=True, help=help_text["gradescope_bundle.visibility"])
 
     def gradescope_options(command: Callable) -> Callable:
         """What the bundle is built with and what its run may override: the same options."""
-        for option in reversed([
-            timeout_option,
-            bonus_option,
-            click.option("--visibility", type=click.Choice(VISIBILITIES), default="visible",
-                         show_default=True, help=help_text["gradescope_bundle.visibility"]),
-            lang_option,
-        ]):
-            command = option(command)
-        return command
+        return timeout_option(bonus_option(visibility_option(lang_option(command))))
 
     @cli.command(help=help_text["grade"])
     @click.argument("submissions", metavar="SUBMISSION...", nargs=-1, required=True,
@@ -120,8 +114,7 @@ def add_grading_commands(cli: click.Group, lang: str) -> None:
             result = grade_class(list(submissions), out, fmt=fmt, lang=lang, jobs=jobs, sizing=sizing,
                                  limits=Limits(timeout=timeout, memory_bytes=memory_mib * MiB),
                                  on_done=progress, bonus=bonus, sandboxed=not no_sandbox, force=force,
-                                 preload=not no_preload,
-                                 on_resume=resumed,
+                                 preload=not no_preload, on_resume=resumed,
                                  on_start=lambda path: click.echo(path.said(lang), err=True))
         except KeyboardInterrupt as stopped:  # Ctrl-C, or SIGTERM (classroom.stopped_cleanly): never a success
             number = stopped.args[0] if stopped.args and isinstance(stopped.args[0], int) else signal.SIGINT

@@ -97,9 +97,8 @@ EXERCISM_STATUS = {PASSED: "pass", FAILED: "fail", SKIPPED: "fail", ERROR: "erro
 
 def exercism(report: Report) -> dict[str, Any]:
     lang = report_language(report)
-    task_numbers: dict[str, int] = {}
-    for result in report.results:
-        task_numbers.setdefault(result.task, len(task_numbers) + 1)
+    tasks = dict.fromkeys(result.task for result in report.results)
+    task_numbers = {task: number for number, task in enumerate(tasks, start=1)}
     # Exercism's "error": the tests could not all run, whoever is to blame (summary.csv and
     # the message say when it was the kit).
     status = "error" if report.error else "pass" if report.all_passed else "fail"
@@ -150,9 +149,8 @@ def junit(report: Report, suite_name: str) -> str:
     root = ET.Element("testsuites", name="lab", **numbers)
     suite = ET.SubElement(root, "testsuite", name=suite_name, **numbers)
     properties = ET.SubElement(suite, "properties")
-    ET.SubElement(properties, "property", name="score", value=str(report.score))
-    ET.SubElement(properties, "property", name="max_score", value=str(report.max_score))
-    ET.SubElement(properties, "property", name="status", value=run_status(report))
+    for name, value in (("score", report.score), ("max_score", report.max_score), ("status", run_status(report))):
+        ET.SubElement(properties, "property", name=name, value=str(value))
     lang = report_language(report)
     for result in report.results:
         case = ET.SubElement(suite, "testcase", classname=f"{suite_name}.{result.task or 'lab'}",

@@ -122,10 +122,7 @@ def private_copy(submission: Path, caps: CopyCaps = CopyCaps(),
                  deadline: float = float("inf")) -> Iterator[Path | Refused | CopyFailed | None]:
     """A fresh copy of `submission`, always removed; None if it is not a readable folder, Refused
     over the caps, CopyFailed when the grader's disk failed."""
-    if not submission.is_dir():
-        yield None
-        return
-    found = walk(submission, caps, deadline)
+    found = walk(submission, caps, deadline) if submission.is_dir() else None
     if not isinstance(found, list):
         yield found
         return
@@ -169,16 +166,13 @@ def remove_tree(path: Path) -> None:
 
 def owner_may_write(folder: str) -> None:
     """chmod 0700 the folder `folder` names, opened without following a link; OSError otherwise."""
-    flags = os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    if hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd"):
-        fd = os.open(folder, flags | os.O_PATH)
-        try:  # fchmod refuses an O_PATH descriptor; its /proc entry names that folder, not a path
+    by_path = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
+    fd = os.open(folder, os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+                 | (os.O_PATH if by_path else os.O_RDONLY))
+    try:  # fchmod refuses an O_PATH descriptor; its /proc entry names that folder, not a path
+        if by_path:
             os.chmod(f"/proc/self/fd/{fd}", stat.S_IRWXU)
-        finally:
-            os.close(fd)
-        return
-    fd = os.open(folder, flags | os.O_RDONLY)
-    try:
-        os.fchmod(fd, stat.S_IRWXU)
+        else:
+            os.fchmod(fd, stat.S_IRWXU)
     finally:
         os.close(fd)

@@ -200,7 +200,6 @@ def merge_summary(submission: Submission, row: dict[str, str], record: ClassReco
         submission.error = error_line
     elif not error_line and "error" in cells:
         submission.error = ""
-    if cells.get("status") == formats.KIT_ERROR:
-        submission.kit_error = True
+    submission.kit_error = submission.kit_error or cells.get("status") == formats.KIT_ERROR
     if "cause" in cells:
         submission.cause = cells["cause"].strip()

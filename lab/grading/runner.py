@@ -127,9 +127,7 @@ def relative_to_folder(report: Report, copy: str) -> None:
     prefix = copy.rstrip("/") + "/"
     for result in report.results:
         for name in ("message", "output", "actual", "expected"):
-            value = getattr(result, name)
-            if prefix in value:
-                setattr(result, name, value.replace(prefix, ""))
+            setattr(result, name, getattr(result, name).replace(prefix, ""))
 
 
 def student_environment(env: dict[str, str], lang: str) -> dict[str, str]:
@@ -156,9 +154,8 @@ def grade_submission(
         if copy is None:
             return checks.stopped(str(submission), lang, "grade.not_a_folder", path=str(submission))
         if isinstance(copy, private_copy.CopyFailed):  # the grader's disk, not the submission
-            report = checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason))
-            report.kit_error = True
-            return report
+            return checks.failed(str(submission), lang, text(lang, "grade.copy_failed", reason=copy.reason),
+                                 kit_error=True)
         if isinstance(copy, private_copy.Refused):  # over the copy's caps: the submission's doing
             return checks.stopped(str(submission), lang, copy.key, **copy.fields)
         blank = blank_files(copy)
@@ -227,11 +224,10 @@ def read_report(outcome: Run, lang: str, limits: Limits, checks: catalogue.Catal
     parsed = parse_report(outcome.stdout, limits.output_bytes)
     if parsed is None:
         if outcome.stdout_truncated:
-            report = checks.stopped("", lang, "grade.too_much_output", limit=limits.output_bytes // MiB)
-        else:
-            report = checks.stopped("", lang, "grade.crashed", code=outcome.code, stderr=tail(outcome.stderr))
-        report.kit_error = trusted
-        return report
+            return checks.stopped("", lang, "grade.too_much_output", kit_error=trusted,
+                                  limit=limits.output_bytes // MiB)
+        return checks.stopped("", lang, "grade.crashed", kit_error=trusted, code=outcome.code,
+                              stderr=tail(outcome.stderr))
     report = checks.reconcile(parsed, lang)
     errored = [result for result in report.results if result.status == ERROR]
     if trusted and errored and used_up:
