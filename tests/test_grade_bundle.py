@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ROOT, make_submission, with_prelude
-from lab.grading.bundle import write_bundle
+from lab.grading.bundle import finish, write_bundle
 from lab.i18n import text
 
 
@@ -316,3 +316,11 @@ def test_setup_under_umask_077_installs_a_kit_that_grades(tmp_path: Path) -> Non
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert results["extra_data"] == {"status": "graded"}, results["output"]
     assert results["score"] == sum(test["max_score"] for test in results["tests"]) > 0, results["output"]
+
+
+@pytest.mark.parametrize("verdict", ["[" * 100_000, '{"score": 1, "tests": []', "{}", '{"score": 1, "output": "", "tests": {}}'])
+def test_a_verdict_that_is_not_one_leaves_the_fallback_to_the_script(tmp_path: Path, verdict: str) -> None:
+    """Deeper than json.loads reads, cut short, or of another shape: no results.json, no traceback."""
+    (tmp_path / "verdict.json").write_text(verdict)
+    assert finish(tmp_path / "verdict.json", tmp_path / "results") is False
+    assert not (tmp_path / "results").exists()

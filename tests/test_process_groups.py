@@ -53,3 +53,24 @@ def test_stop_with_a_token_sweeps_what_left_the_group_carrying_it() -> None:
     assert not is_gone(escaped)  # another session: the group kill missed it
     stop(spawner, token)
     assert wait_until_gone(escaped)
+
+
+def test_a_launcher_that_hands_out_the_wrong_listeners_is_stopped_and_its_sockets_closed() -> None:
+    import os
+    import socket
+
+    import pytest
+
+    from lab.process.student import KitError, receive_listeners
+
+    launcher = python("import time; time.sleep(60)")
+    ours, theirs = socket.socketpair()
+    listener = socket.socket()
+    socket.send_fds(theirs, [b'["other"]'], [listener.fileno()])
+    before = set(os.listdir("/proc/self/fd"))
+    with pytest.raises(KitError, match="wrong ones"):
+        receive_listeners(ours, ("model",), launcher)
+    assert launcher.poll() is not None  # stopped, where a kit error once left it running
+    assert set(os.listdir("/proc/self/fd")) <= before  # the received copy closed
+    for sock in (theirs, listener):
+        sock.close()

@@ -26,6 +26,7 @@ from lab.checks.reference import open_regular
 from lab.grading.hygiene import clean_report, clean_text
 from lab.i18n import text
 from lab.layout import DISTRIBUTION, PACKAGE, STUDENT_FILES, solutions_dir
+from lab.process.capped import parse_json
 from lab.results import FAILED, Report
 from lab.time_limits import SUBMISSION
 
@@ -150,7 +151,7 @@ def finish(verdict: Path, results: Path) -> bool:
     try:
         with os.fdopen(open_regular(verdict), "rb") as handle:
             data = handle.read(VERDICT_LIMIT + 1)
-        parsed = json.loads(data) if len(data) <= VERDICT_LIMIT else None
+        parsed = parse_json(data, VERDICT_LIMIT)  # within caps, as any file a grader did not write itself
     except (OSError, ValueError):
         return False
     if not (isinstance(parsed, dict) and VERDICT_KEYS <= set(parsed) and isinstance(parsed["tests"], list)):

@@ -92,7 +92,9 @@ def receive_listeners(channel: socket.socket, listen: tuple[str, ...],
         channel.settimeout(SANDBOX_LISTENERS)
         names, fds, _, _ = socket.recv_fds(channel, 4096, max(1, len(listen)))
         if json.loads(names) != list(listen) or len(fds) != len(listen):
-            raise KitError("the sandbox's launcher handed out the wrong listeners")
+            for fd in fds:
+                os.close(fd)
+            raise ValueError("it handed out the wrong ones")  # stopped below, as on any other failure
     except (OSError, ValueError) as error:
         stop(process)
         raise KitError(f"the sandbox's launcher gave no listeners: {error}") from None
