@@ -1087,6 +1087,9 @@ SKELETON_MISTAKES = {
     "the client gives the question as the sample": (
         'question], TEXT["sample"], 60)', 'question], question["content"], 60)', "client.gives-sample",
         "ask reçoit la question comme échantillon", "ask gets the question as its sample"),
+    "the client gives facts the whole replies": (
+        "ask([facts(capabilities), question]", "ask([facts(replies), question]", "client.asks-model",
+        "Le message système n’est pas celui des capacités annoncées", "The system message is not the one of the announced"),
     "the client prints the answer without its words": (
         'print(TEXT["model_says"] + answer.text, flush=True)', "print(answer.text, flush=True)",
         "client.prints-model-answer", "Le client affiche la réponse du modèle sans « le modèle dit : » devant",

@@ -621,7 +621,10 @@ def asks_model(context: Context) -> None:
         given = [m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)
                  and m["content"].strip()][:1]
     if not given:
-        raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
+        # A system message of other facts: facts() was given something else than the announced capabilities.
+        other = next((m for m in messages if m.get("role") == "system"), None)
+        raise Failed(facts(capabilities, context.lang), other or outcome.asks[0],
+                     reason="client.facts_of_other" if other else "client.question_lacks_facts")
     if messages.index(given[0]) > messages.index(asking[0]):
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.facts_after_question")
     cap, sample = outcome.asks[0].get("max_tokens"), outcome.asks[0].get("sample")
@@ -809,6 +812,8 @@ REASONS = {
                                          "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
+        "client.facts_of_other": "Le message système n’est pas celui des capacités annoncées : facts reçoit les "
+                                 "capacités (announced_capabilities), celles que la question donne en JSON.",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
         "client.answer_without_words": "Le client affiche la réponse du modèle sans « le modèle dit : » devant : comme "
                                        "client2.js, la ligne est TEXT[\"model_says\"] suivi du texte reçu.",
@@ -935,6 +940,8 @@ REASONS = {
                                          "input: what it wrote, below, says why.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
+        "client.facts_of_other": "The system message is not the one of the announced capabilities: facts gets the "
+                                 "capabilities (announced_capabilities), those the question gives as JSON.",
         "client.answer_not_printed": "The client does not print the model's answer.",
         "client.answer_without_words": "The client prints the model's answer without \"the model says:\" before it: "
                                        "as in client2.js, the line is TEXT[\"model_says\"] followed by the text it got.",
