@@ -1067,6 +1067,10 @@ SKELETON_MISTAKES = {
         '        server.stdin.write(line + "\\n")', '        server.stdin.write(str({"jsonrpc": "2.0", **message}) + "\\n")',
         "client.jsonrpc-on-every-message", "Le serveur a reçu en message 1 le dict de Python écrit par str()",
         "The server received as message 1 Python's dict written by str()"),
+    "the client writes its dicts to the server's input": (
+        '        server.stdin.write(line + "\\n")', '        server.stdin.write({"jsonrpc": "2.0", **message})',
+        "client.jsonrpc-on-every-message", "Le client s’est arrêté sur une erreur (code 1) avant d’envoyer un message",
+        "The client stopped on an error (code 1) before sending a message"),
     "the client writes jsonrpc as a number": (
         '{"jsonrpc": "2.0", **message}', '{"jsonrpc": 2.0, **message}', "client.jsonrpc-on-every-message",
         'Le message 1 a "jsonrpc": 2.0 au lieu de "2.0", un texte entre guillemets.',
@@ -1101,7 +1105,9 @@ SKELETON_MISTAKES = {
 # message the server cannot read stops the client before it closes the server's input (said with
 # the message's own words, as the cause).
 SENDING = ["client.jsonrpc-on-every-message", "client.closes-input"]
-ALSO_FAILING = {"the client reads a reply before sending": SENDING[:1] + ["client.prints-exchange"] + SENDING[1:],
+NOTHING_SENT = SENDING[:1] + ["client.prints-exchange"] + SENDING[1:]
+ALSO_FAILING = {"the client reads a reply before sending": NOTHING_SENT,
+                "the client writes its dicts to the server's input": NOTHING_SENT,
                 "the client writes str() of its messages": SENDING, "the client writes jsonrpc as a number": SENDING}
 
 

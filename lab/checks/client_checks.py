@@ -302,13 +302,14 @@ def client_run(context: Context) -> StudentClientRun:
             reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
         elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
             reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
-        elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
-            reason, fields, hint = "client.printed_not_sent", {}, transport
-        elif outcome.run.code not in (0, None) and waited_for_silence(outcome):
-            reason, fields, hint = "client.waited_before_sending", {}, transport
-        elif outcome.run.code not in (0, None):  # its own error, shown below, says why: no hint about the messages
+        elif outcome.run.code not in (0, None) and not waited_for_silence(outcome):
+            # Its own error (write() given a dict), shown below, says why: no hint about the messages
             reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
             hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(REASONS, "")
+        elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
+            reason, fields, hint = "client.printed_not_sent", {}, transport
+        elif outcome.run.code not in (0, None):  # it waited for a reply before it wrote a thing
+            reason, fields, hint = "client.waited_before_sending", {}, transport
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
