@@ -474,7 +474,8 @@ def jsonrpc_everywhere(context: Context) -> None:
             reason = "client.no_jsonrpc" if isinstance(message, dict) and "jsonrpc" not in message \
                 else "client.jsonrpc_value" if isinstance(message, dict) \
                 else "client.sent_python" if isinstance(python_value(str(message)), dict) else "client.sent_not_a_message"
-            raise Failed('{"jsonrpc": "2.0", …}', message, reason=reason, hint=in_each_language("client.transport.hint"),
+            raise Failed('{"jsonrpc": "2.0", …}', message, reason=reason,
+                         hint=None if isinstance(message, dict) else in_each_language("client.transport.hint"),
                          fields={"number": number, "got": json.dumps(message.get("jsonrpc")) if isinstance(message, dict) else ""})
 
 
@@ -629,7 +630,7 @@ def asks_model(context: Context) -> None:
     if messages.index(given[0]) > messages.index(asking[0]):
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.facts_after_question")
     cap, sample = outcome.asks[0].get("max_tokens"), outcome.asks[0].get("sample")
-    if cap != ANSWER_TOKENS or isinstance(cap, bool):
+    if cap != ANSWER_TOKENS:
         # The sample and the cap given in each other's place, or the cap written in quotes: said as such.
         reason = "client.sample_and_cap_swapped" if isinstance(cap, str) and isinstance(sample, int) \
             else "client.max_tokens_text" if isinstance(cap, str) else "client.max_tokens"
