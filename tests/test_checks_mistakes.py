@@ -785,6 +785,10 @@ MISTAKES = {
     "answers.toml has a word processor's quotes": (
         "answers", 'etat = "prêt"', "etat = « prêt »", "answers.keywords",
         "la réponse est entre guillemets typographiques", "the answer is in typographic quotes"),
+    "answers.toml writes a code with a thousands space": (
+        "answers", "4 = -32600", "4 = -32 600", "answers.keywords",
+        "un nombre s’écrit d’un seul tenant, sans espace ni virgule entre ses chiffres",
+        "a number is written in one piece, with no space or comma between its digits"),
     "answers.toml opens a table twice": (
         "answers", "[six_reponses]", "[mots_cles]\n[six_reponses]", "answers.keywords",
         "cette table est déjà ouverte plus haut", "this table is opened already further up"),

@@ -75,6 +75,8 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             what = VALUE_SLIPS.get((what, written[0].partition("=")[2].strip()[:1]), what)
             if what == "answers.toml_after_value" and written[0].partition("#")[0].rstrip().endswith(","):
                 what = "answers.toml_comma"  # a list's or Python's habit: "etat = "attente","
+            elif what == "answers.toml_after_value" and re.match(r"-?\d+[ ,.]\d", written[0].partition("=")[2].strip()):
+                what = "answers.toml_number_split"  # French thousands: -32 600
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
@@ -420,6 +422,8 @@ REASONS = {
         "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
         "answers.toml_table_twice": "cette table est déjà ouverte plus haut : chaque [table] une seule fois, ses "
                                     "cellules dessous",
+        "answers.toml_number_split": "un nombre s’écrit d’un seul tenant, sans espace ni virgule entre ses chiffres : "
+                                     "-32600",
         "answers.toml_comma": "une virgule après la réponse : en TOML, une cellule par ligne, sans virgule au bout",
         "answers.toml_apostrophe": "une apostrophe dans un texte entre apostrophes le ferme là : mettez la réponse "
                                    "entre guillemets droits \"…\"",
@@ -480,6 +484,8 @@ REASONS = {
         "answers.toml_open_quote": "a quote is not closed on this line",
         "answers.toml_twice": "this key is written already further up in its table: one line per cell",
         "answers.toml_table_twice": "this table is opened already further up: each [table] once, its cells under it",
+        "answers.toml_number_split": "a number is written in one piece, with no space or comma between its digits: "
+                                     "-32600",
         "answers.toml_comma": "a comma after the answer: in TOML, one cell per line, with no comma at its end",
         "answers.toml_apostrophe": "an apostrophe inside a text in single quotes ends it there: put the answer in "
                                    "straight double quotes \"…\"",
