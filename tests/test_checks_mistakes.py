@@ -1075,6 +1075,10 @@ SKELETON_MISTAKES = {
         '        server.stdin.write(line + "\\n")', '        server.stdin.write({"jsonrpc": "2.0", **message})',
         "client.jsonrpc-on-every-message", "Le client s’est arrêté sur une erreur (code 1) avant d’envoyer un message",
         "The client stopped on an error (code 1) before sending a message"),
+    "the client waits for the server's end before closing its input": (
+        "    server.stdin.close()\n", "    server.wait()\n    server.stdin.close()\n", "client.closes-input",
+        "il attend la fin du serveur avant d’avoir fermé son entrée",
+        "it waits for the server's end before it has closed its input"),
     "the client writes jsonrpc as a number": (
         '{"jsonrpc": "2.0", **message}', '{"jsonrpc": 2.0, **message}', "client.jsonrpc-on-every-message",
         'Le message 1 a "jsonrpc": 2.0 au lieu de "2.0", un texte entre guillemets.',

@@ -33,6 +33,7 @@ from lab import time_limits
 CLIENT_LIMIT, CLIENT_CPU = time_limits.CLIENT, time_limits.CLIENT_CPU  # why: lab/time_limits.py
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 LAST_REPLY = 6  # the client closes the server's input after this many replies
+CLOSED_AT_STOP = 1.0  # seconds: an input closed this near the end of a client stopped at its limit was closed by the stop
 HOLD_LAST = time_limits.CLIENT_HOLD_LAST  # reply 6 waits this long
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
@@ -44,6 +45,7 @@ class StudentClientRun:
     replies: list[dict] = field(default_factory=list)  # what it answered
     eof: bool = False  # its input was closed
     closed_after: int = -1  # how many replies it had been sent when its input closed
+    closed_by_stop: bool = False  # its input closed only as the client was stopped at its limit
     asks: list[dict] = field(default_factory=list)  # the spy model's calls
     unended: int = 0  # characters of a line the server received and never saw the end of
     answer: str = ""  # what the spy model answered this run (a fresh nonce in it: it cannot be printed ahead)
@@ -113,7 +115,7 @@ class Spies:
             except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
                 return  # not the relay's frames (the client rewrote server.py): nothing more counts
             if raw is END:
-                self.record("eof", sent)
+                self.record("eof", (sent, time.monotonic()))
                 return
             if isinstance(raw, int):  # a line begun, not ended yet
                 self.record("unended", raw)
@@ -127,7 +129,7 @@ class Spies:
                     with contextlib.suppress(queue.Empty):
                         early = frames.get(timeout=HOLD_LAST)
                         if early is not None and is_end(early):
-                            self.record("eof", sent)
+                            self.record("eof", (sent, time.monotonic()))
                             early = None  # the input is closed: nothing more comes
                         held.append(early)
                 try:
@@ -233,6 +235,7 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
             reference.write_for_student(work / "lab_lent_scenario.json", json.dumps(reference.load("client").scenario()).encode())
             reference.copy_for_student(SCRIPTS / "lent_client.py", work / "lab_lent_client.py")
         env = child_env(context.launch, context.lang, AI_URL="http://127.0.0.1:9")
+        started = time.monotonic()
         try:
             outcome.run = run_python(context.launch, work / ("lab_lent_client.py" if lent else "client.py"),
                                      limit=CLIENT_LIMIT, cwd=work, env=env,
@@ -247,7 +250,8 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
         elif kind == "out":
             outcome.replies.append(value)
         elif kind == "eof":
-            outcome.eof, outcome.closed_after = True, value
+            outcome.eof, (outcome.closed_after, closed_at) = True, value
+            outcome.closed_by_stop = outcome.run.timed_out and closed_at - started >= outcome.run.duration - CLOSED_AT_STOP
         elif kind == "ask":
             outcome.asks.append(value)
         elif kind == "unended":
@@ -547,7 +551,9 @@ def closes_input(context: Context) -> None:
                      say(context.lang, "client.closed_after", replies=outcome.closed_after),
                      reason="client.closed_early", fields={"replies": outcome.closed_after})
     if run.timed_out:
-        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", reason="client.did_not_end",
+        # Closed only by the stop: it waited for the server's end before closing its input (each waits for the other).
+        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s",
+                     reason="client.waits_before_closing" if outcome.closed_by_stop else "client.did_not_end",
                      output=client_trace(outcome, context.lang))
 
 
@@ -785,6 +791,9 @@ REASONS = {
                                "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
                                "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
+        "client.waits_before_closing": "Le client ne s’est pas terminé : il attend la fin du serveur avant d’avoir "
+                                       "fermé son entrée, et le serveur attend la fin de son entrée. Fermez d’abord "
+                                       "l’entrée du serveur, puis attendez sa fin (wait_for_exit).",
         "client.waits_unsent": "Le serveur n’a reçu que {count} message(s) sur sept, et a répondu à chaque requête ; "
                                "le client attend ensuite une réponse qui ne vient pas : à un message qu’il n’a pas "
                                "envoyé, ou à la notification, qui n’en reçoit pas. Les sept messages partent d’un "
@@ -914,6 +923,9 @@ REASONS = {
         "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
                                "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
+        "client.waits_before_closing": "The client did not end: it waits for the server's end before it has closed "
+                                       "its input, and the server waits for its input's end. Close the server's input "
+                                       "first, then wait for its end (wait_for_exit).",
         "client.waits_unsent": "The server received only {count} message(s) of seven, and answered each request; "
                                "the client then waits for a reply that never comes: to a message it did not send, or "
                                "to the notification, which gets none. The seven messages leave in one go, then the "
