@@ -767,6 +767,41 @@ MISTAKES = {
         "server", '        return repondre(msg["id"], {})', '        return repondre(msg["id"], None)',
         "server.ping-every-state", "Réponse à la requête ping envoyée avant initialize : result vaut null au lieu de {}.",
         "Reply to the request ping sent before initialize: result is null instead of {}."),
+    # A student's walk of the client and the answers, each named by its cause.
+    "the client sends the notification before the fourth request": (
+        "client", '    {"id": 4, "method": "tools/list"},\n    {"method": "notifications/initialized"},\n',
+        '    {"method": "notifications/initialized"},\n    {"id": 4, "method": "tools/list"},\n', "client.seven-messages",
+        "Le message 4 est le message 5 de la leçon (notifications/initialized), à la place de tools/list",
+        "Message 4 is the lesson's message 5 (notifications/initialized), in place of tools/list"),
+    "the client leaves resources/list out": (
+        "client", '    {"id": 6, "method": "resources/list"},\n', "", "client.seven-messages",
+        "Le message 7 de la leçon, resources/list, manque : il n’y en a que 6 sur sept.",
+        "The lesson's message 7, resources/list, is missing: there are only 6 of seven."),
+    "the client writes str() of its messages": (
+        "client", '    serveur.stdin.write(json.dumps(plein) + "\\n")\n', '    serveur.stdin.write(str(plein) + "\\n")\n',
+        "client.seven-messages", "Le serveur a reçu en message 1 le dict de Python écrit par str()",
+        "The server received as message 1 Python's dict written by str()"),
+    "answers.toml ends a cell with a comma": (
+        "answers", 'etat = "prêt"', 'etat = "prêt",', "answers.keywords",
+        "answers.toml ne se lit pas, ligne 4 : une virgule après la réponse",
+        "answers.toml does not read, line 4: a comma after the answer"),
+    "answers.toml puts an apostrophe in single quotes": (
+        "answers", 'etat = "prêt"', "etat = 'l'attente'", "answers.keywords",
+        "une apostrophe dans un texte entre apostrophes le ferme là", "an apostrophe inside a text in single quotes ends it there"),
+    "answers.toml has a word processor's quotes": (
+        "answers", 'etat = "prêt"', "etat = « prêt »", "answers.keywords",
+        "la réponse est entre guillemets typographiques", "the answer is in typographic quotes"),
+    "answers.toml writes a code with a thousands space": (
+        "answers", "4 = -32600", "4 = -32 600", "answers.keywords",
+        "un nombre s’écrit d’un seul tenant, sans espace ni virgule entre ses chiffres",
+        "a number is written in one piece, with no space or comma between its digits"),
+    "answers.toml opens a table twice": (
+        "answers", "[six_reponses]", "[mots_cles]\n[six_reponses]", "answers.keywords",
+        "cette table est déjà ouverte plus haut", "this table is opened already further up"),
+    "answers.toml writes an answer under another table": (
+        "answers", '"1999-01-01" = "erreur -32602"\n\n[six_reponses]\n', '\n[six_reponses]\n"1999-01-01" = "erreur -32602"\n',
+        "answers.three-clients", "elle manque ici, et la table [six_reponses] a cette clé",
+        "it is missing here, and the [six_reponses] table has this key"),
     "the server replies with instructions null": (
         "server", '"serverInfo": {"name": "cantine", "version": "0.2"}})',
         '"serverInfo": {"name": "cantine", "version": "0.2"}, "instructions": None})', "server.capabilities-only-tools",
@@ -1011,6 +1046,102 @@ def solutions_copy(folder, file: str = "", old: str = "", new: str = ""):
     if file:
         (folder / file).write_text(mutate((folder / file).read_text(encoding="utf-8"), old, new), encoding="utf-8")
     return folder
+
+
+# Mistakes in the skeleton's client.py (its scenario() is called directly when the program stops
+# early): the first ✗ names the cause in each language, and the mistake costs only the checks of
+# the rule it breaks (part 2's sending never fails part 1's scenario).
+SKELETON_MISTAKES = {
+    "initialize returns nothing": (
+        '    return {"id": request_id, "method": "initialize", "params": params}',
+        '    {"id": request_id, "method": "initialize", "params": params}', "client.seven-messages",
+        "Le message 2 vaut None : une fonction sans return rend None", "Message 2 is None: a function without return"),
+    "initialize returns a tuple": (
+        '    return {"id": request_id, "method": "initialize", "params": params}',
+        '    return {"id": request_id, "method": "initialize", "params": params},', "client.seven-messages",
+        "Le message 2 est une liste, pas un dict : une virgule après le dict", "Message 2 is a list, not a dict: a comma"),
+    "the scenario lists a message as JSON text": (
+        '        {"id": 1, "method": "tools/list"},', "        '{\"id\": 1, \"method\": \"tools/list\"}',",
+        "client.seven-messages", "Le message 1 est un texte, pas un dict", "Message 1 is a text, not a dict"),
+    "the client reads a reply before sending": (
+        "    for message in scenario():", "    next_line(server)\n    for message in scenario():",
+        "client.jsonrpc-on-every-message", "Le client a attendu une réponse avant d’envoyer un seul message",
+        "The client waited for a reply before sending a single message"),
+    "the client sends six messages of seven": (
+        "    for message in scenario():", "    for message in scenario()[:6]:", "client.closes-input",
+        "Le serveur n’a reçu que 6 message(s) sur sept, et a répondu à chaque requête",
+        "The server received only 6 message(s) of seven, and answered each request"),
+    "the client waits for each reply in turn": (
+        '        server.stdin.write(line + "\\n")\n    server.stdin.flush()\n    replies = []\n',
+        '        server.stdin.write(line + "\\n")\n        server.stdin.flush()\n'
+        '        print("<- " + next_line(server), flush=True)\n    replies = []\n', "client.closes-input",
+        "Le serveur n’a reçu que 5 message(s) sur sept", "The server received only 5 message(s) of seven"),
+    "the client writes str() of its messages": (
+        '        server.stdin.write(line + "\\n")', '        server.stdin.write(str({"jsonrpc": "2.0", **message}) + "\\n")',
+        "client.jsonrpc-on-every-message", "Le serveur a reçu en message 1 le dict de Python écrit par str()",
+        "The server received as message 1 Python's dict written by str()"),
+    "the client writes its dicts to the server's input": (
+        '        server.stdin.write(line + "\\n")', '        server.stdin.write({"jsonrpc": "2.0", **message})',
+        "client.jsonrpc-on-every-message", "Le client s’est arrêté sur une erreur (code 1) avant d’envoyer un message",
+        "The client stopped on an error (code 1) before sending a message"),
+    "the client waits for the server's end before closing its input": (
+        "    server.stdin.close()\n", "    server.wait()\n    server.stdin.close()\n", "client.closes-input",
+        "il attend la fin du serveur avant d’avoir fermé son entrée",
+        "it waits for the server's end before it has closed its input"),
+    "the client writes jsonrpc as a number": (
+        '{"jsonrpc": "2.0", **message}', '{"jsonrpc": 2.0, **message}', "client.jsonrpc-on-every-message",
+        'Le message 1 a "jsonrpc": 2.0 au lieu de "2.0", un texte entre guillemets.',
+        'Message 1 has "jsonrpc": 2.0 instead of "2.0", a text in quotes.'),
+    "the client writes the newline before each message": (
+        '        server.stdin.write(line + "\\n")', '        server.stdin.write("\\n" + line)', "client.closes-input",
+        "Le serveur a reçu du client une ligne qui ne finit jamais", "The server received from the client one line that never ends"),
+    "the question ends with str() of the capabilities": (
+        'TEXT["question"] + to_json(capabilities)', 'TEXT["question"] + str(capabilities)', "client.asks-model",
+        "La question finit par le dict de Python (apostrophes, False) écrit par str()",
+        "The question ends with Python's dict (single quotes, False) written by str()"),
+    "the client swaps the sample and the cap": (
+        'TEXT["sample"], 60)', '60, TEXT["sample"])', "client.asks-model",
+        "ask reçoit l’échantillon à la place de la limite", "ask gets the sample in place of the cap"),
+    "the client writes the cap in quotes": (
+        'TEXT["sample"], 60)', 'TEXT["sample"], "60")', "client.asks-model",
+        'ask reçoit max_tokens "60", un texte, au lieu du nombre 60', 'ask gets max_tokens "60", a text, instead of the number 60'),
+    "the client gives the question as the sample": (
+        'question], TEXT["sample"], 60)', 'question], question["content"], 60)', "client.gives-sample",
+        "ask reçoit la question comme échantillon", "ask gets the question as its sample"),
+    "the client gives facts the whole replies": (
+        "ask([facts(capabilities), question]", "ask([facts(replies), question]", "client.asks-model",
+        "Le message système n’est pas celui des capacités annoncées", "The system message is not the one of the announced"),
+    "the client prints the answer without its words": (
+        'print(TEXT["model_says"] + answer.text, flush=True)', "print(answer.text, flush=True)",
+        "client.prints-model-answer", "Le client affiche la réponse du modèle sans « le modèle dit : » devant",
+        "The client prints the model's answer without \"the model says:\" before it"),
+}
+
+
+# Where one mistake breaks more than one rule: nothing sent fails each of part 2's checks, and a
+# message the server cannot read stops the client before it closes the server's input (said with
+# the message's own words, as the cause).
+SENDING = ["client.jsonrpc-on-every-message", "client.closes-input"]
+NOTHING_SENT = SENDING[:1] + ["client.prints-exchange"] + SENDING[1:]
+ALSO_FAILING = {"the client reads a reply before sending": NOTHING_SENT,
+                "the client writes its dicts to the server's input": NOTHING_SENT,
+                "the client writes str() of its messages": SENDING, "the client writes jsonrpc as a number": SENDING}
+
+
+@pytest.mark.parametrize("mistake", sorted(SKELETON_MISTAKES))
+def test_a_skeleton_client_mistake_is_named_once_by_its_cause(tmp_path, mistake):
+    old, new, check_id, french, english = SKELETON_MISTAKES[mistake]
+
+    def check(lang: str):
+        return run_some(solutions_copy(tmp_path / lang, "client.py", old, new), "client.", lang=lang)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = dict(zip(("fr", "en"), pool.map(check, ("fr", "en"))))
+    for lang, words in (("fr", french), ("en", english)):
+        named, message = first_failure(reports[lang])
+        assert (named, words in message) == (check_id, True), (lang, named, message)
+        failing = [r.id for r in reports[lang].results if r.status != PASSED]
+        assert failing == ALSO_FAILING.get(mistake, [check_id]), (lang, failing)  # no knock-on failure
 
 
 @pytest.mark.parametrize(("lang", "stopped", "gloss"), [

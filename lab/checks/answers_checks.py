@@ -72,6 +72,11 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
             name = written[0].strip().lstrip("[").partition("]")[0].strip()
             if what == "answers.toml_table" and re.search(r"[^\w.-]", name, re.ASCII):
                 what = "answers.toml_table_letter"  # an accent, a space: what a name without quotes does not take
+            what = VALUE_SLIPS.get((what, written[0].partition("=")[2].strip()[:1]), what)
+            if what == "answers.toml_after_value" and written[0].partition("#")[0].rstrip().endswith(","):
+                what = "answers.toml_comma"  # a list's or Python's habit: "etat = "attente","
+            elif what == "answers.toml_after_value" and re.match(r"-?\d+[ ,.]\d", written[0].partition("=")[2].strip()):
+                what = "answers.toml_number_split"  # French thousands: -32 600
             return "answers.not_toml_at", {"file": FILE, "said": said, "line": line, "column": int(where[2]),
                                            "what": {"reason": what}, "text": written[0].strip()[:120]}
         return "answers.not_toml", {"file": FILE, "said": said}
@@ -123,9 +128,15 @@ TOML_MISTAKES = (
     ("Illegal character '\\n'", "answers.toml_open_quote"),
     ("Unterminated string", "answers.toml_open_quote"),
     ("Cannot overwrite a value", "answers.toml_twice"),
-    ("Cannot declare", "answers.toml_twice"),
+    ("Cannot declare", "answers.toml_table_twice"),
     ("Expected ']' at the end of a table", "answers.toml_table"),
 )
+
+
+# A value that does not read, by how it starts: quotes TOML does not know, or an apostrophe inside
+# 'single quotes', which ends the text there.
+VALUE_SLIPS = {("answers.toml_value", quote): "answers.toml_curly_quotes" for quote in "“”«‘’"} | {
+    ("answers.toml_after_value", "'"): "answers.toml_apostrophe"}
 
 
 PROBES = {"answers.file": Probe(read_answers, time_limits.ANSWERS_READ, ignores=("*.py",))}
@@ -210,10 +221,14 @@ def table(context: Context, name: str) -> dict:
 TABLES = ("mots_cles", "trois_clients", "six_reponses")
 
 
-def cell_value(cells: dict, key: str, keys: tuple[str, ...]) -> tuple[Any, Any]:
-    """What the cell `key` holds, and why it is wrong if not there: EMPTY, or a key of its own close to it."""
+def cell_value(cells: dict, key: str, keys: tuple[str, ...], tables: dict | None = None) -> tuple[Any, Any]:
+    """What the cell `key` holds, and why it is wrong if not there: EMPTY, a key of its own close to
+    it, or the same key under another of the file's `tables`."""
     if key in cells:
         return cells[key], EMPTY
+    moved = [name for name, other in (tables or {}).items() if isinstance(other, dict) and other is not cells and key in other]
+    if moved:
+        return tables[moved[0]][key], ("answers.why_other_table", {"written": moved[0]})
     others = [k for k in cells if k not in keys]
     # Close to it, or it and more words ("1 tools/list", the lesson's table row copied whole).
     near = [k for k in others if re.split(r"[\s.:)-]", k, maxsplit=1)[0] == key] \
@@ -267,10 +282,10 @@ def hedges(given: list[str]) -> Why | None:
 KEYWORDS = ("poignee_de_main", "etat", "negocier")
 
 
-def keyword(cells: dict, key: str, asks: str, given: Callable[[str], list[str]], right: Callable[[str], bool],
+def keyword(cells: dict, tables: dict, key: str, asks: str, given: Callable[[str], list[str]], right: Callable[[str], bool],
             wrong_why: str, spellings: Iterable[str] = ()) -> Wrong | None:
     """One cell of [mots_cles]; `spellings`: the words it may be a misspelling of."""
-    written, why = cell_value(cells, key, KEYWORDS)
+    written, why = cell_value(cells, key, KEYWORDS, tables)
     name = f"mots_cles.{key}"
     if written == "" or why != EMPTY:
         return name, (asks, {}), written, why
@@ -297,15 +312,15 @@ def named(text: str, among: set[str]) -> list[str]:
 
 
 def keywords(context: Context) -> None:
-    cells = table(context, "mots_cles")
+    cells, tables = table(context, "mots_cles"), context.probe("answers.file")
     requests = {m["method"] for m in scenario_messages() if "id" in m} | {"ping"}  # the lesson's requests
     states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
     wrong = [
-        keyword(cells, "poignee_de_main", "answers.asks_handshake", lambda text: named(text, requests),
+        keyword(cells, tables, "poignee_de_main", "answers.asks_handshake", lambda text: named(text, requests),
                 lambda text: any(opens_session(word) for word in words(text)), "answers.why_not_the_opening", requests),
-        keyword(cells, "etat", "answers.asks_state", lambda text: named(text, states),
+        keyword(cells, tables, "etat", "answers.asks_state", lambda text: named(text, states),
                 lambda text: normalize(text) in states, "answers.why_not_a_state", states),
-        keyword(cells, "negocier", "answers.asks_version", lambda text: list(dict.fromkeys(VERSION.findall(text))),
+        keyword(cells, tables, "negocier", "answers.asks_version", lambda text: list(dict.fromkeys(VERSION.findall(text))),
                 lambda text: (version := VERSION.search(text)) is not None
                 and initialize_outcome(version.group()) == ("result", version.group()),
                 "answers.why_version_refused"),
@@ -343,21 +358,21 @@ THREE_CLIENTS = ("2024-11-05", "2025-03-26", "1999-01-01")  # the lesson's quest
 
 
 def three_clients(context: Context) -> None:
-    cells = table(context, "trois_clients")
-    wrong = [compare(f"trois_clients.\"{version}\"", cell_value(cells, version, THREE_CLIENTS),
+    cells, tables = table(context, "trois_clients"), context.probe("answers.file")
+    wrong = [compare(f"trois_clients.\"{version}\"", cell_value(cells, version, THREE_CLIENTS, tables),
                      initialize_outcome(version), ("answers.asks_initialize", {"version": version}))
              for version in THREE_CLIENTS]
     grade(wrong, context.lang)
 
 
 def six_replies(context: Context) -> None:
-    cells = table(context, "six_reponses")
+    cells, tables = table(context, "six_reponses"), context.probe("answers.file")
     replies = reference_replies(encode_lines(scenario_messages()), context.lang)
     keys = tuple(str(reply["id"]) for reply in replies)
     wrong = []
     for reply in replies:
         expected = ("error", reply["error"]["code"]) if "error" in reply else ("result", None)
-        value = cell_value(cells, str(reply["id"]), keys)
+        value = cell_value(cells, str(reply["id"]), keys, tables)
         if expected[0] == "result" and reading(value[0])[0] == "result":
             # "résultat" is enough here (the details are in the reply), and so is its version
             expected = reading(value[0])
@@ -405,6 +420,15 @@ REASONS = {
         "answers.toml_no_equals": "il manque le signe = entre la clé et la réponse",
         "answers.toml_open_quote": "un guillemet n’est pas refermé sur cette ligne",
         "answers.toml_twice": "cette clé est déjà écrite plus haut dans sa table : une seule ligne par cellule",
+        "answers.toml_table_twice": "cette table est déjà ouverte plus haut : chaque [table] une seule fois, ses "
+                                    "cellules dessous",
+        "answers.toml_number_split": "un nombre s’écrit d’un seul tenant, sans espace ni virgule entre ses chiffres : "
+                                     "-32600",
+        "answers.toml_comma": "une virgule après la réponse : en TOML, une cellule par ligne, sans virgule au bout",
+        "answers.toml_apostrophe": "une apostrophe dans un texte entre apostrophes le ferme là : mettez la réponse "
+                                   "entre guillemets droits \"…\"",
+        "answers.toml_curly_quotes": "la réponse est entre guillemets typographiques (“ ” ou « ») : TOML ne lit que "
+                                     "les guillemets droits \"…\"",
         "answers.toml_table": "le nom de la table n’est pas refermé par ]",
         "answers.toml_table_letter": "le nom de la table a une lettre qu’un nom sans guillemets n’admet pas (un "
                                      "accent, une espace)",
@@ -429,6 +453,8 @@ REASONS = {
         "answers.why_two_answers": "une case, une seule réponse : celle-ci en donne plusieurs ({answers}).",
         "answers.why_misspelt": "elle manque, et la table a une clé « {written} » que la leçon n’a pas : une faute "
                                 "de frappe pour {meant} ?",
+        "answers.why_other_table": "elle manque ici, et la table [{written}] a cette clé : chaque réponse va sous la "
+                                   "table de sa question, comme dans le fichier donné.",
         "answers.why_renamed": "elle manque, et la table a à sa place une clé « {written} » que la leçon n’a pas : "
                                "gardez les clés du fichier donné, ici {meant}.",
         "answers.misspelt_table": "La table [{table}] manque dans {file}, qui a une table [{written}] que la leçon "
@@ -457,6 +483,14 @@ REASONS = {
         "answers.toml_no_equals": "the = sign between the key and the answer is missing",
         "answers.toml_open_quote": "a quote is not closed on this line",
         "answers.toml_twice": "this key is written already further up in its table: one line per cell",
+        "answers.toml_table_twice": "this table is opened already further up: each [table] once, its cells under it",
+        "answers.toml_number_split": "a number is written in one piece, with no space or comma between its digits: "
+                                     "-32600",
+        "answers.toml_comma": "a comma after the answer: in TOML, one cell per line, with no comma at its end",
+        "answers.toml_apostrophe": "an apostrophe inside a text in single quotes ends it there: put the answer in "
+                                   "straight double quotes \"…\"",
+        "answers.toml_curly_quotes": "the answer is in typographic quotes (“ ” or « »): TOML reads straight double "
+                                     "quotes \"…\" only",
         "answers.toml_table": "the table's name is not closed with ]",
         "answers.toml_table_letter": "the table's name has a letter a name without quotes does not take (an "
                                      "accent, a space)",
@@ -479,6 +513,8 @@ REASONS = {
         "answers.why_two_answers": "one cell, one answer: this one gives several ({answers}).",
         "answers.why_misspelt": "it is missing, and the table has a key “{written}” the lesson does not have: a typo "
                                 "for {meant}?",
+        "answers.why_other_table": "it is missing here, and the [{written}] table has this key: each answer goes "
+                                   "under its question's table, as in the given file.",
         "answers.why_renamed": "it is missing, and the table has in its place a key “{written}” the lesson does not "
                                "have: keep the keys of the given file, here {meant}.",
         "answers.misspelt_table": "The [{table}] table is missing from {file}, which has a [{written}] table the "

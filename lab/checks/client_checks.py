@@ -33,6 +33,7 @@ from lab import time_limits
 CLIENT_LIMIT, CLIENT_CPU = time_limits.CLIENT, time_limits.CLIENT_CPU  # why: lab/time_limits.py
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 LAST_REPLY = 6  # the client closes the server's input after this many replies
+CLOSED_AT_STOP = 1.0  # seconds: an input closed this near the end of a client stopped at its limit was closed by the stop
 HOLD_LAST = time_limits.CLIENT_HOLD_LAST  # reply 6 waits this long
 SERVER_PORT, MODEL_PORT = "LAB_SPY_SERVER_PORT", "LAB_SPY_MODEL_PORT"  # the spies' ports, in the client's network
 
@@ -44,9 +45,14 @@ class StudentClientRun:
     replies: list[dict] = field(default_factory=list)  # what it answered
     eof: bool = False  # its input was closed
     closed_after: int = -1  # how many replies it had been sent when its input closed
+    closed_by_stop: bool = False  # its input closed only as the client was stopped at its limit
     asks: list[dict] = field(default_factory=list)  # the spy model's calls
     unended: int = 0  # characters of a line the server received and never saw the end of
     answer: str = ""  # what the spy model answered this run (a fresh nonce in it: it cannot be printed ahead)
+
+    def messages(self) -> list[Any]:
+        """What the server received, without the blank lines it skips."""
+        return [message for message in self.received if message != ""]
 
     def printed(self, prefix: str) -> list[Any]:
         lines = self.run.stdout_lines() if self.run else []
@@ -109,7 +115,7 @@ class Spies:
             except (ValueError, AttributeError, KeyError, TypeError, UnicodeError):
                 return  # not the relay's frames (the client rewrote server.py): nothing more counts
             if raw is END:
-                self.record("eof", sent)
+                self.record("eof", (sent, time.monotonic()))
                 return
             if isinstance(raw, int):  # a line begun, not ended yet
                 self.record("unended", raw)
@@ -123,7 +129,7 @@ class Spies:
                     with contextlib.suppress(queue.Empty):
                         early = frames.get(timeout=HOLD_LAST)
                         if early is not None and is_end(early):
-                            self.record("eof", sent)
+                            self.record("eof", (sent, time.monotonic()))
                             early = None  # the input is closed: nothing more comes
                         held.append(early)
                 try:
@@ -229,6 +235,7 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
             reference.write_for_student(work / "lab_lent_scenario.json", json.dumps(reference.load("client").scenario()).encode())
             reference.copy_for_student(SCRIPTS / "lent_client.py", work / "lab_lent_client.py")
         env = child_env(context.launch, context.lang, AI_URL="http://127.0.0.1:9")
+        started = time.monotonic()
         try:
             outcome.run = run_python(context.launch, work / ("lab_lent_client.py" if lent else "client.py"),
                                      limit=CLIENT_LIMIT, cwd=work, env=env,
@@ -243,7 +250,8 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
         elif kind == "out":
             outcome.replies.append(value)
         elif kind == "eof":
-            outcome.eof, outcome.closed_after = True, value
+            outcome.eof, (outcome.closed_after, closed_at) = True, value
+            outcome.closed_by_stop = outcome.run.timed_out and closed_at - started >= outcome.run.duration - CLOSED_AT_STOP
         elif kind == "ask":
             outcome.asks.append(value)
         elif kind == "unended":
@@ -298,11 +306,14 @@ def client_run(context: Context) -> StudentClientRun:
             reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
         elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
             reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
-        elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
-            reason, fields, hint = "client.printed_not_sent", {}, transport
-        elif outcome.run.code not in (0, None):  # its own error, shown below, says why: no hint about the messages
+        elif outcome.run.code not in (0, None) and not waited_for_silence(outcome):
+            # Its own error (write() given a dict), shown below, says why: no hint about the messages
             reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
             hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(REASONS, "")
+        elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
+            reason, fields, hint = "client.printed_not_sent", {}, transport
+        elif outcome.run.code not in (0, None):  # it waited for a reply before it wrote a thing
+            reason, fields, hint = "client.waited_before_sending", {}, transport
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
         raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
@@ -335,6 +346,11 @@ def part_one(check: Check, context: Context) -> None:
         return check.run(scenario_lent(context))
     if check.task == "client-3":
         return part_two_lent(check, scenario_lent(context))
+    if outcome.run is not None and sent_short(outcome.messages()):
+        # Fewer than seven, or lines that are no message: when scenario() lists the lesson's, part 2 sent them wrong.
+        with contextlib.suppress(Failed):
+            if same(parts.scenario_list(context.probe("server.parts")), reference.load("client").scenario()):
+                return None
     if outcome.run is None or outcome.received:
         return check.run(context)
     missing = unwritten_task(client_trace(outcome, context.lang))
@@ -345,6 +361,15 @@ def part_one(check: Check, context: Context) -> None:
             raise
         return check.run(context)  # no scenario() to call (a client written otherwise): what the run saw
     check.run(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
+
+
+def sent_short(received: list[Any]) -> bool:
+    """The server got the lesson's messages in order as far as they go, but fewer than seven or with
+    lines that are no message among them (a client that waits, or writes its messages wrong)."""
+    lesson = scenario_messages()
+    fits = all(not isinstance(got, dict) or same({"jsonrpc": "2.0", **got}, want) for got, want in zip(received, lesson))
+    return fits and len(received) <= len(lesson) and (len(received) < len(lesson)
+                                                      or not all(isinstance(got, dict) for got in received))
 
 
 def scenario_lent(context: Context) -> Context:
@@ -392,24 +417,38 @@ def seven_messages(context: Context) -> None:
     if split:  # the server got lines, none a message: said here, the other checks judge what they can
         raise Failed(expected[0], "\n".join(str(line) for line in outcome.received[:split]),
                      reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
+    received = outcome.messages()
     for number, want in enumerate(expected, start=1):
-        got = outcome.received[number - 1] if number <= len(outcome.received) else MISSING
+        got = received[number - 1] if number <= len(received) else MISSING
         if isinstance(got, dict) and "jsonrpc" not in got:  # added when sending (part 2), and judged there
             want = {key: value for key, value in want.items() if key != "jsonrpc"}
+        if got is MISSING:
+            raise Failed(want, "—", reason="client.message_not_sent",
+                         fields={"number": number, "method": want["method"], "count": len(received)})
+        if not isinstance(got, dict):
+            kind = "null" if got is None else "list" if isinstance(got, list) else "text"
+            # A line the server got as Python's str(dict): the sending's mistake, said as the sending check says it.
+            reason = "client.sent_python" if isinstance(python_value(str(got)), dict) else f"client.message_is_{kind}"
+            raise Failed(want, got, reason=reason, fields={"number": number})
+        moved = [other for other, message in enumerate(expected, start=1) if other != number
+                 and all(same(field_of(message, path), field_of(got, path)) for path in ("method", "id", "params"))]
+        if moved and not same(field_of(want, "method"), field_of(got, "method")):  # a message left out, or moved
+            raise Failed(want, got, reason="client.message_out_of_place",
+                         fields={"number": number, "other": moved[0], "want": want["method"], "got": got["method"]})
         for path in ("method", "id", "params.protocolVersion"):
-            if got is MISSING or not same(field_of(want, path), field_of(got, path)):
+            if not same(field_of(want, path), field_of(got, path)):
                 near = misspelt(got, path) if field_of(got, path) is MISSING else ""  # "param" for params
                 if path == "id" and isinstance(got, dict) and "id" in got and "id" not in want:
                     raise Failed(want, got, reason="client.notification_id", fields={"number": number, "got": json.dumps(got["id"])})
                 if path == "id" and isinstance(got, dict) and "id" in got:  # "1", 0-based, null: the id said as sent
                     raise Failed(want, got, reason="client.id_null" if got["id"] is None else "client.id_differs",
                                  fields={"number": number, "got": json.dumps(got["id"]), "want": json.dumps(want["id"])})
-                raise Failed(want, got if got is not MISSING else "—",
+                raise Failed(want, got,
                              reason="client.message_misspelt" if near else "client.message_differs",
                              fields={"number": number, "near": near,  # params, not params.protocolVersion
                                      "path": ".".join(path.split(".")[:near.count(".") + 1]) if near else path})
-    if len(outcome.received) > len(expected):
-        raise Failed(len(expected), len(outcome.received), reason="client.too_many_messages")
+    if len(received) > len(expected):
+        raise Failed(len(expected), len(received), reason="client.too_many_messages")
 
 
 def initialize_params(context: Context) -> None:
@@ -433,9 +472,15 @@ def initialize_params(context: Context) -> None:
 
 def jsonrpc_everywhere(context: Context) -> None:
     outcome = client_run(context)
-    for number, message in enumerate(outcome.received, start=1):
+    for number, message in enumerate(outcome.messages(), start=1):
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-            raise Failed('{"jsonrpc": "2.0", …}', message, reason="client.no_jsonrpc", fields={"number": number})
+            # A line that is no JSON object (str(dict), the whole list), or "jsonrpc" with another value: said as such.
+            reason = "client.no_jsonrpc" if isinstance(message, dict) and "jsonrpc" not in message \
+                else "client.jsonrpc_value" if isinstance(message, dict) \
+                else "client.sent_python" if isinstance(python_value(str(message)), dict) else "client.sent_not_a_message"
+            raise Failed('{"jsonrpc": "2.0", …}', message, reason=reason,
+                         hint=None if isinstance(message, dict) else in_each_language("client.transport.hint"),
+                         fields={"number": number, "got": json.dumps(message.get("jsonrpc")) if isinstance(message, dict) else ""})
 
 
 def prints_exchange(context: Context) -> None:
@@ -443,7 +488,11 @@ def prints_exchange(context: Context) -> None:
     lines = outcome.run.stdout_lines() if outcome.run else []
     for prefix, seen, what in (("-> ", outcome.received, "sent"), ("<- ", outcome.replies, "received")):
         printed = outcome.printed(prefix)
-        if same(printed, seen):
+        # The lesson's messages printed, though sent otherwise, or the replies printed until the client
+        # stopped on its own error: the sending, or the stop, is said by the check it belongs to.
+        stopped = outcome.run is not None and outcome.run.code not in (0, None) and printed and what == "received"
+        if same(printed, seen) or (what == "sent" and same(printed, scenario_messages())) \
+                or (stopped and same(printed, seen[:len(printed)])):
             continue
         expected = [prefix + json.dumps(m, ensure_ascii=False) for m in seen]
         joined = [line for line in lines if line.count(prefix) > 1]  # print(..., end=""): no newline between them
@@ -475,8 +524,21 @@ def closes_input(context: Context) -> None:
     if (not outcome.eof or run.timed_out) and "watch(server)" in source and re.search(r"\bserver\.stdout\b", source):
         raise Failed(say(context.lang, "client.input_end"), "—", reason="client.reads_beside_watch",
                      output=client_trace(outcome, context.lang))
+    received = outcome.messages()
+    requests = [message for message in received if isinstance(message, dict) and "id" in message]
+    if not outcome.eof and len(received) < LAST_REPLY + 1 and len(outcome.replies) == len(requests) \
+            and (run.timed_out or waited_for_silence(outcome)):
+        # Each message it sent was answered, and it waits on: for a reply to one it never sent (or never
+        # ended with its newline), or to the notification.
+        ended = {"reason": "client.line_never_ended", "fields": {"size": outcome.unended}} if outcome.unended else \
+            {"reason": "client.waits_unsent", "fields": {"count": len(received)}}
+        raise Failed(say(context.lang, "client.input_end"), "—", **ended, output=client_trace(outcome, context.lang),
+                     hint=in_each_language("client.transport.hint") if outcome.unended else None)
     if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.printed("<- ")) < LAST_REPLY:
-        # It stopped before it had read six replies (a client that waits for a seventh has printed six)
+        # It stopped before it had read six replies (a client that waits for a seventh has printed six);
+        # on a reply to a message the server could not read, that message is the cause, said as such.
+        if any(isinstance(reply, dict) and reply.get("id") is None for reply in outcome.replies):
+            jsonrpc_everywhere(context)
         raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
                      fields={"code": run.code}, output=client_trace(outcome, context.lang))
     if not outcome.eof:
@@ -489,8 +551,17 @@ def closes_input(context: Context) -> None:
                      say(context.lang, "client.closed_after", replies=outcome.closed_after),
                      reason="client.closed_early", fields={"replies": outcome.closed_after})
     if run.timed_out:
-        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s", reason="client.did_not_end",
+        # Closed only by the stop: it waited for the server's end before closing its input (each waits for the other).
+        raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s",
+                     reason="client.waits_before_closing" if outcome.closed_by_stop else "client.did_not_end",
                      output=client_trace(outcome, context.lang))
+
+
+def waited_for_silence(outcome: StudentClientRun) -> bool:
+    """The client stopped on next_line's "no reply in time" (server_replies.py, given), in either language."""
+    texts = reference.load("server_replies").CLIENT_TEXTS
+    said = outcome.run.stderr.decode("utf-8", "replace") if outcome.run else ""
+    return any(texts[lang]["problem"].format(what=texts[lang]["silent"].split("{")[0]) in said for lang in texts)
 
 
 def client_trace(outcome: StudentClientRun, lang: str) -> str:
@@ -543,8 +614,9 @@ def asks_model(context: Context) -> None:
     contents = [str(m.get("content", "")) for m in messages]
     if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
         swapped = any(str(outcome.asks[0].get("sample", "")).rstrip().endswith(spelling) for spelling in spellings)
+        python = any(content.rstrip().endswith(str(capabilities)) for content in contents)  # str(dict), not JSON
         raise Failed(question, outcome.asks[0], reason="client.question_as_sample" if swapped
-                     else "client.question_lacks_capabilities")
+                     else "client.question_python" if python else "client.question_lacks_capabilities")
     asking = [m for m in messages if any(str(m.get("content", "")).rstrip().endswith(spelling) for spelling in spellings)]
     if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
@@ -557,21 +629,32 @@ def asks_model(context: Context) -> None:
         given = [m for m in messages if m.get("role") == "system" and isinstance(m.get("content"), str)
                  and m["content"].strip()][:1]
     if not given:
-        raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.question_lacks_facts")
+        # A system message of other facts: facts() was given something else than the announced capabilities.
+        other = next((m for m in messages if m.get("role") == "system"), None)
+        raise Failed(facts(capabilities, context.lang), other or outcome.asks[0],
+                     reason="client.facts_of_other" if other else "client.question_lacks_facts")
     if messages.index(given[0]) > messages.index(asking[0]):
         raise Failed(facts(capabilities, context.lang), outcome.asks[0], reason="client.facts_after_question")
-    if outcome.asks[0].get("max_tokens") != ANSWER_TOKENS:
-        raise Failed(ANSWER_TOKENS, outcome.asks[0].get("max_tokens"), reason="client.max_tokens",
-                     fields={"want": ANSWER_TOKENS, "got": json.dumps(outcome.asks[0].get("max_tokens"))})
+    cap, sample = outcome.asks[0].get("max_tokens"), outcome.asks[0].get("sample")
+    if cap != ANSWER_TOKENS:
+        # The sample and the cap given in each other's place, or the cap written in quotes: said as such.
+        reason = "client.sample_and_cap_swapped" if isinstance(cap, str) and isinstance(sample, int) \
+            else "client.max_tokens_text" if isinstance(cap, str) else "client.max_tokens"
+        raise Failed(ANSWER_TOKENS, json.dumps(cap, ensure_ascii=False), reason=reason,
+                     fields={"want": ANSWER_TOKENS, "got": json.dumps(cap, ensure_ascii=False)})
 
 
 def gives_sample(context: Context) -> None:
     # The spy model always answers, so a client whose sample is no text works here and breaks
     # only where no model answers: model.py then returns the sample, for the client to print.
     asks = client_run(context).asks
-    if len(asks) != 1:
-        return  # no call, or several: client.asks-model's mistake, not charged twice
+    if len(asks) != 1 or (isinstance(asks[0].get("sample"), int) and isinstance(asks[0].get("max_tokens"), str)):
+        return  # no call, several, or the sample swapped with the cap: client.asks-model's mistake, not charged twice
     sample = asks[0].get("sample")
+    messages = asks[0].get("messages")
+    if isinstance(sample, str) and isinstance(messages, list) and any(
+            isinstance(m, dict) and m.get("content") == sample for m in messages):
+        raise Failed(reference.client_sample(context.lang), shown_value(sample), reason="client.sample_is_question")
     if not (isinstance(sample, str) and sample.strip()):
         given = shown_value(sample)
         raise Failed(reference.client_sample(context.lang), given, reason="client.sample_not_text", fields={"given": given})
@@ -594,9 +677,10 @@ def prints_model_answer(context: Context) -> None:
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):
         crashed = outcome.run is not None and outcome.run.code not in (0, None) and bool(outcome.asks)
         whole = [line for line in lines if outcome.answer in line and "recorded=" in line]  # print(…, answer)
-        raise Failed(reference.model_says(context.lang) + outcome.answer, (whole or lines or ["—"])[-1],
+        bare = [line for line in lines if outcome.answer in line]  # the answer without the lesson's words before it
+        raise Failed(reference.model_says(context.lang) + outcome.answer, (whole or bare or lines or ["—"])[-1],
                      reason="client.crashed_after_ask" if crashed else "client.printed_answer_whole" if whole
-                     else "client.answer_not_printed",
+                     else "client.answer_without_words" if bare else "client.answer_not_printed",
                      fields={"code": outcome.run.code if outcome.run else None}, output=stderr)
     if outcome.run and outcome.run.code != 0:
         raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
@@ -666,11 +750,26 @@ REASONS = {
                           "l’id que de l’erreur -32700, et une notification n’a pas de clé id du tout.",
         "client.message_misspelt": "Le message {number} n’a pas {path}, mais il a {near} : une faute de frappe ?",
         "client.too_many_messages": "Le client envoie plus de sept messages.",
+        "client.message_not_sent": "Le message {number} de la leçon, {method}, manque : il n’y en a que {count} sur sept.",
+        "client.message_out_of_place": "Le message {number} est le message {other} de la leçon ({got}), à la place de "
+                                       "{want} : les sept messages partent dans l’ordre du tableau, sans en sauter ni "
+                                       "en déplacer.",
+        "client.message_is_null": "Le message {number} vaut None : une fonction sans return rend None ; initialize "
+                                  "rend son dict avec return.",
+        "client.message_is_list": "Le message {number} est une liste, pas un dict : une virgule après le dict, au "
+                                  "return, en fait un tuple ; chaque message est un seul dict.",
+        "client.message_is_text": "Le message {number} est un texte, pas un dict : chaque message du scénario est un "
+                                  "dict, que to_json écrit en JSON au moment de l’envoyer (partie 2).",
         "client.info_not_text": "params.clientInfo.{name} vaut {got} au lieu d’un texte : comme dans la leçon, name et "
                                 "version s’écrivent entre guillemets.",
         "client.initialize_params": "params d’initialize : protocolVersion, capabilities {{}} et clientInfo {{name, "
                                     "version}}.",
         "client.no_jsonrpc": "Le message {number} n’a pas \"jsonrpc\": \"2.0\".",
+        "client.jsonrpc_value": "Le message {number} a \"jsonrpc\": {got} au lieu de \"2.0\", un texte entre guillemets.",
+        "client.sent_python": "Le serveur a reçu en message {number} le dict de Python écrit par str() (apostrophes, "
+                              "None, True), pas du JSON : il n’a pas pu le lire. Chaque message part écrit par to_json.",
+        "client.sent_not_a_message": "Le serveur a reçu en message {number} une ligne qui n’est pas un objet JSON : "
+                                     "chaque message part seul sur sa ligne, écrit par to_json.",
         "client.no_prefix_sent": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a été "
                                  "envoyé.",
         "client.no_prefix_received": "Les lignes sont affichées sans le préfixe « {prefix}» : on ne voit pas ce qui a "
@@ -692,6 +791,16 @@ REASONS = {
                                "avaient été envoyées : fermez-la une fois la sixième réponse lue, sinon les "
                                "dernières peuvent se perdre.",
         "client.did_not_end": "Le client ne s’est pas terminé.",
+        "client.waits_before_closing": "Le client ne s’est pas terminé : il attend la fin du serveur avant d’avoir "
+                                       "fermé son entrée, et le serveur attend la fin de son entrée. Fermez d’abord "
+                                       "l’entrée du serveur, puis attendez sa fin (wait_for_exit).",
+        "client.waits_unsent": "Le serveur n’a reçu que {count} message(s) sur sept, et a répondu à chaque requête ; "
+                               "le client attend ensuite une réponse qui ne vient pas : à un message qu’il n’a pas "
+                               "envoyé, ou à la notification, qui n’en reçoit pas. Les sept messages partent d’un "
+                               "coup, puis le client lit les six réponses.",
+        "client.waited_before_sending": "Le client a attendu une réponse avant d’envoyer un seul message : le serveur "
+                                        "ne répond qu’à ce qu’il reçoit. Les sept messages partent d’abord, puis le "
+                                        "client lit les réponses.",
         "client.reads_beside_watch": "Le client lit server.stdout lui-même, alors que watch(server) (fourni) le lit "
                                      "déjà : les deux se partagent les lignes du serveur, et chacun en perd. Lisez "
                                      "chaque réponse avec next_line(server).",
@@ -714,7 +823,20 @@ REASONS = {
                                          "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
+        "client.facts_of_other": "Le message système n’est pas celui des capacités annoncées : facts reçoit les "
+                                 "capacités (announced_capabilities), celles que la question donne en JSON.",
         "client.answer_not_printed": "Le client n’affiche pas la réponse du modèle.",
+        "client.answer_without_words": "Le client affiche la réponse du modèle sans « le modèle dit : » devant : comme "
+                                       "client2.js, la ligne est TEXT[\"model_says\"] suivi du texte reçu.",
+        "client.question_python": "La question finit par le dict de Python (apostrophes, False) écrit par str(), au "
+                                  "lieu des capacités en JSON : écrivez-les avec to_json.",
+        "client.sample_and_cap_swapped": "ask reçoit l’échantillon à la place de la limite ({got}) et la limite à la "
+                                         "place de l’échantillon : comme demander dans client2.js, ask reçoit les "
+                                         "messages, puis l’échantillon, puis {want}.",
+        "client.max_tokens_text": "ask reçoit max_tokens {got}, un texte, au lieu du nombre {want} : sans guillemets.",
+        "client.sample_is_question": "ask reçoit la question comme échantillon : quand aucun modèle ne répond, le "
+                                     "client afficherait la question après « le modèle dit : ». L’échantillon est la "
+                                     "réponse toute prête, TEXT[\"sample\"].",
         "client.printed_answer_whole": "Le client affiche tout l’Answer rendu par ask, pas son texte : comme client2.js "
                                        "affiche r.texte, seul le texte de la réponse suit « le modèle dit : ».",
         "client.crashed_after_ask": "Le client s’est arrêté sur une erreur (code {code}) après l’appel à ask, avant "
@@ -764,11 +886,25 @@ REASONS = {
                           "of the -32700 error only, and a notification has no id key at all.",
         "client.message_misspelt": "Message {number} has no {path}, but it has {near}: a typo?",
         "client.too_many_messages": "The client sends more than seven messages.",
+        "client.message_not_sent": "The lesson's message {number}, {method}, is missing: there are only {count} of seven.",
+        "client.message_out_of_place": "Message {number} is the lesson's message {other} ({got}), in place of {want}: "
+                                       "the seven messages leave in the table's order, none left out or moved.",
+        "client.message_is_null": "Message {number} is None: a function without return returns None; initialize "
+                                  "returns its dict with return.",
+        "client.message_is_list": "Message {number} is a list, not a dict: a comma after the dict, on the return "
+                                  "line, makes it a tuple; each message is one dict.",
+        "client.message_is_text": "Message {number} is a text, not a dict: each message of the scenario is a dict, "
+                                  "which to_json writes as JSON when it is sent (part 2).",
         "client.info_not_text": "params.clientInfo.{name} is {got} instead of a text: as in the lesson, name and "
                                 "version are written in quotes.",
         "client.initialize_params": "initialize's params: protocolVersion, capabilities {{}} and clientInfo {{name, "
                                     "version}}.",
         "client.no_jsonrpc": "Message {number} has no \"jsonrpc\": \"2.0\".",
+        "client.jsonrpc_value": "Message {number} has \"jsonrpc\": {got} instead of \"2.0\", a text in quotes.",
+        "client.sent_python": "The server received as message {number} Python's dict written by str() (single quotes, "
+                              "None, True), not JSON: it could not read it. Each message is written by to_json.",
+        "client.sent_not_a_message": "The server received as message {number} a line that is no JSON object: each "
+                                     "message goes alone on its line, written by to_json.",
         "client.no_prefix_sent": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was sent.",
         "client.no_prefix_received": "The lines are printed without the \"{prefix}\" prefix: one cannot tell what was "
                                      "received.",
@@ -787,6 +923,16 @@ REASONS = {
         "client.closed_early": "The client closed the server's input when {replies} reply(ies) out of six had been "
                                "sent to it: close it once the sixth reply is read, or the last ones may be lost.",
         "client.did_not_end": "The client did not end.",
+        "client.waits_before_closing": "The client did not end: it waits for the server's end before it has closed "
+                                       "its input, and the server waits for its input's end. Close the server's input "
+                                       "first, then wait for its end (wait_for_exit).",
+        "client.waits_unsent": "The server received only {count} message(s) of seven, and answered each request; "
+                               "the client then waits for a reply that never comes: to a message it did not send, or "
+                               "to the notification, which gets none. The seven messages leave in one go, then the "
+                               "client reads the six replies.",
+        "client.waited_before_sending": "The client waited for a reply before sending a single message: the server "
+                                        "answers only what it receives. The seven messages leave first, then the "
+                                        "client reads the replies.",
         "client.reads_beside_watch": "The client reads server.stdout itself, while watch(server) (given) already "
                                      "reads it: the two share the server's lines, and each loses some. Read each reply "
                                      "with next_line(server).",
@@ -808,7 +954,20 @@ REASONS = {
                                          "input: what it wrote, below, says why.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
+        "client.facts_of_other": "The system message is not the one of the announced capabilities: facts gets the "
+                                 "capabilities (announced_capabilities), those the question gives as JSON.",
         "client.answer_not_printed": "The client does not print the model's answer.",
+        "client.answer_without_words": "The client prints the model's answer without \"the model says:\" before it: "
+                                       "as in client2.js, the line is TEXT[\"model_says\"] followed by the text it got.",
+        "client.question_python": "The question ends with Python's dict (single quotes, False) written by str(), "
+                                  "instead of the capabilities as JSON: write them with to_json.",
+        "client.sample_and_cap_swapped": "ask gets the sample in place of the cap ({got}) and the cap in place of the "
+                                         "sample: as demander in client2.js, ask takes the messages, then the sample, "
+                                         "then {want}.",
+        "client.max_tokens_text": "ask gets max_tokens {got}, a text, instead of the number {want}: no quotes.",
+        "client.sample_is_question": "ask gets the question as its sample: when no model answers, the client would "
+                                     "print the question after \"the model says:\". The sample is the ready answer, "
+                                     "TEXT[\"sample\"].",
         "client.printed_answer_whole": "The client prints the whole Answer ask returned, not its text: as client2.js "
                                        "prints r.texte, only the answer's text follows “the model says:”.",
         "client.crashed_after_ask": "The client stopped on an error (code {code}) after calling ask, before printing "
