@@ -139,6 +139,17 @@ def test_a_part_still_to_write_and_a_line_that_is_no_error_get_no_sentence():
     assert trimmed("À écrire : serveur, partie 3\n", ("server.py",), "fr") == "À écrire : serveur, partie 3"
 
 
+def test_a_date_written_without_quotes_is_said_to_be_a_text():
+    text = ('  File "/tmp/x/client.py", line 9\n    initialize(3, 2024-11-05),\n                          ^\n'
+            "SyntaxError: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers\n")
+    assert trimmed(text, ("client.py",), "fr").splitlines()[-2] == (
+        "Python ne peut pas lire ce fichier : un nombre ne commence pas par 0. Une date comme 2024-11-05 est un "
+        'texte, entre guillemets : "2024-11-05".')
+    assert trimmed(text, ("client.py",), "en").splitlines()[-2] == (
+        'Python cannot read this file: a number does not start with 0. A date such as 2024-11-05 is a text, in '
+        'quotes: "2024-11-05".')
+
+
 def test_a_syntax_error_without_a_header_names_its_line_in_the_runs_language():
     text = '  File "/tmp/x/server.py", line 7\n    def f(\n         ^\nSyntaxError: \'(\' was never closed\n'
     assert trimmed(text, ("server.py",), "fr").splitlines() == [
@@ -188,6 +199,7 @@ def test_the_javascript_habit_msg_method_is_named_in_the_servers_check(tmp_path,
     assert source.count('    method = message["method"]\n') == 1
     (folder / "server.py").write_text(source.replace('    method = message["method"]\n', "    method = message.method\n"),
                                       encoding="utf-8")
-    result = next(r for r in run_checks(folder, lang).results if r.id == "server.json-rpc-replies")
+    # Part 3's mistake, said by part 3's check (parts 1 and 2, called directly, pass).
+    result = next(r for r in run_checks(folder, lang).results if r.id == "server.keeps-running")
     assert result.output.splitlines()[-3:] == ["    method = message.method", sentence,
                                                "AttributeError: 'dict' object has no attribute 'method'"]

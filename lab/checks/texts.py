@@ -110,6 +110,8 @@ REASONS: dict[str, dict[str, str]] = {
         "python.UnicodeDecodeError": "Des octets qui ne sont pas du texte UTF-8.",
         "python.UnicodeEncodeError": "Un caractère que cette sortie ne sait pas écrire.",
         "python.SyntaxError": "Python ne peut pas lire ce fichier : cette ligne est mal écrite.",
+        "python.DateUnquoted": "Python ne peut pas lire ce fichier : un nombre ne commence pas par 0. Une date comme "
+                               "2024-11-05 est un texte, entre guillemets : \"2024-11-05\".",
         "python.NotUtf8": "Python ne peut pas lire ce fichier : il n’est pas enregistré en UTF-8.",
         "python.IndentationError": "Python ne peut pas lire ce fichier : l’indentation de cette ligne ne va pas.",
         "python.TabError": "Python ne peut pas lire ce fichier : il mélange tabulations et espaces.",
@@ -200,6 +202,8 @@ REASONS: dict[str, dict[str, str]] = {
         "python.UnicodeDecodeError": "Bytes that are not UTF-8 text.",
         "python.UnicodeEncodeError": "A character this output cannot write.",
         "python.SyntaxError": "Python cannot read this file: this line is malformed.",
+        "python.DateUnquoted": "Python cannot read this file: a number does not start with 0. A date such as "
+                               "2024-11-05 is a text, in quotes: \"2024-11-05\".",
         "python.NotUtf8": "Python cannot read this file: it is not saved as UTF-8.",
         "python.IndentationError": "Python cannot read this file: this line's indentation is wrong.",
         "python.TabError": "Python cannot read this file: it mixes tabs and spaces.",

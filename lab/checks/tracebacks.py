@@ -111,6 +111,8 @@ def explained(lines: list[str], lang: str) -> list[str]:
         key = "python.JsName"
     if key == "python.SyntaxError" and any(op in line for line in lines[:-1] for op in JS_OPERATORS):
         key = "python.JsOperator"
+    if key == "python.SyntaxError" and text.startswith("leading zeros in decimal integer literals"):
+        key = "python.DateUnquoted"  # initialize(3, 2024-11-05): the 05 stops Python
     if key == "python.TypeError":
         key = next((said for start, said in TYPE_ERRORS.items() if text.startswith(start)), key)
         key = "python.ConcatenateAnswer" if key == "python.Concatenate" and '(not "Answer")' in text else key
