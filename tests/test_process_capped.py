@@ -11,6 +11,7 @@ import pytest
 
 from conftest import python
 from lab.process.capped import JSON_DEPTH, CappedReader, parse_json, read_run
+from lab.process.result import Run
 
 MIB = 1 << 20
 
@@ -108,3 +109,12 @@ def test_parse_json_refuses_what_is_too_long_too_deep_or_not_json_with_a_value_e
     with pytest.raises(ValueError) as refused:
         parse_json(data, cap)
     assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("out, lines", [
+    (b"", []), (b"\n", [""]), (b"a\r\nb", ["a", "b"]), (b"x\n\ny\n", ["x", "", "y"]),
+    # A line a program printed whole, with a JSON text holding U+2028 or \x1c: str.splitlines cut it in two.
+    ('-> {"name": "a\u2028b\x1cc"}\n'.encode(), ['-> {"name": "a\u2028b\x1cc"}']),
+])
+def test_a_runs_lines_are_cut_at_its_newlines_only(out: bytes, lines: list[str]) -> None:
+    assert Run(out, b"", 0, 0.0).stdout_lines() == lines

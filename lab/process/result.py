@@ -36,4 +36,9 @@ class Run:
         return self.stderr.decode("utf-8", errors="replace")
 
     def stdout_lines(self) -> list[str]:
-        return self.out.splitlines()
+        """Its lines as a reader of the pipe reads them: cut at "\n" only (str.splitlines also
+        cuts inside a JSON text, at \u2028 or \x1c), a "\r" before it dropped."""
+        lines = self.out.split("\n")
+        if lines[-1] == "":
+            lines.pop()  # after the last line's end, or no output at all
+        return [line.removesuffix("\r") for line in lines]
