@@ -94,3 +94,20 @@ def test_the_sandbox_parts_benchmark_measures_every_part() -> None:
                              "server session, a new interpreter", "import openai, a new interpreter",
                              "import openai, a joined fork of the zygote"]
     assert all(value > 0 for value in figures.values())
+
+
+def test_every_fuzzing_mutation_finds_its_line_and_compiles(tmp_path: Path) -> None:
+    """bench/fuzz_outputs.py rewrites one line of each reference file: a change of solutions/
+    that moves that line must show here, not when someone runs the round."""
+    import py_compile
+    import shutil
+
+    from fuzz_outputs import cases, mutate
+
+    found = cases()
+    assert len(found) == 41
+    for name, (file, after, code, replace) in found.items():
+        folder = tmp_path / name
+        shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+        mutate(folder, file, after, code, replace)
+        py_compile.compile(str(folder / file), cfile=str(tmp_path / "compiled.pyc"), doraise=True)
