@@ -157,11 +157,19 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
                          output=transcript.traceback())
 
 
+def quoted_reply(line: str) -> bool:
+    """Is the line a text between quotes whose text is a JSON object (repr or json.dumps of to_json's result)?"""
+    text = python_value(line)
+    text = text if isinstance(text, str) else parse(line)
+    return isinstance(text, str) and text != line and isinstance(parse(text), dict)
+
+
 NOT_JSON: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("server.escaped_newline", lambda line: "}\\n{" in line or line.endswith("}\\n")),  # + r"\n": two characters
     ("server.replies_glued", lambda line: glued(line)),  # replies written without their newline
     ("server.reply_split", lambda line: line.strip() in ("{", "[")),  # json.dumps(..., indent=2)
     ("server.printed_python", lambda line: isinstance(python_value(line), dict)),  # str(dict), or print(dict)
+    ("server.reply_quoted", quoted_reply),  # repr() or json.dumps() of the JSON text
     ("server.not_json", lambda line: True))
 
 
@@ -1041,6 +1049,8 @@ REASONS = {
                             "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
         "server.printed_python": "La ligne {number} de la sortie est un dict de Python écrit tel quel (apostrophes, "
                                  "None, True), pas du JSON : le client ne lit que du JSON.",
+        "server.reply_quoted": "La ligne {number} de la sortie est une réponse JSON mise entre guillemets, comme l’écrit "
+                               "repr() ou json.dumps() d’un texte : écrivez le texte lui-même (ce que rend to_json).",
         "server.reply_split": "La ligne {number} de la sortie ouvre une réponse qui continue sur les lignes suivantes : "
                               "le client lit une réponse par ligne. Une réponse JSON tient sur une seule ligne (sans "
                               "indentation).",
@@ -1167,6 +1177,8 @@ REASONS = {
                             "there. The end of input ends the loop, without an error.",
         "server.printed_python": "Line {number} of the output is a Python dict written as it is (single quotes, None, "
                                  "True), not JSON: the client reads JSON only.",
+        "server.reply_quoted": "Line {number} of the output is a JSON reply put between quotes, as repr() or "
+                               "json.dumps() of a text writes it: write the text itself (what to_json returns).",
         "server.reply_split": "Line {number} of the output opens a reply that goes on over the next lines: the "
                               "client reads one reply per line. A JSON reply fits on one line (no indent).",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
