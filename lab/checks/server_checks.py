@@ -538,6 +538,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             if slip := comparison_slip(context):
                 raise wrong(slip[0], what=what, **slip[1])
+            if initialize_routed_away(context):
+                raise wrong("server.initialize_routed_away", what=what)
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             if (near := notification_misnamed(context)) and not stayed_new:
                 raise wrong("server.notification_misnamed", what=what, near=near)
@@ -722,7 +724,16 @@ def by_part(check: Check, context: Context) -> None:
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
-        return check.run(lent_if_needed(context, part) if part != "server-1" else context)
+        if part != "server-2" or not on_skeleton(context):
+            return check.run(lent_if_needed(context, part) if part != "server-1" else context)
+        try:
+            return check.run(lent_if_needed(context, part))
+        except Failed:
+            if not initialize_routed_away(context):
+                raise
+            # Part 3 answered initialize itself (its gate, or no route to it): the mistake is
+            # part 3's, and costs part 3's checks; part 2 is judged by its own calls.
+            return (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
     if part not in ("server-1", "server-2"):
         raise Waiting(missing, printed)
     try:
@@ -732,6 +743,12 @@ def by_part(check: Check, context: Context) -> None:
         if waits:
             raise Waiting(waits, printed) from None
         raise
+
+
+def initialize_routed_away(context: Context) -> bool:
+    """Did the lesson's first initialize (reply 2, the server still new) get part 3's gate or
+    routing error (-32600, -32601) instead of reaching part 2?"""
+    return field_of(find(context.probe(S).replies, 2), "error.code") in (-32600, -32601)
 
 
 def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
@@ -1040,6 +1057,10 @@ REASONS = {
         "server.notification_misnamed": ("La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
                                          "prêt. Votre server.py attend la notification \"{near}\", mais le client "
                                          "envoie \"notifications/initialized\" : le nom doit être exactement celui-là."),
+        "server.initialize_routed_away": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
+                                         "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne "
+                                         "jamais à initialize. Dans l’ordre de la leçon, initialize passe (quand "
+                                         "\"nouveau\") avant le test qui répond -32600 tant que pas \"pret\".",
         "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
                               "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
                               "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
@@ -1168,6 +1189,10 @@ REASONS = {
         "server.notification_misnamed": ("The request {what} still gets -32600: the server never became ready. "
                                          "Your server.py waits for the notification \"{near}\", but the client "
                                          "sends \"notifications/initialized\": the name must be exactly that one."),
+        "server.initialize_routed_away": "The request {what} still gets -32600: the server never became ready, "
+                                         "because initialize itself gets -32600 (reply 2): handle never hands it to "
+                                         "initialize. In the lesson's order, initialize is handled (when \"nouveau\") "
+                                         "before the test that answers -32600 until \"pret\".",
         "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
                               "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
                               "the state from attente to pret, and only nouveau and attente get -32600.",
