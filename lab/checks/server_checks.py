@@ -567,6 +567,9 @@ def error_data(context: Context) -> None:
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
         raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
                      reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
+    reply = find(transcript.replies, 2)
+    if data is MISSING and isinstance(reply, dict) and "data" in reply:
+        raise Failed(as_json(find(transcript.reference, 2)), as_json(reply), reason="server.data_beside_error")
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     if data.get("requested", MISSING) is None:  # the version was sent: the server did not read it where it is
@@ -1061,6 +1064,8 @@ REASONS = {
                                          "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne "
                                          "jamais à initialize. Dans l’ordre de la leçon, initialize passe (quand "
                                          "\"nouveau\") avant le test qui répond -32600 tant que pas \"pret\".",
+        "server.data_beside_error": "La réponse 2 écrit data à côté de error, en haut de la réponse, pas dans error : "
+                                    "dans fail (partie 1), data va dans error, avec code et message.",
         "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
                               "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
                               "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
@@ -1193,6 +1198,8 @@ REASONS = {
                                          "because initialize itself gets -32600 (reply 2): handle never hands it to "
                                          "initialize. In the lesson's order, initialize is handled (when \"nouveau\") "
                                          "before the test that answers -32600 until \"pret\".",
+        "server.data_beside_error": "Reply 2 writes data beside error, at the top of the reply, not inside error: in "
+                                    "fail (part 1), data goes into error, with code and message.",
         "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
                               "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
                               "the state from attente to pret, and only nouveau and attente get -32600.",
