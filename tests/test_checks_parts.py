@@ -388,6 +388,23 @@ def test_a_gate_that_stops_initialize_costs_part_3_not_part_2(tmp_path, lang, me
     assert {check for check, _ in failed} == {"server.tools-list-when-ready", "server.unknown-method"}
 
 
+def test_an_initialize_that_never_replies_costs_one_failure_and_its_announcements_wait(tmp_path):
+    """initialize returns its result instead of replying: accepts-known-version says so once; the
+    checks of what a result announces wait for it instead of each saying there is no reply."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    old = '    reply(message["id"], result)\n'
+    assert server.read_text(encoding="utf-8").count(old) == 1
+    server.write_text(server.read_text(encoding="utf-8").replace(old, "    return result\n"), encoding="utf-8")
+    results = {r.id: r for r in run_checks(folder, "en").results if r.task.startswith("server")}
+    assert [check for check, r in results.items() if r.status == FAILED] == ["server.accepts-known-version"]
+    for check in ("server.capabilities-only-tools", "server.list-changed-false"):
+        assert (results[check].status, results[check].message) == (
+            SKIPPED, "not checkable yet: “Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)” "
+                     "must pass first")
+
+
 def part_three_crash(tmp_path: Path, old: str, new: str) -> list:
     """The solutions with `old` made `new` in server.py's part 3, checked in English."""
     folder = tmp_path / "work"
