@@ -739,7 +739,7 @@ def by_part(check: Check, context: Context) -> None:
             return check.run(lent_if_needed(context, part) if part != "server-1" else context)
         try:
             return check.run(lent_if_needed(context, part))
-        except Failed:
+        except (Failed, Skipped):
             if not initialize_routed_away(context):
                 raise
             # Part 3 answered initialize itself (its gate, or no route to it): the mistake is
