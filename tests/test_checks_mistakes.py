@@ -191,6 +191,26 @@ MISTAKES = {
         "server.json-rpc-replies",
         "La ligne 1 de la sortie est un dict de Python écrit tel quel (apostrophes, None, True), pas du JSON",
         "Line 1 of the output is a Python dict written as it is (single quotes, None, True), not JSON"),
+    "the server writes the repr of its JSON text": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(repr(json.dumps({"jsonrpc": "2.0", **m})), flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie est une réponse JSON mise entre guillemets, comme l’écrit repr() ou json.dumps() d’un "
+        "texte : écrivez le texte lui-même",
+        "Line 1 of the output is a JSON reply put between quotes, as repr() or json.dumps() of a text writes it: write "
+        "the text itself"),
+    "the server encodes its JSON text twice": (
+        "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
+        '    print(json.dumps(json.dumps({"jsonrpc": "2.0", **m})), flush=True)\n', "server.json-rpc-replies",
+        "La ligne 1 de la sortie est une réponse JSON mise entre guillemets",
+        "Line 1 of the output is a JSON reply put between quotes"),
+    "the server's fail puts data beside error": (
+        "server", '        erreur["data"] = data\n    envoyer({"id": id, "error": erreur})\n',
+        '        return envoyer({"id": id, "error": erreur, "data": data})\n    envoyer({"id": id, "error": erreur})\n',
+        "server.error-data",
+        "La réponse 2 écrit data à côté de error, en haut de la réponse, pas dans error : dans fail (partie 1), data "
+        "va dans error, avec code et message.",
+        "Reply 2 writes data beside error, at the top of the reply, not inside error: in fail (part 1), data goes "
+        "into error, with code and message."),
     "the server announces no capability": (
         "server", '"capabilities": {"tools": {"listChanged": False}},', '"capabilities": {},',
         "server.capabilities-only-tools", "Aucune capacité n’est annoncée ({}) ; la leçon annonce tools",

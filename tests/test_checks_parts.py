@@ -358,6 +358,53 @@ def test_client_part_3_is_judged_as_written_when_part_2_is_wrong(tmp_path):
         "AttributeError: 'Answer' object has no attribute 'txt'. Did you mean: 'text'?")
 
 
+GATE_FIRST = ('    if method == "ping":\n        return reply(message["id"], {})\n',
+              '    if state != "pret" and method != "ping":\n        return fail(message["id"], -32600, TEXT["not_initialized"])\n'
+              '    if method == "ping":\n        return reply(message["id"], {})\n')
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("fr", "La requête tools/list envoyée une fois le serveur prêt reçoit encore -32600 : le serveur n’est jamais devenu "
+           "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne jamais à initialize. Dans "
+           "l’ordre de la leçon, initialize passe (quand \"nouveau\") avant le test qui répond -32600 tant que pas "
+           "\"pret\"."),
+    ("en", "The request tools/list sent once the server is ready still gets -32600: the server never became ready, "
+           "because initialize itself gets -32600 (reply 2): handle never hands it to initialize. In the lesson's "
+           "order, initialize is handled (when \"nouveau\") before the test that answers -32600 until \"pret\".")])
+def test_a_gate_that_stops_initialize_costs_part_3_not_part_2(tmp_path, lang, message):
+    """Part 3's gate put before initialize: part 2 never runs in the sessions, so it is judged by its
+    own calls (full points); part 3 pays, told that initialize itself is refused."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    old, new = GATE_FIRST
+    assert server.read_text(encoding="utf-8").count(old) == 1
+    server.write_text(server.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    results = run_checks(folder, lang).results
+    scores = points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in results)
+    assert (scores["server-1"], scores["server-2"]) == ((3, 3), (5, 5))
+    failed = [(r.id, r.message) for r in results if r.task.startswith("server") and r.status != PASSED]
+    assert failed[0] == ("server.tools-list-when-ready", message)
+    assert {check for check, _ in failed} == {"server.tools-list-when-ready", "server.unknown-method"}
+
+
+def test_an_initialize_that_never_replies_costs_one_failure_and_its_announcements_wait(tmp_path):
+    """initialize returns its result instead of replying: accepts-known-version says so once; the
+    checks of what a result announces wait for it instead of each saying there is no reply."""
+    folder = tmp_path / "work"
+    shutil.copytree(SOLUTIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    old = '    reply(message["id"], result)\n'
+    assert server.read_text(encoding="utf-8").count(old) == 1
+    server.write_text(server.read_text(encoding="utf-8").replace(old, "    return result\n"), encoding="utf-8")
+    results = {r.id: r for r in run_checks(folder, "en").results if r.task.startswith("server")}
+    assert [check for check, r in results.items() if r.status == FAILED] == ["server.accepts-known-version"]
+    for check in ("server.capabilities-only-tools", "server.list-changed-false"):
+        assert (results[check].status, results[check].message) == (
+            SKIPPED, "not checkable yet: “Reply 3: a known version is accepted (2024-11-05 as well as 2025-03-26)” "
+                     "must pass first")
+
+
 def part_three_crash(tmp_path: Path, old: str, new: str) -> list:
     """The solutions with `old` made `new` in server.py's part 3, checked in English."""
     folder = tmp_path / "work"

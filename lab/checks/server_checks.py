@@ -157,11 +157,19 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
                          output=transcript.traceback())
 
 
+def quoted_reply(line: str) -> bool:
+    """Is the line a text between quotes whose text is a JSON object (repr or json.dumps of to_json's result)?"""
+    text = python_value(line)
+    text = text if isinstance(text, str) else parse(line)
+    return isinstance(text, str) and text != line and isinstance(parse(text), dict)
+
+
 NOT_JSON: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("server.escaped_newline", lambda line: "}\\n{" in line or line.endswith("}\\n")),  # + r"\n": two characters
     ("server.replies_glued", lambda line: glued(line)),  # replies written without their newline
     ("server.reply_split", lambda line: line.strip() in ("{", "[")),  # json.dumps(..., indent=2)
     ("server.printed_python", lambda line: isinstance(python_value(line), dict)),  # str(dict), or print(dict)
+    ("server.reply_quoted", quoted_reply),  # repr() or json.dumps() of the JSON text
     ("server.not_json", lambda line: True))
 
 
@@ -511,7 +519,14 @@ def accepts_known_version(context: Context) -> None:
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
+def waits_for_an_accepted_initialize(context: Context) -> None:
+    """No initialize got a result: accepts-known-version says why once; what a result announces waits."""
+    if not any(is_result(context.probe(probe), request_id) for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2))):
+        raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
+
+
 def list_changed_false(context: Context) -> None:
+    waits_for_an_accepted_initialize(context)
     expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
 
 
@@ -530,6 +545,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
             if slip := comparison_slip(context):
                 raise wrong(slip[0], what=what, **slip[1])
+            if initialize_routed_away(context):
+                raise wrong("server.initialize_routed_away", what=what)
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             if (near := notification_misnamed(context)) and not stayed_new:
                 raise wrong("server.notification_misnamed", what=what, near=near)
@@ -557,6 +574,9 @@ def error_data(context: Context) -> None:
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
         raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
                      reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
+    reply = find(transcript.replies, 2)
+    if data is MISSING and isinstance(reply, dict) and "data" in reply:
+        raise Failed(as_json(find(transcript.reference, 2)), as_json(reply), reason="server.data_beside_error")
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     if data.get("requested", MISSING) is None:  # the version was sent: the server did not read it where it is
@@ -574,8 +594,9 @@ def error_data(context: Context) -> None:
 
 def capabilities_only_tools(context: Context) -> None:
     """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
+    waits_for_an_accepted_initialize(context)
     probe, request_id = first_accepted(context)
-    expect_reply(context, probe, request_id, ())  # no reply at all: said as usual
+    expect_reply(context, probe, request_id, ())
     transcript: Transcript = context.probe(probe)
     reply, expected = find(transcript.replies, request_id), find(transcript.reference, request_id)
     announced = field_of(reply, "result.capabilities")
@@ -714,7 +735,16 @@ def by_part(check: Check, context: Context) -> None:
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
-        return check.run(lent_if_needed(context, part) if part != "server-1" else context)
+        if part != "server-2" or not on_skeleton(context):
+            return check.run(lent_if_needed(context, part) if part != "server-1" else context)
+        try:
+            return check.run(lent_if_needed(context, part))
+        except (Failed, Skipped):
+            if not initialize_routed_away(context):
+                raise
+            # Part 3 answered initialize itself (its gate, or no route to it): the mistake is
+            # part 3's, and costs part 3's checks; part 2 is judged by its own calls.
+            return (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
     if part not in ("server-1", "server-2"):
         raise Waiting(missing, printed)
     try:
@@ -724,6 +754,12 @@ def by_part(check: Check, context: Context) -> None:
         if waits:
             raise Waiting(waits, printed) from None
         raise
+
+
+def initialize_routed_away(context: Context) -> bool:
+    """Did the lesson's first initialize (reply 2, the server still new) get part 3's gate or
+    routing error (-32600, -32601) instead of reaching part 2?"""
+    return field_of(find(context.probe(S).replies, 2), "error.code") in (-32600, -32601)
 
 
 def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
@@ -1032,6 +1068,12 @@ REASONS = {
         "server.notification_misnamed": ("La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
                                          "prêt. Votre server.py attend la notification \"{near}\", mais le client "
                                          "envoie \"notifications/initialized\" : le nom doit être exactement celui-là."),
+        "server.initialize_routed_away": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
+                                         "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne "
+                                         "jamais à initialize. Dans l’ordre de la leçon, initialize passe (quand "
+                                         "\"nouveau\") avant le test qui répond -32600 tant que pas \"pret\".",
+        "server.data_beside_error": "La réponse 2 écrit data à côté de error, en haut de la réponse, pas dans error : "
+                                    "dans fail (partie 1), data va dans error, avec code et message.",
         "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
                               "qui répond -32600 refuse aussi l’état prêt. Vérifiez les deux : notifications/initialized "
                               "fait passer l’état de attente à pret, et seuls nouveau et attente reçoivent -32600.",
@@ -1041,6 +1083,8 @@ REASONS = {
                             "EOFError. La fin de l’entrée termine la boucle, sans erreur.",
         "server.printed_python": "La ligne {number} de la sortie est un dict de Python écrit tel quel (apostrophes, "
                                  "None, True), pas du JSON : le client ne lit que du JSON.",
+        "server.reply_quoted": "La ligne {number} de la sortie est une réponse JSON mise entre guillemets, comme l’écrit "
+                               "repr() ou json.dumps() d’un texte : écrivez le texte lui-même (ce que rend to_json).",
         "server.reply_split": "La ligne {number} de la sortie ouvre une réponse qui continue sur les lignes suivantes : "
                               "le client lit une réponse par ligne. Une réponse JSON tient sur une seule ligne (sans "
                               "indentation).",
@@ -1158,6 +1202,12 @@ REASONS = {
         "server.notification_misnamed": ("The request {what} still gets -32600: the server never became ready. "
                                          "Your server.py waits for the notification \"{near}\", but the client "
                                          "sends \"notifications/initialized\": the name must be exactly that one."),
+        "server.initialize_routed_away": "The request {what} still gets -32600: the server never became ready, "
+                                         "because initialize itself gets -32600 (reply 2): handle never hands it to "
+                                         "initialize. In the lesson's order, initialize is handled (when \"nouveau\") "
+                                         "before the test that answers -32600 until \"pret\".",
+        "server.data_beside_error": "Reply 2 writes data beside error, at the top of the reply, not inside error: in "
+                                    "fail (part 1), data goes into error, with code and message.",
         "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
                               "answers -32600 refuses the ready state too. Check both: notifications/initialized moves "
                               "the state from attente to pret, and only nouveau and attente get -32600.",
@@ -1167,6 +1217,8 @@ REASONS = {
                             "there. The end of input ends the loop, without an error.",
         "server.printed_python": "Line {number} of the output is a Python dict written as it is (single quotes, None, "
                                  "True), not JSON: the client reads JSON only.",
+        "server.reply_quoted": "Line {number} of the output is a JSON reply put between quotes, as repr() or "
+                               "json.dumps() of a text writes it: write the text itself (what to_json returns).",
         "server.reply_split": "Line {number} of the output opens a reply that goes on over the next lines: the "
                               "client reads one reply per line. A JSON reply fits on one line (no indent).",
         "server.two_replies.hint": "Once its reply is written, a request is done: nothing more is written for it, "
