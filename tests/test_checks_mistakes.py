@@ -809,6 +809,25 @@ MISTAKES = {
         "s’omet",
         "Reply to the request initialize (id 3): result.instructions is null. An optional key with nothing to say is "
         "left out"),
+    "the model helper forgets the f of its fallback line": (
+        "model", 'print(f"Échantillon enregistré', 'print("Échantillon enregistré', "model.refused",
+        "La raison « {why_no_model(erreur, model_settings())} » est restée telle qu’écrite, accolades comprises",
+        "The reason “{why_no_model(erreur, model_settings())}” stayed as written, braces and all"),
+    "the model helper returns the sample in finally, the model's answer too": (
+        "model", "        return Answer(sample, True)", "    finally:\n        return Answer(sample, True)", "model.answers",
+        "ask a rendu l’échantillon enregistré sans afficher de raison : rien n’avait échoué",
+        "ask returned the recorded sample without printing a reason: nothing had failed"),
+    "the model helper is async def, as demander is in model.js": (
+        "model", "def ask(messages, sample, max_tokens=80):", "async def ask(messages, sample, max_tokens=80):",
+        "model.request", "ask est écrit async def : l’appeler rend une coroutine",
+        "ask is written async def: calling it returns a coroutine"),
+    "the model helper checks the address before its try": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    from model_setup import check_model_address\n'
+        '    check_model_address(model_settings())\n', "model.refused",
+        "ask a laissé passer l’erreur de check_model_address (fourni), qui dit que rien ne répond à AI_URL : "
+        "appelez-le dans le try", "ask let through the error of check_model_address (given), which says nothing "
+        "answers at AI_URL: call it inside the try"),
 }
 
 

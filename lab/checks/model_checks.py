@@ -177,13 +177,18 @@ def outcome_of(context: Context, name: str) -> dict:
                      reason="model.never_answers", fields={"seconds": outcome["seconds"], "timeout": SLOW_TIMEOUT})
     if outcome.get("hung"):
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s", reason="model.ask_hangs")
+    if str(outcome.get("text")).startswith("<coroutine object"):  # model.js's async, copied: nothing ran
+        raise Failed("ask(…) → Answer", outcome["text"], reason="model.async_ask")
     if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
         raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
         narrow = narrow_except(context)
-        raise Failed("ask(…) → Answer", outcome["error"], reason="model.narrow_except" if narrow else "model.ask_raises",
+        # NoModel is raised by check_model_address alone: called where no except takes it
+        outside = not narrow and outcome["error"].startswith("NoModel")
+        raise Failed("ask(…) → Answer", outcome["error"], reason="model.narrow_except" if narrow
+                     else "model.address_outside_try" if outside else "model.ask_raises",
                      fields={"clause": narrow} if narrow else {},
                      output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
@@ -220,6 +225,8 @@ def answers(context: Context) -> None:
         reason = ("model.bare_model_text" if got == {"text": model.text, "recorded": None}
                   else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
+                  else "model.sample_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  and not outcome.get("printed", "").strip()
                   else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
                   else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
                   else "model.not_its_text")
@@ -310,6 +317,9 @@ def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address
     """The line's reason is one why_no_model (given) writes: one of its REASONS (the student's
     copy's or this kit's), or an error named by its type ("URLError: …"), not str(error)."""
     reason = next((line[len(before):-len(").")] for before in prefixes if line.startswith(before)), "")
+    if reason.startswith("{") and reason.endswith("}"):  # an f-string's f, or .format, forgotten
+        raise Failed(f"… ({model_reasons(context.lang)['refused'].format(address=address)}).", line,
+                     reason="model.reason_unfilled", fields={"reason": reason})
     tables = handout_texts(context.folder, "model_setup.py", "REASONS") + [model_reasons(lang) for lang in ("fr", "en")]
     templates = [template.replace("’", "'") for table in tables for key, template in table.items()
                  if key != "other" and isinstance(template, str)]
@@ -366,6 +376,12 @@ REASONS = {
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}) : son attente n’est pas bornée par AI_TIMEOUT, qui "
                                "compte en secondes.",
         "model.ask_hangs": "ask ne rend pas la main.",
+        "model.async_ask": "ask est écrit async def : l’appeler rend une coroutine, qui ne fait rien tant qu’on ne "
+                           "l’attend pas (await). demander (model.js) est async parce que fetch l’est ; en Python, le "
+                           "SDK openai attend lui-même la réponse : écrivez def ask.",
+        "model.address_outside_try": "ask a laissé passer l’erreur de check_model_address (fourni), qui dit que rien "
+                                     "ne répond à AI_URL : appelez-le dans le try, avant la requête ; le except la "
+                                     "donne alors à why_no_model, comme les erreurs de la requête.",
         "model.ask_raises": "ask a levé une exception au lieu de répondre.",
         "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend qu’une sorte "
                                 "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
@@ -376,6 +392,9 @@ REASONS = {
         "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
                                      "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
                                      "message du premier choix de la réponse.",
+        "model.sample_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré sans afficher de "
+                                  "raison : rien n’avait échoué. L’échantillon se rend dans le except seulement ; un "
+                                  "return dans finally, ou après le try, prend la place de celui de la réponse.",
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
@@ -406,6 +425,9 @@ REASONS = {
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
                                   "pour une connexion refusée, il dit « {expected} ».",
+        "model.reason_unfilled": "La raison « {reason} » est restée telle qu’écrite, accolades comprises : rien ne "
+                                 "l’a remplacée par ce que dit why_no_model (le f devant les guillemets, ou "
+                                 ".format(reason=…), oublié).",
         "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
                                        "dans la langue choisie ; le texte de l’erreur elle-même est celui de la "
                                        "bibliothèque.",
@@ -421,6 +443,12 @@ REASONS = {
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}): its wait is not bounded by AI_TIMEOUT, which counts "
                                "seconds.",
         "model.ask_hangs": "ask does not return.",
+        "model.async_ask": "ask is written async def: calling it returns a coroutine, which does nothing until it is "
+                           "awaited. demander (model.js) is async because fetch is; in Python, the openai SDK waits "
+                           "for the answer itself: write def ask.",
+        "model.address_outside_try": "ask let through the error of check_model_address (given), which says nothing "
+                                     "answers at AI_URL: call it inside the try, before the request; the except then "
+                                     "hands it to why_no_model, as it does the request's errors.",
         "model.ask_raises": "ask raised an exception instead of answering.",
         "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
                                 "only, and this one escapes it. Any error at all leads to the recorded sample."),
@@ -430,6 +458,9 @@ REASONS = {
         "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
                                      "failed (ask printed its reason, below). The text is the content of the first "
                                      "choice's message in the answer.",
+        "model.sample_on_answer": "The model answered, but ask returned the recorded sample without printing a "
+                                  "reason: nothing had failed. The sample is returned in the except only; a return "
+                                  "in finally, or after the try, takes the place of the answer's.",
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
@@ -460,6 +491,8 @@ REASONS = {
                          "retried (the openai SDK retries on its own unless told not to).",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
                                   "connection it says “{expected}”.",
+        "model.reason_unfilled": "The reason “{reason}” stayed as written, braces and all: nothing replaced it with "
+                                 "what why_no_model says (the f before the quotes, or .format(reason=…), forgotten).",
         "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "
                                        "chosen language; the error's own text is the library's.",
     },
