@@ -828,6 +828,17 @@ MISTAKES = {
         "ask a laissé passer l’erreur de check_model_address (fourni), qui dit que rien ne répond à AI_URL : "
         "appelez-le dans le try", "ask let through the error of check_model_address (given), which says nothing "
         "answers at AI_URL: call it inside the try"),
+    "the model helper returns the sample before its request": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    return Answer(sample, True)  # pour tester sans modèle\n',
+        "model.request", "et ask n’a rien affiché : il a rendu « ÉCHANTILLON » sans le demander au modèle",
+        "and ask printed nothing: it returned “SAMPLE” without asking the model"),
+    "the model helper tests what check_model_address returns": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    from model_setup import check_model_address\n'
+        '    if not check_model_address(model_settings()):\n        return Answer(sample, True)\n', "model.request",
+        "ask teste ce que rend check_model_address (fourni), qui ne rend rien (None)",
+        "ask tests what check_model_address (given) returns, which is nothing (None)"),
 }
 
 

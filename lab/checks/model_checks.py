@@ -241,9 +241,11 @@ def request_shape(context: Context) -> None:
                 "body": {"model": model.model, "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
         printed = outcome.get("printed", "")
-        reason = ("model.sdk_arguments" if "Missing required arguments" in printed
-                  else "model.stale_settings" if model.refused_address in printed else "model.no_request")
-        raise Failed(expected, "—", reason=reason, output=printed)
+        reason = ("model.address_as_test" if address_as_test(context)
+                  else "model.sdk_arguments" if "Missing required arguments" in printed
+                  else "model.stale_settings" if model.refused_address in printed
+                  else "model.no_request" if printed.strip() else "model.returned_untried")
+        raise Failed(expected, "—", reason=reason, fields={"text": outcome.get("text")}, output=printed)
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}
@@ -251,6 +253,14 @@ def request_shape(context: Context) -> None:
         differ = [key for key in ("path", "authorization") if got[key] != expected[key]]
         differ += [key for key in expected["body"] if got["body"][key] != expected["body"][key]]
         raise Failed(expected, got, reason="model.request_differs", fields={"fields": ", ".join(differ)})
+
+
+def address_as_test(context: Context) -> bool:
+    """Does model.py test what check_model_address returns? It returns nothing: it raises."""
+    source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+    used = r"\b(el)?if\b|\bwhile\b|\bnot\b|\band\b|\bor\b|="  # its value read, on the line before the call
+    return any(re.search(used, line.split("check_model_address(")[0]) for line in source.splitlines()
+               if "check_model_address(" in line)
 
 
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
@@ -403,6 +413,11 @@ REASONS = {
                                  "du modèle (model_answer, fourni, lit la réponse ainsi).",
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
+        "model.returned_untried": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre, "
+                                  "et ask n’a rien affiché : il a rendu « {text} » sans le demander au modèle.",
+        "model.address_as_test": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre : "
+                                 "ask teste ce que rend check_model_address (fourni), qui ne rend rien (None). Il lève "
+                                 "une erreur quand rien ne répond, sinon la requête part : appelez-le seul, sans if.",
         "model.stale_settings": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ask a pris l’adresse "
                                 "d’un appel précédent (ci-dessous, celle du port refusé, le premier cas). Lisez les "
                                 "réglages dans ask, à chaque appel (model_settings()), pas une fois pour toutes.",
@@ -469,6 +484,11 @@ REASONS = {
                                  "coming from the model (model_answer, given, reads the response that way).",
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
+        "model.returned_untried": "No request reached the model at the address AI_URL, which could answer, and ask "
+                                  "printed nothing: it returned “{text}” without asking the model.",
+        "model.address_as_test": "No request reached the model at the address AI_URL, which could answer: ask tests "
+                                 "what check_model_address (given) returns, which is nothing (None). It raises an error "
+                                 "when nothing answers, else the request goes: call it alone, with no if.",
         "model.stale_settings": "No request reached the model at the address AI_URL: ask used the address of an "
                                 "earlier call (below, the refused port's, the first case). Read the settings in ask, "
                                 "at each call (model_settings()), not once for all.",
