@@ -839,6 +839,11 @@ MISTAKES = {
         '    if not check_model_address(model_settings()):\n        return Answer(sample, True)\n', "model.request",
         "ask teste ce que rend check_model_address (fourni), qui ne rend rien (None)",
         "ask tests what check_model_address (given) returns, which is nothing (None)"),
+    "the model helper prints its reason after the line, its placeholder left in": (
+        "model", '    print(f"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(erreur, model_settings())}).")',
+        '    print("Échantillon enregistré : aucun modèle n’a répondu ({raison}).", why_no_model(erreur, model_settings()))',
+        "model.refused", "La raison « {raison} » est restée telle qu’écrite, accolades comprises",
+        "The reason “{raison}” stayed as written, braces and all"),
 }
 
 

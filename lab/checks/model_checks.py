@@ -278,9 +278,15 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
+    expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
+    # The reason's own placeholder printed as written (an f-string's f, or .format, forgotten): the
+    # refused case judges the reason; the others, only a line they would fail for its shape anyway.
+    unfilled = [(line, found[0]) for line in lines for before in prefixes if line.startswith(before)
+                for found in [re.match(r"\{[^{}\n]*\}", line[len(before):])] if found]
+    if unfilled and (name == "refused" or len(said) != 1):
+        raise Failed(expected, unfilled[0][0], reason="model.reason_unfilled", fields={"reason": unfilled[0][1]})
     if len(said) != 1:
         on_stderr = [line for line in outcome.get("errors", "").replace("’", "'").splitlines() if line.startswith(prefixes)]
-        expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_on_stderr" if on_stderr and not said
                      else "model.fallback_line")
     if name == "refused":
@@ -327,9 +333,6 @@ def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address
     """The line's reason is one why_no_model (given) writes: one of its REASONS (the student's
     copy's or this kit's), or an error named by its type ("URLError: …"), not str(error)."""
     reason = next((line[len(before):-len(").")] for before in prefixes if line.startswith(before)), "")
-    if reason.startswith("{") and reason.endswith("}"):  # an f-string's f, or .format, forgotten
-        raise Failed(f"… ({model_reasons(context.lang)['refused'].format(address=address)}).", line,
-                     reason="model.reason_unfilled", fields={"reason": reason})
     tables = handout_texts(context.folder, "model_setup.py", "REASONS") + [model_reasons(lang) for lang in ("fr", "en")]
     templates = [template.replace("’", "'") for table in tables for key, template in table.items()
                  if key != "other" and isinstance(template, str)]
