@@ -844,6 +844,10 @@ MISTAKES = {
         '    print("Échantillon enregistré : aucun modèle n’a répondu ({raison}).", why_no_model(erreur, model_settings()))',
         "model.refused", "La raison « {raison} » est restée telle qu’écrite, accolades comprises",
         "The reason “{raison}” stayed as written, braces and all"),
+    "the model helper returns its Answer as a text": (
+        "model", "return Answer(reponse.choices[0].message.content, False)",
+        'return f"{Answer(reponse.choices[0].message.content, False)}"', "model.answers",
+        "ask renvoie l’Answer écrit en texte, pas l’Answer lui-même", "ask returns the Answer written as a text, not the Answer itself"),
 }
 
 

@@ -229,6 +229,7 @@ def answers(context: Context) -> None:
                   and not outcome.get("printed", "").strip()
                   else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
                   else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
+                  else "model.answer_as_text" if got["recorded"] is None and model.text in str(got["text"])
                   else "model.not_its_text")
         raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
@@ -408,6 +409,8 @@ REASONS = {
         "model.sample_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré sans afficher de "
                                   "raison : rien n’avait échoué. L’échantillon se rend dans le except seulement ; un "
                                   "return dans finally, ou après le try, prend la place de celui de la réponse.",
+        "model.answer_as_text": "ask renvoie l’Answer écrit en texte, pas l’Answer lui-même : rendez-le tel quel "
+                                "(ce que rend model_answer, fourni) ; son recorded dit d’où vient le texte.",
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
@@ -479,6 +482,8 @@ REASONS = {
         "model.sample_on_answer": "The model answered, but ask returned the recorded sample without printing a "
                                   "reason: nothing had failed. The sample is returned in the except only; a return "
                                   "in finally, or after the try, takes the place of the answer's.",
+        "model.answer_as_text": "ask returns the Answer written as a text, not the Answer itself: return it as it is "
+                                "(what model_answer, given, returns); its recorded says where the text comes from.",
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
