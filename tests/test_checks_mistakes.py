@@ -848,6 +848,10 @@ MISTAKES = {
         "model", "return Answer(reponse.choices[0].message.content, False)",
         'return f"{Answer(reponse.choices[0].message.content, False)}"', "model.answers",
         "ask renvoie l’Answer écrit en texte, pas l’Answer lui-même", "ask returns the Answer written as a text, not the Answer itself"),
+    "the model helper takes the SDK's AsyncOpenAI": (
+        "model", "client = openai.OpenAI(", "client = openai.AsyncOpenAI(", "model.request",
+        "ask a reçu une coroutine (d’AsyncOpenAI, ou d’une fonction async def) sans jamais l’attendre",
+        "ask got a coroutine (from AsyncOpenAI, or from an async def function) and never awaited it"),
 }
 
 

@@ -243,6 +243,8 @@ def request_shape(context: Context) -> None:
     if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
         printed = outcome.get("printed", "")
         reason = ("model.address_as_test" if address_as_test(context)
+                  else "model.never_awaited" if any("was never awaited" in str(case.get("errors")) for case in
+                                                    model.results.values() if isinstance(case, dict))  # warned once
                   else "model.sdk_arguments" if "Missing required arguments" in printed
                   else "model.stale_settings" if model.refused_address in printed
                   else "model.no_request" if printed.strip() else "model.returned_untried")
@@ -419,6 +421,9 @@ REASONS = {
                                  "du modèle (model_answer, fourni, lit la réponse ainsi).",
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
+        "model.never_awaited": "Aucune requête n’est partie : ask a reçu une coroutine (d’AsyncOpenAI, ou d’une "
+                               "fonction async def) sans jamais l’attendre (« was never awaited »). ask n’est pas "
+                               "async : prenez openai.OpenAI, qui attend lui-même la réponse.",
         "model.returned_untried": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre, "
                                   "et ask n’a rien affiché : il a rendu « {text} » sans le demander au modèle.",
         "model.address_as_test": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre : "
@@ -492,6 +497,9 @@ REASONS = {
                                  "coming from the model (model_answer, given, reads the response that way).",
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
+        "model.never_awaited": "No request left: ask got a coroutine (from AsyncOpenAI, or from an async "
+                               "def function) and never awaited it (“was never awaited”). ask is not async: take "
+                               "openai.OpenAI, which waits for the answer itself.",
         "model.returned_untried": "No request reached the model at the address AI_URL, which could answer, and ask "
                                   "printed nothing: it returned “{text}” without asking the model.",
         "model.address_as_test": "No request reached the model at the address AI_URL, which could answer: ask tests "
