@@ -852,6 +852,18 @@ MISTAKES = {
         "model", "client = openai.OpenAI(", "client = openai.AsyncOpenAI(", "model.request",
         "ask a reçu une coroutine (d’AsyncOpenAI, ou d’une fonction async def) sans jamais l’attendre",
         "ask got a coroutine (from AsyncOpenAI, or from an async def function) and never awaited it"),
+    "the model helper tries again by hand when the model is silent": (
+        "model", "        return Answer(reponse.choices[0].message.content, False)\n",
+        "        return Answer(reponse.choices[0].message.content, False)\n    except openai.APITimeoutError:\n"
+        "        try:  # une deuxième chance\n            reponse = client.chat.completions.create(model=os.environ.get("
+        "\"AI_MODEL\", \"lab\"), messages=messages, max_tokens=max_tokens)\n"
+        "            return Answer(reponse.choices[0].message.content, False)\n        except Exception as encore:\n"
+        "            print(f\"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(encore, model_settings())}).\")\n"
+        "            return Answer(sample, True)\n", "model.slow",
+        "ask a envoyé 2 requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée. Le SDK ne "
+        "réessaie pas ici (max_retries=0) : c’est ask qui la renvoie",
+        "ask sent 2 requests to the silent model: a request with no answer in time is not retried. The SDK does not "
+        "retry here (max_retries=0): ask sends it again"),
 }
 
 

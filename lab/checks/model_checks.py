@@ -298,7 +298,10 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
     if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
-        raise Failed("1 × POST", f"{tries} × POST", reason="model.retried", fields={"count": tries})
+        source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+        by_hand = re.search(r"max_retries\s*=\s*0\b", source)  # the SDK's retries off: ask's own code sent again
+        raise Failed("1 × POST", f"{tries} × POST", reason="model.retried_by_hand" if by_hand else "model.retried",
+                     fields={"count": tries})
     if within and outcome["seconds"] > within:
         raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
 
@@ -449,6 +452,9 @@ REASONS = {
         "model.waited_too_long": "ask a attendu trop longtemps.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
+        "model.retried_by_hand": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps "
+                                 "n’est pas réessayée. Le SDK ne réessaie pas ici (max_retries=0) : c’est ask qui la "
+                                 "renvoie ; après l’échec de la première, la ligne « Échantillon enregistré » suffit.",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
                                   "pour une connexion refusée, il dit « {expected} ».",
         "model.reason_unfilled": "La raison « {reason} » est restée telle qu’écrite, accolades comprises : rien ne "
@@ -525,6 +531,9 @@ REASONS = {
         "model.waited_too_long": "ask waited too long.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
+        "model.retried_by_hand": "ask sent {count} requests to the silent model: a request with no answer in time is "
+                                 "not retried. The SDK does not retry here (max_retries=0): ask sends it again; once "
+                                 "the first has failed, the “Recorded sample” line is all there is to do.",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
                                   "connection it says “{expected}”.",
         "model.reason_unfilled": "The reason “{reason}” stayed as written, braces and all: nothing replaced it with "
