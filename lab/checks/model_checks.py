@@ -287,7 +287,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     unfilled = [(line, found[0]) for line in lines for before in prefixes if line.startswith(before)
                 for found in [re.match(r"\{[^{}\n]*\}", line[len(before):])] if found]
     if unfilled and (name == "refused" or len(said) != 1):
-        raise Failed(expected, unfilled[0][0], reason="model.reason_unfilled", fields={"reason": unfilled[0][1]})
+        (line, placeholder), *_ = unfilled
+        raise Failed(expected, line, reason="model.reason_unfilled", fields={"reason": placeholder})
     if len(said) != 1:
         on_stderr = [line for line in outcome.get("errors", "").replace("’", "'").splitlines() if line.startswith(prefixes)]
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_on_stderr" if on_stderr and not said
