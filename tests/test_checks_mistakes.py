@@ -543,8 +543,8 @@ MISTAKES = {
         "The server stopped (code 1) after this line, before its input ended."),
     "the model helper catches connection errors only": (
         "model", "    except Exception as erreur:", "    except openai.APIConnectionError as erreur:", "model.http-error",
-        "« except openai.APIConnectionError as erreur » ne prend qu’une sorte d’erreur, et celle-ci lui échappe",
-        "“except openai.APIConnectionError as erreur” takes one kind of error only, and this one escapes it"),
+        "« except openai.APIConnectionError as erreur » ne prend que les erreurs qu’il nomme, et celle-ci lui échappe",
+        "“except openai.APIConnectionError as erreur” takes only the errors it names, and this one escapes it"),
     "the client gives the notification id None": (
         "client", '    {"method": "notifications/initialized"},\n', '    {"id": None, "method": "notifications/initialized"},\n',
         "client.seven-messages",
@@ -864,6 +864,11 @@ MISTAKES = {
         "réessaie pas ici (max_retries=0) : c’est ask qui la renvoie",
         "ask sent 2 requests to the silent model: a request with no answer in time is not retried. The SDK does not "
         "retry here (max_retries=0): ask sends it again"),
+    "the model helper catches two of the SDK's errors only": (
+        "model", "    except Exception as erreur:",
+        "    except (openai.APIConnectionError, openai.APITimeoutError) as erreur:", "model.http-error",
+        "« except (openai.APIConnectionError, openai.APITimeoutError) as erreur » ne prend que les erreurs qu’il nomme",
+        "“except (openai.APIConnectionError, openai.APITimeoutError) as erreur” takes only the errors it names"),
 }
 
 

@@ -403,8 +403,8 @@ REASONS = {
                                      "ne répond à AI_URL : appelez-le dans le try, avant la requête ; le except la "
                                      "donne alors à why_no_model, comme les erreurs de la requête.",
         "model.ask_raises": "ask a levé une exception au lieu de répondre.",
-        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend qu’une sorte "
-                                "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
+        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend que les erreurs "
+                                "qu’il nomme, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
                                 "l’échantillon enregistré."),
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
         "model.whole_response": "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : "
@@ -483,8 +483,8 @@ REASONS = {
                                      "answers at AI_URL: call it inside the try, before the request; the except then "
                                      "hands it to why_no_model, as it does the request's errors.",
         "model.ask_raises": "ask raised an exception instead of answering.",
-        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
-                                "only, and this one escapes it. Any error at all leads to the recorded sample."),
+        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes only the errors it "
+                                "names, and this one escapes it. Any error at all leads to the recorded sample."),
         "model.not_its_text": "ask does not return the model's text.",
         "model.whole_response": "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer "
                                 "(given) reads it and returns an Answer.",
