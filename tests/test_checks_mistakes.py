@@ -563,8 +563,8 @@ MISTAKES = {
         "The server stopped (code 1) after this line, before its input ended."),
     "the model helper catches connection errors only": (
         "model", "    except Exception as erreur:", "    except openai.APIConnectionError as erreur:", "model.http-error",
-        "« except openai.APIConnectionError as erreur » ne prend qu’une sorte d’erreur, et celle-ci lui échappe",
-        "“except openai.APIConnectionError as erreur” takes one kind of error only, and this one escapes it"),
+        "« except openai.APIConnectionError as erreur » ne prend que les erreurs qu’il nomme, et celle-ci lui échappe",
+        "“except openai.APIConnectionError as erreur” takes only the errors it names, and this one escapes it"),
     "the client gives the notification id None": (
         "client", '    {"method": "notifications/initialized"},\n', '    {"id": None, "method": "notifications/initialized"},\n',
         "client.seven-messages",
@@ -829,6 +829,66 @@ MISTAKES = {
         "s’omet",
         "Reply to the request initialize (id 3): result.instructions is null. An optional key with nothing to say is "
         "left out"),
+    "the model helper forgets the f of its fallback line": (
+        "model", 'print(f"Échantillon enregistré', 'print("Échantillon enregistré', "model.refused",
+        "La raison « {why_no_model(erreur, model_settings())} » est restée telle qu’écrite, accolades comprises",
+        "The reason “{why_no_model(erreur, model_settings())}” stayed as written, braces and all"),
+    "the model helper returns the sample in finally, the model's answer too": (
+        "model", "        return Answer(sample, True)", "    finally:\n        return Answer(sample, True)", "model.answers",
+        "ask a rendu l’échantillon enregistré sans afficher de raison : rien n’avait échoué",
+        "ask returned the recorded sample without printing a reason: nothing had failed"),
+    "the model helper is async def, as demander is in model.js": (
+        "model", "def ask(messages, sample, max_tokens=80):", "async def ask(messages, sample, max_tokens=80):",
+        "model.request", "ask est écrit async def : l’appeler rend une coroutine",
+        "ask is written async def: calling it returns a coroutine"),
+    "the model helper checks the address before its try": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    from model_setup import check_model_address\n'
+        '    check_model_address(model_settings())\n', "model.refused",
+        "ask a laissé passer l’erreur de check_model_address (fourni), qui dit que rien ne répond à AI_URL : "
+        "appelez-le dans le try", "ask let through the error of check_model_address (given), which says nothing "
+        "answers at AI_URL: call it inside the try"),
+    "the model helper returns the sample before its request": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    return Answer(sample, True)  # pour tester sans modèle\n',
+        "model.request", "et ask n’a rien affiché : il a rendu « ÉCHANTILLON » sans le demander au modèle",
+        "and ask printed nothing: it returned “SAMPLE” without asking the model"),
+    "the model helper tests what check_model_address returns": (
+        "model", '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n',
+        '    delai = float(os.environ.get("AI_TIMEOUT", "30"))\n    from model_setup import check_model_address\n'
+        '    if not check_model_address(model_settings()):\n        return Answer(sample, True)\n', "model.request",
+        "ask teste ce que rend check_model_address (fourni), qui ne rend rien (None)",
+        "ask tests what check_model_address (given) returns, which is nothing (None)"),
+    "the model helper prints its reason after the line, its placeholder left in": (
+        "model", '    print(f"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(erreur, model_settings())}).")',
+        '    print("Échantillon enregistré : aucun modèle n’a répondu ({raison}).", why_no_model(erreur, model_settings()))',
+        "model.refused", "La raison « {raison} » est restée telle qu’écrite, accolades comprises",
+        "The reason “{raison}” stayed as written, braces and all"),
+    "the model helper returns its Answer as a text": (
+        "model", "return Answer(reponse.choices[0].message.content, False)",
+        'return f"{Answer(reponse.choices[0].message.content, False)}"', "model.answers",
+        "ask renvoie l’Answer écrit en texte, pas l’Answer lui-même", "ask returns the Answer written as a text, not the Answer itself"),
+    "the model helper takes the SDK's AsyncOpenAI": (
+        "model", "client = openai.OpenAI(", "client = openai.AsyncOpenAI(", "model.request",
+        "ask a reçu une coroutine (d’AsyncOpenAI, ou d’une fonction async def) sans jamais l’attendre",
+        "ask got a coroutine (from AsyncOpenAI, or from an async def function) and never awaited it"),
+    "the model helper tries again by hand when the model is silent": (
+        "model", "        return Answer(reponse.choices[0].message.content, False)\n",
+        "        return Answer(reponse.choices[0].message.content, False)\n    except openai.APITimeoutError:\n"
+        "        try:  # une deuxième chance\n            reponse = client.chat.completions.create(model=os.environ.get("
+        "\"AI_MODEL\", \"lab\"), messages=messages, max_tokens=max_tokens)\n"
+        "            return Answer(reponse.choices[0].message.content, False)\n        except Exception as encore:\n"
+        "            print(f\"Échantillon enregistré : aucun modèle n’a répondu ({why_no_model(encore, model_settings())}).\")\n"
+        "            return Answer(sample, True)\n", "model.slow",
+        "ask a envoyé 2 requêtes au modèle muet : une requête sans réponse à temps n’est pas réessayée. Le SDK ne "
+        "réessaie pas ici (max_retries=0) : c’est ask qui la renvoie",
+        "ask sent 2 requests to the silent model: a request with no answer in time is not retried. The SDK does not "
+        "retry here (max_retries=0): ask sends it again"),
+    "the model helper catches two of the SDK's errors only": (
+        "model", "    except Exception as erreur:",
+        "    except (openai.APIConnectionError, openai.APITimeoutError) as erreur:", "model.http-error",
+        "« except (openai.APIConnectionError, openai.APITimeoutError) as erreur » ne prend que les erreurs qu’il nomme",
+        "“except (openai.APIConnectionError, openai.APITimeoutError) as erreur” takes only the errors it names"),
 }
 
 

@@ -177,13 +177,18 @@ def outcome_of(context: Context, name: str) -> dict:
                      reason="model.never_answers", fields={"seconds": outcome["seconds"], "timeout": SLOW_TIMEOUT})
     if outcome.get("hung"):
         raise Failed("ask(…) → Answer", f"> {outcome['seconds']:g} s", reason="model.ask_hangs")
+    if str(outcome.get("text")).startswith("<coroutine object"):  # model.js's async, copied: nothing ran
+        raise Failed("ask(…) → Answer", outcome["text"], reason="model.async_ask")
     if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
         raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
         if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
             raise Waiting(unwritten_task(outcome["error"]))
         narrow = narrow_except(context)
-        raise Failed("ask(…) → Answer", outcome["error"], reason="model.narrow_except" if narrow else "model.ask_raises",
+        # NoModel is raised by check_model_address alone: called where no except takes it
+        outside = not narrow and outcome["error"].startswith("NoModel")
+        raise Failed("ask(…) → Answer", outcome["error"], reason="model.narrow_except" if narrow
+                     else "model.address_outside_try" if outside else "model.ask_raises",
                      fields={"clause": narrow} if narrow else {},
                      output=trimmed(outcome.get("trace", ""), ("model.py",), context.lang))
     return outcome
@@ -220,8 +225,11 @@ def answers(context: Context) -> None:
         reason = ("model.bare_model_text" if got == {"text": model.text, "recorded": None}
                   else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
+                  else "model.sample_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  and not outcome.get("printed", "").strip()
                   else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
                   else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
+                  else "model.answer_as_text" if got["recorded"] is None and model.text in str(got["text"])
                   else "model.not_its_text")
         raise Failed({"text": model.text, "recorded": False}, got, reason=reason, output=outcome.get("printed", ""))
 
@@ -234,9 +242,13 @@ def request_shape(context: Context) -> None:
                 "body": {"model": model.model, "messages": QUESTIONS[context.lang], "max_tokens": MAX_TOKENS}}
     if not sent:  # what ask printed says why (its fallback line and reason); the SDK's refusal, in English, said here
         printed = outcome.get("printed", "")
-        reason = ("model.sdk_arguments" if "Missing required arguments" in printed
-                  else "model.stale_settings" if model.refused_address in printed else "model.no_request")
-        raise Failed(expected, "—", reason=reason, output=printed)
+        reason = ("model.address_as_test" if address_as_test(context)
+                  else "model.never_awaited" if any("was never awaited" in str(case.get("errors")) for case in
+                                                    model.results.values() if isinstance(case, dict))  # warned once
+                  else "model.sdk_arguments" if "Missing required arguments" in printed
+                  else "model.stale_settings" if model.refused_address in printed
+                  else "model.no_request" if printed.strip() else "model.returned_untried")
+        raise Failed(expected, "—", reason=reason, fields={"text": outcome.get("text")}, output=printed)
     body = sent[0]["body"] if isinstance(sent[0]["body"], dict) else {}
     got = {"path": sent[0]["path"], "authorization": sent[0]["authorization"],
            "body": {key: body.get(key) for key in expected["body"]}}
@@ -244,6 +256,14 @@ def request_shape(context: Context) -> None:
         differ = [key for key in ("path", "authorization") if got[key] != expected[key]]
         differ += [key for key in expected["body"] if got["body"][key] != expected["body"][key]]
         raise Failed(expected, got, reason="model.request_differs", fields={"fields": ", ".join(differ)})
+
+
+def address_as_test(context: Context) -> bool:
+    """Does model.py test what check_model_address returns? It returns nothing: it raises."""
+    source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+    used = r"\b(el)?if\b|\bwhile\b|\bnot\b|\band\b|\bor\b|="  # its value read, on the line before the call
+    return any(re.search(used, line.split("check_model_address(")[0]) for line in source.splitlines()
+               if "check_model_address(" in line)
 
 
 def fallback(context: Context, name: str, must_say: str = "", within: float = 0.0, endpoint: str = "") -> None:
@@ -261,9 +281,16 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
     said = [line for line in lines if line.startswith(prefixes) and line.endswith(").")]
+    expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
+    # The reason's own placeholder printed as written (an f-string's f, or .format, forgotten): the
+    # refused case judges the reason; the others, only a line they would fail for its shape anyway.
+    unfilled = [(line, found[0]) for line in lines for before in prefixes if line.startswith(before)
+                for found in [re.match(r"\{[^{}\n]*\}", line[len(before):])] if found]
+    if unfilled and (name == "refused" or len(said) != 1):
+        (line, placeholder), *_ = unfilled
+        raise Failed(expected, line, reason="model.reason_unfilled", fields={"reason": placeholder})
     if len(said) != 1:
         on_stderr = [line for line in outcome.get("errors", "").replace("’", "'").splitlines() if line.startswith(prefixes)]
-        expected = model_fallback_line(context.lang).replace("{reason}", say(context.lang, "model.reason_placeholder"))
         raise Failed(expected, "\n".join(lines) or "—", reason="model.fallback_on_stderr" if on_stderr and not said
                      else "model.fallback_line")
     if name == "refused":
@@ -272,7 +299,10 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
     if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
-        raise Failed("1 × POST", f"{tries} × POST", reason="model.retried", fields={"count": tries})
+        source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+        by_hand = re.search(r"max_retries\s*=\s*0\b", source)  # the SDK's retries off: ask's own code sent again
+        raise Failed("1 × POST", f"{tries} × POST", reason="model.retried_by_hand" if by_hand else "model.retried",
+                     fields={"count": tries})
     if within and outcome["seconds"] > within:
         raise Failed(f"≤ {within:g} s", f"{outcome['seconds']:g} s", reason="model.waited_too_long")
 
@@ -366,9 +396,15 @@ REASONS = {
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}) : son attente n’est pas bornée par AI_TIMEOUT, qui "
                                "compte en secondes.",
         "model.ask_hangs": "ask ne rend pas la main.",
+        "model.async_ask": "ask est écrit async def : l’appeler rend une coroutine, qui ne fait rien tant qu’on ne "
+                           "l’attend pas (await). demander (model.js) est async parce que fetch l’est ; en Python, le "
+                           "SDK openai attend lui-même la réponse : écrivez def ask.",
+        "model.address_outside_try": "ask a laissé passer l’erreur de check_model_address (fourni), qui dit que rien "
+                                     "ne répond à AI_URL : appelez-le dans le try, avant la requête ; le except la "
+                                     "donne alors à why_no_model, comme les erreurs de la requête.",
         "model.ask_raises": "ask a levé une exception au lieu de répondre.",
-        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend qu’une sorte "
-                                "d’erreur, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
+        "model.narrow_except": ("ask a levé une exception au lieu de répondre : « {clause} » ne prend que les erreurs "
+                                "qu’il nomme, et celle-ci lui échappe. Toute erreur, quelle qu’elle soit, mène à "
                                 "l’échantillon enregistré."),
         "model.not_its_text": "ask ne renvoie pas le texte du modèle.",
         "model.whole_response": "ask renvoie la réponse entière du SDK (un ChatCompletion), pas son texte : "
@@ -376,6 +412,11 @@ REASONS = {
         "model.fell_back_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré : lire sa réponse "
                                      "a échoué (ask a affiché sa raison, ci-dessous). Le texte est le contenu du "
                                      "message du premier choix de la réponse.",
+        "model.sample_on_answer": "Le modèle a répondu, mais ask a rendu l’échantillon enregistré sans afficher de "
+                                  "raison : rien n’avait échoué. L’échantillon se rend dans le except seulement ; un "
+                                  "return dans finally, ou après le try, prend la place de celui de la réponse.",
+        "model.answer_as_text": "ask renvoie l’Answer écrit en texte, pas l’Answer lui-même : rendez-le tel quel "
+                                "(ce que rend model_answer, fourni) ; son recorded dit d’où vient le texte.",
         "model.text_marked_recorded": "ask renvoie bien le texte du modèle, mais marqué comme l’échantillon enregistré : recorded dit d’où vient le texte.",
         "model.sample_not_marked": "ask renvoie bien l’échantillon, mais sans le marquer comme enregistré : recorded dit d’où vient le texte.",
         "model.bare_text": "ask renvoie l’échantillon seul, un texte, au lieu d’un Answer : son recorded dit d’où vient le texte.",
@@ -384,6 +425,14 @@ REASONS = {
                                  "du modèle (model_answer, fourni, lit la réponse ainsi).",
         "model.no_request": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ce qu’ask a affiché, "
                             "ci-dessous, dit pourquoi.",
+        "model.never_awaited": "Aucune requête n’est partie : ask a reçu une coroutine (d’AsyncOpenAI, ou d’une "
+                               "fonction async def) sans jamais l’attendre (« was never awaited »). ask n’est pas "
+                               "async : prenez openai.OpenAI, qui attend lui-même la réponse.",
+        "model.returned_untried": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre, "
+                                  "et ask n’a rien affiché : il a rendu « {text} » sans le demander au modèle.",
+        "model.address_as_test": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL, qui pouvait répondre : "
+                                 "ask teste ce que rend check_model_address (fourni), qui ne rend rien (None). Il lève "
+                                 "une erreur quand rien ne répond, sinon la requête part : appelez-le seul, sans if.",
         "model.stale_settings": "Aucune requête n’est arrivée au modèle de l’adresse AI_URL : ask a pris l’adresse "
                                 "d’un appel précédent (ci-dessous, celle du port refusé, le premier cas). Lisez les "
                                 "réglages dans ask, à chaque appel (model_settings()), pas une fois pour toutes.",
@@ -404,8 +453,14 @@ REASONS = {
         "model.waited_too_long": "ask a attendu trop longtemps.",
         "model.retried": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps n’est pas "
                          "réessayée (le SDK openai réessaie de lui-même, sauf si on le lui interdit).",
+        "model.retried_by_hand": "ask a envoyé {count} requêtes au modèle muet : une requête sans réponse à temps "
+                                 "n’est pas réessayée. Le SDK ne réessaie pas ici (max_retries=0) : c’est ask qui la "
+                                 "renvoie ; après l’échec de la première, la ligne « Échantillon enregistré » suffit.",
         "model.reason_not_given": "La raison « {reason} » n’est pas une de celles que donne why_no_model (fourni) : "
                                   "pour une connexion refusée, il dit « {expected} ».",
+        "model.reason_unfilled": "La raison « {reason} » est restée telle qu’écrite, accolades comprises : rien ne "
+                                 "l’a remplacée par ce que dit why_no_model (le f devant les guillemets, ou "
+                                 ".format(reason=…), oublié).",
         "model.reason_not_given.hint": "Donnez l’erreur à why_no_model (fourni) : il dit pourquoi en quelques mots, "
                                        "dans la langue choisie ; le texte de l’erreur elle-même est celui de la "
                                        "bibliothèque.",
@@ -421,15 +476,26 @@ REASONS = {
                                "{seconds:g} s (AI_TIMEOUT = {timeout:g}): its wait is not bounded by AI_TIMEOUT, which counts "
                                "seconds.",
         "model.ask_hangs": "ask does not return.",
+        "model.async_ask": "ask is written async def: calling it returns a coroutine, which does nothing until it is "
+                           "awaited. demander (model.js) is async because fetch is; in Python, the openai SDK waits "
+                           "for the answer itself: write def ask.",
+        "model.address_outside_try": "ask let through the error of check_model_address (given), which says nothing "
+                                     "answers at AI_URL: call it inside the try, before the request; the except then "
+                                     "hands it to why_no_model, as it does the request's errors.",
         "model.ask_raises": "ask raised an exception instead of answering.",
-        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes one kind of error "
-                                "only, and this one escapes it. Any error at all leads to the recorded sample."),
+        "model.narrow_except": ("ask raised an exception instead of answering: “{clause}” takes only the errors it "
+                                "names, and this one escapes it. Any error at all leads to the recorded sample."),
         "model.not_its_text": "ask does not return the model's text.",
         "model.whole_response": "ask returns the SDK's whole response (a ChatCompletion), not its text: model_answer "
                                 "(given) reads it and returns an Answer.",
         "model.fell_back_on_answer": "The model answered, but ask returned the recorded sample: reading its answer "
                                      "failed (ask printed its reason, below). The text is the content of the first "
                                      "choice's message in the answer.",
+        "model.sample_on_answer": "The model answered, but ask returned the recorded sample without printing a "
+                                  "reason: nothing had failed. The sample is returned in the except only; a return "
+                                  "in finally, or after the try, takes the place of the answer's.",
+        "model.answer_as_text": "ask returns the Answer written as a text, not the Answer itself: return it as it is "
+                                "(what model_answer, given, returns); its recorded says where the text comes from.",
         "model.text_marked_recorded": "ask returns the model's text, but marked as the recorded sample: recorded says where the text comes from.",
         "model.sample_not_marked": "ask returns the sample, but does not mark it as recorded: recorded says where the text comes from.",
         "model.bare_text": "ask returns the sample alone, a string, instead of an Answer: its recorded says where the text comes from.",
@@ -438,6 +504,14 @@ REASONS = {
                                  "coming from the model (model_answer, given, reads the response that way).",
         "model.no_request": "No request reached the model at the address AI_URL: what ask printed, below, says "
                             "why.",
+        "model.never_awaited": "No request left: ask got a coroutine (from AsyncOpenAI, or from an async "
+                               "def function) and never awaited it (“was never awaited”). ask is not async: take "
+                               "openai.OpenAI, which waits for the answer itself.",
+        "model.returned_untried": "No request reached the model at the address AI_URL, which could answer, and ask "
+                                  "printed nothing: it returned “{text}” without asking the model.",
+        "model.address_as_test": "No request reached the model at the address AI_URL, which could answer: ask tests "
+                                 "what check_model_address (given) returns, which is nothing (None). It raises an error "
+                                 "when nothing answers, else the request goes: call it alone, with no if.",
         "model.stale_settings": "No request reached the model at the address AI_URL: ask used the address of an "
                                 "earlier call (below, the refused port's, the first case). Read the settings in ask, "
                                 "at each call (model_settings()), not once for all.",
@@ -458,8 +532,13 @@ REASONS = {
         "model.waited_too_long": "ask waited too long.",
         "model.retried": "ask sent {count} requests to the silent model: a request with no answer in time is not "
                          "retried (the openai SDK retries on its own unless told not to).",
+        "model.retried_by_hand": "ask sent {count} requests to the silent model: a request with no answer in time is "
+                                 "not retried. The SDK does not retry here (max_retries=0): ask sends it again; once "
+                                 "the first has failed, the “Recorded sample” line is all there is to do.",
         "model.reason_not_given": "The reason “{reason}” is not one why_no_model (given) gives: for a refused "
                                   "connection it says “{expected}”.",
+        "model.reason_unfilled": "The reason “{reason}” stayed as written, braces and all: nothing replaced it with "
+                                 "what why_no_model says (the f before the quotes, or .format(reason=…), forgotten).",
         "model.reason_not_given.hint": "Hand the error to why_no_model (given): it says why in a few words, in the "
                                        "chosen language; the error's own text is the library's.",
     },
