@@ -31,10 +31,12 @@ def forward_input(connection: socket.socket) -> None:
         pending = b""
         while chunk := os.read(0, 65536):  # as it arrives: a line that never ends is seen too
             *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                connection.sendall(frame({"line": (line + b"\n").decode("utf-8", "surrogateescape")}))
+            frames = [frame({"line": (line + b"\n").decode("utf-8", "surrogateescape")}) for line in lines]
             if pending:
-                connection.sendall(frame({"unended": len(pending)}))
+                frames.append(frame({"unended": len(pending)}))
+            # All at once: a client that stops on the reply to one of them (and kills this relay)
+            # has the lines it wrote with it recorded all the same, however busy the host.
+            connection.sendall(b"".join(frames))
         if pending:
             connection.sendall(frame({"line": pending.decode("utf-8", "surrogateescape")}))
         connection.sendall(frame({"end": True}))
