@@ -449,3 +449,26 @@ def test_part_1_cannot_borrow_the_lent_part_1(tmp_path):
     assert (result.status, result.message) == (
         FAILED, 'fail(1, -32600, "Not initialized") raises an exception instead of writing its reply.')
     assert result.actual == "ModuleNotFoundError: No module named 'lab_lent_parts'"
+
+
+@pytest.mark.parametrize("write, part_one, said", [
+    # The bytes of the line to stdout's buffer: as right as stdout.write, part 1 earns its points.
+    ('sys.stdout.buffer.write((to_json({"jsonrpc": "2.0", **message}) + "\\n").encode())\n    sys.stdout.buffer.flush()',
+     (3, 3), ""),
+    # A str given to the buffer: Python's own error, as `python server.py` would raise it.
+    ('sys.stdout.buffer.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")\n    sys.stdout.buffer.flush()',
+     (0, 3), "TypeError: a bytes-like object is required, not 'str'"),
+])
+def test_part_1_written_to_stdouts_buffer_is_judged_as_python_runs_it(tmp_path, write, part_one, said):
+    """Part 1's calls are made with stdout captured: its `buffer` once had no such attribute,
+    and a right send through it cost part 1 its 3 points while parts 2 and 3 were still to write."""
+    folder = half_done(tmp_path / "work", {"server-1"})
+    server = folder / "server.py"
+    source = server.read_text(encoding="utf-8")
+    old = 'sys.stdout.write(to_json({"jsonrpc": "2.0", **message}) + "\\n")\n    sys.stdout.flush()'
+    assert source.count(old) == 1
+    server.write_text(source.replace(old, write), encoding="utf-8")
+    results = run_checks(folder, "en").results
+    assert points_by_task({"task": r.task, "score": r.score, "points": r.points} for r in results)["server-1"] == part_one
+    first = next((r for r in results if r.task == "server-1" and r.status == FAILED), None)
+    assert (first.actual if first else "") == said

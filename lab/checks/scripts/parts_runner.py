@@ -41,14 +41,30 @@ def full_trace(error: BaseException) -> str:
 
 
 class Captured(io.StringIO):
-    """sys.stdout during a call: what was written, and how much of it was flushed."""
+    """sys.stdout during a call: what was written, and how much of it was flushed; its
+    `buffer` takes bytes, as a real stdout's does (UTF-8, the lesson's stdio)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.flushed = 0
+        self.buffer = CapturedBytes(self)
 
     def flush(self) -> None:
         self.flushed = len(self.getvalue())
+
+
+class CapturedBytes:
+    def __init__(self, text: Captured) -> None:
+        self.text = text
+
+    def write(self, data) -> int:
+        if not isinstance(data, (bytes, bytearray, memoryview)):  # a str, as the real buffer refuses it
+            raise TypeError(f"a bytes-like object is required, not '{type(data).__name__}'")
+        self.text.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self) -> None:
+        self.text.flush()
 
 
 def fresh(name: str):
