@@ -58,6 +58,10 @@ MISTAKES = {
         "du JSON : elle reçoit l’erreur -32700, avec id null, avant la ligne suivante.",
         "Your server answered nothing to the line “{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": ”, which is not "
         "JSON: it gets the error -32700, with id null, before the next line."),
+    "the server answers ping with id null": (  # was blamed on notifications, four times
+        "server", '        return repondre(msg["id"], {})\n', '        return repondre(None, {})\n', "server.reply-ids",
+        "La requête ping envoyée avant initialize n’a pas de réponse à son id, et un result porte id null",
+        "The request ping sent before initialize has no reply with its id, and a result carries id null"),
     "the server's -32601 does not name the method": (
         "server", '"Méthode inconnue : " + str(msg.get("method"))', '"Méthode inconnue"', "server.unknown-method",
         "Le message de l’erreur -32601 ne dit pas quelle méthode est inconnue : comme dans la leçon (« Méthode "

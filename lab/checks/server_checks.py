@@ -291,12 +291,14 @@ def reply_ids(context: Context) -> None:
             if changed:
                 raise Failed(as_json(request_id), as_json(changed[0]), reason="server.id_changed",
                              fields={"what": transcript.request(request_id), "id": json.dumps(changed[0])})
-            # An error that lost its request's id: only a line that is not JSON gets id null.
+            # A reply of its kind that lost its request's id: only a line that is not JSON gets id null.
+            kind = "error" if "error" in find(transcript.reference, request_id) else "result"
             lost = [reply for reply in transcript.replies if isinstance(reply, dict) and reply.get("id", 0) is None
-                    and "error" in reply and not is_parse_error(reply)]
+                    and kind in reply and not is_parse_error(reply)]
             if lost:
-                raise Failed(as_json(request_id), as_json(lost[0]), reason="server.error_id_null",
-                             fields={"what": transcript.request(request_id), "code": as_json(field_of(lost[0], "error.code"))})
+                code = as_json(field_of(lost[0], "error.code")) if kind == "error" else ""
+                raise Failed(as_json(request_id), as_json(lost[0]), reason=f"server.{kind}_id_null",
+                             fields={"what": transcript.request(request_id), "code": code})
         if probe == S:  # the lesson's scenario: its replies in the requests' order
             kept = [one for one in got if any(same(one, w) for w in want)]
             order = [w for w in want if any(same(w, one) for one in kept)]
@@ -319,7 +321,7 @@ def notifications_unanswered(context: Context) -> None:
             if owed[key] > 0:
                 owed[key] -= 1
             elif key not in requests and not is_parse_error(reply):
-                (lost_ids if key == "None" and "error" in reply else extra).append(reply)
+                (lost_ids if key == "None" else extra).append(reply)  # id null: a request's id lost, or a notification's reply
         unanswered = sum(count for key, count in owed.items() if key != "None")
         extra += lost_ids[unanswered:]
         if extra:
@@ -1102,6 +1104,9 @@ REASONS = {
                                    "de frappe dans VERSIONS ?",
         "server.answers_notifications": "{count} réponse(s) qui ne répondent à aucune requête : ce sont des réponses "
                                         "à des notifications, qui n’en reçoivent pas. Par exemple : {example}",
+        "server.result_id_null": "La requête {what} n’a pas de réponse à son id, et un result porte id null : seule "
+                                 "l’erreur -32700 (une ligne qui n’est pas du JSON) a id null ; toute autre réponse "
+                                 "reprend l’id de sa requête.",
         "server.error_id_null": "La requête {what} n’a pas de réponse à son id, et une erreur {code} porte id null : "
                                 "seule l’erreur -32700 (une ligne qui n’est pas du JSON) a id null ; toute autre "
                                 "réponse reprend l’id de sa requête.",
@@ -1235,6 +1240,9 @@ REASONS = {
                                    "VERSIONS?",
         "server.answers_notifications": "{count} reply(ies) answering no request: replies to notifications, which get "
                                         "none. For example: {example}",
+        "server.result_id_null": "The request {what} has no reply with its id, and a result carries id null: only "
+                                 "the -32700 error (a line that is not JSON) has id null; any other reply takes its "
+                                 "request's id.",
         "server.error_id_null": "The request {what} has no reply with its id, and an error {code} carries id null: "
                                 "only the -32700 error (a line that is not JSON) has id null; any other reply takes "
                                 "its request's id.",
