@@ -366,11 +366,12 @@ GATE_FIRST = ('    if method == "ping":\n        return reply(message["id"], {})
 @pytest.mark.parametrize(("lang", "message"), [
     ("fr", "La requête tools/list envoyée une fois le serveur prêt reçoit encore -32600 : le serveur n’est jamais devenu "
            "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne jamais à initialize. Dans "
-           "l’ordre de la leçon, initialize passe (quand \"nouveau\") avant le test qui répond -32600 tant que pas "
-           "\"pret\"."),
+           "l’ordre de la leçon, initialize est traité (dans l’état \"nouveau\") avant le test qui répond -32600 tant "
+           "que l’état n’est pas \"pret\"."),
     ("en", "The request tools/list sent once the server is ready still gets -32600: the server never became ready, "
            "because initialize itself gets -32600 (reply 2): handle never hands it to initialize. In the lesson's "
-           "order, initialize is handled (when \"nouveau\") before the test that answers -32600 until \"pret\".")])
+           "order, initialize is handled (in the state \"nouveau\") before the test that answers -32600 while the "
+           "state is not \"pret\".")])
 def test_a_gate_that_stops_initialize_costs_part_3_not_part_2(tmp_path, lang, message):
     """Part 3's gate put before initialize: part 2 never runs in the sessions, so it is judged by its
     own calls (full points); part 3 pays, told that initialize itself is refused."""

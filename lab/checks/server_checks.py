@@ -309,7 +309,8 @@ def reply_ids(context: Context) -> None:
 def notifications_unanswered(context: Context) -> None:
     """Replies that answer no request: the notifications' (a second reply, an id lost, a -32700
     with a request's id are other checks' mistakes)."""
-    if all(not any(isinstance(m, dict) and "id" not in m for m in read(context.probe(probe))) for probe in BOTH):
+    read = [message for probe in BOTH for message in messages_read(context.probe(probe))]
+    if not any(isinstance(message, dict) and "id" not in message for message in read):
         raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # it never read one
     for probe in BOTH:
         transcript: Transcript = context.probe(probe)
@@ -321,7 +322,8 @@ def notifications_unanswered(context: Context) -> None:
             if owed[key] > 0:
                 owed[key] -= 1
             elif key not in requests and not is_parse_error(reply):
-                (lost_ids if key == "None" else extra).append(reply)  # id null: a request's id lost, or a notification's reply
+                # id null: a request's id lost (reply-ids says it), or a notification answered
+                (lost_ids if key == "None" else extra).append(reply)
         unanswered = sum(count for key, count in owed.items() if key != "None")
         extra += lost_ids[unanswered:]
         if extra:
@@ -330,7 +332,7 @@ def notifications_unanswered(context: Context) -> None:
                          fields={"count": len(extra), "example": as_json(extra[0])})
 
 
-def read(transcript: Transcript) -> list[Any]:
+def messages_read(transcript: Transcript) -> list[Any]:
     """The messages a server read: those before the one it stopped on, else all."""
     return transcript.sent if transcript.stopped_at is None else transcript.sent[:transcript.stopped_at]
 
@@ -1072,8 +1074,9 @@ REASONS = {
                                          "envoie \"notifications/initialized\" : le nom doit être exactement celui-là."),
         "server.initialize_routed_away": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu "
                                          "prêt, car initialize lui-même reçoit -32600 (réponse 2) : handle ne le donne "
-                                         "jamais à initialize. Dans l’ordre de la leçon, initialize passe (quand "
-                                         "\"nouveau\") avant le test qui répond -32600 tant que pas \"pret\".",
+                                         "jamais à initialize. Dans l’ordre de la leçon, initialize est traité (dans "
+                                         "l’état \"nouveau\") avant le test qui répond -32600 tant que l’état n’est "
+                                         "pas \"pret\".",
         "server.data_beside_error": "La réponse 2 écrit data à côté de error, en haut de la réponse, pas dans error : "
                                     "dans fail (partie 1), data va dans error, avec code et message.",
         "server.never_ready": "La requête {what} reçoit encore -32600 : le serveur n’est jamais devenu prêt, ou le test "
@@ -1209,8 +1212,9 @@ REASONS = {
                                          "sends \"notifications/initialized\": the name must be exactly that one."),
         "server.initialize_routed_away": "The request {what} still gets -32600: the server never became ready, "
                                          "because initialize itself gets -32600 (reply 2): handle never hands it to "
-                                         "initialize. In the lesson's order, initialize is handled (when \"nouveau\") "
-                                         "before the test that answers -32600 until \"pret\".",
+                                         "initialize. In the lesson's order, initialize is handled (in the state "
+                                         "\"nouveau\") before the test that answers -32600 while the state is not "
+                                         "\"pret\".",
         "server.data_beside_error": "Reply 2 writes data beside error, at the top of the reply, not inside error: in "
                                     "fail (part 1), data goes into error, with code and message.",
         "server.never_ready": "The request {what} still gets -32600: the server never became ready, or the test that "
