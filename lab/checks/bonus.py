@@ -13,8 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from lab.checks import check_title, real_clients
-from lab.checks import reference
+from lab.checks import check_title, real_clients, reference
 from lab.checks.engine import WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import say
@@ -58,8 +57,8 @@ def stdio_session(context: Context, messages: list[dict]) -> Transcript:
     return session(context, messages, BONUS, partial(reference.reference_replies, server="bonus_server"))
 
 
-def version_probe(version: str) -> Probe:
-    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
+def initialize_probe(request_id: str, version: str) -> Probe:
+    return Probe(lambda context: stdio_session(context, [initialize(request_id, version)]), SESSION_LIMIT, NOT_READ)
 
 
 def handshakes(context: Context, probe: str = "bonus.session", request_id: str = "init-known") -> bool:
@@ -101,9 +100,8 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
 
 PROBES = {
     "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT, NOT_READ),
-    "bonus.unknown": Probe(lambda context: stdio_session(context, [initialize("init-unknown", UNKNOWN_VERSION)]),
-                           SESSION_LIMIT, NOT_READ),
-    **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
+    "bonus.unknown": initialize_probe("init-unknown", UNKNOWN_VERSION),
+    **{f"bonus.version.{version}": initialize_probe(f"init-{version}", version) for version in ASKED_VERSIONS},
     # The real-client probes first wait for the stdio session (SESSION_LIMIT).
     "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
     "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT,
@@ -178,22 +176,18 @@ def discover_answered(context: Context) -> None:
 
 
 def sdk_connects(mode: str, context: Context) -> None:
-    run = context.probe("bonus.sdk").get(f"sdk-{mode}")
-    if run is None:
-        raise no_real_client(context)
-    client_connects(run, context, with_version=True)
+    client_connects(context.probe("bonus.sdk").get(f"sdk-{mode}"), context, with_version=True)
 
 
 def inspector_lists_tools(context: Context) -> None:
-    run = context.probe("bonus.inspector")
+    client_connects(context.probe("bonus.inspector"), context, with_version=False)  # the Inspector CLI does not say it
+
+
+def client_connects(run: real_clients.RealClientRun | None, context: Context, with_version: bool) -> None:
+    """What the client should see: the tools of the reference's tools/list, and the version the
+    reference agrees on; no run at all when no real client was started (no handshake)."""
     if run is None:
         raise no_real_client(context)
-    client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
-
-
-def client_connects(run: real_clients.RealClientRun, context: Context, with_version: bool) -> None:
-    # What the client should see: the tools of the reference's tools/list, and the version
-    # the reference answers to a version it does not know (the SDK offers the newest).
     reference = context.probe("bonus.session").reference
     want: dict[str, Any] = {"tools": find(reference, "list-ready")["result"]["tools"]}
     actual: dict[str, Any] = {"tools": run.tools}
