@@ -282,12 +282,6 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         return inspector_outcome(done, fetch_limit if fetched else limit, fetched)
 
 
-def npx_cache() -> Path:
-    """npm's cache folder, as npm finds it (the setting, else ~/.npm)."""
-    configured = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE")
-    return Path(configured or Path.home() / ".npm").expanduser().resolve()
-
-
 def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
     cached: what `npx INSPECTOR` runs with node, after npm itself has run (npm's own start,
@@ -309,7 +303,9 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
         owned = command.is_file() and command.stat().st_uid == os.getuid()
     except OSError:
         return None
-    cached = (npx_cache() / "_npx") in command.parents
+    # npm's cache folder, as npm finds it: the setting, else ~/.npm.
+    cache = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE") or Path.home() / ".npm"
+    cached = (Path(cache).expanduser().resolve() / "_npx") in command.parents
     return str(command) if owned and cached else None
 
 
