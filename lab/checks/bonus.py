@@ -75,16 +75,13 @@ def no_real_client(context: Context) -> Skipped:
     return Skipped(WAITS_FOR, title=check_title(DISCOVER if echoed else ECHOED, context.lang))
 
 
-def answers_discover(context: Context) -> bool:
-    # The auto mode's probe comes first, before initialize: the reply in the new state.
-    reply = find(context.probe("bonus.session").replies, "discover-new")
-    return isinstance(reply, dict) and isinstance(reply.get("error"), dict)
-
-
 def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not handshakes(context):
         return {}  # the checks that read this are skipped by their prerequisites
-    modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
+    # The auto mode's probe comes first, before initialize: worth running when the new state answers it.
+    discover = find(context.probe("bonus.session").replies, "discover-new")
+    answered = isinstance(discover, dict) and isinstance(discover.get("error"), dict)
+    modes = ("legacy", "auto") if answered else ("legacy",)
     return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch,
                                                                lang=context.lang)}
 
