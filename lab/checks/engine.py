@@ -242,18 +242,18 @@ def to_write(result: CheckResult, task: str, unwritten: dict[str, str], lang: st
 
 
 def judge(check: Check, context: Context, passed: set[str], titles: dict[str, dict[str, str]],
-          unwritten: dict[str, str]) -> CheckResult:
+          unwritten: dict[str, str] | None = None) -> CheckResult:
     """One check's result; `unwritten` (check id -> task): the checks stopped on a part to write."""
+    unwritten = {} if unwritten is None else unwritten
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
                          title=check.title[lang], hint=check.hint[lang])
-    missing = [need for need in check.needs if need not in passed]
-    if missing and missing[0] in unwritten:
-        to_write(result, unwritten[missing[0]], unwritten, lang)
-        return result
-    if missing:
-        result.status = SKIPPED
-        said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
+    if missing := [need for need in check.needs if need not in passed]:
+        if missing[0] in unwritten:
+            to_write(result, unwritten[missing[0]], unwritten, lang)
+        else:
+            result.status = SKIPPED
+            said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
     try:
