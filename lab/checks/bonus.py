@@ -206,11 +206,9 @@ def client_connects(run: real_clients.RealClientRun | None, context: Context, wi
 
 START = "bonus.json-rpc-replies"
 ECHOED = "bonus.supported-version-echoed"
-UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
 NEWEST = f"bonus.version.{ASKED_VERSIONS[0]}"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
-UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
 SDK = ("bonus.session", NEWEST, "bonus.sdk")
 bonus_check = partial(Check, task="bonus", applies_when=BONUS, needs=(START,))
 
@@ -226,7 +224,7 @@ CHECKS = [
                     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même)."),
                 en=("A supported version is echoed as it is ({oldest} to {newest})",
                     "When the requested version is in supported, return it (the spec: the server MUST answer the same one).")),
-    bonus_check(id=UNKNOWN, points=2, probes=("bonus.unknown",), run=unknown_version_answered,
+    bonus_check(id="bonus.unknown-version-latest", points=2, probes=("bonus.unknown",), run=unknown_version_answered,
                 fr=("Une version inconnue reçoit un résultat avec la dernière version prise en charge",
                     "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première)."),
                 en=("An unknown version gets a result with the latest supported version",
@@ -236,7 +234,7 @@ CHECKS = [
                     "Seule la négociation change : ce que chaque état accepte, et ce qui le fait changer, restent ceux de la leçon."),
                 en=("The state rules still hold (waiting, ready, second initialize)",
                     "Only the negotiation changes: what each state accepts, and what changes it, stay the lesson's.")),
-    bonus_check(id="bonus.capabilities-honest", probes=UNKNOWN_PROBES, run=capabilities_honest,
+    bonus_check(id="bonus.capabilities-honest", probes=("bonus.session", "bonus.unknown"), run=capabilities_honest,
                 fr=("Les capacités restent honnêtes : tools seulement, listChanged false ; serverInfo a name et version",
                     "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire."),
                 en=("Capabilities stay honest: tools only, listChanged false; serverInfo has name and version",
