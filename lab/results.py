@@ -71,8 +71,7 @@ class CheckResult:
     @classmethod
     def from_dict(cls, item: dict[str, Any]) -> "CheckResult":
         """A result as a report's JSON holds it: its known keys only, each of its type, capped."""
-        unknown = set(item) - {f.name for f in fields(cls)}
-        if unknown:
+        if unknown := set(item) - {f.name for f in fields(cls)}:
             raise KeyError(f"unknown keys {sorted(unknown)[:3]}")
         result = cls(**item)
         if not all(isinstance(getattr(result, name), str) for name in ("id", "task", "status")) or \
