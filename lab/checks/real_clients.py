@@ -98,20 +98,16 @@ def server_path(server: Path) -> Path:
     return Path(os.path.abspath(server))
 
 
-def not_a_server_file(server: Path) -> bool:
-    """False when `server` is a regular file, reached without following a link at its name; True
-    when it will not be started (student code made it a link or a folder, or removed it)."""
+def not_a_server_file(client: str, server: Path) -> RealClientRun | None:
+    """None when `server` is a regular file, reached without following a link at its name; else
+    the client's failed run: it is not started (student code made it a link or a folder, or removed it)."""
     from lab.checks.reference import open_regular
 
     try:
         os.close(open_regular(server))
     except OSError:
-        return True
-    return False
-
-
-def not_started(client: str, server: Path) -> RealClientRun:
-    return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
+        return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
+    return None
 
 
 def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tuple[list[str], dict[str, str]]:
@@ -185,7 +181,7 @@ def sdk_child(argv: list[str]) -> None:
                                                   fields={"missing": str(missing)}))), flush=True)
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
-        run = not_started(f"sdk-{mode}", Path(server)) if not_a_server_file(Path(server)) else anyio.run(
+        run = not_a_server_file(f"sdk-{mode}", Path(server)) or anyio.run(
             sdk_once, server, mode, float(step_limit), Launch.from_json(launch), lang)
         print(json.dumps(asdict(run)), flush=True)
 
@@ -254,8 +250,8 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
     server = server_path(server)
-    if not_a_server_file(server):
-        return not_started("inspector", server)
+    if (not_started := not_a_server_file("inspector", server)) is not None:
+        return not_started
     entry, node = launch.inspector, shutil.which("node")
     if launch.grading and not (entry and node and os.path.isfile(entry)):
         # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_inspector):
