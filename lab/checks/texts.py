@@ -24,7 +24,7 @@ from typing import Any, Callable
 # The registry and its gathered reasons, read only when a sentence is written: lab.checks imports
 # every checks module, which imports this one.
 import lab.checks as checks
-from lab.i18n import decimal
+from lab.i18n import decimal, text
 
 REASONS: dict[str, dict[str, str]] = {
     "fr": {
@@ -44,7 +44,6 @@ REASONS: dict[str, dict[str, str]] = {
         "part.stopped": "Le programme s’est arrêté pendant {call} (os._exit, un signal ?) : l’appel n’a rien rendu.",
         "part.bad_answer": "La réponse à {call} n’est pas celle du kit : quelque chose dans votre code a écrit à sa "
                            "place (sur la vraie sortie du programme, ou en changeant les fonctions du kit).",
-        "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
         "who.client": "Le client",
@@ -142,7 +141,6 @@ REASONS: dict[str, dict[str, str]] = {
         "part.stopped": "The program stopped during {call} (os._exit, a signal?): the call gave nothing back.",
         "part.bad_answer": "The answer to {call} is not the kit's: something in your code wrote in its place (on "
                            "the program's real output, or by changing the kit's functions).",
-        "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
         "who.client": "The client",
@@ -234,7 +232,7 @@ def cells_sentence(key: str) -> Callable[[str, list[str]], str]:
 
 
 def json_word(lang: str, value: Any) -> str:
-    return REASONS[lang]["value.missing"] if value is None else value
+    return text(lang, "check.absent") if value is None else value  # the word the terminal report says
 
 
 WORDS: dict[str, Callable[[str, Any], str]] = {
