@@ -108,8 +108,7 @@ PROBES = {
 
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("bonus.session")
-    missing = still_to_write(transcript)
-    if missing:  # the given code answers on its own: it earns nothing while the rule is unwritten
+    if missing := still_to_write(transcript):  # the given code answers on its own: it earns nothing while unwritten
         raise Waiting(missing, transcript.traceback())
     require_json_rpc_lines(transcript, "bonus")
 
