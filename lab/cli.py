@@ -138,14 +138,13 @@ def update_exercises(lang: str, only_check: bool) -> int:
 
 def make_cli(lang: str) -> click.Group:
     help_text = HELP[lang]
+    lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
 
     @click.group(help=help_text["lab"], context_settings={"help_option_names": ["-h", "--help"]})
-    @click.option("--lang", type=click.Choice(LANGUAGES), help=help_text["lang"])
+    @lang_option
     @click.version_option(package_name=DISTRIBUTION)
-    def cli(lang: str | None) -> None:
+    def cli(_lang: str | None) -> None:
         pass  # read before click runs: see main()
-
-    lang_option = click.option("--lang", "_lang", type=click.Choice(LANGUAGES), help=help_text["lang"])  # read by main()
 
     @cli.command(help=help_text["run"])
     @click.argument("folder", metavar="[DIR]", required=False)

@@ -7,7 +7,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
-STATUSES = (PASSED, FAILED, SKIPPED, ERROR)
 
 # What a result shows may come from a student's program: every text is cut here, in one place,
 # so that a report keeps its size whatever a submission prints.
@@ -41,7 +40,7 @@ class CheckResult:
     id: str  # stable, e.g. "server.ping-any-state"
     task: str  # the lesson part, e.g. "server-2"
     points: int  # what the check is worth
-    status: str  # one of STATUSES
+    status: str  # PASSED, FAILED, SKIPPED or ERROR
     title: str  # in the report's language
     hint: str = ""  # what to do next, in the report's language
     expected: str = ""
@@ -71,8 +70,7 @@ class CheckResult:
     @classmethod
     def from_dict(cls, item: dict[str, Any]) -> "CheckResult":
         """A result as a report's JSON holds it: its known keys only, each of its type, capped."""
-        unknown = set(item) - {f.name for f in fields(cls)}
-        if unknown:
+        if unknown := set(item) - {f.name for f in fields(cls)}:
             raise KeyError(f"unknown keys {sorted(unknown)[:3]}")
         result = cls(**item)
         if not all(isinstance(getattr(result, name), str) for name in ("id", "task", "status")) or \

@@ -149,7 +149,7 @@ def test_the_declared_words_are_left_out_and_nothing_else() -> None:
 def test_the_moved_modules_keep_no_text_in_the_older_shapes(module: str) -> None:
     source = without_declared_words((ROOT / module).read_text(encoding="utf-8"))
     if module.endswith("texts.py"):
-        source = source[source.index("def task_word"):]  # the table itself is the one home
+        source = source[source.index("def cell_word"):]  # the table itself is the one home
     found = [line for line in source.splitlines() for shape in INLINE + LANG_BRANCHES if shape.search(line)]
     assert found == [] and sentence_pairs(source) == []
     assert "FRENCH_REASONS" not in (ROOT / "lab" / "checks" / "bonus.py").read_text(encoding="utf-8")

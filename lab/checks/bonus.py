@@ -13,8 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from lab.checks import check_title, real_clients
-from lab.checks import reference
+from lab.checks import check_title, real_clients, reference
 from lab.checks.engine import WAITS_FOR, Check, Context, Failed, Probe, Skipped, Waiting, unwritten_task
 from lab.checks.server_checks import require_json_rpc_lines
 from lab.checks.texts import say
@@ -58,8 +57,8 @@ def stdio_session(context: Context, messages: list[dict]) -> Transcript:
     return session(context, messages, BONUS, partial(reference.reference_replies, server="bonus_server"))
 
 
-def version_probe(version: str) -> Probe:
-    return Probe(lambda context: stdio_session(context, [initialize(f"init-{version}", version)]), SESSION_LIMIT, NOT_READ)
+def initialize_probe(request_id: str, version: str) -> Probe:
+    return Probe(lambda context: stdio_session(context, [initialize(request_id, version)]), SESSION_LIMIT, NOT_READ)
 
 
 def handshakes(context: Context, probe: str = "bonus.session", request_id: str = "init-known") -> bool:
@@ -76,16 +75,13 @@ def no_real_client(context: Context) -> Skipped:
     return Skipped(WAITS_FOR, title=check_title(DISCOVER if echoed else ECHOED, context.lang))
 
 
-def answers_discover(context: Context) -> bool:
-    # The auto mode's probe comes first, before initialize: the reply in the new state.
-    reply = find(context.probe("bonus.session").replies, "discover-new")
-    return isinstance(reply, dict) and isinstance(reply.get("error"), dict)
-
-
 def sdk_probe(context: Context) -> dict[str, real_clients.RealClientRun]:
     if not handshakes(context):
         return {}  # the checks that read this are skipped by their prerequisites
-    modes = ("legacy", "auto") if answers_discover(context) else ("legacy",)
+    # The auto mode's probe comes first, before initialize: worth running when the new state answers it.
+    discover = find(context.probe("bonus.session").replies, "discover-new")
+    answered = isinstance(discover, dict) and isinstance(discover.get("error"), dict)
+    modes = ("legacy", "auto") if answered else ("legacy",)
     return {run.client: run for run in real_clients.run_sdk(context.folder / BONUS, modes, launch=context.launch,
                                                                lang=context.lang)}
 
@@ -101,9 +97,8 @@ def inspector_probe(context: Context) -> real_clients.RealClientRun | None:
 
 PROBES = {
     "bonus.session": Probe(lambda context: stdio_session(context, session_messages()), SESSION_LIMIT, NOT_READ),
-    "bonus.unknown": Probe(lambda context: stdio_session(context, [initialize("init-unknown", UNKNOWN_VERSION)]),
-                           SESSION_LIMIT, NOT_READ),
-    **{f"bonus.version.{version}": version_probe(version) for version in ASKED_VERSIONS},
+    "bonus.unknown": initialize_probe("init-unknown", UNKNOWN_VERSION),
+    **{f"bonus.version.{version}": initialize_probe(f"init-{version}", version) for version in ASKED_VERSIONS},
     # The real-client probes first wait for the stdio session (SESSION_LIMIT).
     "bonus.sdk": Probe(sdk_probe, SESSION_LIMIT + real_clients.SDK_LIMIT, NOT_READ),
     "bonus.inspector": Probe(inspector_probe, SESSION_LIMIT + real_clients.INSPECTOR_LIMIT + real_clients.FETCH_LIMIT,
@@ -113,8 +108,7 @@ PROBES = {
 
 def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("bonus.session")
-    missing = still_to_write(transcript)
-    if missing:  # the given code answers on its own: it earns nothing while the rule is unwritten
+    if missing := still_to_write(transcript):  # the given code answers on its own: it earns nothing while unwritten
         raise Waiting(missing, transcript.traceback())
     require_json_rpc_lines(transcript, "bonus")
 
@@ -178,22 +172,18 @@ def discover_answered(context: Context) -> None:
 
 
 def sdk_connects(mode: str, context: Context) -> None:
-    run = context.probe("bonus.sdk").get(f"sdk-{mode}")
-    if run is None:
-        raise no_real_client(context)
-    client_connects(run, context, with_version=True)
+    client_connects(context.probe("bonus.sdk").get(f"sdk-{mode}"), context, with_version=True)
 
 
 def inspector_lists_tools(context: Context) -> None:
-    run = context.probe("bonus.inspector")
+    client_connects(context.probe("bonus.inspector"), context, with_version=False)  # the Inspector CLI does not say it
+
+
+def client_connects(run: real_clients.RealClientRun | None, context: Context, with_version: bool) -> None:
+    """What the client should see: the tools of the reference's tools/list, and the version the
+    reference agrees on; no run at all when no real client was started (no handshake)."""
     if run is None:
         raise no_real_client(context)
-    client_connects(run, context, with_version=False)  # the Inspector CLI does not print it
-
-
-def client_connects(run: real_clients.RealClientRun, context: Context, with_version: bool) -> None:
-    # What the client should see: the tools of the reference's tools/list, and the version
-    # the reference answers to a version it does not know (the SDK offers the newest).
     reference = context.probe("bonus.session").reference
     want: dict[str, Any] = {"tools": find(reference, "list-ready")["result"]["tools"]}
     actual: dict[str, Any] = {"tools": run.tools}
@@ -215,11 +205,9 @@ def client_connects(run: real_clients.RealClientRun, context: Context, with_vers
 
 START = "bonus.json-rpc-replies"
 ECHOED = "bonus.supported-version-echoed"
-UNKNOWN = "bonus.unknown-version-latest"
 DISCOVER = "bonus.discover-answered"
 NEWEST = f"bonus.version.{ASKED_VERSIONS[0]}"
 STDIO = ("bonus.session", *(f"bonus.version.{version}" for version in ASKED_VERSIONS))
-UNKNOWN_PROBES = ("bonus.session", "bonus.unknown")
 SDK = ("bonus.session", NEWEST, "bonus.sdk")
 bonus_check = partial(Check, task="bonus", applies_when=BONUS, needs=(START,))
 
@@ -235,7 +223,7 @@ CHECKS = [
                     "Si la version demandée est dans supported, renvoyez-la (la spec : le serveur DOIT répondre la même)."),
                 en=("A supported version is echoed as it is ({oldest} to {newest})",
                     "When the requested version is in supported, return it (the spec: the server MUST answer the same one).")),
-    bonus_check(id=UNKNOWN, points=2, probes=("bonus.unknown",), run=unknown_version_answered,
+    bonus_check(id="bonus.unknown-version-latest", points=2, probes=("bonus.unknown",), run=unknown_version_answered,
                 fr=("Une version inconnue reçoit un résultat avec la dernière version prise en charge",
                     "La règle de la spec : ne refusez plus ; répondez la version la plus récente de supported (la première)."),
                 en=("An unknown version gets a result with the latest supported version",
@@ -245,7 +233,7 @@ CHECKS = [
                     "Seule la négociation change : ce que chaque état accepte, et ce qui le fait changer, restent ceux de la leçon."),
                 en=("The state rules still hold (waiting, ready, second initialize)",
                     "Only the negotiation changes: what each state accepts, and what changes it, stay the lesson's.")),
-    bonus_check(id="bonus.capabilities-honest", probes=UNKNOWN_PROBES, run=capabilities_honest,
+    bonus_check(id="bonus.capabilities-honest", probes=("bonus.session", "bonus.unknown"), run=capabilities_honest,
                 fr=("Les capacités restent honnêtes : tools seulement, listChanged false ; serverInfo a name et version",
                     "Une annonce est une promesse, avec n’importe quelle version : rien de plus que ce que le serveur sait faire."),
                 en=("Capabilities stay honest: tools only, listChanged false; serverInfo has name and version",

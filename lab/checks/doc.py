@@ -15,19 +15,13 @@ from lab.checks import OPT_IN_TASKS, registry, task_title
 DOC = Path(__file__).resolve().parents[2] / "docs" / "checks.md"
 
 
-
-def header() -> str:
-    """The page's prose, everything above its first table: written in docs/checks.md itself."""
-    return DOC.read_text(encoding="utf-8").partition("\n\n## ")[0]
-
-
 def cell(value: str) -> str:
     return value.replace("|", "\\|").replace("\n", " ")
 
 
 def markdown() -> str:
     checks, _, tasks = registry()
-    lines = [header()]
+    lines = [DOC.read_text(encoding="utf-8").partition("\n\n## ")[0]]  # the page's prose, above its first table
     for task in tasks:
         mine = [check for check in checks if check.task == task]
         if not mine:

@@ -108,25 +108,24 @@ def folder_files(folder: Path) -> list[Path]:
             and not any(part in SKIPPED_FOLDERS for part in path.relative_to(folder).parts)]
 
 
+@dataclass
 class ProbeMemo:
     """Probe results kept between runs on one folder (`lab check --watch`): a probe runs
     again only when a file it may read changed."""
 
-    def __init__(self) -> None:
-        self.kept: dict[str, tuple[tuple, Any]] = {}
+    kept: dict[str, tuple[tuple, Any]] = field(default_factory=dict)
 
     def fingerprint(self, folder: Path, ignores: tuple[str, ...]) -> tuple:
         """(name, content digest) of every file of the folder the probe may read."""
-        found = []
-        for path in sorted(folder_files(folder)):
-            relative = path.relative_to(folder)
-            if any(fnmatch(relative.name, pattern) for pattern in ignores):
-                continue
-            try:
-                found.append((str(relative), hashlib.sha1(path.read_bytes()).hexdigest()))
-            except OSError:
-                found.append((str(relative), "unreadable"))
-        return tuple(found)
+        return tuple((str(path.relative_to(folder)), digest(path)) for path in sorted(folder_files(folder))
+                     if not any(fnmatch(path.name, pattern) for pattern in ignores))
+
+
+def digest(path: Path) -> str:
+    try:
+        return hashlib.sha1(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 @dataclass
@@ -249,13 +248,12 @@ def judge(check: Check, context: Context, passed: set[str], titles: dict[str, di
     lang = context.lang
     result = CheckResult(id=check.id, task=check.task, points=check.points, status=PASSED,
                          title=check.title[lang], hint=check.hint[lang])
-    missing = [need for need in check.needs if need not in passed]
-    if missing and missing[0] in unwritten:
-        to_write(result, unwritten[missing[0]], unwritten, lang)
-        return result
-    if missing:
-        result.status = SKIPPED
-        said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
+    if missing := [need for need in check.needs if need not in passed]:
+        if missing[0] in unwritten:
+            to_write(result, unwritten[missing[0]], unwritten, lang)
+        else:
+            result.status = SKIPPED
+            said(result, lang, WAITS_FOR, title=titles.get(missing[0], {}).get(lang, missing[0]))
         return result
     started = time.monotonic()
     try:

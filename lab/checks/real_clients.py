@@ -1,25 +1,18 @@
-"""Real MCP clients against a server file: the official `mcp` SDK and the MCP Inspector CLI.
+"""Real MCP clients against a server file: the official `mcp` SDK and the MCP Inspector CLI, for
+the bonus step's tests and graded checks.
 
-The bonus step's tests and graded checks use them. Both are slow to start (importing the
-SDK takes about a second; npx may first fetch the Inspector from the npm registry), so
-each runs in a child process with a time limit and is killed with its process group when
-late. Their output is read as it comes, capped (lab/process/capped.py::read_run): a
-flooding child cannot fill a pipe or the memory.
+Each is slow to start, so runs in a child process of the kit's, trusted
+(lab/process/trusted.py::start_trusted): `python -I` or node, in a fresh temporary folder of the
+kit's (never the submission's, where student code may have written a `json.py`, a
+`node_modules/` or a `.npmrc`), killed with its process group when late, its output read as it
+comes and capped (lab/process/capped.py::read_run). Every run ends as one `RealClientRun`:
+connected (the handshake worked and `tools/list` answered), refused (a JSON-RPC error), failed
+(anything else the server did wrong), or unavailable (the client cannot run here: a check skips
+instead of failing). Its `reason` is a key of lab/checks/bonus.py's `REASONS` with plain
+`fields`, never a sentence: the bonus checks write it in the student's language.
 
-Every run ends as one `RealClientRun`:
-- connected: the handshake worked and `tools/list` answered (version, tools);
-- refused: the server answered with a JSON-RPC error (`error` holds it);
-- failed: anything else the server did wrong (no answer in time, a broken reply);
-- unavailable: the client itself could not run here (no npx, no registry, no SDK),
-  so a check skips with the reason instead of failing.
-Its `reason` is a key of lab/checks/bonus.py's `REASONS` with plain `fields`, never a sentence: the bonus
-checks write it in the student's language (the client's or the server's own words, a field).
-
-The clients are the kit's own, trusted processes (lab/process/trusted.py::start_trusted):
-each runs `python -I` or node with its working folder in a fresh temporary folder of the kit's (never the submission's, where student
-code may have written a `json.py`, a `node_modules/` or a `.npmrc`). Under `lab grade` the
-Inspector is only the one found in npx's cache before grading started (the launch context's
-`inspector`): no npx resolution happens during grading. The server file they start is the kit's own path to it,
+Under `lab grade` the Inspector is only the one found in npx's cache before grading started (the
+launch context's `inspector`). The server file a client starts is the kit's own path to it,
 never resolved through links, and checked to be a regular file just before each start: a
 `bonus_server.py` that student code turned into a link or a folder fails the check, and the
 sandbox's one writable folder stays the private copy the kit made.
@@ -31,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import time
@@ -106,22 +98,16 @@ def server_path(server: Path) -> Path:
     return Path(os.path.abspath(server))
 
 
-def not_a_server_file(server: Path) -> bool:
-    """False when `server` is a regular file, reached without following a link at its name; True
-    when it will not be started (student code made it a link or a folder, or removed it)."""
+def not_a_server_file(client: str, server: Path) -> RealClientRun | None:
+    """None when `server` is a regular file, reached without following a link at its name; else
+    the client's failed run: it is not started (student code made it a link or a folder, or removed it)."""
+    from lab.checks.reference import open_regular
+
     try:
-        fd = os.open(server, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        os.close(open_regular(server))
     except OSError:
-        return True
-    try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    finally:
-        os.close(fd)
-    return not regular
-
-
-def not_started(client: str, server: Path) -> RealClientRun:
-    return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
+        return RealClientRun(client, FAILED, reason="real.not_a_file", fields={"file": server.name})
+    return None
 
 
 def server_command(server: Path, launch: Launch = HERE, lang: str = "fr") -> tuple[list[str], dict[str, str]]:
@@ -195,7 +181,7 @@ def sdk_child(argv: list[str]) -> None:
                                                   fields={"missing": str(missing)}))), flush=True)
         return
     for mode in modes:  # the file is checked again before each start: the last server may have changed it
-        run = not_started(f"sdk-{mode}", Path(server)) if not_a_server_file(Path(server)) else anyio.run(
+        run = not_a_server_file(f"sdk-{mode}", Path(server)) or anyio.run(
             sdk_once, server, mode, float(step_limit), Launch.from_json(launch), lang)
         print(json.dumps(asdict(run)), flush=True)
 
@@ -264,8 +250,8 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
     `fetch` is false), with the longer `fetch_limit`. Both work in a fresh folder of the kit's.
     """
     server = server_path(server)
-    if not_a_server_file(server):
-        return not_started("inspector", server)
+    if (not_started := not_a_server_file("inspector", server)) is not None:
+        return not_started
     entry, node = launch.inspector, shutil.which("node")
     if launch.grading and not (entry and node and os.path.isfile(entry)):
         # lab grade --bonus stops before grading when it finds no Inspector (classroom.class_inspector):
@@ -292,12 +278,6 @@ def run_inspector(server: Path, fetch: bool = True, fetch_limit: float = FETCH_L
         return inspector_outcome(done, fetch_limit if fetched else limit, fetched)
 
 
-def npx_cache() -> Path:
-    """npm's cache folder, as npm finds it (the setting, else ~/.npm)."""
-    configured = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE")
-    return Path(configured or Path.home() / ".npm").expanduser().resolve()
-
-
 def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
     """The Inspector's command (its package's `bin`) in npx's cache, or None when it is not
     cached: what `npx INSPECTOR` runs with node, after npm itself has run (npm's own start,
@@ -319,7 +299,9 @@ def inspector_entry(limit: float = INSPECTOR_LIMIT) -> Optional[str]:
         owned = command.is_file() and command.stat().st_uid == os.getuid()
     except OSError:
         return None
-    cached = (npx_cache() / "_npx") in command.parents
+    # npm's cache folder, as npm finds it: the setting, else ~/.npm.
+    cache = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE") or Path.home() / ".npm"
+    cached = (Path(cache).expanduser().resolve() / "_npx") in command.parents
     return str(command) if owned and cached else None
 
 
@@ -341,11 +323,10 @@ def inspector_outcome(done: Run, limit: float, fetched: bool) -> RealClientRun:
     if said is not None:  # the Inspector (2.x) ran and prints the server's refusal as JSON
         return RealClientRun("inspector", REFUSED, error=said, reason="real.said", fields={"said": said["message"]})
     failure = FAILURE_LINE.search(err) or FAILURE_LINE.search(out)
-    if failure is not None:  # the Inspector ran and says what the server did
-        if failure.group(1) is None:
-            return RealClientRun("inspector", FAILED, reason="real.said", fields={"said": failure.group(0)})
-        error = {"code": int(failure.group(1)), "message": failure.group(2)}
-        return RealClientRun("inspector", REFUSED, error=error, reason="real.said", fields={"said": failure.group(0)})
+    if failure is not None:  # the Inspector ran and says what the server did: a refusal when it has an error code
+        error = None if failure.group(1) is None else {"code": int(failure.group(1)), "message": failure.group(2)}
+        return RealClientRun("inspector", FAILED if error is None else REFUSED, error=error, reason="real.said",
+                             fields={"said": failure.group(0)})
     npm_error = NPM_ERROR_LINE.search(err)
     why = npm_error.group(1) if npm_error else last_line(err) or f"exit code {code}"
     return RealClientRun("inspector", UNAVAILABLE, reason="real.npx_failed", fields={"package": INSPECTOR_PACKAGE, "said": why})

@@ -1,21 +1,18 @@
 """The checks' student-facing reasons: a key and its fields, rendered once, at the edge.
 
 A check (or a probe, or a real MCP client) says why it failed as a key of a `REASONS` table and
-plain fields (numbers, file names, task ids): that is what a result carries (`CheckResult.reason`,
-`CheckResult.fields`, kept in --json and report.json) and what lab/grading/causes.py reads.
+plain fields (numbers, file names, task ids): what a result carries (`CheckResult.reason` and
+`.fields`, kept in --json and report.json) and what lab/grading/causes.py reads.
 `say(lang, key, **fields)` writes the sentence in the run's language; nothing else translates.
-Each checks module keeps its own reasons in its `REASONS`, beside its checks; this one holds those
-every module says (the engine's, a missing file, a silent program, Python's errors explained).
-`lab.checks.reasons()` gathers them all, as the registry gathers the checks.
+Each checks module keeps its own `REASONS` beside its checks; this one holds those every module
+says. `lab.checks.reasons()` gathers them all, as the registry gathers the checks.
 
-A field named in `WORDS` is itself rendered in the language: `task` (a lesson part's id) as
-its title, `who` as a key of this table ("who.server" → "Le serveur"), `cpu` and `load_seconds`
-(seconds) as the language writes a decimal number, `got` and `want` (JSON, None when absent).
-A field whose value is itself a reason, {"reason": key, "fields": {...}} (a real client's,
-inside a check's), is written as that sentence. Every key exists in French and English with the
-same fields (tests/test_texts.py walks the gathered table). A check's title and hint are in its
-declaration (lab/checks/engine.py `Check`), written with `fill`, as these are. To add a reason:
-a key in its module's `REASONS` in both languages, then
+A field named in `WORDS` is itself written in the language (a task id as its title, `who` as
+"who.<value>", seconds as the language writes a decimal, JSON's None as "missing"); a field
+whose value is a reason, {"reason": key, "fields": {...}} (a real client's, inside a check's),
+as that sentence. Every key exists in French and English with the same fields
+(tests/test_texts.py). A check's title and hint are written with `fill` (lab/checks/engine.py
+`Check`). To add a reason: a key in its module's `REASONS` in both languages, then
 `Failed(expected, actual, reason="the.key", fields={...})` in the check.
 """
 
@@ -23,6 +20,11 @@ from __future__ import annotations
 
 import string
 from typing import Any, Callable
+
+# The registry and its gathered reasons, read only when a sentence is written: lab.checks imports
+# every checks module, which imports this one.
+import lab.checks as checks
+from lab.i18n import decimal, text
 
 REASONS: dict[str, dict[str, str]] = {
     "fr": {
@@ -42,7 +44,6 @@ REASONS: dict[str, dict[str, str]] = {
         "part.stopped": "Le programme s’est arrêté pendant {call} (os._exit, un signal ?) : l’appel n’a rien rendu.",
         "part.bad_answer": "La réponse à {call} n’est pas celle du kit : quelque chose dans votre code a écrit à sa "
                            "place (sur la vraie sortie du programme, ou en changeant les fonctions du kit).",
-        "value.missing": "absent",
         "who.server": "Le serveur",
         "who.bonus": "Le serveur bonus",
         "who.client": "Le client",
@@ -140,7 +141,6 @@ REASONS: dict[str, dict[str, str]] = {
         "part.stopped": "The program stopped during {call} (os._exit, a signal?): the call gave nothing back.",
         "part.bad_answer": "The answer to {call} is not the kit's: something in your code wrote in its place (on "
                            "the program's real output, or by changing the kit's functions).",
-        "value.missing": "missing",
         "who.server": "The server",
         "who.bonus": "The bonus server",
         "who.client": "The client",
@@ -220,18 +220,6 @@ REASONS: dict[str, dict[str, str]] = {
 }
 
 
-def task_word(lang: str, task: str) -> str:
-    from lab.checks import task_title  # the registry imports the checks, which import this table
-
-    return task_title(task, lang)
-
-
-def decimal_word(lang: str, value: Any) -> str:
-    from lab.i18n import decimal
-
-    return decimal(float(value), lang)
-
-
 def cell_word(lang: str, cell: str) -> str:
     from lab.checks.answers_checks import cell_name  # the cells' English labels live with the cells
 
@@ -244,16 +232,16 @@ def cells_sentence(key: str) -> Callable[[str, list[str]], str]:
 
 
 def json_word(lang: str, value: Any) -> str:
-    return REASONS[lang]["value.missing"] if value is None else value
+    return text(lang, "check.absent") if value is None else value  # the word the terminal report says
 
 
 WORDS: dict[str, Callable[[str, Any], str]] = {
-    "task": task_word,
+    "task": lambda lang, task: checks.task_title(task, lang),
     "got": json_word,
     "want": json_word,
     "who": lambda lang, value: REASONS[lang][f"who.{value}"],
-    "cpu": decimal_word,
-    "load_seconds": decimal_word,
+    "cpu": lambda lang, value: decimal(float(value), lang),
+    "load_seconds": lambda lang, value: decimal(float(value), lang),
     "cell": cell_word,
     "cells": lambda lang, cells: ", ".join(cell_word(lang, cell) for cell in cells),
     "empty_cells": cells_sentence("answers.still_empty"),
@@ -261,16 +249,10 @@ WORDS: dict[str, Callable[[str, Any], str]] = {
 }
 
 
-def every_reason(lang: str) -> dict[str, str]:
-    from lab.checks import reasons  # the registry imports the checks, which import this module
-
-    return reasons()[lang]
-
-
 def say(lang: str, key: str, **fields: Any) -> str:
     """The sentence for `key` in `lang` (fr when the language is unknown), its fields filled in."""
     lang = lang if lang in REASONS else "fr"
-    return fill(lang, every_reason(lang)[key], **fields)
+    return fill(lang, checks.reasons()[lang][key], **fields)
 
 
 def fill(lang: str, template: str, **fields: Any) -> str:
@@ -282,7 +264,7 @@ def word(lang: str, name: str, value: Any) -> Any:
     """A field's value as the sentence shows it (see WORDS, and reasons inside reasons)."""
     if name in WORDS:
         return WORDS[name](lang, value)
-    if isinstance(value, dict) and set(value) <= {"reason", "fields"} and value.get("reason") in every_reason(lang):
+    if isinstance(value, dict) and set(value) <= {"reason", "fields"} and value.get("reason") in checks.reasons()[lang]:
         return say(lang, value["reason"], **value.get("fields", {}))
     return value
 
