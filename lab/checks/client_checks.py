@@ -23,7 +23,7 @@ from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
 from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import own_words, say
 from lab.checks.tracebacks import load_hint, trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file, read_student_file
@@ -294,30 +294,29 @@ def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
-    transport = in_each_language("client.transport.hint")
     if outcome.unended and not any(isinstance(message, dict) for message in outcome.received):
         # The messages left without their newline: the server saw one line begun, never ended.
         shown = "\n".join(str(message) for message in outcome.received) or "—"
         raise Failed(scenario_messages()[0], shown, reason="client.line_never_ended", fields={"size": outcome.unended},
-                     output=client_trace(outcome, context.lang), hint=transport)
+                     output=client_trace(outcome, context.lang), hint=TRANSPORT_HINT)
     if not outcome.received:
+        trace = client_trace(outcome, context.lang)
         # Stopped at its limit: a hang (or a loop) the report names as such, not a missing message.
         if outcome.run.cpu_exhausted:
             reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
         elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
-            reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
+            reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, TRANSPORT_HINT
         elif outcome.run.code not in (0, None) and not waited_for_silence(outcome):
             # Its own error (write() given a dict), shown below, says why: no hint about the messages
             reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
-            hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(REASONS, "")
+            hint = load_hint(trace) or dict.fromkeys(REASONS, "")
         elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
-            reason, fields, hint = "client.printed_not_sent", {}, transport
+            reason, fields, hint = "client.printed_not_sent", {}, TRANSPORT_HINT
         elif outcome.run.code not in (0, None):  # it waited for a reply before it wrote a thing
-            reason, fields, hint = "client.waited_before_sending", {}, transport
+            reason, fields, hint = "client.waited_before_sending", {}, TRANSPORT_HINT
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
-        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
-                     hint=hint)
+        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=trace, hint=hint)
     return outcome
 
 
@@ -346,11 +345,8 @@ def part_one(check: Check, context: Context) -> None:
         return check.run(scenario_lent(context))
     if check.task == "client-3":
         return part_two_lent(check, scenario_lent(context))
-    if outcome.run is not None and sent_short(outcome.messages()):
-        # Fewer than seven, or lines that are no message: when scenario() lists the lesson's, part 2 sent them wrong.
-        with contextlib.suppress(Failed):
-            if same(parts.scenario_list(context.probe("server.parts")), reference.load("client").scenario()):
-                return None
+    if outcome.run is not None and sent_short(outcome.messages()) and lists_lesson(context):
+        return None  # fewer than seven, or lines that are no message: part 2 sent the lesson's scenario() wrong
     if outcome.run is None or outcome.received:
         return check.run(context)
     missing = unwritten_task(client_trace(outcome, context.lang))
@@ -374,15 +370,17 @@ def sent_short(received: list[Any]) -> bool:
 
 def scenario_lent(context: Context) -> Context:
     """The client's run, or the run with the lesson's scenario() lent when the student's is not it."""
-    if same(context.probe("client.run").received, scenario_messages()):
-        return context  # the lesson's messages reached the server: nothing to lend
-    try:
-        listed = parts.scenario_list(context.probe("server.parts"))
-    except Failed:
-        return context  # no scenario() to call, or one that fails: part 1's checks say so
-    if same(listed, reference.load("client").scenario()):
-        return context
+    if same(context.probe("client.run").received, scenario_messages()) or lists_lesson(context) is not False:
+        return context  # the lesson's messages reached the server, or no scenario() to call (part 1's checks say so)
     return parts.PartView(context, {"client.run": lambda: context.probe("client.run.lent")})
+
+
+def lists_lesson(context: Context) -> bool | None:
+    """Does scenario(), called directly, list the lesson's messages? None when it cannot be called."""
+    try:
+        return same(parts.scenario_list(context.probe("server.parts")), reference.load("client").scenario())
+    except Failed:
+        return None
 
 
 def part_two_lent(check: Check, context: Context) -> None:
@@ -416,7 +414,7 @@ def seven_messages(context: Context) -> None:
     split = split_message(outcome.received)
     if split:  # the server got lines, none a message: said here, the other checks judge what they can
         raise Failed(expected[0], "\n".join(str(line) for line in outcome.received[:split]),
-                     reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
+                     reason="client.message_split", fields={"count": split}, hint=TRANSPORT_HINT)
     received = outcome.messages()
     for number, want in enumerate(expected, start=1):
         got = received[number - 1] if number <= len(received) else MISSING
@@ -479,7 +477,7 @@ def jsonrpc_everywhere(context: Context) -> None:
                 else "client.jsonrpc_value" if isinstance(message, dict) \
                 else "client.sent_python" if isinstance(python_value(str(message)), dict) else "client.sent_not_a_message"
             raise Failed('{"jsonrpc": "2.0", …}', message, reason=reason,
-                         hint=None if isinstance(message, dict) else in_each_language("client.transport.hint"),
+                         hint=None if isinstance(message, dict) else TRANSPORT_HINT,
                          fields={"number": number, "got": json.dumps(message.get("jsonrpc")) if isinstance(message, dict) else ""})
 
 
@@ -520,32 +518,30 @@ def closes_input(context: Context) -> None:
     outcome = client_run(context)
     run = outcome.run
     assert run is not None
+    end, trace = say(context.lang, "client.input_end"), client_trace(outcome, context.lang)
     source = (read_student_file(context.folder / "client.py") or b"").decode("utf-8", "replace")
     if (not outcome.eof or run.timed_out) and "watch(server)" in source and re.search(r"\bserver\.stdout\b", source):
-        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.reads_beside_watch",
-                     output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason="client.reads_beside_watch", output=trace)
     received = outcome.messages()
     requests = [message for message in received if isinstance(message, dict) and "id" in message]
     if not outcome.eof and len(received) < LAST_REPLY + 1 and len(outcome.replies) == len(requests) \
             and (run.timed_out or waited_for_silence(outcome)):
         # Each message it sent was answered, and it waits on: for a reply to one it never sent (or never
         # ended with its newline), or to the notification.
-        ended = {"reason": "client.line_never_ended", "fields": {"size": outcome.unended}} if outcome.unended else \
-            {"reason": "client.waits_unsent", "fields": {"count": len(received)}}
-        raise Failed(say(context.lang, "client.input_end"), "—", **ended, output=client_trace(outcome, context.lang),
-                     hint=in_each_language("client.transport.hint") if outcome.unended else None)
+        if outcome.unended:
+            raise Failed(end, "—", reason="client.line_never_ended", fields={"size": outcome.unended}, output=trace,
+                         hint=TRANSPORT_HINT)
+        raise Failed(end, "—", reason="client.waits_unsent", fields={"count": len(received)}, output=trace)
     if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.printed("<- ")) < LAST_REPLY:
         # It stopped before it had read six replies (a client that waits for a seventh has printed six);
         # on a reply to a message the server could not read, that message is the cause, said as such.
         if any(isinstance(reply, dict) and reply.get("id") is None for reply in outcome.replies):
             jsonrpc_everywhere(context)
-        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
-                     fields={"code": run.code}, output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason="client.crashed_before_closing", fields={"code": run.code}, output=trace)
     if not outcome.eof:
         # Every reply written and read, and still it waits: for a reply to the notification, which gets none.
         waited = "client.waits_for_seventh" if len(outcome.replies) == LAST_REPLY else "client.input_open"
-        raise Failed(say(context.lang, "client.input_end"), "—", reason=waited,
-                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason=waited, fields={"seconds": CLIENT_LIMIT}, output=trace)
     if outcome.closed_after < LAST_REPLY:
         raise Failed(say(context.lang, "client.close_after_six"),
                      say(context.lang, "client.closed_after", replies=outcome.closed_after),
@@ -554,7 +550,7 @@ def closes_input(context: Context) -> None:
         # Closed only by the stop: it waited for the server's end before closing its input (each waits for the other).
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s",
                      reason="client.waits_before_closing" if outcome.closed_by_stop else "client.did_not_end",
-                     output=client_trace(outcome, context.lang))
+                     output=trace)
 
 
 def waited_for_silence(outcome: StudentClientRun) -> bool:
@@ -1004,3 +1000,5 @@ REASONS = {
                                   "returns the sample and the client prints it after \"the model says:\".",
     },
 }
+
+TRANSPORT_HINT = own_words(REASONS, "client.transport.hint")  # how a message is sent, for a sending gone wrong
