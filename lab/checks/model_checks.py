@@ -6,6 +6,7 @@ read here within its limit, the runner killed past it: only ask's own timeout sa
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import tempfile
@@ -65,80 +66,70 @@ def run_model(context: Context) -> ModelRun:
         return ModelRun()
     from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
 
-    refused = None
-    endpoints: Endpoints | None = None
-    session: Conversation | None = None
     started = time.monotonic()
     results: dict[str, Any] = {}
-    try:
-        with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
-            work = Path(temp)
-            copy_with_given_modules(context.folder, work)  # model.py, with what it imports
-            copy_for_student(RUNNER, work / RUNNER_COPY)
-            process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
-                                               env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
-                                               warm=True)
-            session = Conversation(process, launch=context.launch)
-            answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
-            endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
-            refused = refused_port(other_than=endpoints.server_address[1])
-            key, model_name = f"lab-key-{secrets.token_hex(4)}", f"lab-model-{secrets.token_hex(4)}"
-            pending = cases(endpoints, refused.getsockname()[1], context.lang, key, model_name)
-            # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
-            nonces: list[str] = []
-            facts: list[dict] = []
-            asked: dict[str, int] = {}  # a case's name -> its order's index in facts
+    with contextlib.ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="lab-model-")))
+        copy_with_given_modules(context.folder, work)  # model.py, with what it imports
+        copy_for_student(RUNNER, work / RUNNER_COPY)
+        process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
+                                           env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
+                                           warm=True)
+        session = Conversation(process, launch=context.launch)
+        stack.callback(session.close)
+        answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
+        endpoints = stack.enter_context(contextlib.closing(Endpoints(answer_text, listeners.get(PORT_VARIABLE))))
+        refused = stack.enter_context(refused_port(other_than=endpoints.server_address[1]))
+        key, model_name = f"lab-key-{secrets.token_hex(4)}", f"lab-model-{secrets.token_hex(4)}"
+        pending = cases(endpoints, refused.getsockname()[1], context.lang, key, model_name)
+        # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
+        nonces: list[str] = []
+        facts: list[dict] = []
+        asked: dict[str, int] = {}  # a case's name -> its order's index in facts
 
-            def order(message: dict, limit: float, confirmed: bool = False) -> dict:
-                nonces.append(secrets.token_hex(12))
-                sent = {**message, "nonce": nonces[-1]}
-                facts.append(parts.answer(session, sent, nonces, limit, model_shape, facts))
-                if confirmed and facts[-1].get("lost") == "part.hangs":  # a timing verdict confirmed before it
-                    # costs: a busy machine, not the code, may have taken the first wait; the same order gets a second
-                    facts[-1] = parts.answer(session, sent, nonces, limit, model_shape, facts, sent=True)
-                return facts[-1]
+        def order(message: dict, limit: float, confirmed: bool = False) -> dict:
+            nonces.append(secrets.token_hex(12))
+            sent = {**message, "nonce": nonces[-1]}
+            facts.append(parts.answer(session, sent, nonces, limit, model_shape, facts))
+            if confirmed and facts[-1].get("lost") == "part.hangs":  # a timing verdict confirmed before it
+                # costs: a busy machine, not the code, may have taken the first wait; the same order gets a second
+                facts[-1] = parts.answer(session, sent, nonces, limit, model_shape, facts, sent=True)
+            return facts[-1]
 
-            # The kit's own imports first, then model.py: each its own limit, and no case's.
-            first = order({"prepare": True}, PREPARE_LIMIT, confirmed=True)
-            if "lost" not in first:
-                first = order({"load": pending[0]["env"]}, IMPORT_LIMIT, confirmed=True)
-            if "lost" in first or "error" in first:
-                not_loaded = say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
-                if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
-                    not_loaded = say(context.lang, first["lost"], call="import model")
-                results["import"] = first.get("error", not_loaded)
-                results["import_trace"] = first.get("trace", "")
-                results["import_hung"] = first.get("lost") == "part.hangs"
-            else:
-                for case in pending:
-                    sent = time.monotonic()
-                    outcome = order({key: case[key] for key in ("env", "messages", "sample", "max_tokens")},
-                                    case["limit"])
-                    seconds = round(time.monotonic() - sent, 3)
-                    if outcome.get("lost") in ("part.hangs", "part.stopped"):
-                        # No answer in time, or the runner ended: this case and the later ones are hung.
-                        for later in pending[pending.index(case):]:
-                            results[later["name"]] = {"hung": case["name"], "seconds": seconds}
-                        break
-                    results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
-                    asked[case["name"]] = len(facts) - 1
-                else:  # one more order, answered once every answer before it is written: a second
-                    order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
-            ended = session.close()
-            parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
-            for name, index in asked.items():
-                if "lost" in facts[index] and "lost" not in results[name]:
-                    results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
+        # The kit's own imports first, then model.py: each its own limit, and no case's.
+        first = order({"prepare": True}, PREPARE_LIMIT, confirmed=True)
+        if "lost" not in first:
+            first = order({"load": pending[0]["env"]}, IMPORT_LIMIT, confirmed=True)
+        if "lost" in first or "error" in first:
+            not_loaded = say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
+            if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
+                not_loaded = say(context.lang, first["lost"], call="import model")
+            results["import"] = first.get("error", not_loaded)
+            results["import_trace"] = first.get("trace", "")
+            results["import_hung"] = first.get("lost") == "part.hangs"
+        else:
+            for case in pending:
+                sent = time.monotonic()
+                outcome = order({key: case[key] for key in ("env", "messages", "sample", "max_tokens")},
+                                case["limit"])
+                seconds = round(time.monotonic() - sent, 3)
+                if outcome.get("lost") in ("part.hangs", "part.stopped"):
+                    # No answer in time, or the runner ended: this case and the later ones are hung.
+                    for later in pending[pending.index(case):]:
+                        results[later["name"]] = {"hung": case["name"], "seconds": seconds}
+                    break
+                results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
+                asked[case["name"]] = len(facts) - 1
+            else:  # one more order, answered once every answer before it is written: a second
+                order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
+        ended = session.close()
+        parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
+        for name, index in asked.items():
+            if "lost" in facts[index] and "lost" not in results[name]:
+                results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
         run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
         return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}",
                         key, model_name)
-    finally:
-        if session is not None:
-            session.close()
-        if endpoints is not None:
-            endpoints.close()
-        if refused is not None:
-            refused.close()
 
 
 # The facts of the runner's answer (scripts/model_runner.py); any other shape is model.py's doing.
