@@ -142,25 +142,19 @@ class Spies:
 
     @staticmethod
     def read_frames(connection: socket.socket, frames: queue.Queue) -> None:
-        try:
-            with connection.makefile("rb") as lines:
-                for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
-                    frames.put(frame)
-        except (OSError, ValueError):
-            pass
+        with contextlib.suppress(OSError, ValueError), connection.makefile("rb") as lines:
+            for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
+                frames.put(frame)
         frames.put(None)
 
     def serve_model(self, connection: socket.socket) -> None:
-        with connection, connection.makefile("rb") as lines:
+        with connection, connection.makefile("rb") as lines, contextlib.suppress(OSError):
+            line = lines.readline(1 << 20)
             try:
-                line = lines.readline(1 << 20)
-                try:
-                    self.record("ask", parse_json(line, LINE_CAP))
-                except ValueError:
-                    self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
-                connection.sendall(json.dumps(self.answer).encode() + b"\n")
-            except OSError:
-                pass
+                self.record("ask", parse_json(line, LINE_CAP))
+            except ValueError:
+                self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
+            connection.sendall(json.dumps(self.answer).encode() + b"\n")
 
     def close(self) -> None:
         """Once the client has ended: what reached a spy is written down before the log is read
@@ -390,13 +384,10 @@ def part_two_lent(check: Check, context: Context) -> None:
         return check.run(context)
     except Failed:
         outcome: StudentClientRun = context.probe("client.run")
-        if outcome.run is None or unwritten_task(client_trace(outcome, context.lang)) == "client-2":
-            raise  # part 2 still to write: part 3 waits for it, as the server's parts do
-        if all(passes(other, context) for other in CHECKS if other.task == "client-2"):
-            raise  # part 3's own mistake
-        lent: StudentClientRun = context.probe("client.run.lent2")
-        if lent.run is None:
-            raise
+        if outcome.run is None or unwritten_task(client_trace(outcome, context.lang)) == "client-2" \
+                or all(passes(other, context) for other in CHECKS if other.task == "client-2") \
+                or (lent := context.probe("client.run.lent2")).run is None:
+            raise  # part 2 still to write (part 3 waits, as the server's do), part 3's own mistake, or none to lend
     check.run(parts.PartView(context, {"client.run": lambda: lent}))
 
 
@@ -507,7 +498,7 @@ def prints_exchange(context: Context) -> None:
             raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
             raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
-        errors = outcome.run.stderr.decode("utf-8", "replace").splitlines() if outcome.run else []
+        errors = outcome.run.err.splitlines() if outcome.run else []
         if not printed and any(line.startswith(prefix) for line in errors):  # print(..., file=sys.stderr)
             raise Failed(expected[0], "—", reason="client.printed_on_stderr", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
@@ -556,14 +547,12 @@ def closes_input(context: Context) -> None:
 def waited_for_silence(outcome: StudentClientRun) -> bool:
     """The client stopped on next_line's "no reply in time" (server_replies.py, given), in either language."""
     texts = reference.load("server_replies").CLIENT_TEXTS
-    said = outcome.run.stderr.decode("utf-8", "replace") if outcome.run else ""
+    said = outcome.run.err if outcome.run else ""
     return any(texts[lang]["problem"].format(what=texts[lang]["silent"].split("{")[0]) in said for lang in texts)
 
 
 def client_trace(outcome: StudentClientRun, lang: str) -> str:
-    if outcome.run is None:
-        return ""
-    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
+    return trimmed(outcome.run.err, ("client.py", "student_model.py"), lang) if outcome.run else ""
 
 
 def stopped_reading(outcome: StudentClientRun) -> str:
@@ -571,7 +560,7 @@ def stopped_reading(outcome: StudentClientRun) -> str:
     read as a dict (.get, ["result"]) in its own code or in announced_capabilities (given), after
     part 2 kept the lines it printed ("client.replies_not_read"), or that function handed one
     reply, whose keys it went through, in place of the list ("client.capabilities_of_one_reply")."""
-    trace = outcome.run.stderr.decode("utf-8", errors="replace").strip() if outcome.run else ""
+    trace = outcome.run.err.strip() if outcome.run else ""
     after_client = trace.rsplit('client.py", ', 1)[-1]  # the client's last line, and the frames below it
     in_reading = all(name.endswith("server_replies.py") for name in re.findall(r'File "([^"]+)"', after_client))
     error = trace.splitlines()[-1] if trace else ""
@@ -590,7 +579,7 @@ def asks_model(context: Context) -> None:
     outcome = client_run(context)
     capabilities = next((reply["result"]["capabilities"] for reply in outcome.replies
                          if isinstance(field_of(reply, "result.capabilities"), dict)), {})  # as announced
-    spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
+    spellings = tuple({json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)})
     # The shape ask receives, as the hint says it: the given facts first, then the question ending with the capabilities.
     question = "ask([facts(…), {\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
@@ -607,13 +596,12 @@ def asks_model(context: Context) -> None:
         if not (isinstance(message, dict) and {"role", "content"} <= set(message)):
             given = shown_value(message)
             raise Failed(question, given, reason="client.message_not_a_message", fields={"given": given, "number": number})
-    contents = [str(m.get("content", "")) for m in messages]
-    if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
-        swapped = any(str(outcome.asks[0].get("sample", "")).rstrip().endswith(spelling) for spelling in spellings)
-        python = any(content.rstrip().endswith(str(capabilities)) for content in contents)  # str(dict), not JSON
+    asking = [m for m in messages if str(m.get("content", "")).rstrip().endswith(spellings)]
+    if not asking:
+        swapped = str(outcome.asks[0].get("sample", "")).rstrip().endswith(spellings)
+        python = any(str(m.get("content", "")).rstrip().endswith(str(capabilities)) for m in messages)  # not JSON
         raise Failed(question, outcome.asks[0], reason="client.question_as_sample" if swapped
                      else "client.question_python" if python else "client.question_lacks_capabilities")
-    asking = [m for m in messages if any(str(m.get("content", "")).rstrip().endswith(spelling) for spelling in spellings)]
     if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
                      fields={"role": json.dumps(asking[0].get("role"))})
