@@ -160,8 +160,8 @@ def outcome_of(context: Context, name: str) -> dict:
         raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
                      output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
     if name not in model.results:
-        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",), context.lang)
-        raise Failed(name, "—", reason="model.stopped_before", output=output)
+        raise Failed(name, "—", reason="model.stopped_before",
+                     output=trimmed(model.run.err, ("model.py",), context.lang))
     outcome = model.results[name]
     if outcome.get("hung") == "slow":
         raise Failed(f"≤ {SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP:g} s", f"> {outcome['seconds']:g} s",
@@ -173,8 +173,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
         raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
-        if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
-            raise Waiting(unwritten_task(outcome["error"]))
+        if task := unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
+            raise Waiting(task)
         narrow = narrow_except(context)
         # NoModel is raised by check_model_address alone: called where no except takes it
         outside = not narrow and outcome["error"].startswith("NoModel")
@@ -216,9 +216,8 @@ def answers(context: Context) -> None:
         reason = ("model.bare_model_text" if got == {"text": model.text, "recorded": None}
                   else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
-                  else "model.sample_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
-                  and not outcome.get("printed", "").strip()
-                  else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  else ("model.fell_back_on_answer" if outcome.get("printed", "").strip() else "model.sample_on_answer")
+                  if got == {"text": SAMPLES[context.lang], "recorded": True}
                   else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
                   else "model.answer_as_text" if got["recorded"] is None and model.text in str(got["text"])
                   else "model.not_its_text")
@@ -267,7 +266,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason=reason,
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
-    if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
+    tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
+    if endpoint and not tries:
         raise Failed(f"POST /{endpoint}/v1/chat/completions", "—", reason="model.fell_back_untried")
     prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
@@ -288,7 +288,6 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         given_reason(context, said[0], prefixes, model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
-    tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
     if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
         source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
         by_hand = re.search(r"max_retries\s*=\s*0\b", source)  # the SDK's retries off: ask's own code sent again
