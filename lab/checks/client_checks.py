@@ -18,9 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lab.checks import parts
+from lab.checks import parts, reference
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
-from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
 from lab.checks.texts import own_words, say
@@ -238,16 +237,13 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
         finally:
             for spy in spies:
                 spy.close()
+    listed = {"in": outcome.received, "out": outcome.replies, "ask": outcome.asks}
     for kind, value in spies[0].log if spies else []:
-        if kind == "in":
-            outcome.received.append(parse(value))
-        elif kind == "out":
-            outcome.replies.append(value)
+        if kind in listed:
+            listed[kind].append(parse(value) if kind == "in" else value)
         elif kind == "eof":
             outcome.eof, (outcome.closed_after, closed_at) = True, value
             outcome.closed_by_stop = outcome.run.timed_out and closed_at - started >= outcome.run.duration - CLOSED_AT_STOP
-        elif kind == "ask":
-            outcome.asks.append(value)
         elif kind == "unended":
             outcome.unended = value
     return outcome
@@ -670,10 +666,9 @@ def prints_model_answer(context: Context) -> None:
         raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
 
 
-RUN = ("client.run",)
 PART_ONE = ("server.parts", "client.run.lent", "client.run.lent2")  # read only when a part is lent or judged alone
 # Each check is judged on what the spies saw, through part_one (part 1 by scenario()).
-client_check = partial(Check, probes=RUN, lazy_probes=PART_ONE, rule=part_one)
+client_check = partial(Check, probes=("client.run",), lazy_probes=PART_ONE, rule=part_one)
 
 CHECKS = [
     client_check(id="client.seven-messages", task="client-1", run=seven_messages,
