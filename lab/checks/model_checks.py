@@ -340,8 +340,7 @@ def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address
                  hint=in_each_language("model.reason_not_given.hint"))
 
 
-RUN = ("model.run",)
-model_check = partial(Check, task="model", probes=RUN)
+model_check = partial(Check, task="model", probes=("model.run",))
 
 # The request first: a helper that does not reach the model (AI_URL ignored) is told that,
 # not only that the model's text did not come back.
