@@ -331,9 +331,8 @@ def keywords(context: Context) -> None:
 def opens_session(method: str) -> bool:
     session = new_session()
     before = session.state
-    version = load("server").VERSIONS[-1]
     reply = session.handle({"jsonrpc": "2.0", "id": 1, "method": method,
-                            "params": {"protocolVersion": version, "capabilities": {}}})
+                            "params": {"protocolVersion": load("server").VERSIONS[-1], "capabilities": {}}})
     return isinstance(reply, dict) and "result" in reply and session.state != before
 
 
@@ -379,8 +378,7 @@ def six_replies(context: Context) -> None:
     grade(wrong, context.lang)
 
 
-FILE_PROBE = ("answers.file",)
-answers_check = partial(Check, task="answers", probes=FILE_PROBE)
+answers_check = partial(Check, task="answers", probes=("answers.file",))
 
 CHECKS = [
     answers_check(id="answers.keywords", run=keywords,
