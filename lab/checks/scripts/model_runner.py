@@ -62,21 +62,6 @@ def run_case(ask, case: dict) -> dict:
     return facts
 
 
-def prepare() -> dict:
-    with contextlib.suppress(Exception):  # not installed, or broken: the helper's own import will say so
-        import openai  # noqa: F401
-    return {"ready": True}
-
-
-def load() -> tuple:
-    """(ask, {"ready": true}), or (None, {"error", "trace"}) when model.py does not load."""
-    try:
-        from model import ask  # the student's model.py, in the current folder
-    except BaseException as error:
-        return None, failure(error)
-    return ask, {"ready": True}
-
-
 def main() -> None:
     # The orders come on a descriptor of the runner's own, and its answers go out on one:
     # what the student's code reads from 0 finds nothing, what it writes on 1 goes to stderr.
@@ -90,10 +75,16 @@ def main() -> None:
     for line in orders:
         order = json.loads(line)
         if "prepare" in order:
-            facts = prepare()
+            with contextlib.suppress(Exception):  # not installed, or broken: the helper's own import will say so
+                import openai  # noqa: F401
+            facts = {"ready": True}
         elif "load" in order:
             os.environ.update(order["load"])  # a helper that reads its settings at import sees the first case's
-            ask, facts = load()
+            try:
+                from model import ask  # the student's model.py, in the current folder
+                facts = {"ready": True}
+            except BaseException as error:
+                facts = failure(error)
         else:
             facts = run_case(ask, order)
         answers.write(json.dumps({**facts, "nonce": order["nonce"]}, ensure_ascii=False) + "\n")
