@@ -339,11 +339,10 @@ def part_one(check: Check, context: Context) -> None:
         return None  # fewer than seven, or lines that are no message: part 2 sent the lesson's scenario() wrong
     if outcome.run is None or outcome.received:
         return check.run(context)
-    missing = unwritten_task(client_trace(outcome, context.lang))
     try:
         listed = parts.scenario_list(context.probe("server.parts"))
     except Failed:
-        if missing:
+        if unwritten_task(client_trace(outcome, context.lang)):
             raise
         return check.run(context)  # no scenario() to call (a client written otherwise): what the run saw
     check.run(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
@@ -630,8 +629,7 @@ def gives_sample(context: Context) -> None:
     asks = client_run(context).asks
     if len(asks) != 1 or (isinstance(asks[0].get("sample"), int) and isinstance(asks[0].get("max_tokens"), str)):
         return  # no call, several, or the sample swapped with the cap: client.asks-model's mistake, not charged twice
-    sample = asks[0].get("sample")
-    messages = asks[0].get("messages")
+    sample, messages = asks[0].get("sample"), asks[0].get("messages")
     if isinstance(sample, str) and isinstance(messages, list) and any(
             isinstance(m, dict) and m.get("content") == sample for m in messages):
         raise Failed(reference.client_sample(context.lang), shown_value(sample), reason="client.sample_is_question")
