@@ -101,12 +101,7 @@ def run_model(context: Context) -> ModelRun:
         if "lost" not in first:
             first = order({"load": pending[0]["env"]}, IMPORT_LIMIT, confirmed=True)
         if "lost" in first or "error" in first:
-            not_loaded = say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
-            if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
-                not_loaded = say(context.lang, first["lost"], call="import model")
-            results["import"] = first.get("error", not_loaded)
-            results["import_trace"] = first.get("trace", "")
-            results["import_hung"] = first.get("lost") == "part.hangs"
+            results["import"] = first  # judged by outcome_of
         else:
             for case in pending:
                 sent = time.monotonic()
@@ -153,12 +148,16 @@ def outcome_of(context: Context, name: str) -> dict:
     model: ModelRun = context.probe("model.run")
     if model.run is None:
         raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
-    if model.results.get("import_hung"):  # what runs at its import never ended: a hang, not an error
-        raise Failed("import model", model.results["import"], reason="model.load_hangs",
-                     fields={"seconds": 2 * IMPORT_LIMIT})
-    if "import" in model.results:
-        raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
-                     output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
+    if loading := model.results.get("import"):
+        lost = loading.get("lost")
+        # Its error; else the runner ended, or was answered for, or the load (or the kit's imports) timed out.
+        said = loading["error"] if "error" in loading \
+            else say(context.lang, lost, call="import model") if lost in ("part.stopped", "part.bad_answer") \
+            else say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
+        if lost == "part.hangs":  # what runs at its import never ended: a hang, not an error
+            raise Failed("import model", said, reason="model.load_hangs", fields={"seconds": 2 * IMPORT_LIMIT})
+        raise Failed("import model", said, reason="file.does_not_load", fields={"file": "model.py"},
+                     output=trimmed(loading.get("trace", ""), ("model.py",), context.lang))
     if name not in model.results:
         raise Failed(name, "—", reason="model.stopped_before",
                      output=trimmed(model.run.err, ("model.py",), context.lang))
