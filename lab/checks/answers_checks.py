@@ -86,9 +86,8 @@ def read_answers(context: Context) -> dict | tuple[str, dict]:
     return ("answers.not_toml", {"file": FILE, "said": refused}) if refused else tables
 
 
-# tomllib walks the current [table]'s name again for each line under it: a name of 6,000 parts
-# above 6,000 lines (60 KB) held the check run for 12 s, a kit error, and the time grows with the
-# product. Where that product is over this, the file is not read.
+# tomllib walks the current [table]'s name again for each line under it: its time grows with the
+# lines times the name's parts, and past this product a small file holds the check run for seconds.
 TOML_STEPS = 1_000_000
 
 
@@ -156,9 +155,8 @@ def answers_given(cell: Any) -> list[str]:
     text = str(cell)
 
     def words(pattern: str, said: re.Pattern) -> list[str]:  # the first, as written, when said as an answer
-        # The first word whose text up to it says one (`said`): up to the end of the first saying
-        # of the whole text, as `ascii_letters` maps each character alone. Read once: reading the
-        # text again up to each word held the check run for minutes on a cell of a megabyte.
+        # The first word whose text up to it says one (`said`): up to the end of the first saying of the
+        # whole text, as `ascii_letters` maps each character alone (read once: again per word is quadratic).
         saying = said.search(ascii_letters(text))
         if saying is None:
             return []
@@ -275,8 +273,12 @@ def grade(cells: list[Wrong | None], lang: str) -> None:
         raise Failed(say(lang, asks, **asked), written if written != "" else "—", reason="answers.cell", fields=fields)
 
 
-def hedges(given: list[str]) -> Why | None:
-    return ("answers.why_two_answers", {"answers": ", ".join(given)}) if len(given) > 1 else None
+def not_one_answer(written: Any, why: Why, given: Callable[[str], list[str]]) -> Why | None:
+    """Why a cell gives no single answer: empty, written under another key, or giving several."""
+    if written == "" or why != EMPTY:
+        return why
+    answers = given(str(written))
+    return ("answers.why_two_answers", {"answers": ", ".join(answers)}) if len(answers) > 1 else None
 
 
 KEYWORDS = ("poignee_de_main", "etat", "negocier")
@@ -287,10 +289,8 @@ def keyword(cells: dict, tables: dict, key: str, asks: str, given: Callable[[str
     """One cell of [mots_cles]; `spellings`: the words it may be a misspelling of."""
     written, why = cell_value(cells, key, KEYWORDS, tables)
     name = f"mots_cles.{key}"
-    if written == "" or why != EMPTY:
+    if why := not_one_answer(written, why, given):
         return name, (asks, {}), written, why
-    if hedge := hedges(given(str(written))):
-        return name, (asks, {}), written, hedge
     if right(str(written)):
         return None
     # A letter or two from a right answer (initialise for initialize): a spelling, said as one.
@@ -331,18 +331,15 @@ def keywords(context: Context) -> None:
 def opens_session(method: str) -> bool:
     session = new_session()
     before = session.state
-    version = load("server").VERSIONS[-1]
     reply = session.handle({"jsonrpc": "2.0", "id": 1, "method": method,
-                            "params": {"protocolVersion": version, "capabilities": {}}})
+                            "params": {"protocolVersion": load("server").VERSIONS[-1], "capabilities": {}}})
     return isinstance(reply, dict) and "result" in reply and session.state != before
 
 
 def compare(cell: str, value: tuple[Any, Why], expected: tuple[str, Any], asks: Asks) -> Wrong | None:
     written, why = value
-    if written == "" or why != EMPTY:  # empty, or written under a misspelt key
+    if why := not_one_answer(written, why, answers_given):
         return cell, asks, written, why
-    if hedge := hedges(answers_given(written)):
-        return cell, asks, written, hedge
     said = reading(written)
     if said == expected:
         return None
@@ -381,8 +378,7 @@ def six_replies(context: Context) -> None:
     grade(wrong, context.lang)
 
 
-FILE_PROBE = ("answers.file",)
-answers_check = partial(Check, task="answers", probes=FILE_PROBE)
+answers_check = partial(Check, task="answers", probes=("answers.file",))
 
 CHECKS = [
     answers_check(id="answers.keywords", run=keywords,

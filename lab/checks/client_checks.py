@@ -18,12 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lab.checks import parts
+from lab.checks import parts, reference
 from lab.checks.engine import Check, Context, Failed, Probe, unwritten_task
-from lab.checks import reference
 from lab.checks.reference import new_session, scenario_messages
 from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, parse, python_value, same
-from lab.checks.texts import in_each_language, say
+from lab.checks.texts import own_words, say
 from lab.checks.tracebacks import load_hint, trimmed
 from lab.process.capped import parse_json
 from lab.process.student import child_env, copy_student_file, read_student_file
@@ -142,25 +141,19 @@ class Spies:
 
     @staticmethod
     def read_frames(connection: socket.socket, frames: queue.Queue) -> None:
-        try:
-            with connection.makefile("rb") as lines:
-                for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
-                    frames.put(frame)
-        except (OSError, ValueError):
-            pass
+        with contextlib.suppress(OSError, ValueError), connection.makefile("rb") as lines:
+            for frame in lines:  # {"line": TEXT}, then {"end": true} (spy_server.py)
+                frames.put(frame)
         frames.put(None)
 
     def serve_model(self, connection: socket.socket) -> None:
-        with connection, connection.makefile("rb") as lines:
+        with connection, connection.makefile("rb") as lines, contextlib.suppress(OSError):
+            line = lines.readline(1 << 20)
             try:
-                line = lines.readline(1 << 20)
-                try:
-                    self.record("ask", parse_json(line, LINE_CAP))
-                except ValueError:
-                    self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
-                connection.sendall(json.dumps(self.answer).encode() + b"\n")
-            except OSError:
-                pass
+                self.record("ask", parse_json(line, LINE_CAP))
+            except ValueError:
+                self.record("ask", {"raw": line.decode("utf-8", errors="replace")})
+            connection.sendall(json.dumps(self.answer).encode() + b"\n")
 
     def close(self) -> None:
         """Once the client has ended: what reached a spy is written down before the log is read
@@ -244,16 +237,13 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
         finally:
             for spy in spies:
                 spy.close()
+    listed = {"in": outcome.received, "out": outcome.replies, "ask": outcome.asks}
     for kind, value in spies[0].log if spies else []:
-        if kind == "in":
-            outcome.received.append(parse(value))
-        elif kind == "out":
-            outcome.replies.append(value)
+        if kind in listed:
+            listed[kind].append(parse(value) if kind == "in" else value)
         elif kind == "eof":
             outcome.eof, (outcome.closed_after, closed_at) = True, value
             outcome.closed_by_stop = outcome.run.timed_out and closed_at - started >= outcome.run.duration - CLOSED_AT_STOP
-        elif kind == "ask":
-            outcome.asks.append(value)
         elif kind == "unended":
             outcome.unended = value
     return outcome
@@ -294,30 +284,29 @@ def client_run(context: Context) -> StudentClientRun:
     outcome: StudentClientRun = context.probe("client.run")
     if outcome.run is None:
         raise Failed("client.py", "—", reason="file.missing", fields={"file": "client.py"})
-    transport = in_each_language("client.transport.hint")
     if outcome.unended and not any(isinstance(message, dict) for message in outcome.received):
         # The messages left without their newline: the server saw one line begun, never ended.
         shown = "\n".join(str(message) for message in outcome.received) or "—"
         raise Failed(scenario_messages()[0], shown, reason="client.line_never_ended", fields={"size": outcome.unended},
-                     output=client_trace(outcome, context.lang), hint=transport)
+                     output=client_trace(outcome, context.lang), hint=TRANSPORT_HINT)
     if not outcome.received:
+        trace = client_trace(outcome, context.lang)
         # Stopped at its limit: a hang (or a loop) the report names as such, not a missing message.
         if outcome.run.cpu_exhausted:
             reason, fields, hint = "run.spun", {"who": "client", "cpu": CLIENT_CPU}, None
         elif outcome.run.timed_out:  # not one byte reached the server: unflushed, or never written
-            reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, transport
+            reason, fields, hint = "client.nothing_reached", {"seconds": CLIENT_LIMIT}, TRANSPORT_HINT
         elif outcome.run.code not in (0, None) and not waited_for_silence(outcome):
             # Its own error (write() given a dict), shown below, says why: no hint about the messages
             reason, fields = "client.crashed_before_sending", {"code": outcome.run.code}
-            hint = load_hint(client_trace(outcome, context.lang)) or dict.fromkeys(REASONS, "")
+            hint = load_hint(trace) or dict.fromkeys(REASONS, "")
         elif any(line.startswith("-> ") for line in outcome.run.stdout_lines()):  # it believes it sent them
-            reason, fields, hint = "client.printed_not_sent", {}, transport
+            reason, fields, hint = "client.printed_not_sent", {}, TRANSPORT_HINT
         elif outcome.run.code not in (0, None):  # it waited for a reply before it wrote a thing
-            reason, fields, hint = "client.waited_before_sending", {}, transport
+            reason, fields, hint = "client.waited_before_sending", {}, TRANSPORT_HINT
         else:
             reason, fields, hint = "client.sent_nothing", {}, None
-        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=client_trace(outcome, context.lang),
-                     hint=hint)
+        raise Failed(scenario_messages()[0], "—", reason=reason, fields=fields, output=trace, hint=hint)
     return outcome
 
 
@@ -346,18 +335,14 @@ def part_one(check: Check, context: Context) -> None:
         return check.run(scenario_lent(context))
     if check.task == "client-3":
         return part_two_lent(check, scenario_lent(context))
-    if outcome.run is not None and sent_short(outcome.messages()):
-        # Fewer than seven, or lines that are no message: when scenario() lists the lesson's, part 2 sent them wrong.
-        with contextlib.suppress(Failed):
-            if same(parts.scenario_list(context.probe("server.parts")), reference.load("client").scenario()):
-                return None
+    if outcome.run is not None and sent_short(outcome.messages()) and lists_lesson(context):
+        return None  # fewer than seven, or lines that are no message: part 2 sent the lesson's scenario() wrong
     if outcome.run is None or outcome.received:
         return check.run(context)
-    missing = unwritten_task(client_trace(outcome, context.lang))
     try:
         listed = parts.scenario_list(context.probe("server.parts"))
     except Failed:
-        if missing:
+        if unwritten_task(client_trace(outcome, context.lang)):
             raise
         return check.run(context)  # no scenario() to call (a client written otherwise): what the run saw
     check.run(parts.PartView(context, {"client.run": lambda: StudentClientRun(run=outcome.run, received=listed)}))
@@ -374,15 +359,17 @@ def sent_short(received: list[Any]) -> bool:
 
 def scenario_lent(context: Context) -> Context:
     """The client's run, or the run with the lesson's scenario() lent when the student's is not it."""
-    if same(context.probe("client.run").received, scenario_messages()):
-        return context  # the lesson's messages reached the server: nothing to lend
-    try:
-        listed = parts.scenario_list(context.probe("server.parts"))
-    except Failed:
-        return context  # no scenario() to call, or one that fails: part 1's checks say so
-    if same(listed, reference.load("client").scenario()):
-        return context
+    if same(context.probe("client.run").received, scenario_messages()) or lists_lesson(context) is not False:
+        return context  # the lesson's messages reached the server, or no scenario() to call (part 1's checks say so)
     return parts.PartView(context, {"client.run": lambda: context.probe("client.run.lent")})
+
+
+def lists_lesson(context: Context) -> bool | None:
+    """Does scenario(), called directly, list the lesson's messages? None when it cannot be called."""
+    try:
+        return same(parts.scenario_list(context.probe("server.parts")), reference.load("client").scenario())
+    except Failed:
+        return None
 
 
 def part_two_lent(check: Check, context: Context) -> None:
@@ -392,13 +379,10 @@ def part_two_lent(check: Check, context: Context) -> None:
         return check.run(context)
     except Failed:
         outcome: StudentClientRun = context.probe("client.run")
-        if outcome.run is None or unwritten_task(client_trace(outcome, context.lang)) == "client-2":
-            raise  # part 2 still to write: part 3 waits for it, as the server's parts do
-        if all(passes(other, context) for other in CHECKS if other.task == "client-2"):
-            raise  # part 3's own mistake
-        lent: StudentClientRun = context.probe("client.run.lent2")
-        if lent.run is None:
-            raise
+        if outcome.run is None or unwritten_task(client_trace(outcome, context.lang)) == "client-2" \
+                or all(passes(other, context) for other in CHECKS if other.task == "client-2") \
+                or (lent := context.probe("client.run.lent2")).run is None:
+            raise  # part 2 still to write (part 3 waits, as the server's do), part 3's own mistake, or none to lend
     check.run(parts.PartView(context, {"client.run": lambda: lent}))
 
 
@@ -416,7 +400,7 @@ def seven_messages(context: Context) -> None:
     split = split_message(outcome.received)
     if split:  # the server got lines, none a message: said here, the other checks judge what they can
         raise Failed(expected[0], "\n".join(str(line) for line in outcome.received[:split]),
-                     reason="client.message_split", fields={"count": split}, hint=in_each_language("client.transport.hint"))
+                     reason="client.message_split", fields={"count": split}, hint=TRANSPORT_HINT)
     received = outcome.messages()
     for number, want in enumerate(expected, start=1):
         got = received[number - 1] if number <= len(received) else MISSING
@@ -479,7 +463,7 @@ def jsonrpc_everywhere(context: Context) -> None:
                 else "client.jsonrpc_value" if isinstance(message, dict) \
                 else "client.sent_python" if isinstance(python_value(str(message)), dict) else "client.sent_not_a_message"
             raise Failed('{"jsonrpc": "2.0", …}', message, reason=reason,
-                         hint=None if isinstance(message, dict) else in_each_language("client.transport.hint"),
+                         hint=None if isinstance(message, dict) else TRANSPORT_HINT,
                          fields={"number": number, "got": json.dumps(message.get("jsonrpc")) if isinstance(message, dict) else ""})
 
 
@@ -509,7 +493,7 @@ def prints_exchange(context: Context) -> None:
             raise Failed(expected[0], glued[0], reason="client.prefix_without_space", fields={"prefix": prefix})
         if bare and not printed:
             raise Failed(expected[0], bare[0], reason=f"client.no_prefix_{what}", fields={"prefix": prefix})
-        errors = outcome.run.stderr.decode("utf-8", "replace").splitlines() if outcome.run else []
+        errors = outcome.run.err.splitlines() if outcome.run else []
         if not printed and any(line.startswith(prefix) for line in errors):  # print(..., file=sys.stderr)
             raise Failed(expected[0], "—", reason="client.printed_on_stderr", fields={"prefix": prefix})
         raise Failed(expected, [prefix + json.dumps(m, ensure_ascii=False) for m in printed],
@@ -520,32 +504,30 @@ def closes_input(context: Context) -> None:
     outcome = client_run(context)
     run = outcome.run
     assert run is not None
+    end, trace = say(context.lang, "client.input_end"), client_trace(outcome, context.lang)
     source = (read_student_file(context.folder / "client.py") or b"").decode("utf-8", "replace")
     if (not outcome.eof or run.timed_out) and "watch(server)" in source and re.search(r"\bserver\.stdout\b", source):
-        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.reads_beside_watch",
-                     output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason="client.reads_beside_watch", output=trace)
     received = outcome.messages()
     requests = [message for message in received if isinstance(message, dict) and "id" in message]
     if not outcome.eof and len(received) < LAST_REPLY + 1 and len(outcome.replies) == len(requests) \
             and (run.timed_out or waited_for_silence(outcome)):
         # Each message it sent was answered, and it waits on: for a reply to one it never sent (or never
         # ended with its newline), or to the notification.
-        ended = {"reason": "client.line_never_ended", "fields": {"size": outcome.unended}} if outcome.unended else \
-            {"reason": "client.waits_unsent", "fields": {"count": len(received)}}
-        raise Failed(say(context.lang, "client.input_end"), "—", **ended, output=client_trace(outcome, context.lang),
-                     hint=in_each_language("client.transport.hint") if outcome.unended else None)
+        if outcome.unended:
+            raise Failed(end, "—", reason="client.line_never_ended", fields={"size": outcome.unended}, output=trace,
+                         hint=TRANSPORT_HINT)
+        raise Failed(end, "—", reason="client.waits_unsent", fields={"count": len(received)}, output=trace)
     if not outcome.eof and not run.timed_out and run.code not in (0, None) and len(outcome.printed("<- ")) < LAST_REPLY:
         # It stopped before it had read six replies (a client that waits for a seventh has printed six);
         # on a reply to a message the server could not read, that message is the cause, said as such.
         if any(isinstance(reply, dict) and reply.get("id") is None for reply in outcome.replies):
             jsonrpc_everywhere(context)
-        raise Failed(say(context.lang, "client.input_end"), "—", reason="client.crashed_before_closing",
-                     fields={"code": run.code}, output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason="client.crashed_before_closing", fields={"code": run.code}, output=trace)
     if not outcome.eof:
         # Every reply written and read, and still it waits: for a reply to the notification, which gets none.
         waited = "client.waits_for_seventh" if len(outcome.replies) == LAST_REPLY else "client.input_open"
-        raise Failed(say(context.lang, "client.input_end"), "—", reason=waited,
-                     fields={"seconds": CLIENT_LIMIT}, output=client_trace(outcome, context.lang))
+        raise Failed(end, "—", reason=waited, fields={"seconds": CLIENT_LIMIT}, output=trace)
     if outcome.closed_after < LAST_REPLY:
         raise Failed(say(context.lang, "client.close_after_six"),
                      say(context.lang, "client.closed_after", replies=outcome.closed_after),
@@ -554,20 +536,18 @@ def closes_input(context: Context) -> None:
         # Closed only by the stop: it waited for the server's end before closing its input (each waits for the other).
         raise Failed(f"< {CLIENT_LIMIT:g} s", f"{run.duration:g} s",
                      reason="client.waits_before_closing" if outcome.closed_by_stop else "client.did_not_end",
-                     output=client_trace(outcome, context.lang))
+                     output=trace)
 
 
 def waited_for_silence(outcome: StudentClientRun) -> bool:
     """The client stopped on next_line's "no reply in time" (server_replies.py, given), in either language."""
     texts = reference.load("server_replies").CLIENT_TEXTS
-    said = outcome.run.stderr.decode("utf-8", "replace") if outcome.run else ""
+    said = outcome.run.err if outcome.run else ""
     return any(texts[lang]["problem"].format(what=texts[lang]["silent"].split("{")[0]) in said for lang in texts)
 
 
 def client_trace(outcome: StudentClientRun, lang: str) -> str:
-    if outcome.run is None:
-        return ""
-    return trimmed(outcome.run.stderr.decode("utf-8", errors="replace"), ("client.py", "student_model.py"), lang)
+    return trimmed(outcome.run.err, ("client.py", "student_model.py"), lang) if outcome.run else ""
 
 
 def stopped_reading(outcome: StudentClientRun) -> str:
@@ -575,7 +555,7 @@ def stopped_reading(outcome: StudentClientRun) -> str:
     read as a dict (.get, ["result"]) in its own code or in announced_capabilities (given), after
     part 2 kept the lines it printed ("client.replies_not_read"), or that function handed one
     reply, whose keys it went through, in place of the list ("client.capabilities_of_one_reply")."""
-    trace = outcome.run.stderr.decode("utf-8", errors="replace").strip() if outcome.run else ""
+    trace = outcome.run.err.strip() if outcome.run else ""
     after_client = trace.rsplit('client.py", ', 1)[-1]  # the client's last line, and the frames below it
     in_reading = all(name.endswith("server_replies.py") for name in re.findall(r'File "([^"]+)"', after_client))
     error = trace.splitlines()[-1] if trace else ""
@@ -594,7 +574,7 @@ def asks_model(context: Context) -> None:
     outcome = client_run(context)
     capabilities = next((reply["result"]["capabilities"] for reply in outcome.replies
                          if isinstance(field_of(reply, "result.capabilities"), dict)), {})  # as announced
-    spellings = {json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)}
+    spellings = tuple({json.dumps(capabilities, separators=(",", ":")), json.dumps(capabilities)})
     # The shape ask receives, as the hint says it: the given facts first, then the question ending with the capabilities.
     question = "ask([facts(…), {\"role\": \"user\", \"content\": \"… " + min(spellings, key=len) + "\"}], …)"
     if len(outcome.asks) != 1:
@@ -611,13 +591,12 @@ def asks_model(context: Context) -> None:
         if not (isinstance(message, dict) and {"role", "content"} <= set(message)):
             given = shown_value(message)
             raise Failed(question, given, reason="client.message_not_a_message", fields={"given": given, "number": number})
-    contents = [str(m.get("content", "")) for m in messages]
-    if not any(content.rstrip().endswith(spelling) for content in contents for spelling in spellings):
-        swapped = any(str(outcome.asks[0].get("sample", "")).rstrip().endswith(spelling) for spelling in spellings)
-        python = any(content.rstrip().endswith(str(capabilities)) for content in contents)  # str(dict), not JSON
+    asking = [m for m in messages if str(m.get("content", "")).rstrip().endswith(spellings)]
+    if not asking:
+        swapped = str(outcome.asks[0].get("sample", "")).rstrip().endswith(spellings)
+        python = any(str(m.get("content", "")).rstrip().endswith(str(capabilities)) for m in messages)  # not JSON
         raise Failed(question, outcome.asks[0], reason="client.question_as_sample" if swapped
                      else "client.question_python" if python else "client.question_lacks_capabilities")
-    asking = [m for m in messages if any(str(m.get("content", "")).rstrip().endswith(spelling) for spelling in spellings)]
     if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
                      fields={"role": json.dumps(asking[0].get("role"))})
@@ -650,8 +629,7 @@ def gives_sample(context: Context) -> None:
     asks = client_run(context).asks
     if len(asks) != 1 or (isinstance(asks[0].get("sample"), int) and isinstance(asks[0].get("max_tokens"), str)):
         return  # no call, several, or the sample swapped with the cap: client.asks-model's mistake, not charged twice
-    sample = asks[0].get("sample")
-    messages = asks[0].get("messages")
+    sample, messages = asks[0].get("sample"), asks[0].get("messages")
     if isinstance(sample, str) and isinstance(messages, list) and any(
             isinstance(m, dict) and m.get("content") == sample for m in messages):
         raise Failed(reference.client_sample(context.lang), shown_value(sample), reason="client.sample_is_question")
@@ -686,10 +664,9 @@ def prints_model_answer(context: Context) -> None:
         raise Failed("code 0", f"code {outcome.run.code}", reason="client.exit_code", output=stderr)
 
 
-RUN = ("client.run",)
 PART_ONE = ("server.parts", "client.run.lent", "client.run.lent2")  # read only when a part is lent or judged alone
 # Each check is judged on what the spies saw, through part_one (part 1 by scenario()).
-client_check = partial(Check, probes=RUN, lazy_probes=PART_ONE, rule=part_one)
+client_check = partial(Check, probes=("client.run",), lazy_probes=PART_ONE, rule=part_one)
 
 CHECKS = [
     client_check(id="client.seven-messages", task="client-1", run=seven_messages,
@@ -1004,3 +981,5 @@ REASONS = {
                                   "returns the sample and the client prints it after \"the model says:\".",
     },
 }
+
+TRANSPORT_HINT = own_words(REASONS, "client.transport.hint")  # how a message is sent, for a sending gone wrong

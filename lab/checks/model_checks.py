@@ -6,6 +6,7 @@ read here within its limit, the runner killed past it: only ask's own timeout sa
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import tempfile
@@ -65,80 +66,65 @@ def run_model(context: Context) -> ModelRun:
         return ModelRun()
     from lab.checks.endpoints import Endpoints, refused_port  # http.server: only when there is a model.py
 
-    refused = None
-    endpoints: Endpoints | None = None
-    session: Conversation | None = None
     started = time.monotonic()
     results: dict[str, Any] = {}
-    try:
-        with tempfile.TemporaryDirectory(prefix="lab-model-") as temp:
-            work = Path(temp)
-            copy_with_given_modules(context.folder, work)  # model.py, with what it imports
-            copy_for_student(RUNNER, work / RUNNER_COPY)
-            process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
-                                               env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
-                                               warm=True)
-            session = Conversation(process, launch=context.launch)
-            answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
-            endpoints = Endpoints(answer_text, listeners.get(PORT_VARIABLE))
-            refused = refused_port(other_than=endpoints.server_address[1])
-            key, model_name = f"lab-key-{secrets.token_hex(4)}", f"lab-model-{secrets.token_hex(4)}"
-            pending = cases(endpoints, refused.getsockname()[1], context.lang, key, model_name)
-            # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
-            nonces: list[str] = []
-            facts: list[dict] = []
-            asked: dict[str, int] = {}  # a case's name -> its order's index in facts
+    with contextlib.ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="lab-model-")))
+        copy_with_given_modules(context.folder, work)  # model.py, with what it imports
+        copy_for_student(RUNNER, work / RUNNER_COPY)
+        process, listeners = start_student(context.launch, work / RUNNER_COPY, cwd=work,
+                                           env=child_env(context.launch, context.lang), listen=(PORT_VARIABLE,),
+                                           warm=True)
+        session = Conversation(process, launch=context.launch)
+        stack.callback(session.close)
+        answer_text = f"{MODEL_TEXTS[context.lang]} #{secrets.token_hex(4)}"
+        endpoints = stack.enter_context(contextlib.closing(Endpoints(answer_text, listeners.get(PORT_VARIABLE))))
+        refused = stack.enter_context(refused_port(other_than=endpoints.server_address[1]))
+        key, model_name = f"lab-key-{secrets.token_hex(4)}", f"lab-model-{secrets.token_hex(4)}"
+        pending = cases(endpoints, refused.getsockname()[1], context.lang, key, model_name)
+        # Each order carries a fresh nonce its answer echoes: model.py cannot answer ahead (parts.answer).
+        nonces: list[str] = []
+        facts: list[dict] = []
+        asked: dict[str, int] = {}  # a case's name -> its order's index in facts
 
-            def order(message: dict, limit: float, confirmed: bool = False) -> dict:
-                nonces.append(secrets.token_hex(12))
-                sent = {**message, "nonce": nonces[-1]}
-                facts.append(parts.answer(session, sent, nonces, limit, model_shape, facts))
-                if confirmed and facts[-1].get("lost") == "part.hangs":  # a timing verdict confirmed before it
-                    # costs: a busy machine, not the code, may have taken the first wait; the same order gets a second
-                    facts[-1] = parts.answer(session, sent, nonces, limit, model_shape, facts, sent=True)
-                return facts[-1]
+        def order(message: dict, limit: float, confirmed: bool = False) -> dict:
+            nonces.append(secrets.token_hex(12))
+            sent = {**message, "nonce": nonces[-1]}
+            facts.append(parts.answer(session, sent, nonces, limit, model_shape, facts))
+            if confirmed and facts[-1].get("lost") == "part.hangs":  # a timing verdict confirmed before it
+                # costs: a busy machine, not the code, may have taken the first wait; the same order gets a second
+                facts[-1] = parts.answer(session, sent, nonces, limit, model_shape, facts, sent=True)
+            return facts[-1]
 
-            # The kit's own imports first, then model.py: each its own limit, and no case's.
-            first = order({"prepare": True}, PREPARE_LIMIT, confirmed=True)
-            if "lost" not in first:
-                first = order({"load": pending[0]["env"]}, IMPORT_LIMIT, confirmed=True)
-            if "lost" in first or "error" in first:
-                not_loaded = say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
-                if first.get("lost") in ("part.stopped", "part.bad_answer"):  # ended, or answered in the runner's place
-                    not_loaded = say(context.lang, first["lost"], call="import model")
-                results["import"] = first.get("error", not_loaded)
-                results["import_trace"] = first.get("trace", "")
-                results["import_hung"] = first.get("lost") == "part.hangs"
-            else:
-                for case in pending:
-                    sent = time.monotonic()
-                    outcome = order({key: case[key] for key in ("env", "messages", "sample", "max_tokens")},
-                                    case["limit"])
-                    seconds = round(time.monotonic() - sent, 3)
-                    if outcome.get("lost") in ("part.hangs", "part.stopped"):
-                        # No answer in time, or the runner ended: this case and the later ones are hung.
-                        for later in pending[pending.index(case):]:
-                            results[later["name"]] = {"hung": case["name"], "seconds": seconds}
-                        break
-                    results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
-                    asked[case["name"]] = len(facts) - 1
-                else:  # one more order, answered once every answer before it is written: a second
-                    order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
-            ended = session.close()
-            parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
-            for name, index in asked.items():
-                if "lost" in facts[index] and "lost" not in results[name]:
-                    results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
+        # The kit's own imports first, then model.py: each its own limit, and no case's.
+        first = order({"prepare": True}, PREPARE_LIMIT, confirmed=True)
+        if "lost" not in first:
+            first = order({"load": pending[0]["env"]}, IMPORT_LIMIT, confirmed=True)
+        if "lost" in first or "error" in first:
+            results["import"] = first  # judged by outcome_of
+        else:
+            for case in pending:
+                sent = time.monotonic()
+                outcome = order({key: case[key] for key in ("env", "messages", "sample", "max_tokens")},
+                                case["limit"])
+                seconds = round(time.monotonic() - sent, 3)
+                if outcome.get("lost") in ("part.hangs", "part.stopped"):
+                    # No answer in time, or the runner ended: this case and the later ones are hung.
+                    for later in pending[pending.index(case):]:
+                        results[later["name"]] = {"hung": case["name"], "seconds": seconds}
+                    break
+                results[case["name"]] = {**outcome, "seconds": seconds, "hung": False}
+                asked[case["name"]] = len(facts) - 1
+            else:  # one more order, answered once every answer before it is written: a second
+                order({"prepare": True}, BARRIER_LIMIT)  # answer to the last case comes before it
+        ended = session.close()
+        parts.answered_twice(session, nonces, facts)  # an answer given twice is no answer
+        for name, index in asked.items():
+            if "lost" in facts[index] and "lost" not in results[name]:
+                results[name] = {**facts[index], "seconds": results[name]["seconds"], "hung": False}
         run = Run(b"", ended.stderr, ended.code, round(time.monotonic() - started, 3))
         return ModelRun(run, answer_text, results, list(endpoints.requests), f"127.0.0.1:{refused.getsockname()[1]}",
                         key, model_name)
-    finally:
-        if session is not None:
-            session.close()
-        if endpoints is not None:
-            endpoints.close()
-        if refused is not None:
-            refused.close()
 
 
 # The facts of the runner's answer (scripts/model_runner.py); any other shape is model.py's doing.
@@ -162,15 +148,19 @@ def outcome_of(context: Context, name: str) -> dict:
     model: ModelRun = context.probe("model.run")
     if model.run is None:
         raise Failed("model.py", "—", reason="file.missing", fields={"file": "model.py"})
-    if model.results.get("import_hung"):  # what runs at its import never ended: a hang, not an error
-        raise Failed("import model", model.results["import"], reason="model.load_hangs",
-                     fields={"seconds": 2 * IMPORT_LIMIT})
-    if "import" in model.results:
-        raise Failed("import model", model.results["import"], reason="file.does_not_load", fields={"file": "model.py"},
-                     output=trimmed(model.results.get("import_trace", ""), ("model.py",), context.lang))
+    if loading := model.results.get("import"):
+        lost = loading.get("lost")
+        # Its error; else the runner ended, or was answered for, or the load (or the kit's imports) timed out.
+        said = loading["error"] if "error" in loading \
+            else say(context.lang, lost, call="import model") if lost in ("part.stopped", "part.bad_answer") \
+            else say(context.lang, "model.not_loaded", load_seconds=2 * IMPORT_LIMIT)
+        if lost == "part.hangs":  # what runs at its import never ended: a hang, not an error
+            raise Failed("import model", said, reason="model.load_hangs", fields={"seconds": 2 * IMPORT_LIMIT})
+        raise Failed("import model", said, reason="file.does_not_load", fields={"file": "model.py"},
+                     output=trimmed(loading.get("trace", ""), ("model.py",), context.lang))
     if name not in model.results:
-        output = trimmed(model.run.stderr.decode("utf-8", errors="replace"), ("model.py",), context.lang)
-        raise Failed(name, "—", reason="model.stopped_before", output=output)
+        raise Failed(name, "—", reason="model.stopped_before",
+                     output=trimmed(model.run.err, ("model.py",), context.lang))
     outcome = model.results[name]
     if outcome.get("hung") == "slow":
         raise Failed(f"≤ {SLOW_TIMEOUT + time_limits.MODEL_GIVE_UP:g} s", f"> {outcome['seconds']:g} s",
@@ -182,8 +172,8 @@ def outcome_of(context: Context, name: str) -> dict:
     if "lost" in outcome:  # an answer that is not the runner's: the student's code wrote in its place
         raise Failed("ask(…) → Answer", "—", reason=outcome["lost"], fields={"call": "ask(…)", **outcome["fields"]})
     if "error" in outcome:
-        if unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
-            raise Waiting(unwritten_task(outcome["error"]))
+        if task := unwritten_task(outcome["error"]):  # the part still to write, named in the run's language
+            raise Waiting(task)
         narrow = narrow_except(context)
         # NoModel is raised by check_model_address alone: called where no except takes it
         outside = not narrow and outcome["error"].startswith("NoModel")
@@ -225,9 +215,8 @@ def answers(context: Context) -> None:
         reason = ("model.bare_model_text" if got == {"text": model.text, "recorded": None}
                   else "model.returns_none" if got == RETURNED_NONE
                   else "model.text_marked_recorded" if got["text"] == model.text
-                  else "model.sample_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
-                  and not outcome.get("printed", "").strip()
-                  else "model.fell_back_on_answer" if got == {"text": SAMPLES[context.lang], "recorded": True}
+                  else ("model.fell_back_on_answer" if outcome.get("printed", "").strip() else "model.sample_on_answer")
+                  if got == {"text": SAMPLES[context.lang], "recorded": True}
                   else "model.whole_response" if str(got["text"]).startswith("ChatCompletion(")
                   else "model.answer_as_text" if got["recorded"] is None and model.text in str(got["text"])
                   else "model.not_its_text")
@@ -276,7 +265,8 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         raise Failed({"text": SAMPLES[context.lang], "recorded": True}, got, reason=reason,
                      output=outcome.get("printed", ""))
     model: ModelRun = context.probe("model.run")
-    if endpoint and not any(request["path"].startswith(f"/{endpoint}/") for request in model.requests):
+    tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
+    if endpoint and not tries:
         raise Failed(f"POST /{endpoint}/v1/chat/completions", "—", reason="model.fell_back_untried")
     prefixes = fallback_prefixes(context)
     lines = [line.replace("’", "'") for line in outcome.get("printed", "").splitlines() if line.strip()]
@@ -297,7 +287,6 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
         given_reason(context, said[0], prefixes, model.refused_address)
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
-    tries = sum(request["path"].startswith(f"/{endpoint}/") for request in model.requests) if endpoint else 0
     if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
         source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
         by_hand = re.search(r"max_retries\s*=\s*0\b", source)  # the SDK's retries off: ask's own code sent again
@@ -350,8 +339,7 @@ def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address
                  hint=in_each_language("model.reason_not_given.hint"))
 
 
-RUN = ("model.run",)
-model_check = partial(Check, task="model", probes=RUN)
+model_check = partial(Check, task="model", probes=("model.run",))
 
 # The request first: a helper that does not reach the model (AI_URL ignored) is told that,
 # not only that the model's text did not come back.

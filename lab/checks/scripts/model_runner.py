@@ -29,14 +29,11 @@ PRINTED_CAP = 4000  # characters of what ask printed, kept
 TEXT_CAP = 20000  # characters of the text it returned, kept
 
 
-def one_line(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}".splitlines()[0][:300]
-
-
-def full_trace(error: BaseException) -> str:
-    """Python's own traceback, as it would print it: the checks trim it to the student's
-    files and explain it in the run's language (lab/checks/tracebacks.py)."""
-    return "".join(traceback.format_exception(type(error), error, error.__traceback__))[-20000:]
+def failure(error: BaseException) -> dict:
+    """The error in one line, and Python's own traceback as it would print it: the checks trim it
+    to the student's files and explain it in the run's language (lab/checks/tracebacks.py)."""
+    return {"error": f"{type(error).__name__}: {error}".splitlines()[0][:300],
+            "trace": "".join(traceback.format_exception(type(error), error, error.__traceback__))[-20000:]}
 
 
 def answer_parts(answer):
@@ -52,35 +49,17 @@ def answer_parts(answer):
 
 def run_case(ask, case: dict) -> dict:
     os.environ.update(case["env"])
-    facts: dict = {}
     printed, errors = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
         try:
             text, recorded = answer_parts(ask(case["messages"], case["sample"], case["max_tokens"]))
-            facts.update(text=(text if isinstance(text, str) else repr(text))[:TEXT_CAP],
-                         recorded=recorded if isinstance(recorded, bool) else None)
+            facts = {"text": (text if isinstance(text, str) else repr(text))[:TEXT_CAP],
+                     "recorded": recorded if isinstance(recorded, bool) else None}
         except BaseException as error:  # SystemExit too: the student's code must not end the run
-            facts = {"error": one_line(error), "trace": full_trace(error)}
+            facts = failure(error)
     facts["printed"] = printed.getvalue()[:PRINTED_CAP]
     facts["errors"] = errors.getvalue()[:PRINTED_CAP]
     return facts
-
-
-def prepare() -> dict:
-    try:
-        import openai  # noqa: F401
-    except Exception:
-        pass  # not installed, or broken: the helper's own import will say so
-    return {"ready": True}
-
-
-def load() -> tuple:
-    """(ask, {"ready": true}), or (None, {"error", "trace"}) when model.py does not load."""
-    try:
-        from model import ask  # the student's model.py, in the current folder
-    except BaseException as error:
-        return None, {"error": one_line(error), "trace": full_trace(error)}
-    return ask, {"ready": True}
 
 
 def main() -> None:
@@ -96,10 +75,16 @@ def main() -> None:
     for line in orders:
         order = json.loads(line)
         if "prepare" in order:
-            facts = prepare()
+            with contextlib.suppress(Exception):  # not installed, or broken: the helper's own import will say so
+                import openai  # noqa: F401
+            facts = {"ready": True}
         elif "load" in order:
             os.environ.update(order["load"])  # a helper that reads its settings at import sees the first case's
-            ask, facts = load()
+            try:
+                from model import ask  # the student's model.py, in the current folder
+                facts = {"ready": True}
+            except BaseException as error:
+                facts = failure(error)
         else:
             facts = run_case(ask, order)
         answers.write(json.dumps({**facts, "nonce": order["nonce"]}, ensure_ascii=False) + "\n")

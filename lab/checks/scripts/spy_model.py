@@ -18,16 +18,6 @@ class Answer(NamedTuple):
     recorded: bool
 
 
-def load_settings() -> dict:
-    return {
-        "url": os.environ.get("AI_URL", "http://ai:4000"),
-        "key": os.environ.get("AI_KEY", "lab"),
-        "model": os.environ.get("AI_MODEL", "lab"),
-        "timeout": os.environ.get("AI_TIMEOUT", "30"),
-        "lang": "en" if os.environ.get("LAB_LANG", "fr").lower().startswith("en") else "fr",
-    }
-
-
 def ask(messages, sample, max_tokens=80):
     call = {"messages": messages, "sample": sample, "max_tokens": max_tokens}
     port = int(os.environ["LAB_SPY_MODEL_PORT"])

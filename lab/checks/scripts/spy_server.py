@@ -12,6 +12,7 @@ It runs in the client's sandbox, where the client could rewrite it: the spy trea
 it sends that is not such a frame as the client's doing (lab/checks/client_checks.py).
 """
 
+import contextlib
 import json
 import os
 import socket
@@ -27,7 +28,7 @@ def frame(message: dict) -> bytes:
 
 
 def forward_input(connection: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):
         pending = b""
         while chunk := os.read(0, 65536):  # as it arrives: a line that never ends is seen too
             *lines, pending = (pending + chunk).split(b"\n")
@@ -40,8 +41,6 @@ def forward_input(connection: socket.socket) -> None:
         if pending:
             connection.sendall(frame({"line": pending.decode("utf-8", "surrogateescape")}))
         connection.sendall(frame({"end": True}))
-    except OSError:
-        pass
 
 
 def outlive_nothing() -> None:
@@ -53,12 +52,10 @@ def main() -> None:
     threading.Thread(target=outlive_nothing, daemon=True).start()
     connection = socket.create_connection(("127.0.0.1", int(os.environ["LAB_SPY_SERVER_PORT"])), timeout=LIFETIME)
     threading.Thread(target=forward_input, args=(connection,), daemon=True).start()
-    try:
+    with contextlib.suppress(OSError):
         while chunk := connection.recv(65536):
             sys.stdout.buffer.write(chunk)
             sys.stdout.buffer.flush()
-    except OSError:
-        pass
     os._exit(0)
 
 
