@@ -24,6 +24,35 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 # name: (file, line in the lesson-style answer, its mistaken replacement, the check the first ✗ names,
 #        words of its message in French, in English)
 MISTAKES = {
+    "the server accepts the versions it should refuse": (
+        "server", "    if demandee not in VERSIONS:\n", "    if demandee in VERSIONS:\n", "server.refuses-unknown-version",
+        "Réponse à la requête initialize (id 2) : un result, là où la leçon attend l’erreur -32602 : votre serveur "
+        "accepte ce que la leçon refuse.",
+        "Reply to the request initialize (id 2): a result, where the lesson expects the error -32602: your server "
+        "accepts what the lesson refuses."),
+    "the server offers its newest version instead of refusing (the spec's rule)": (
+        "server", '        return echec(msg["id"], -32602, "Version non prise en charge", {"requested": demandee, '
+                  '"supported": VERSIONS})\n', "        demandee = VERSIONS[0]\n", "server.refuses-unknown-version",
+        "votre serveur propose la version \"2025-03-26\" au lieu de refuser. C’est la règle de la spécification MCP",
+        "your server offers the version \"2025-03-26\" instead of refusing. That is the MCP specification's rule"),
+    "the server's gate spells the ready state prêt": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat != "prêt":\n', "server.tools-list-when-ready",
+        "et votre serveur écrit « prêt » une fois, « pret » ailleurs : une faute de frappe dans un nom d’état ?",
+        "and your server writes “prêt” once, “pret” elsewhere: a typo in a state's name?"),
+    "the client asks the model with the capabilities alone": (
+        "client", 'q = "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : " + capacites',
+        "q = capacites", "client.asks-model",
+        "Le message de l’utilisateur ne porte que les capacités, sans la question",
+        "The user's message holds only the capabilities, without the question"),
+    "the client's question starts with the sample": (
+        "client", 'q = "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : " + capacites',
+        'q = "Il peut lister des outils, et il ne dit pas que sa liste va changer. " + capacites', "client.asks-model",
+        "Le message de l’utilisateur commence par l’échantillon au lieu de la question",
+        "The user's message starts with the sample instead of the question"),
+    "the client gives its question as the sample": (
+        "client", '"Il peut lister des outils, et il ne dit pas que sa liste va changer.", 60)',
+        '"En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : ", 60)', "client.gives-sample",
+        "ask reçoit la question comme échantillon", "ask gets the question as its sample"),
     "the server ends its replies with a raw backslash-n": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}), end=r"\\n", flush=True)\n', "server.json-rpc-replies",

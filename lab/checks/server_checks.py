@@ -16,7 +16,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
                                unwritten_task)
 from lab.checks.reference import parse_python, reference_replies, scenario_messages
 from lab.checks.server_session import (
-    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
+    MISSING, NOT_READ, as_field, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
     field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same, stopped_before)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
@@ -529,9 +529,20 @@ def waits_for_an_accepted_initialize(context: Context) -> None:
         raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
 
 
+LIST_CHANGED = "result.capabilities.tools.listChanged"
+
+
 def list_changed_false(context: Context) -> None:
     waits_for_an_accepted_initialize(context)
-    expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
+    probe, request_id = first_accepted(context)
+    transcript: Transcript = context.probe(probe)
+    if "result" not in find(transcript.reference, request_id):  # accepted, though the lesson refuses it
+        got = field_of(find(transcript.replies, request_id), LIST_CHANGED)
+        if got is not False:  # what it announces is judged all the same, against reply 3's
+            raise Failed(False, as_field(got), reason="reply.differs", fields={
+                "what": transcript.request(request_id), "path": LIST_CHANGED, "got": as_field(got), "want": "false"})
+        return
+    expect_reply(context, probe, request_id, (LIST_CHANGED,))
 
 
 def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str, ...]) -> Callable[[Context], None]:
@@ -547,6 +558,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             return Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason=reason, fields=fields)
 
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
+            if reply is not listed:  # one cause, said once: by tools/list's check
+                raise Skipped(WAITS_FOR, title=check_title("server.tools-list-when-ready", context.lang))
             if slip := comparison_slip(context):
                 raise wrong(slip[0], what=what, **slip[1])
             if initialize_routed_away(context):
@@ -554,6 +567,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             if (near := notification_misnamed(context)) and not stayed_new:
                 raise wrong("server.notification_misnamed", what=what, near=near)
+            if (typo := state_typo(server_source(context))) and not stayed_new:
+                raise wrong("server.state_typo_ready", what=what, typo=typo[0], word=typo[1])
             raise wrong("server.stayed_new" if stayed_new else "server.never_ready", what=what)
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
             raise wrong("server.unknown_tools_list", what=what)
@@ -712,14 +727,22 @@ def gate_while_waiting(context: Context) -> None:
         if one := ONE_TEXT_IN_PARENTHESES.search(source):
             raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.in_a_text",
                          fields={"code": one[0]}) from None
-        words = Counter(re.findall(r"""["'](\w+)["']""", source))
-        states = [word for word in STATE_NAMES if word in words]  # only a state's name: "initialize" is no typo of "not_initialized"
-        for once in (word for word, count in words.items() if count == 1 and word not in STATE_NAMES):
-            near = difflib.get_close_matches(once, states, 1, 0.8)
-            if near:
-                raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
-                             fields={"typo": once, "word": near[0]}) from None
+        if typo := state_typo(source):
+            raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
+                         fields={"typo": typo[0], "word": typo[1]}) from None
         raise
+
+
+def state_typo(source: str) -> tuple[str, str] | None:
+    """A state's name spelt otherwise once ("atente"), or "prêt" beside the lesson's "pret": (typo, name)."""
+    words = Counter(re.findall(r"""["'](\w+)["']""", source))
+    if words["pret"] and words["prêt"]:  # the rarer is the typo; as often, the lesson's spelling is kept
+        return ("pret", "prêt") if words["pret"] < words["prêt"] else ("prêt", "pret")
+    states = [word for word in STATE_NAMES if word in words]  # only a state's name: "initialize" is no typo of "not_initialized"
+    for once in (word for word, count in words.items() if count == 1 and word not in STATE_NAMES):
+        if near := difflib.get_close_matches(once, states, 1, 0.8):
+            return once, near[0]
+    return None
 
 
 def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
@@ -843,17 +866,28 @@ def part_one_passes(context: Context) -> bool:
 
 
 def initialize_lent(context: Context) -> Context:
-    """The sessions with part 2 lent when the server stopped early, its initialize raising in
-    part 2's own calls, and they run to their end; else the whole server's."""
-    if not stopped_early(context):
-        return context
-    found: parts.PartsRun = context.probe("server.parts")
-    calls = found.calls.get(("server-2", S), []) + found.calls.get(("server-2", R), [])
-    if not any("error" in facts and not unwritten_task(facts["error"]) for name, facts in calls
-               if name.startswith("initialize(")):
+    """The sessions with part 2 lent, when they run to their end, for a server on the skeleton
+    that stopped early, its initialize raising in part 2's own calls, or whose initialize accepts
+    what the lesson refuses or the reverse (part 2's version rule); else the whole server's."""
+    if stopped_early(context):
+        found: parts.PartsRun = context.probe("server.parts")
+        calls = found.calls.get(("server-2", S), []) + found.calls.get(("server-2", R), [])
+        if not any("error" in facts and not unwritten_task(facts["error"]) for name, facts in calls
+                   if name.startswith("initialize(")):
+            return context
+    elif not (on_skeleton(context) and versions_answered_otherwise(context)):
         return context
     lent = parts.PartView(context, {S: lambda: context.probe(S_LENT2), R: lambda: context.probe(R_LENT2)})
     return context if stopped_early(lent) else lent
+
+
+def versions_answered_otherwise(context: Context) -> bool:
+    """Did the lesson's initialize 1999-01-01 or 2024-11-05 get a result where the lesson's server
+    gives an error, or the reverse, other than part 3's gate or routing (initialize_routed_away)?"""
+    transcript: Transcript = context.probe(S)
+    return not initialize_routed_away(context) and any(
+        isinstance(reply := find(transcript.replies, request_id), dict)
+        and ("result" in reply) != ("result" in find(transcript.reference, request_id)) for request_id in (2, 3))
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:
@@ -1029,6 +1063,9 @@ REASONS = {
         "server.state_typo": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
                              "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
                              "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
+        "server.state_typo_ready": "La requête {what} reçoit encore -32600, et votre serveur écrit « {typo} » une "
+                                   "fois, « {word} » ailleurs : une faute de frappe dans un nom d’état ? Un état "
+                                   "s’écrit pareil là où il est donné et là où il est testé.",
         "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
                            "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "La ligne {number} de la sortie tient plusieurs réponses, séparées par les deux "
@@ -1168,6 +1205,9 @@ REASONS = {
         "server.state_typo": "The request tools/list sent while waiting is not refused (-32600), and your server "
                              "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
                              "the same where it is set and where it is tested.",
+        "server.state_typo_ready": "The request {what} still gets -32600, and your server writes “{typo}” once, "
+                                   "“{word}” elsewhere: a typo in a state's name? A state is spelt the same where it "
+                                   "is set and where it is tested.",
         "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
                            "go to stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "Line {number} of the output holds several replies, separated by the two "
