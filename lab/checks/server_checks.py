@@ -194,6 +194,8 @@ def glued(line: str) -> bool:
 
 
 def keeps_running(context: Context) -> None:
+    if walked := loops_over_one_text(context):
+        raise Failed("for line in sys.stdin:", walked["code"], reason="server.loops_over_one_text", fields=walked)
     for probe in (S, R):
         transcript: Transcript = context.probe(probe)
         if transcript.stopped_at is not None and transcript.run is not None:
@@ -680,6 +682,22 @@ def server_source(context: Context) -> str:
     return (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
 
 
+def loops_over_one_text(context: Context) -> dict[str, Any]:
+    """A `for` over sys.stdin.readline() or sys.stdin.read(): it walks the characters of one text,
+    not the input's lines, and ends with it (its line, code and call; {} when there is none)."""
+    try:
+        tree = parse_python(server_source(context))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    for node in ast.walk(tree):
+        call = node.iter if isinstance(node, ast.For) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("readline", "read") \
+                and ast.unparse(call.func.value).endswith("stdin"):
+            return {"line": node.lineno, "code": f"for {ast.unparse(node.target)} in {ast.unparse(call)}:",
+                    "call": f"{call.func.attr}()"}
+    return {}
+
+
 def notification_misnamed(context: Context) -> str:
     """A text close to "notifications/initialized" ("initialized") in a source that never writes it, or ""."""
     source = server_source(context)
@@ -757,6 +775,11 @@ def by_part(check: Check, context: Context) -> None:
     """The server checks' `rule`: the check's run on the stdio sessions when the whole server runs;
     when it stopped on a part still to write, parts 1 and 2 by their own calls; part 3 waits."""
     part, whole = check.task, context.probe(S).traceback()  # what `python server.py` wrote
+    if part == "server-3" and check.id != "server.keeps-running" and loops_over_one_text(context):
+        try:  # a loop over one text ends early: what it got right still counts, the rest follows from it
+            return check.run(context)
+        except Failed:
+            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang)) from None
     missing = unwritten_task(whole)  # the part it said it still misses, or ""
     printed = whole if missing else ""
     if part != "server-1" and part_one_unwritten(context, missing):
@@ -805,12 +828,12 @@ PART_THREE_FRAME = re.compile(r'File "[^"\n]*server\.py", line \d+, in (?:handle
 
 def stopped_early(context: Context) -> bool:
     """Did a server written on the skeleton stop early, on a line the lesson's server answers (a
-    crash, an exit), after a reply or in part 3's functions? Then parts 1 and 2 are judged by
-    their own calls."""
-    return on_skeleton(context) and any(
+    crash, an exit), after a reply or in part 3's functions, or loop over one text (it ends with
+    it)? Then parts 1 and 2 are judged by their own calls."""
+    return on_skeleton(context) and (bool(loops_over_one_text(context)) or any(
         (seen := context.probe(name)).run is not None and seen.stopped_at is not None
         and (bool(seen.lines) or PART_THREE_FRAME.search(seen.run.err) is not None)
-        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH)
+        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH))
 
 
 def part_one_unwritten(context: Context, missing: str) -> bool:
@@ -1066,6 +1089,10 @@ REASONS = {
         "server.state_typo_ready": "La requête {what} reçoit encore -32600, et votre serveur écrit « {typo} » une "
                                    "fois, « {word} » ailleurs : une faute de frappe dans un nom d’état ? Un état "
                                    "s’écrit pareil là où il est donné et là où il est testé.",
+        "server.loops_over_one_text": "Ligne {line} de votre server.py, `{code}` parcourt les caractères d’un seul "
+                                      "texte : sys.stdin.{call} rend un texte, et for en prend chaque caractère, puis "
+                                      "s’arrête. Pour lire l’entrée ligne par ligne jusqu’à sa fin : "
+                                      "`for line in sys.stdin:`.",
         "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
                            "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "La ligne {number} de la sortie tient plusieurs réponses, séparées par les deux "
@@ -1208,6 +1235,9 @@ REASONS = {
         "server.state_typo_ready": "The request {what} still gets -32600, and your server writes “{typo}” once, "
                                    "“{word}” elsewhere: a typo in a state's name? A state is spelt the same where it "
                                    "is set and where it is tested.",
+        "server.loops_over_one_text": "Line {line} of your server.py, `{code}` walks the characters of a single "
+                                      "text: sys.stdin.{call} returns a text, and for takes each of its characters, "
+                                      "then stops. To read the input line by line to its end: `for line in sys.stdin:`.",
         "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
                            "go to stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "Line {number} of the output holds several replies, separated by the two "
