@@ -24,6 +24,29 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 # name: (file, line in the lesson-style answer, its mistaken replacement, the check the first ✗ names,
 #        words of its message in French, in English)
 MISTAKES = {
+    "the server offers its newest version instead of refusing (the spec's rule)": (
+        "server", '        return echec(msg["id"], -32602, "Version non prise en charge", {"requested": demandee, '
+                  '"supported": VERSIONS})\n', "        demandee = VERSIONS[0]\n", "server.refuses-unknown-version",
+        "votre serveur propose la version \"2025-03-26\" au lieu de refuser. C’est la règle de la spécification MCP",
+        "your server offers the version \"2025-03-26\" instead of refusing. That is the MCP specification's rule"),
+    "the server's gate spells the ready state prêt": (
+        "server", '    if etat in ("nouveau", "attente"):\n', '    if etat != "prêt":\n', "server.tools-list-when-ready",
+        "et votre serveur écrit « prêt » une fois, « pret » ailleurs : une faute de frappe dans un nom d’état ?",
+        "and your server writes “prêt” once, “pret” elsewhere: a typo in a state's name?"),
+    "the client asks the model with the capabilities alone": (
+        "client", 'q = "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : " + capacites',
+        "q = capacites", "client.asks-model",
+        "Le message de l’utilisateur ne porte que les capacités, sans la question",
+        "The user's message holds only the capabilities, without the question"),
+    "the client's question starts with the sample": (
+        "client", 'q = "En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : " + capacites',
+        'q = "Il peut lister des outils, et il ne dit pas que sa liste va changer. " + capacites', "client.asks-model",
+        "Le message de l’utilisateur commence par l’échantillon au lieu de la question",
+        "The user's message starts with the sample instead of the question"),
+    "the client gives its question as the sample": (
+        "client", '"Il peut lister des outils, et il ne dit pas que sa liste va changer.", 60)',
+        '"En une phrase, dites ce que peut faire un serveur qui annonce ces capacités : ", 60)', "client.gives-sample",
+        "ask reçoit la question comme échantillon", "ask gets the question as its sample"),
     "the server ends its replies with a raw backslash-n": (
         "server", '    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         '    print(json.dumps({"jsonrpc": "2.0", **m}), end=r"\\n", flush=True)\n', "server.json-rpc-replies",
@@ -119,12 +142,12 @@ MISTAKES = {
         "log messages go to stderr, print(..., file=sys.stderr)"),
     "the server skips the waiting state": (
         "server", '    etat = "attente"\n', '    etat = "pret"\n', "server.gate-while-waiting",
-        "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600",
-        "Reply to the request tools/list (id 4): error.code is missing instead of -32600"),
+        "Réponse à la requête tools/list (id 4) : un result, là où la leçon attend l’erreur -32600",
+        "Reply to the request tools/list (id 4): a result, where the lesson expects the error -32600"),
     "the server echoes any version": (
         "server", "    if demandee not in VERSIONS:\n", "    if False:\n", "server.refuses-unknown-version",
-        "Réponse à la requête initialize (id 2) : error.code manque, au lieu de valoir -32602",
-        "Reply to the request initialize (id 2): error.code is missing instead of -32602"),
+        "Réponse à la requête initialize (id 2) : un result, là où la leçon attend l’erreur -32602",
+        "Reply to the request initialize (id 2): a result, where the lesson expects the error -32602"),
     "the server forgets the -32602 data": (
         "server", '"Version non prise en charge", {"requested": demandee, "supported": VERSIONS})',
         '"Version non prise en charge")', "server.error-data",
@@ -139,15 +162,17 @@ MISTAKES = {
     "any notification makes the server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if etat == "attente":\n', "server.gate-while-waiting",
-        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) : error.code manque, au lieu de valoir -32600.',
-        'Reply to the request tools/list sent while waiting (after initialize, before the notification): error.code is missing instead of -32600.'),
+        'Réponse à la requête tools/list envoyée pendant l’attente (après initialize, avant la notification) '
+        ': un result, là où la leçon attend l’erreur -32600',
+        'Reply to the request tools/list sent while waiting (after initialize, before the notification): a '
+        'result, where the lesson expects the error -32600'),
     "the initialized notification makes a new server ready": (
         "server", '        if msg.get("method") == "notifications/initialized" and etat == "attente":\n',
         '        if msg.get("method") == "notifications/initialized":\n', "server.gate-before-initialize",
-        "Réponse à la requête tools/list envoyée après notifications/initialized, avant tout initialize : error.code manque, "
-        "au lieu de valoir -32600.",
-        "Reply to the request tools/list sent after notifications/initialized, before any initialize: error.code is "
-        "missing instead of -32600."),
+        "Réponse à la requête tools/list envoyée après notifications/initialized, avant tout initialize : un result, "
+        "là où la leçon attend l’erreur -32600",
+        "Reply to the request tools/list sent after notifications/initialized, before any initialize: a "
+        "result, where the lesson expects the error -32600"),
     "the server reuses one dict for every reply": (
         "server", 'def envoyer(m):\n    print(json.dumps({"jsonrpc": "2.0", **m}), flush=True)\n',
         'def envoyer(m, plein={"jsonrpc": "2.0"}):\n    plein.update(m)\n    print(json.dumps(plein), flush=True)\n',
@@ -260,16 +285,16 @@ MISTAKES = {
         "server", "    if demandee not in VERSIONS:\n", "    if not demandee or demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
         "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
-        "error.code manque, au lieu de valoir -32602.",
-        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
-        "missing instead of -32602."),
+        "un result, là où la leçon attend l’erreur -32602",
+        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: a "
+        "result, where the lesson expects the error -32602"),
     "the server compares versions as dates and meets no version": (
         "server", "    if demandee not in VERSIONS:\n", "    if demandee < min(VERSIONS):\n",
         "server.refuses-unknown-version",
         "Réponse à la requête initialize qui demande la version 2099-01-01, plus récente que celles de VERSIONS : "
-        "error.code manque, au lieu de valoir -32602.",
-        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: error.code is "
-        "missing instead of -32602."),
+        "un result, là où la leçon attend l’erreur -32602",
+        "Reply to the request initialize asking for version 2099-01-01, newer than those in VERSIONS: a "
+        "result, where the lesson expects the error -32602"),
     "initialize changes a variable of its own": (
         "server", "def initialiser(msg):\n    global etat\n", "def initialiser(msg):\n",
         "server.tools-list-when-ready",
@@ -669,8 +694,8 @@ MISTAKES = {
     "the server has no state gate": (
         "server", '    if etat in ("nouveau", "attente"):\n        return echec(msg["id"], -32600, "Pas initialisé")\n', "",
         "server.gate-before-initialize",
-        "Réponse à la requête tools/list (id 1) : error.code manque, au lieu de valoir -32600.",
-        "Reply to the request tools/list (id 1): error.code is missing instead of -32600."),
+        "Réponse à la requête tools/list (id 1) : un result, là où la leçon attend l’erreur -32600",
+        "Reply to the request tools/list (id 1): a result, where the lesson expects the error -32600"),
     "the server answers an unknown method with -32600": (
         "server", 'echec(msg["id"], -32601, "Méthode inconnue : "', 'echec(msg["id"], -32600, "Méthode inconnue : "',
         "server.unknown-method",
@@ -679,9 +704,10 @@ MISTAKES = {
     "the server accepts a second initialize": (
         "server", 'return initialiser(msg) if etat == "nouveau" else echec(msg["id"], -32600, "Déjà initialisé")',
         "return initialiser(msg)", "server.second-initialize",
-        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : error.code manque, au "
-        "lieu de valoir -32600.",
-        "Reply to the request initialize sent a second time, while waiting: error.code is missing instead of -32600."),
+        "Réponse à la requête initialize envoyée une deuxième fois, pendant l’attente : un result, là où la "
+        "leçon attend l’erreur -32600",
+        "Reply to the request initialize sent a second time, while waiting: a result, where the lesson "
+        "expects the error -32600"),
     "the server announces listChanged true": (
         "server", '{"tools": {"listChanged": False}}', '{"tools": {"listChanged": True}}', "server.list-changed-false",
         "Réponse à la requête initialize (id 3) : result.capabilities.tools.listChanged vaut true au lieu de false.",
@@ -749,8 +775,8 @@ MISTAKES = {
         'your server tests in ("nouveau"): parentheses around a single text make no tuple'),
     "the server's gate lets the waiting state through": (
         "server", '    if etat in ("nouveau", "attente"):\n', '    if etat in ("nouveau",):\n', "server.gate-while-waiting",
-        "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600.",
-        "Reply to the request tools/list (id 4): error.code is missing instead of -32600."),
+        "Réponse à la requête tools/list (id 4) : un result, là où la leçon attend l’erreur -32600",
+        "Reply to the request tools/list (id 4): a result, where the lesson expects the error -32600"),
     "the client sends a request with id null": (
         "client", '    {"id": 4, "method": "tools/list"},', '    {"id": None, "method": "tools/list"},', "client.seven-messages",
         'Le message 4 a "id": null au lieu de 4 : une requête porte un id',
@@ -1122,7 +1148,8 @@ def test_a_gate_that_lets_waiting_through_is_not_taken_for_a_state_typo(tmp_path
                              '    if state == "nouveau":\n'), encoding="utf-8")
     named, message = first_failure(run_some(folder, "server.", lang="fr"))
     assert (named, message.splitlines()[0]) == (
-        "server.gate-while-waiting", "Réponse à la requête tools/list (id 4) : error.code manque, au lieu de valoir -32600.")
+        "server.gate-while-waiting", "Réponse à la requête tools/list (id 4) : un result, là où la leçon attend l’erreur "
+        "-32600 : votre serveur accepte ce que la leçon refuse.")
 
 
 def solutions_copy(folder, file: str = "", old: str = "", new: str = ""):

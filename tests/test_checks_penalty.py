@@ -17,6 +17,13 @@ MISTAKES = {
                              {"server.refuses-unknown-version"}),
     "VERSIONS without 2024-11-05": ("server.py", 'VERSIONS = ["2025-03-26", "2024-11-05"]', 'VERSIONS = ["2025-03-26"]',
                                     {"server.accepts-known-version"}),
+    # Part 3 is judged with the lesson's initialize lent: its states never move on part 2's mistake.
+    "the version test inverted": ("server.py", "    if requested not in VERSIONS:\n", "    if requested in VERSIONS:\n",
+                                  {"server.refuses-unknown-version", "server.accepts-known-version"}),
+    "ready spelt prêt in the gate": ("server.py", '    if state != "pret":\n', '    if state != "prêt":\n',
+                                     {"server.tools-list-when-ready"}),
+    "a question without its words": ("client.py", '"content": TEXT["question"] + to_json(capabilities)}',
+                                     '"content": to_json(capabilities)}', {"client.asks-model"}),
     "a client without jsonrpc": ("client.py", '        line = to_json({"jsonrpc": "2.0", **message})\n',
                                  "        line = to_json(message)\n", {"client.jsonrpc-on-every-message"}),
 }
@@ -40,5 +47,7 @@ def test_a_classic_mistake_costs_exactly_the_rule_it_breaks(tmp_path, name):
     assert {r.id for r in waiting} == WAITING.get(name, set())
 
 
-# The data of a refusal cannot be judged when nothing is refused.
-WAITING = {"accept every version": {"server.error-data"}}
+# The data of a refusal cannot be judged when the unknown version is not refused; a request refused
+# as if the server were never ready is said once, by tools/list's check.
+WAITING = {"accept every version": {"server.error-data"}, "the version test inverted": {"server.error-data"},
+           "ready spelt prêt in the gate": {"server.unknown-method"}}

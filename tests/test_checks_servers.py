@@ -13,7 +13,7 @@ from checks_helpers import FIXTURES, failed, mutate, run_some
 from conftest import ROOT
 from lab.checks import registry
 from lab.process.launch import HERE
-from lab.results import PASSED, SKIPPED
+from lab.results import FAILED, PASSED, SKIPPED
 
 ALT = (FIXTURES / "alt_server.py").read_text()
 
@@ -171,3 +171,22 @@ def test_an_invalid_request_given_another_code_costs_not_a_request_only(tmp_path
                              new), encoding="utf-8")
     report = run_some(folder, "server.", lang="en")
     assert failed(report) == {"server.not-a-request"}, [(r.id, r.message) for r in report.results if r.status != PASSED]
+
+
+@pytest.mark.parametrize("call", ["readline", "read"])
+def test_a_loop_over_one_text_of_stdin_is_named_and_costs_part_three_only(tmp_path, call):
+    """`for line in sys.stdin.readline():` walks the characters of one line (read(): of the whole
+    input), answering each, then ends: keeps-running names the loop; parts 1 and 2 are judged by
+    their own calls, and part 3's other checks that fail wait for it (one mistake, one cost)."""
+    folder = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    server = folder / "server.py"
+    source = mutate(server.read_text(encoding="utf-8"), "    for line in sys.stdin:\n", f"    for line in sys.stdin.{call}():\n")
+    server.write_text(source, encoding="utf-8")
+    number = source.splitlines().index(f"    for line in sys.stdin.{call}():") + 1
+    report = run_some(folder, "server.", lang="en")
+    said = [(r.id, r.message) for r in report.results if r.status == FAILED]
+    assert said == [("server.keeps-running", f"Line {number} of your server.py, `for line in sys.stdin.{call}():` walks "
+                     f"the characters of a single text: sys.stdin.{call}() returns a text, and for takes each of its "
+                     "characters, then stops. To read the input line by line to its end: `for line in sys.stdin:`.")]
+    assert {r.task for r in report.results if r.status != PASSED} == {"server-3"}

@@ -600,6 +600,11 @@ def asks_model(context: Context) -> None:
     if asking[0].get("role") != "user":  # the facts are the system's words; the question is the user's
         raise Failed('"role": "user"', shown_value(asking[0]), reason="client.question_role",
                      fields={"role": json.dumps(asking[0].get("role"))})
+    content = str(asking[0]["content"]).rstrip()
+    before = content[:-len(next(spelling for spelling in spellings if content.endswith(spelling)))].strip()
+    if not before or before in sample_texts(context):  # the capabilities alone, or after the sample's words
+        raise Failed(question, shown_value(asking[0]),
+                     reason="client.question_is_sample" if before else "client.question_without_words")
     facts = reference.load("model_setup").facts  # given: the system message the model gets first
     given = [facts(capabilities, lang) for lang in ("fr", "en") if facts(capabilities, lang) in messages]
     own = read_student_file(context.folder / "model_setup.py")
@@ -630,12 +635,18 @@ def gives_sample(context: Context) -> None:
     if len(asks) != 1 or (isinstance(asks[0].get("sample"), int) and isinstance(asks[0].get("max_tokens"), str)):
         return  # no call, several, or the sample swapped with the cap: client.asks-model's mistake, not charged twice
     sample, messages = asks[0].get("sample"), asks[0].get("messages")
-    if isinstance(sample, str) and isinstance(messages, list) and any(
-            isinstance(m, dict) and m.get("content") == sample for m in messages):
+    if isinstance(sample, str) and sample.strip() not in ("", *sample_texts(context)) and isinstance(messages, list) \
+            and any(isinstance(m, dict) and str(m.get("content")).startswith(sample.strip()) for m in messages):
         raise Failed(reference.client_sample(context.lang), shown_value(sample), reason="client.sample_is_question")
     if not (isinstance(sample, str) and sample.strip()):
         given = shown_value(sample)
         raise Failed(reference.client_sample(context.lang), given, reason="client.sample_not_text", fields={"given": given})
+
+
+def sample_texts(context: Context) -> set[str]:
+    """The lesson's sample in either language, and the student's handout's own (TEXTS[lang]["sample"])."""
+    texts = [table.get("sample") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
+    return {text.strip() for text in (*texts, *map(reference.client_sample, ("fr", "en"))) if isinstance(text, str)}
 
 
 def shown_value(value: Any) -> str:
@@ -799,6 +810,11 @@ REASONS = {
         "client.crashed_before_closing": "Le client s’est arrêté sur une erreur (code {code}) avant de fermer l’entrée "
                                          "du serveur : ce qu’il a écrit, ci-dessous, dit pourquoi.",
         "client.question_lacks_capabilities": "La question ne finit pas par les capacités annoncées (result.capabilities de la réponse 3), en JSON.",
+        "client.question_without_words": "Le message de l’utilisateur ne porte que les capacités, sans la question : "
+                                         "comme client2.js, il est TEXT[\"question\"] suivi des capacités en JSON.",
+        "client.question_is_sample": "Le message de l’utilisateur commence par l’échantillon au lieu de la question : "
+                                     "comme client2.js, il est TEXT[\"question\"] suivi des capacités en JSON ; "
+                                     "l’échantillon est le deuxième argument d’ask.",
         "client.question_lacks_facts": "Le modèle ne reçoit pas, avant la question, le message système de facts(capacités).",
         "client.facts_of_other": "Le message système n’est pas celui des capacités annoncées : facts reçoit les "
                                  "capacités (announced_capabilities), celles que la question donne en JSON.",
@@ -930,6 +946,11 @@ REASONS = {
         "client.crashed_before_closing": "The client stopped on an error (code {code}) before closing the server's "
                                          "input: what it wrote, below, says why.",
         "client.question_lacks_capabilities": "The question does not end with the announced capabilities (reply 3's result.capabilities), as JSON.",
+        "client.question_without_words": "The user's message holds only the capabilities, without the question: as "
+                                         "in client2.js, it is TEXT[\"question\"] followed by the capabilities as JSON.",
+        "client.question_is_sample": "The user's message starts with the sample instead of the question: as in "
+                                     "client2.js, it is TEXT[\"question\"] followed by the capabilities as JSON; the "
+                                     "sample is ask's second argument.",
         "client.question_lacks_facts": "The model does not get the system message of facts(capabilities) before the question.",
         "client.facts_of_other": "The system message is not the one of the announced capabilities: facts gets the "
                                  "capabilities (announced_capabilities), those the question gives as JSON.",

@@ -16,7 +16,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
                                unwritten_task)
 from lab.checks.reference import parse_python, reference_replies, scenario_messages
 from lab.checks.server_session import (
-    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
+    MISSING, NOT_READ, as_field, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
     field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same, stopped_before)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
@@ -194,6 +194,8 @@ def glued(line: str) -> bool:
 
 
 def keeps_running(context: Context) -> None:
+    if walked := loops_over_one_text(context):
+        raise Failed("for line in sys.stdin:", walked["code"], reason="server.loops_over_one_text", fields=walked)
     for probe in (S, R):
         transcript: Transcript = context.probe(probe)
         if transcript.stopped_at is not None and transcript.run is not None:
@@ -529,9 +531,20 @@ def waits_for_an_accepted_initialize(context: Context) -> None:
         raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
 
 
+LIST_CHANGED = "result.capabilities.tools.listChanged"
+
+
 def list_changed_false(context: Context) -> None:
     waits_for_an_accepted_initialize(context)
-    expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
+    probe, request_id = first_accepted(context)
+    transcript: Transcript = context.probe(probe)
+    if "result" not in find(transcript.reference, request_id):  # accepted, though the lesson refuses it
+        got = field_of(find(transcript.replies, request_id), LIST_CHANGED)
+        if got is not False:  # what it announces is judged all the same, against reply 3's
+            raise Failed(False, as_field(got), reason="reply.differs", fields={
+                "what": transcript.request(request_id), "path": LIST_CHANGED, "got": as_field(got), "want": "false"})
+        return
+    expect_reply(context, probe, request_id, (LIST_CHANGED,))
 
 
 def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str, ...]) -> Callable[[Context], None]:
@@ -547,6 +560,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             return Failed(as_json(find(transcript.reference, request_id)), as_json(reply), reason=reason, fields=fields)
 
         if field_of(reply, "error.code") == -32600 and field_of(listed, "error.code") == -32600:
+            if reply is not listed:  # one cause, said once: by tools/list's check
+                raise Skipped(WAITS_FOR, title=check_title("server.tools-list-when-ready", context.lang))
             if slip := comparison_slip(context):
                 raise wrong(slip[0], what=what, **slip[1])
             if initialize_routed_away(context):
@@ -554,6 +569,8 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
             stayed_new = is_result(context.probe(R), "init-again-waiting")  # initialize accepted twice
             if (near := notification_misnamed(context)) and not stayed_new:
                 raise wrong("server.notification_misnamed", what=what, near=near)
+            if (typo := state_typo(server_source(context))) and not stayed_new:
+                raise wrong("server.state_typo_ready", what=what, typo=typo[0], word=typo[1])
             raise wrong("server.stayed_new" if stayed_new else "server.never_ready", what=what)
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
             raise wrong("server.unknown_tools_list", what=what)
@@ -665,6 +682,22 @@ def server_source(context: Context) -> str:
     return (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
 
 
+def loops_over_one_text(context: Context) -> dict[str, Any]:
+    """A `for` over sys.stdin.readline() or sys.stdin.read(): it walks the characters of one text,
+    not the input's lines, and ends with it (its line, code and call; {} when there is none)."""
+    try:
+        tree = parse_python(server_source(context))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    for node in ast.walk(tree):
+        call = node.iter if isinstance(node, ast.For) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("readline", "read") \
+                and ast.unparse(call.func.value).endswith("stdin"):
+            return {"line": node.lineno, "code": f"for {ast.unparse(node.target)} in {ast.unparse(call)}:",
+                    "call": f"{call.func.attr}()"}
+    return {}
+
+
 def notification_misnamed(context: Context) -> str:
     """A text close to "notifications/initialized" ("initialized") in a source that never writes it, or ""."""
     source = server_source(context)
@@ -712,14 +745,22 @@ def gate_while_waiting(context: Context) -> None:
         if one := ONE_TEXT_IN_PARENTHESES.search(source):
             raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.in_a_text",
                          fields={"code": one[0]}) from None
-        words = Counter(re.findall(r"""["'](\w+)["']""", source))
-        states = [word for word in STATE_NAMES if word in words]  # only a state's name: "initialize" is no typo of "not_initialized"
-        for once in (word for word, count in words.items() if count == 1 and word not in STATE_NAMES):
-            near = difflib.get_close_matches(once, states, 1, 0.8)
-            if near:
-                raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
-                             fields={"typo": once, "word": near[0]}) from None
+        if typo := state_typo(source):
+            raise Failed(failed.expected, failed.actual, focus=failed.focus, reason="server.state_typo",
+                         fields={"typo": typo[0], "word": typo[1]}) from None
         raise
+
+
+def state_typo(source: str) -> tuple[str, str] | None:
+    """A state's name spelt otherwise once ("atente"), or "prêt" beside the lesson's "pret": (typo, name)."""
+    words = Counter(re.findall(r"""["'](\w+)["']""", source))
+    if words["pret"] and words["prêt"]:  # the rarer is the typo; as often, the lesson's spelling is kept
+        return ("pret", "prêt") if words["pret"] < words["prêt"] else ("prêt", "pret")
+    states = [word for word in STATE_NAMES if word in words]  # only a state's name: "initialize" is no typo of "not_initialized"
+    for once in (word for word, count in words.items() if count == 1 and word not in STATE_NAMES):
+        if near := difflib.get_close_matches(once, states, 1, 0.8):
+            return once, near[0]
+    return None
 
 
 def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
@@ -734,6 +775,11 @@ def by_part(check: Check, context: Context) -> None:
     """The server checks' `rule`: the check's run on the stdio sessions when the whole server runs;
     when it stopped on a part still to write, parts 1 and 2 by their own calls; part 3 waits."""
     part, whole = check.task, context.probe(S).traceback()  # what `python server.py` wrote
+    if part == "server-3" and check.id != "server.keeps-running" and loops_over_one_text(context):
+        try:  # a loop over one text ends early: what it got right still counts, the rest follows from it
+            return check.run(context)
+        except Failed:
+            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang)) from None
     missing = unwritten_task(whole)  # the part it said it still misses, or ""
     printed = whole if missing else ""
     if part != "server-1" and part_one_unwritten(context, missing):
@@ -782,12 +828,12 @@ PART_THREE_FRAME = re.compile(r'File "[^"\n]*server\.py", line \d+, in (?:handle
 
 def stopped_early(context: Context) -> bool:
     """Did a server written on the skeleton stop early, on a line the lesson's server answers (a
-    crash, an exit), after a reply or in part 3's functions? Then parts 1 and 2 are judged by
-    their own calls."""
-    return on_skeleton(context) and any(
+    crash, an exit), after a reply or in part 3's functions, or loop over one text (it ends with
+    it)? Then parts 1 and 2 are judged by their own calls."""
+    return on_skeleton(context) and (bool(loops_over_one_text(context)) or any(
         (seen := context.probe(name)).run is not None and seen.stopped_at is not None
         and (bool(seen.lines) or PART_THREE_FRAME.search(seen.run.err) is not None)
-        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH)
+        and not isinstance(seen.sent[seen.stopped_at], bytes) for name in BOTH))
 
 
 def part_one_unwritten(context: Context, missing: str) -> bool:
@@ -843,17 +889,28 @@ def part_one_passes(context: Context) -> bool:
 
 
 def initialize_lent(context: Context) -> Context:
-    """The sessions with part 2 lent when the server stopped early, its initialize raising in
-    part 2's own calls, and they run to their end; else the whole server's."""
-    if not stopped_early(context):
-        return context
-    found: parts.PartsRun = context.probe("server.parts")
-    calls = found.calls.get(("server-2", S), []) + found.calls.get(("server-2", R), [])
-    if not any("error" in facts and not unwritten_task(facts["error"]) for name, facts in calls
-               if name.startswith("initialize(")):
+    """The sessions with part 2 lent, when they run to their end, for a server on the skeleton
+    that stopped early, its initialize raising in part 2's own calls, or whose initialize accepts
+    what the lesson refuses or the reverse (part 2's version rule); else the whole server's."""
+    if stopped_early(context):
+        found: parts.PartsRun = context.probe("server.parts")
+        calls = found.calls.get(("server-2", S), []) + found.calls.get(("server-2", R), [])
+        if not any("error" in facts and not unwritten_task(facts["error"]) for name, facts in calls
+                   if name.startswith("initialize(")):
+            return context
+    elif not (on_skeleton(context) and versions_answered_otherwise(context)):
         return context
     lent = parts.PartView(context, {S: lambda: context.probe(S_LENT2), R: lambda: context.probe(R_LENT2)})
     return context if stopped_early(lent) else lent
+
+
+def versions_answered_otherwise(context: Context) -> bool:
+    """Did the lesson's initialize 1999-01-01 or 2024-11-05 get a result where the lesson's server
+    gives an error, or the reverse, other than part 3's gate or routing (initialize_routed_away)?"""
+    transcript: Transcript = context.probe(S)
+    return not initialize_routed_away(context) and any(
+        isinstance(reply := find(transcript.replies, request_id), dict)
+        and ("result" in reply) != ("result" in find(transcript.reference, request_id)) for request_id in (2, 3))
 
 
 def direct_json_rpc_replies(context: parts.PartView) -> None:
@@ -1029,6 +1086,13 @@ REASONS = {
         "server.state_typo": "La requête tools/list envoyée pendant l’attente n’est pas refusée (-32600), et votre "
                              "serveur écrit « {typo} » une fois, « {word} » ailleurs : une faute de frappe dans un nom "
                              "d’état ? Un état s’écrit pareil là où il est donné et là où il est testé.",
+        "server.state_typo_ready": "La requête {what} reçoit encore -32600, et votre serveur écrit « {typo} » une "
+                                   "fois, « {word} » ailleurs : une faute de frappe dans un nom d’état ? Un état "
+                                   "s’écrit pareil là où il est donné et là où il est testé.",
+        "server.loops_over_one_text": "Ligne {line} de votre server.py, `{code}` parcourt les caractères d’un seul "
+                                      "texte : sys.stdin.{call} rend un texte, et for en prend chaque caractère, puis "
+                                      "s’arrête. Pour lire l’entrée ligne par ligne jusqu’à sa fin : "
+                                      "`for line in sys.stdin:`.",
         "server.not_json": "La ligne {number} de la sortie n’est pas du JSON. Sur stdout, rien que les réponses : les "
                            "messages de suivi vont sur stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "La ligne {number} de la sortie tient plusieurs réponses, séparées par les deux "
@@ -1168,6 +1232,12 @@ REASONS = {
         "server.state_typo": "The request tools/list sent while waiting is not refused (-32600), and your server "
                              "writes “{typo}” once, “{word}” elsewhere: a typo in a state's name? A state is spelt "
                              "the same where it is set and where it is tested.",
+        "server.state_typo_ready": "The request {what} still gets -32600, and your server writes “{typo}” once, "
+                                   "“{word}” elsewhere: a typo in a state's name? A state is spelt the same where it "
+                                   "is set and where it is tested.",
+        "server.loops_over_one_text": "Line {line} of your server.py, `{code}` walks the characters of a single "
+                                      "text: sys.stdin.{call} returns a text, and for takes each of its characters, "
+                                      "then stops. To read the input line by line to its end: `for line in sys.stdin:`.",
         "server.not_json": "Line {number} of the output is not JSON. On stdout, nothing but the replies: log messages "
                            "go to stderr, print(..., file=sys.stderr).",
         "server.escaped_newline": "Line {number} of the output holds several replies, separated by the two "

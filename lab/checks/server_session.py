@@ -314,6 +314,15 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
         raise Failed(expected, actual, reason="server.error_under_result", fields={"what": what}, focus=("result",))
     if refused_then_moved(transcript, request_id):
         raise Failed(expected, actual, reason="server.refused_but_moved", fields={"what": what}, focus=("error.code",))
+    if "error" in expected and isinstance(actual.get("result"), dict) and any(p.startswith("error") for p in paths):
+        offered = field_of(actual, "result.protocolVersion")
+        asked = next((field_of(m, "params.protocolVersion") for m in transcript.sent
+                      if isinstance(m, dict) and same(m.get("id", MISSING), request_id)), MISSING)
+        if field_of(expected, "error.code") == -32602 and isinstance(offered, str) and offered != asked:
+            raise Failed(expected, actual, reason="server.offers_another_version", focus=("result.protocolVersion",),
+                         fields={"what": what, "offered": as_field(offered)})
+        raise Failed(expected, actual, reason="reply.result_not_error", focus=("result",),
+                     fields={"what": what, "code": as_field(field_of(expected, "error.code"))})
     if "result" in expected and isinstance(actual.get("error"), dict) and any(p.startswith("result") for p in paths):
         error = actual["error"]
         raise Failed(expected, actual, reason="reply.error_not_result", focus=("error",),
@@ -377,6 +386,12 @@ REASONS = {
         "reply.missing": "Réponse à la requête {what} : {path} manque, au lieu de valoir {want}.",
         "reply.error_not_result": ("Réponse à la requête {what} : l’erreur {code} ({message}), là où la leçon "
                                    "attend un result : votre serveur refuse ce que la leçon accepte."),
+        "reply.result_not_error": ("Réponse à la requête {what} : un result, là où la leçon attend l’erreur {code} : "
+                                   "votre serveur accepte ce que la leçon refuse."),
+        "server.offers_another_version": ("Réponse à la requête {what} : votre serveur propose la version {offered} au "
+                                          "lieu de refuser. C’est la règle de la spécification MCP, celle de "
+                                          "bonus_server.py ; le server.py de la leçon refuse une version qu’il ne "
+                                          "parle pas : l’erreur -32602, avec requested et supported en data."),
         "reply.misspelt": "Réponse à la requête {what} : {path} manque, mais la réponse a {near} : une faute de frappe "
                           "pour {name} ?",
         "sent.ping-new": "ping envoyée avant initialize",
@@ -405,6 +420,12 @@ REASONS = {
         "reply.missing": "Reply to the request {what}: {path} is missing instead of {want}.",
         "reply.error_not_result": ("Reply to the request {what}: the error {code} ({message}), where the lesson "
                                    "expects a result: your server refuses what the lesson accepts."),
+        "reply.result_not_error": ("Reply to the request {what}: a result, where the lesson expects the error {code}: "
+                                   "your server accepts what the lesson refuses."),
+        "server.offers_another_version": ("Reply to the request {what}: your server offers the version {offered} "
+                                          "instead of refusing. That is the MCP specification's rule, bonus_server.py's; "
+                                          "the lesson's server.py refuses a version it does not speak: the error "
+                                          "-32602, with requested and supported as data."),
         "reply.misspelt": "Reply to the request {what}: {path} is missing, but the reply has {near}: a typo for "
                           "{name}?",
         "sent.ping-new": "ping sent before initialize",
