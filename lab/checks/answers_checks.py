@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable
 
 from lab import time_limits
 from lab.checks.engine import Check, Context, Failed, Probe
-from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages
+from lab.checks.reference import encode_lines, load, new_session, reference_replies, scenario_messages, states
 from lab.checks.server_session import MISSING
 from lab.checks.texts import own_words, say
 from lab.process.student import read_student_file
@@ -314,12 +314,12 @@ def named(text: str, among: set[str]) -> list[str]:
 def keywords(context: Context) -> None:
     cells, tables = table(context, "mots_cles"), context.probe("answers.file")
     requests = {m["method"] for m in scenario_messages() if "id" in m} | {"ping"}  # the lesson's requests
-    states = {normalize(s.value) for s in load("server").State} | {s.name.lower() for s in load("server").State}
+    named_states = {normalize(state) for state in states()} | {"new", "waiting", "ready"}  # the lesson's, or in English
     wrong = [
         keyword(cells, tables, "poignee_de_main", "answers.asks_handshake", lambda text: named(text, requests),
                 lambda text: any(opens_session(word) for word in words(text)), "answers.why_not_the_opening", requests),
-        keyword(cells, tables, "etat", "answers.asks_state", lambda text: named(text, states),
-                lambda text: normalize(text) in states, "answers.why_not_a_state", states),
+        keyword(cells, tables, "etat", "answers.asks_state", lambda text: named(text, named_states),
+                lambda text: normalize(text) in named_states, "answers.why_not_a_state", named_states),
         keyword(cells, tables, "negocier", "answers.asks_version", lambda text: list(dict.fromkeys(VERSION.findall(text))),
                 lambda text: (version := VERSION.search(text)) is not None
                 and initialize_outcome(version.group()) == ("result", version.group()),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import enum
 import errno
 import gc
 import importlib.util
@@ -40,12 +39,7 @@ def load(name: str) -> ModuleType:
 
 @lru_cache(maxsize=None)
 def _load(name: str) -> ModuleType:
-    module = _exec(name, f"lab_reference_{name}")
-    if name == "server":
-        # For callers written against a class-based server: the states as an Enum.
-        module.State = enum.Enum("State", {  # type: ignore[attr-defined]
-            english.upper(): french for english, french in zip(("new", "waiting", "ready"), _walk_states(module))})
-    return module
+    return _exec(name, f"lab_reference_{name}")
 
 
 def _exec(name: str, module_name: str) -> ModuleType:
@@ -81,13 +75,12 @@ def _compiled(path: Path) -> CodeType:
 class ReferenceSession:
     """The reference server with its own state: lines in, replies out, no pipes."""
 
-    def __init__(self, lang: str = "fr", module: Optional[ModuleType] = None) -> None:
-        if module is None:
-            shared = load("server")
-            with _loading:
-                module = _exec("server", "lab_reference_server_session")
-            # The values the checks read from load("server") are the ones every session speaks.
-            module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
+    def __init__(self, lang: str = "fr") -> None:
+        shared = load("server")
+        with _loading:
+            module = _exec("server", "lab_reference_server_session")
+        # The values the checks read from load("server") are the ones every session speaks.
+        module.VERSIONS, module.TEXTS, module.SERVER_INFO = shared.VERSIONS, shared.TEXTS, shared.SERVER_INFO
         self.module = module
         self.collected: list[dict] = []
         module.TEXT = module.TEXTS[lang]
@@ -108,17 +101,6 @@ class ReferenceSession:
 
     def handle(self, message: Any) -> Optional[dict]:
         return self.handle_line(json.dumps(message, ensure_ascii=False))
-
-
-def _walk_states(module: ModuleType) -> list[str]:
-    """new, waiting, ready: the states a reference session goes through in the handshake."""
-    session = ReferenceSession(module=_exec("server", f"{module.__name__}_walk"))  # caller holds _loading
-    states = [session.state]
-    session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                    "params": {"protocolVersion": module.VERSIONS[-1], "capabilities": {}}})
-    states.append(session.state)
-    session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    return states + [session.state]
 
 
 def new_session(lang: str = "fr") -> ReferenceSession:
@@ -150,8 +132,15 @@ def bonus_versions() -> list[str]:
 
 
 def states() -> list[str]:
-    """The server's states in the lesson's words, in order: nouveau, attente, pret."""
-    return [state.value for state in load("server").State]
+    """The server's states in the lesson's words, as a reference session goes through the
+    handshake: new, waiting, ready (nouveau, attente, pret)."""
+    session = ReferenceSession()
+    walked = [session.state]
+    session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": load("server").VERSIONS[-1], "capabilities": {}}})
+    walked.append(session.state)
+    session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return [*walked, session.state]
 
 
 def server_texts(lang: str) -> dict[str, str]:
