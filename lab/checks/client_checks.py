@@ -25,7 +25,7 @@ from lab.checks.server_session import LINE_CAP, MISSING, field_of, misspelt, par
 from lab.checks.texts import own_words, say
 from lab.checks.tracebacks import load_hint, trimmed
 from lab.process.capped import parse_json
-from lab.process.student import child_env, copy_student_file, read_student_file
+from lab.process.student import child_env, copy_student_file, read_student_file, read_student_text
 from lab.process.talk import Run, run_python
 from lab import time_limits
 
@@ -207,7 +207,7 @@ def run_student_client(context: Context, lent: int = 0) -> StudentClientRun:
     """The student's client beside the spies, with client parts 1 to `lent` the lesson's."""
     client = context.folder / "client.py"
     outcome = StudentClientRun(answer=f"{say(context.lang, 'client.data.answer')} #{secrets.token_hex(4)}")
-    spliced = with_lesson_part_two((read_student_file(client) or b"").decode("utf-8", "replace")) if lent == 2 else None
+    spliced = with_lesson_part_two(read_student_text(client)) if lent == 2 else None
     if not client.is_file() or (lent == 2 and spliced is None):
         return outcome
     spies: list[Spies] = []
@@ -505,7 +505,7 @@ def closes_input(context: Context) -> None:
     run = outcome.run
     assert run is not None
     end, trace = say(context.lang, "client.input_end"), client_trace(outcome, context.lang)
-    source = (read_student_file(context.folder / "client.py") or b"").decode("utf-8", "replace")
+    source = read_student_text(context.folder / "client.py")
     if (not outcome.eof or run.timed_out) and "watch(server)" in source and re.search(r"\bserver\.stdout\b", source):
         raise Failed(end, "—", reason="client.reads_beside_watch", output=trace)
     received = outcome.messages()
@@ -645,8 +645,8 @@ def gives_sample(context: Context) -> None:
 
 def sample_texts(context: Context) -> set[str]:
     """The lesson's sample in either language, and the student's handout's own (TEXTS[lang]["sample"])."""
-    texts = [table.get("sample") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
-    return {text.strip() for text in (*texts, *map(reference.client_sample, ("fr", "en"))) if isinstance(text, str)}
+    texts = [table.get("sample") for table in reference.known_texts(context.folder, "client.py", "TEXTS")]
+    return {text.strip() for text in texts if isinstance(text, str)}
 
 
 def shown_value(value: Any) -> str:
@@ -659,8 +659,7 @@ def prints_model_answer(context: Context) -> None:
     lines = outcome.run.stdout_lines() if outcome.run else []
     # Either language, the student's client.py's words (an older handout's) or this kit's; spaces
     # are counted as the arrows' are (print(a, b) adds one).
-    says = [table.get("model_says") for table in reference.handout_texts(context.folder, "client.py", "TEXTS")]
-    says += [reference.model_says(lang) for lang in ("fr", "en")]
+    says = [table.get("model_says") for table in reference.known_texts(context.folder, "client.py", "TEXTS")]
     wanted = [" ".join((said + outcome.answer).split()) for said in says if isinstance(said, str) and said.strip()]
     stderr = client_trace(outcome, context.lang)
     if not any(" ".join(line.replace("'", "’").split()) in wanted for line in lines):

@@ -18,11 +18,11 @@ from typing import Any
 
 from lab.checks import parts
 from lab.checks.engine import Check, Context, Failed, Probe, Waiting, unwritten_task
-from lab.checks.reference import (copy_for_student, copy_with_given_modules, handout_texts, model_fallback_line,
+from lab.checks.reference import (copy_for_student, copy_with_given_modules, known_texts, model_fallback_line,
                                   model_reasons)
 from lab.checks.texts import in_each_language, own_words, say
 from lab.checks.tracebacks import trimmed
-from lab.process.student import child_env, read_student_file, start_student
+from lab.process.student import child_env, read_student_text, start_student
 from lab.process.talk import Conversation, Run
 from lab import time_limits
 
@@ -186,7 +186,7 @@ def outcome_of(context: Context, name: str) -> dict:
 
 def narrow_except(context: Context) -> str:
     """model.py's first `except` clause when none takes every error (openai.APIError lets some escape)."""
-    source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+    source = read_student_text(context.folder / "model.py")
     # Each search starts only where a blank run starts, and never past the last colon: tried from
     # every line or every space, to the end of the file each time, a file of 200 KB took 40 s.
     source = source[:source.rfind(":") + 1]
@@ -249,7 +249,7 @@ def request_shape(context: Context) -> None:
 
 def address_as_test(context: Context) -> bool:
     """Does model.py test what check_model_address returns? It returns nothing: it raises."""
-    source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+    source = read_student_text(context.folder / "model.py")
     used = r"\b(el)?if\b|\bwhile\b|\bnot\b|\band\b|\bor\b|="  # its value read, on the line before the call
     return any(re.search(used, line.split("check_model_address(")[0]) for line in source.splitlines()
                if "check_model_address(" in line)
@@ -288,7 +288,7 @@ def fallback(context: Context, name: str, must_say: str = "", within: float = 0.
     if must_say and must_say not in said[0]:
         raise Failed(f"… ({must_say} …).", said[0], reason="model.reason_lacks", fields={"words": must_say})
     if within and tries > 1:  # the SDK's own retries left on, even one (max_retries=1), in time or not
-        source = (read_student_file(context.folder / "model.py") or b"").decode("utf-8", "replace")
+        source = read_student_text(context.folder / "model.py")
         by_hand = re.search(r"max_retries\s*=\s*0\b", source)  # the SDK's retries off: ask's own code sent again
         raise Failed("1 × POST", f"{tries} × POST", reason="model.retried_by_hand" if by_hand else "model.retried",
                      fields={"count": tries})
@@ -319,8 +319,7 @@ def fits(template: str, text: str) -> bool:
 def fallback_prefixes(context: Context) -> tuple[str, ...]:
     """The fallback line up to its reason, in either language (’ and ' alike): the student's
     own model.py's (an older handout may word it otherwise) and this kit's."""
-    lines = [table.get("fallback") for table in handout_texts(context.folder, "model.py", "TEXTS")]
-    lines += [model_fallback_line(lang) for lang in ("fr", "en")]
+    lines = [table.get("fallback") for table in known_texts(context.folder, "model.py", "TEXTS")]
     return tuple(dict.fromkeys(line.split("{reason}")[0].replace("’", "'") for line in lines
                                if isinstance(line, str) and "{reason}" in line and not line.startswith("{reason}")))
 
@@ -329,7 +328,7 @@ def given_reason(context: Context, line: str, prefixes: tuple[str, ...], address
     """The line's reason is one why_no_model (given) writes: one of its REASONS (the student's
     copy's or this kit's), or an error named by its type ("URLError: …"), not str(error)."""
     reason = next((line[len(before):-len(").")] for before in prefixes if line.startswith(before)), "")
-    tables = handout_texts(context.folder, "model_setup.py", "REASONS") + [model_reasons(lang) for lang in ("fr", "en")]
+    tables = known_texts(context.folder, "model_setup.py", "REASONS")
     templates = [template.replace("’", "'") for table in tables for key, template in table.items()
                  if key != "other" and isinstance(template, str)]
     if any(fits(template, reason) for template in templates) or re.match(r"[A-Za-z_][\w.]*: ", reason):

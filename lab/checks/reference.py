@@ -184,18 +184,19 @@ def parse_python(source: str | bytes, mode: str = "exec") -> ast.AST:
                 gc.enable()
 
 
-def handout_texts(folder: Path, file: str, name: str) -> list[dict]:
+def known_texts(folder: Path, file: str, name: str) -> list[dict]:
     """The tables `name[lang]` (French, English) of the student's `file`, read as text and never
     run: the words of the handout the class works from, which may be an older one than this
-    kit's; none when the file has no such literal."""
+    kit's; then this kit's own, in French and English."""
+    kits = [getattr(load(file.removesuffix(".py")), name)[lang] for lang in ("fr", "en")]
     try:
         tree = parse_python(read_student_file(folder / file) or b"")
         found = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                  and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
-        return []
+        return kits
     texts = found[-1] if found and isinstance(found[-1], dict) else {}
-    return [table for lang in ("fr", "en") if isinstance(table := texts.get(lang), dict)]
+    return [table for lang in ("fr", "en") if isinstance(table := texts.get(lang), dict)] + kits
 
 
 def todo_line(lang: str) -> str:

@@ -212,6 +212,11 @@ def read_student_file(path: Path, limit: int = STUDENT_FILE_LIMIT) -> bytes | No
         os.close(fd)
 
 
+def read_student_text(path: Path) -> str:
+    """A student file as text (read_student_file's rules), "" when there is none."""
+    return (read_student_file(path) or b"").decode("utf-8", "replace")
+
+
 def copy_student_file(source: Path, target: Path) -> bool:
     """Copy a student's file for a check (see read_student_file); False when it is not one."""
     data = read_student_file(source)
