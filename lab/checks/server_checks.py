@@ -126,12 +126,11 @@ def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     if transcript.run is None:
         raise Failed("server.py", "—", reason="file.missing", fields={"file": "server.py"})
-    require_json_rpc_lines(transcript, "server")
+    require_json_rpc_lines(transcript)
 
 
-def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
-    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it ("server", "bonus":
-    a word of lab/checks/texts.py)."""
+def require_json_rpc_lines(transcript: Transcript) -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply."""
     run = transcript.run
     assert run is not None
     if not transcript.lines:
@@ -143,7 +142,7 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
             reason, fields = "run.spun", {"cpu": SERVER_CPU}
         else:
             reason, fields = "run.stopped_silent", {"code": run.code}
-        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
+        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": "server", **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: named by the likeliest mistake, else a print meant for a person
@@ -862,7 +861,7 @@ def direct_json_rpc_replies(context: parts.PartView) -> None:
     whole: Transcript = context.whole(S)
     if whole.lines:
         try:
-            require_json_rpc_lines(whole, "server")
+            require_json_rpc_lines(whole)
         except Failed as failure:  # its own failure, not the later part's: that one is not the cause
             failure.output = printed_besides(failure.output)
             raise
