@@ -498,11 +498,12 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
 
 
 def first_accepted(context: Context) -> tuple[str, Any]:
-    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
+    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded. When none did,
+    accepts-known-version says why once: what a result announces waits."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
         if is_result(context.probe(probe), request_id):
             return probe, request_id
-    return S, 3  # none did: judged on reply 3, which says what went wrong
+    raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
 
 
 def accepts_known_version(context: Context) -> None:
@@ -522,14 +523,7 @@ def accepts_known_version(context: Context) -> None:
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
-def waits_for_an_accepted_initialize(context: Context) -> None:
-    """No initialize got a result: accepts-known-version says why once; what a result announces waits."""
-    if not any(is_result(context.probe(probe), request_id) for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2))):
-        raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
-
-
 def list_changed_false(context: Context) -> None:
-    waits_for_an_accepted_initialize(context)
     expect_reply(context, *first_accepted(context), ("result.capabilities.tools.listChanged",))
 
 
@@ -597,7 +591,6 @@ def error_data(context: Context) -> None:
 
 def capabilities_only_tools(context: Context) -> None:
     """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
-    waits_for_an_accepted_initialize(context)
     probe, request_id = first_accepted(context)
     expect_reply(context, probe, request_id, ())
     transcript: Transcript = context.probe(probe)
