@@ -509,8 +509,7 @@ def first_accepted(context: Context) -> tuple[str, Any]:
 def accepts_known_version(context: Context) -> None:
     for probe, request_id in ((S, 3), (R, "init-2025")):  # refused: is the version misspelt in the list?
         transcript: Transcript = context.probe(probe)
-        asked = next((field_of(m, "params.protocolVersion") for m in transcript.sent if isinstance(m, dict)
-                      and same(m.get("id", MISSING), request_id)), MISSING)
+        asked = field_of(find(transcript.sent, request_id), "params.protocolVersion")
         listed = field_of(find(transcript.replies, request_id), "error.data.supported")
         near = difflib.get_close_matches(asked, listed, 1, 0.8) if isinstance(asked, str) and isinstance(listed, list) \
             and all(isinstance(v, str) for v in listed) and asked not in listed else []
@@ -551,7 +550,7 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
             raise wrong("server.unknown_tools_list", what=what)
         expect_reply(context, probe, request_id, paths)
-        method = next((m.get("method") for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id)), None)
+        method = field_of(find(transcript.sent, request_id), "method")
         # The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method.
         if "error.code" in paths and field_of(reply, "error.code") == -32601 and isinstance(method, str) \
                 and not (isinstance(message := field_of(reply, "error.message"), str) and method in message):
