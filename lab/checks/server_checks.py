@@ -565,18 +565,18 @@ LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson'
 def error_data(context: Context) -> None:
     """Reply 2's error.data: the spec's {requested, supported}; the lesson's translated keys are said so."""
     transcript: Transcript = context.probe(S)
-    data = field_of(find(transcript.replies, 2), "error.data")
+    reply, expected = find(transcript.replies, 2), find(transcript.reference, 2)
+    data = field_of(reply, "error.data")
     if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
-        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
-                     reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
-    reply = find(transcript.replies, 2)
+        raise Failed(field_of(expected, "error.data"), data,
+                     reason="server.lesson_keys", fields={"renamed": as_json(renamed)})
     if data is MISSING and isinstance(reply, dict) and "data" in reply:
-        raise Failed(as_json(find(transcript.reference, 2)), as_json(reply), reason="server.data_beside_error")
+        raise Failed(as_json(expected), as_json(reply), reason="server.data_beside_error")
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     if data.get("requested", MISSING) is None:  # the version was sent: the server did not read it where it is
-        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data, reason="server.version_not_read")
+        raise Failed(field_of(expected, "error.data"), data, reason="server.version_not_read")
     expect_reply(context, S, 2, ("error.data.requested",))
     supported = field_of(data, "supported")
     accepted = [field_of(find(context.probe(probe).replies, request_id), "result.protocolVersion")
