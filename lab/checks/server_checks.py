@@ -730,20 +730,18 @@ def by_part(check: Check, context: Context) -> None:
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
-        if part != "server-2" or not on_skeleton(context):
-            return check.run(lent_if_needed(context, part) if part != "server-1" else context)
         try:
-            return check.run(lent_if_needed(context, part))
+            return check.run(context if part == "server-1" else lent_if_needed(context, part))
         except (Failed, Skipped):
-            if not initialize_routed_away(context):
+            if part != "server-2" or not on_skeleton(context) or not initialize_routed_away(context):
                 raise
             # Part 3 answered initialize itself (its gate, or no route to it): the mistake is
             # part 3's, and costs part 3's checks; part 2 is judged by its own calls.
-            return (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
+            return (check.direct or check.run)(direct_view(context, part))
     if part not in ("server-1", "server-2"):
         raise Waiting(missing, printed)
     try:
-        (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
+        (check.direct or check.run)(direct_view(context, part))
     except Failed as failure:
         waits = unwritten_task(failure.output)
         if waits:
@@ -757,9 +755,9 @@ def initialize_routed_away(context: Context) -> bool:
     return field_of(find(context.probe(S).replies, 2), "error.code") in (-32600, -32601)
 
 
-def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
+def direct_view(context: Context, part: str) -> parts.PartView:
     """The context a part's check reads when it is judged by its own calls (parts.py)."""
-    return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
+    return parts.PartView(context, {name: partial(parts.direct_transcript, context.probe("server.parts"), name, part,
                                                   context.probe(name).reference) for name in BOTH})
 
 
@@ -820,14 +818,14 @@ def lent_if_needed(context: Context, part: str) -> Context:
         found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
         if found is not None and on_skeleton(context) and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
-            return direct_view(context, found, part)
+            return direct_view(context, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
 
 
 def part_one_passes(context: Context) -> bool:
     """Do part 1's own calls write JSON-RPC lines (its first check, judged as by_part does)?"""
     try:
-        direct_json_rpc_replies(direct_view(context, context.probe("server.parts"), "server-1"))
+        direct_json_rpc_replies(direct_view(context, "server-1"))
     except Failed:
         return False
     return True
