@@ -308,11 +308,11 @@ def reply_ids(context: Context) -> None:
 def notifications_unanswered(context: Context) -> None:
     """Replies that answer no request: the notifications' (a second reply, an id lost, a -32700
     with a request's id are other checks' mistakes)."""
-    read = [message for probe in BOTH for message in messages_read(context.probe(probe))]
-    if not any(isinstance(message, dict) and "id" not in message for message in read):
+    transcripts: list[Transcript] = [context.probe(probe) for probe in BOTH]
+    if not any(isinstance(message, dict) and "id" not in message  # read: the messages before a stop
+               for transcript in transcripts for message in transcript.sent[:transcript.stopped_at]):
         raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # it never read one
-    for probe in BOTH:
-        transcript: Transcript = context.probe(probe)
+    for transcript in transcripts:
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
         requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
         extra, lost_ids = [], []
@@ -329,11 +329,6 @@ def notifications_unanswered(context: Context) -> None:
             raise Failed("—", "\n".join(as_json(reply) for reply in extra),
                          reason="server.answers_notifications",
                          fields={"count": len(extra), "example": as_json(extra[0])})
-
-
-def messages_read(transcript: Transcript) -> list[Any]:
-    """The messages a server read: those before the one it stopped on, else all."""
-    return transcript.sent if transcript.stopped_at is None else transcript.sent[:transcript.stopped_at]
 
 
 def parse_error(context: Context) -> None:
