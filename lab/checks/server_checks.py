@@ -336,17 +336,18 @@ def parse_error(context: Context) -> None:
     index = next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
     if transcript.stopped_at == index and transcript.run is not None:
         stopped(context, transcript, transcript.message_text(index), "server.stopped_on_not_json")
-    wrong = [reply for reply in transcript.replies if is_parse_error(reply) and reply.get("id") is not None]
+    errors = [reply for reply in transcript.replies if is_parse_error(reply)]
+    expected = find(transcript.reference, None)
+    wrong = [reply for reply in errors if reply.get("id") is not None]
     if wrong and find(transcript.replies, None) is MISSING:
-        raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
+        raise Failed(as_json(expected), as_json(wrong[0]), reason="server.parse_error_id",
                      fields={"id": as_json(wrong[0]["id"])})
-    if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
-        without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
+    if not any(reply.get("id", MISSING) is None for reply in errors):
+        without_id = [reply for reply in errors if "id" not in reply]
         if without_id:
-            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]), reason="server.parse_error_no_id")
-        if not any(is_parse_error(reply) for reply in transcript.replies) and find(transcript.replies, None) is MISSING \
-                and not stopped_before(transcript, None):
-            raise Failed(as_json(find(transcript.reference, None)), "—", reason="server.parse_error_unanswered",
+            raise Failed(as_json(expected), as_json(without_id[0]), reason="server.parse_error_no_id")
+        if not errors and find(transcript.replies, None) is MISSING and not stopped_before(transcript, None):
+            raise Failed(as_json(expected), "—", reason="server.parse_error_unanswered",
                          fields={"line": transcript.message_text(index)})
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
