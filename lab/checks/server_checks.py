@@ -201,10 +201,10 @@ def keeps_running(context: Context) -> None:
             stopped(context, transcript, transcript.message_text(transcript.stopped_at), "server.stopped_early")
 
 
-def stopped(context: Context, transcript: Transcript, line: str, reason: str, **fields: Any) -> None:
-    """The server stopped on `line`, its input still open."""
+def stopped(context: Context, transcript: Transcript, shown: str, reason: str, **fields: Any) -> None:
+    """The server stopped on the line `shown`, its input still open."""
     code = "?" if transcript.run is None or transcript.run.code is None else transcript.run.code
-    raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason, fields={"code": code, **fields},
+    raise Failed(say(context.lang, "server.reads_to_the_end"), shown, reason=reason, fields={"code": code, **fields},
                  output=transcript.traceback())
 
 
@@ -353,10 +353,21 @@ def parse_error(context: Context) -> None:
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
 
-def parse_errors_for_json(transcript: Transcript) -> list[Any]:
-    """The -32700 replies, written while the input was open, beyond one per line that is not JSON."""
-    errors = [reply for reply in transcript.replies[:transcript.lines_in_time] if is_parse_error(reply)]
-    return errors[sum(isinstance(message, bytes) for message in transcript.sent):]
+def answers_not_a_request(transcript: Transcript, start: int) -> None:
+    """What a server writes, its input open, for JSON lines that are no request: no -32700 beyond
+    one per line that is not JSON, and an error's code -32600 (an answer is optional: the lesson's
+    server gives none)."""
+    early = transcript.replies[:transcript.lines_in_time]
+    wrong = [reply for reply in early if is_parse_error(reply)][sum(isinstance(m, bytes) for m in transcript.sent):]
+    if wrong:
+        raise Failed("—", as_json(wrong[0]), reason="server.parse_error_for_json",
+                     fields={"line": transcript.message_text(start)})
+    codes = [field_of(reply, "error.code") for reply in early if field_of(reply, "id") is None]
+    # A code written as text is the replies' shape's mistake.
+    coded = [code for code in codes if type(code) is int and code not in (-32600, -32700)]
+    if coded:
+        raise Failed("error.code = -32600", f"error.code = {as_json(coded[0])}", reason="server.not_a_request_code",
+                     fields={"code": as_json(coded[0]), "line": transcript.message_text(start)})
 
 
 def survives(check_id: str, reason: str) -> Callable[[Context], None]:
@@ -364,29 +375,16 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
 
     def judged(context: Context) -> None:
         transcript, start, end = context.probe("server.bad-lines")[check_id]
+        if check_id == "server.not-a-request":
+            answers_not_a_request(transcript, start)
         killer = stopped_on(transcript)
-        wrong = parse_errors_for_json(transcript) if check_id == "server.not-a-request" else []
-        if wrong:
-            raise Failed("—", as_json(wrong[0]), reason="server.parse_error_for_json",
-                         fields={"line": transcript.message_text(start)})
-        coded = [reply for reply in transcript.replies[:transcript.lines_in_time] if check_id == "server.not-a-request"
-                 and field_of(reply, "id") is None and type(field_of(reply, "error.code")) is int  # a code written as
-                 and field_of(reply, "error.code") not in (-32600, -32700)]  # text is the replies' shape's mistake
-        if coded:  # an answer is optional (the lesson's server gives none), but then it is -32600's
-            raise Failed("error.code = -32600", f"error.code = {as_json(field_of(coded[0], 'error.code'))}",
-                         reason="server.not_a_request_code",
-                         fields={"code": as_json(field_of(coded[0], "error.code")), "line": transcript.message_text(start)})
-        if killer is not None and (killer < start and read_nothing(context)
-                                   or start <= killer < end and same_stop(context, transcript)):
-            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # not this kind's stop
-        if killer is None or not start <= killer < end:
+        if killer is None or killer >= end or killer < start and not read_nothing(context):
             return  # an unanswered first ping, from a server that answers lines: the benefit of the doubt
-        assert transcript.run is not None
-        code = "?" if transcript.run.code is None else transcript.run.code
+        if killer < start or same_stop(context, transcript):
+            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # not this kind's stop
         line = transcript.message_text(killer)
         line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
-        raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
-                     fields={"code": code, "line": line}, output=transcript.traceback())
+        stopped(context, transcript, line, reason, line=line)
 
     return judged
 
