@@ -244,10 +244,8 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
 def scenario_list(parts: PartsRun) -> list[Any]:
     """What client part 1's scenario() returned, called directly; Failed when it is no list."""
     calls = parts.calls.get(("client-1", ""), [])
-    for name, facts in calls[:1]:  # the file's load: client.py that does not load says so
-        raise_problem(parts, name, facts)
-    for name, facts in calls[1:]:
-        if "error" in facts:
+    for index, (name, facts) in enumerate(calls):
+        if index and "error" in facts:  # after the file's load (client.py that does not load says so)
             raise Failed("scenario()", facts["error"], reason="client.scenario_raises",
                          output=student_trace(parts, facts))
         raise_problem(parts, name, facts)
