@@ -193,12 +193,11 @@ def glued(line: str) -> bool:
 
 
 def keeps_running(context: Context) -> None:
-    for probe in (S, R):
+    for probe in BOTH:
         transcript: Transcript = context.probe(probe)
-        if transcript.stopped_at is not None and transcript.run is not None:
-            if isinstance(transcript.sent[transcript.stopped_at], bytes):
-                continue  # it stopped on the line that is not JSON: parse-error names it
-            stopped(context, transcript, transcript.message_text(transcript.stopped_at), "server.stopped_early")
+        at = transcript.stopped_at  # a stop on the line that is not JSON is parse-error's to name
+        if at is not None and transcript.run is not None and not isinstance(transcript.sent[at], bytes):
+            stopped(context, transcript, transcript.message_text(at), "server.stopped_early")
 
 
 def stopped(context: Context, transcript: Transcript, shown: str, reason: str, **fields: Any) -> None:
@@ -966,8 +965,7 @@ CHECKS = [
                      "Dans l’état nouveau, seules initialize et ping sont acceptées ; le reste reçoit -32600, avant même de regarder si la méthode existe. Une notification reçue dans cet état ne change rien : notifications/initialized ne compte que pendant l’attente."),
                  en=("Before initialize, tools/list as well as an unknown method gets -32600",
                      "In the new state only initialize and ping are accepted; everything else gets -32600, before even looking at whether the method exists. A notification received in this state changes nothing: notifications/initialized counts only while waiting.")),
-    server_check(id="server.gate-while-waiting", task="server-3",
-                 run=gate_while_waiting,
+    server_check(id="server.gate-while-waiting", task="server-3", run=gate_while_waiting,
                  fr=("Avant notifications/initialized, tools/list reçoit encore -32600",
                      "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, pas une autre notification."),
                  en=("Before notifications/initialized, tools/list still gets -32600",
