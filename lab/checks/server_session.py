@@ -239,10 +239,8 @@ def answered_after_close(transcript: Transcript, index: int) -> bool:
     """Did the reply to message `index` come once the input closed (any line, for a line that is not JSON)?"""
     message = transcript.sent[index]
     late_replies = transcript.replies[transcript.lines_in_time:]
-    if not late_replies:
-        return False
-    if not isinstance(message, dict):
-        return True
+    if not late_replies or not isinstance(message, dict):
+        return bool(late_replies)
     return any(not isinstance(reply, dict) or "id" not in reply or same(reply.get("id"), message.get("id"))
                for reply in late_replies)
 
