@@ -14,9 +14,7 @@ answers each with one line, the order's nonce in it:
   or "error" and "trace" when it raised};
 - {"nonce": N, "end": true}: nothing → {"nonce": N, "loaded": true}, after every answer before it.
 
-It judges nothing and holds nothing but the order it carries out: the checks, outside the
-sandbox, send each order with a fresh nonce once the last one is answered, and judge the
-facts against the reference there. A line without that order's nonce answers nothing.
+It judges nothing: the checks do, outside the sandbox (lab/checks/parts.py).
 """
 
 import importlib.util
