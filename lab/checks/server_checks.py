@@ -776,9 +776,8 @@ def part_one_unwritten(context: Context, missing: str) -> bool:
     """Is server part 1 still to write (said by `python server.py`, or by part 1's own calls)?"""
     if missing in ("", "server-1"):
         return missing == "server-1"
-    found: parts.PartsRun = context.probe("server.parts")
     try:
-        parts.direct_transcript(found, S, "server-1", context.probe(S).reference)
+        parts.direct_transcript(context.probe("server.parts"), S, "server-1", context.probe(S).reference)
     except Failed as failure:
         return unwritten_task(failure.output) == "server-1"
     return False
@@ -808,8 +807,8 @@ def lent_if_needed(context: Context, part: str) -> Context:
             pass
         if readable:
             return context
-        found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
-        if found is not None and on_skeleton(context) and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
+        if part == "server-2" and on_skeleton(context) \
+                and context.probe("server.parts").calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
             return direct_view(context, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
