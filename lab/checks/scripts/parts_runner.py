@@ -115,8 +115,7 @@ def main() -> None:
     # what the student's code reads from 0 finds nothing, what it writes on 1 goes to stderr.
     orders = os.fdopen(os.dup(0), "rb")
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
     sys.stdin = io.StringIO()  # a module that reads its input at import finds it empty
     sys.path.insert(0, os.getcwd())
