@@ -42,7 +42,6 @@ LOAD_LIMIT, CALL_LIMIT, PARTS_LIMIT = time_limits.PART_LOAD, time_limits.PART_CA
 PARTS_CPU = time_limits.PARTS_CPU
 ANSWER_CAP = 1 << 17  # characters of one answer (the runner keeps what a call wrote or returned smaller)
 S, R = "server.scenario", "server.rules"
-IMPORT = "import {}"  # how a load is named to the student
 
 # The facts an answer may hold (scripts/parts_runner.py): anything else is not the runner's.
 FACT_TYPES: dict[str, tuple[type, ...] | None] = {
@@ -74,8 +73,8 @@ def initialize_messages() -> dict[str, list[dict]]:
     return {S: found[S][:2], R: found[R][:1]}
 
 
-def load(name: str) -> tuple[str, dict]:
-    return IMPORT.format(name), {"load": name}
+def load(name: str, **options: Any) -> tuple[str, dict]:
+    return f"import {name}", {"load": name, **options}
 
 
 def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
@@ -95,10 +94,9 @@ def run_parts(context: Context) -> PartsRun:
                    for name, messages in sessions.items()}
         jobs["server-1"] = [load("server"), *written[S], *written[R]]  # one load for both sessions
         # Part 2 with part 1 lent (send, reply and fail the lesson's): part 1's mistake costs its own checks.
-        lent = (IMPORT.format("server"), {"load": "server", "lend": True})
         initializes = initialize_messages()
         jobs["server-2"] = [order for name, messages in initializes.items()  # each session its own load
-                            for order in (lent, *(call("initialize", [m]) for m in messages))]
+                            for order in (load("server", lend=True), *(call("initialize", [m]) for m in messages))]
         splits = {"server-1": 1 + len(written[S]), "server-2": 1 + len(initializes[S])}
     if (context.folder / "client.py").is_file():
         jobs["client-1"] = [load("client"), call("scenario", [])]
