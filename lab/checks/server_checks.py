@@ -76,8 +76,7 @@ def bad_lines(context: Context) -> dict[str, tuple[Transcript, int, int]]:
         transcript = one_session(context, messages, "server.py", reference_replies)
         killer = stopped_on(transcript)
         done = [kind for kind in kinds if killer is None or killer < 0 or spans[kind][0] <= killer]
-        for kind in done:
-            found[kind] = (transcript, *spans[kind])
+        found.update({kind: (transcript, *spans[kind]) for kind in done})
         kinds = kinds[len(done):]
     return found
 
