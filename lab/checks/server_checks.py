@@ -429,19 +429,12 @@ def invalid_request_id(context: Context) -> None:
     expected, line = as_json(find(transcript.reference, INVALID_REQUEST["id"])), as_json(INVALID_REQUEST)
     if not answers:
         raise Failed(expected, "—", reason="server.invalid_request_unanswered", fields={"line": line})
-    if field_of(answers[0], "error.code") not in (-32600, MISSING) and not_a_request_fails(context):
+    if field_of(answers[0], "error.code") not in (-32600, MISSING) \
+            and failure_of(survives("server.not-a-request", "server.stopped_on_not_a_request"), context) is not None:
         return  # a code that is not for a line that is no request (-32700, say): not-a-request's, and its id with it
     shown = answers[0] if isinstance(answers[0], str) else as_json(answers[0])
     raise Failed(expected, shown, reason="server.invalid_request_id",
                  fields={"line": line, "reply": shown, "id": as_json(INVALID_REQUEST["id"])})
-
-
-def not_a_request_fails(context: Context) -> bool:
-    try:
-        survives("server.not-a-request", "server.stopped_on_not_a_request")(context)
-    except Failed:
-        return True
-    return False
 
 
 def other_errors_keep_their_ids(context: Context) -> bool:
@@ -703,6 +696,15 @@ def gate_while_waiting(context: Context) -> None:
         raise
 
 
+def failure_of(judge: Callable[..., Any], *arguments: Any) -> Failed | None:
+    """The verdict `judge(*arguments)` fails with, or None when it passes."""
+    try:
+        judge(*arguments)
+    except Failed as failure:
+        return failure
+    return None
+
+
 def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
     def judged(context: Context) -> None:
         for judge in judges:
@@ -773,11 +775,9 @@ def part_one_unwritten(context: Context, missing: str) -> bool:
     """Is server part 1 still to write (said by `python server.py`, or by part 1's own calls)?"""
     if missing in ("", "server-1"):
         return missing == "server-1"
-    try:
-        parts.direct_transcript(context.probe("server.parts"), S, "server-1", context.probe(S).reference)
-    except Failed as failure:
-        return unwritten_task(failure.output) == "server-1"
-    return False
+    failure = failure_of(parts.direct_transcript, context.probe("server.parts"), S, "server-1",
+                         context.probe(S).reference)
+    return failure is not None and unwritten_task(failure.output) == "server-1"
 
 
 def lent_if_needed(context: Context, part: str) -> Context:
@@ -791,17 +791,15 @@ def lent_if_needed(context: Context, part: str) -> Context:
         return initialize_lent(context) if part == "server-3" else context
     except Failed as failure:
         if part == "server-3" and failure.reason == "run.stopped_silent" and stopped_early(context) \
-                and part_one_passes(context):
-            return initialize_lent(context)  # part 3 stopped it on its first line: keeps-running says where
+                and failure_of(direct_json_rpc_replies, direct_view(context, "server-1")) is None:
+            # Part 3 stopped it on its first line (keeps-running says where), and part 1's own calls pass.
+            return initialize_lent(context)
         readable = failure.reason == "server.malformed" and failure.fields.get("problem") == {"reason": "shape.error_fields"}
     run = context.probe(S).run
     if run is not None and not run.timed_out and not run.cpu_exhausted:  # a hang is no part 1 mistake
         lent = parts.PartView(context, {S: lambda: context.probe(S_LENT), R: lambda: context.probe(R_LENT)})
-        try:
-            json_rpc_replies(lent)
+        if failure_of(json_rpc_replies, lent) is None:
             return lent
-        except Failed:
-            pass
         if readable:
             return context
         if part == "server-2" and on_skeleton(context) \
@@ -809,15 +807,6 @@ def lent_if_needed(context: Context, part: str) -> Context:
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
             return direct_view(context, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
-
-
-def part_one_passes(context: Context) -> bool:
-    """Do part 1's own calls write JSON-RPC lines (its first check, judged as by_part does)?"""
-    try:
-        direct_json_rpc_replies(direct_view(context, "server-1"))
-    except Failed:
-        return False
-    return True
 
 
 def initialize_lent(context: Context) -> Context:
