@@ -440,14 +440,10 @@ def invalid_request_id(context: Context) -> None:
 def other_errors_keep_their_ids(context: Context) -> bool:
     """Does every request the reference refuses with -32600 in the two stdio sessions get a reply
     with its id (a request the server stopped before aside)?"""
-    for probe in BOTH:
-        transcript: Transcript = context.probe(probe)
-        for expected in transcript.reference:
-            request_id = expected.get("id")
-            if field_of(expected, "error.code") == -32600 and find(transcript.replies, request_id) is MISSING \
-                    and not stopped_before(transcript, request_id):
-                return False
-    return True
+    refused = [(transcript, expected.get("id")) for transcript in map(context.probe, BOTH)
+               for expected in transcript.reference if field_of(expected, "error.code") == -32600]
+    return all(find(transcript.replies, request_id) is not MISSING or stopped_before(transcript, request_id)
+               for transcript, request_id in refused)
 
 
 def exits_at_eof(context: Context) -> None:
