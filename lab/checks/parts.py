@@ -42,7 +42,6 @@ LOAD_LIMIT, CALL_LIMIT, PARTS_LIMIT = time_limits.PART_LOAD, time_limits.PART_CA
 PARTS_CPU = time_limits.PARTS_CPU
 ANSWER_CAP = 1 << 17  # characters of one answer (the runner keeps what a call wrote or returned smaller)
 S, R = "server.scenario", "server.rules"
-IMPORT = "import {}"  # how a load is named to the student
 
 # The facts an answer may hold (scripts/parts_runner.py): anything else is not the runner's.
 FACT_TYPES: dict[str, tuple[type, ...] | None] = {
@@ -74,8 +73,8 @@ def initialize_messages() -> dict[str, list[dict]]:
     return {S: found[S][:2], R: found[R][:1]}
 
 
-def load(name: str) -> tuple[str, dict]:
-    return IMPORT.format(name), {"load": name}
+def load(name: str, **options: Any) -> tuple[str, dict]:
+    return f"import {name}", {"load": name, **options}
 
 
 def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
@@ -87,35 +86,33 @@ def call(function: str, arguments: list[Any]) -> tuple[str, dict]:
 def run_parts(context: Context) -> PartsRun:
     """The direct calls, in three processes side by side (each only its own calls)."""
     found = PartsRun(lang=context.lang)
-    jobs: dict[tuple[str, ...], list[tuple[str, dict]]] = {}
+    jobs: dict[str, list[tuple[str, dict]]] = {}
+    splits: dict[str, int] = {}  # where a server part's rules calls begin, after the scenario's
     if (context.folder / "server.py").is_file():
         sessions = {S: scenario_messages(), R: rules_messages()}
         written = {name: [call(*call_of(reply)) for reply in reference_replies(encode_lines(messages), context.lang)]
                    for name, messages in sessions.items()}
-        jobs[("server-1", S, R)] = [load("server"), *written[S], *written[R]]
+        jobs["server-1"] = [load("server"), *written[S], *written[R]]  # one load for both sessions
         # Part 2 with part 1 lent (send, reply and fail the lesson's): part 1's mistake costs its own checks.
-        lent = (IMPORT.format("server"), {"load": "server", "lend": True})
-        jobs[("server-2", S, R)] = [order for name, messages in initialize_messages().items()
-                                    for order in (lent, *(call("initialize", [m]) for m in messages))]
+        initializes = initialize_messages()
+        jobs["server-2"] = [order for name, messages in initializes.items()  # each session its own load
+                            for order in (load("server", lend=True), *(call("initialize", [m]) for m in messages))]
+        splits = {"server-1": 1 + len(written[S]), "server-2": 1 + len(initializes[S])}
     if (context.folder / "client.py").is_file():
-        jobs[("client-1", "")] = [load("client"), call("scenario", [])]
+        jobs["client-1"] = [load("client"), call("scenario", [])]
     if not jobs:
         return found
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        done = {key: pool.submit(carry_out, context, orders) for key, orders in jobs.items()}
-    for (part, *probes), future in done.items():
-        answered = list(zip([name for name, _ in jobs[(part, *probes)]], future.result()))
-        ended = [step for step in answered[-1:] if "lost" in step[1]]  # the rules' calls, when none came
-        if part == "server-1":  # one load, then the scenario's replies, then the rules'
-            count = len(written[S])
-            found.calls[(part, S)] = answered[:1 + count]
-            found.calls[(part, R)] = answered[:1] + (answered[1 + count:] or ended)
-        elif part == "server-2":  # each session its own load
-            loads = [index for index, (name, _) in enumerate(answered) if name == IMPORT.format("server")]
-            split = loads[1] if len(loads) > 1 else len(answered)
-            found.calls[(part, S)], found.calls[(part, R)] = answered[:split], answered[split:] or ended
-        else:
+        done = {part: pool.submit(carry_out, context, orders) for part, orders in jobs.items()}
+    for part, future in done.items():
+        answered = list(zip([name for name, _ in jobs[part]], future.result()))
+        if part not in splits:
             found.calls[(part, "")] = answered
+            continue
+        ended = [step for step in answered[-1:] if "lost" in step[1]]  # the rules' calls, when none came
+        shared = answered[:1] if part == "server-1" else []  # its load
+        found.calls[(part, S)] = answered[:splits[part]]
+        found.calls[(part, R)] = shared + (answered[splits[part]:] or ended)
     return found
 
 
@@ -245,10 +242,8 @@ def direct_transcript(parts: PartsRun, probe: str, part: str, reference: list[di
 def scenario_list(parts: PartsRun) -> list[Any]:
     """What client part 1's scenario() returned, called directly; Failed when it is no list."""
     calls = parts.calls.get(("client-1", ""), [])
-    for name, facts in calls[:1]:  # the file's load: client.py that does not load says so
-        raise_problem(parts, name, facts)
-    for name, facts in calls[1:]:
-        if "error" in facts:
+    for index, (name, facts) in enumerate(calls):
+        if index and "error" in facts:  # after the file's load (client.py that does not load says so)
             raise Failed("scenario()", facts["error"], reason="client.scenario_raises",
                          output=student_trace(parts, facts))
         raise_problem(parts, name, facts)

@@ -76,8 +76,7 @@ def bad_lines(context: Context) -> dict[str, tuple[Transcript, int, int]]:
         transcript = one_session(context, messages, "server.py", reference_replies)
         killer = stopped_on(transcript)
         done = [kind for kind in kinds if killer is None or killer < 0 or spans[kind][0] <= killer]
-        for kind in done:
-            found[kind] = (transcript, *spans[kind])
+        found.update({kind: (transcript, *spans[kind]) for kind in done})
         kinds = kinds[len(done):]
     return found
 
@@ -126,12 +125,11 @@ def json_rpc_replies(context: Context) -> None:
     transcript: Transcript = context.probe("server.scenario")
     if transcript.run is None:
         raise Failed("server.py", "—", reason="file.missing", fields={"file": "server.py"})
-    require_json_rpc_lines(transcript, "server")
+    require_json_rpc_lines(transcript)
 
 
-def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
-    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it ("server", "bonus":
-    a word of lab/checks/texts.py)."""
+def require_json_rpc_lines(transcript: Transcript) -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply."""
     run = transcript.run
     assert run is not None
     if not transcript.lines:
@@ -143,7 +141,7 @@ def require_json_rpc_lines(transcript: Transcript, who: str) -> None:
             reason, fields = "run.spun", {"cpu": SERVER_CPU}
         else:
             reason, fields = "run.stopped_silent", {"code": run.code}
-        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
+        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": "server", **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: named by the likeliest mistake, else a print meant for a person
@@ -196,18 +194,17 @@ def glued(line: str) -> bool:
 def keeps_running(context: Context) -> None:
     if walked := loops_over_one_text(context):
         raise Failed("for line in sys.stdin:", walked["code"], reason="server.loops_over_one_text", fields=walked)
-    for probe in (S, R):
+    for probe in BOTH:
         transcript: Transcript = context.probe(probe)
-        if transcript.stopped_at is not None and transcript.run is not None:
-            if isinstance(transcript.sent[transcript.stopped_at], bytes):
-                continue  # it stopped on the line that is not JSON: parse-error names it
-            stopped(context, transcript, transcript.message_text(transcript.stopped_at), "server.stopped_early")
+        at = transcript.stopped_at  # a stop on the line that is not JSON is parse-error's to name
+        if at is not None and transcript.run is not None and not isinstance(transcript.sent[at], bytes):
+            stopped(context, transcript, transcript.message_text(at), "server.stopped_early")
 
 
-def stopped(context: Context, transcript: Transcript, line: str, reason: str, **fields: Any) -> None:
-    """The server stopped on `line`, its input still open."""
+def stopped(context: Context, transcript: Transcript, shown: str, reason: str, **fields: Any) -> None:
+    """The server stopped on the line `shown`, its input still open."""
     code = "?" if transcript.run is None or transcript.run.code is None else transcript.run.code
-    raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason, fields={"code": code, **fields},
+    raise Failed(say(context.lang, "server.reads_to_the_end"), shown, reason=reason, fields={"code": code, **fields},
                  output=transcript.traceback())
 
 
@@ -311,11 +308,11 @@ def reply_ids(context: Context) -> None:
 def notifications_unanswered(context: Context) -> None:
     """Replies that answer no request: the notifications' (a second reply, an id lost, a -32700
     with a request's id are other checks' mistakes)."""
-    read = [message for probe in BOTH for message in messages_read(context.probe(probe))]
-    if not any(isinstance(message, dict) and "id" not in message for message in read):
+    transcripts: list[Transcript] = [context.probe(probe) for probe in BOTH]
+    if not any(isinstance(message, dict) and "id" not in message  # read: the messages before a stop
+               for transcript in transcripts for message in transcript.sent[:transcript.stopped_at]):
         raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # it never read one
-    for probe in BOTH:
-        transcript: Transcript = context.probe(probe)
+    for transcript in transcripts:
         owed = Counter(repr(reply.get("id")) for reply in transcript.reference)  # repr: 1 and true differ
         requests = {repr(message["id"]) for message in transcript.sent if isinstance(message, dict) and "id" in message}
         extra, lost_ids = [], []
@@ -334,36 +331,43 @@ def notifications_unanswered(context: Context) -> None:
                          fields={"count": len(extra), "example": as_json(extra[0])})
 
 
-def messages_read(transcript: Transcript) -> list[Any]:
-    """The messages a server read: those before the one it stopped on, else all."""
-    return transcript.sent if transcript.stopped_at is None else transcript.sent[:transcript.stopped_at]
-
-
 def parse_error(context: Context) -> None:
     transcript: Transcript = context.probe(R)
     index = next(index for index, message in enumerate(transcript.sent) if isinstance(message, bytes))
     if transcript.stopped_at == index and transcript.run is not None:
         stopped(context, transcript, transcript.message_text(index), "server.stopped_on_not_json")
-    wrong = [reply for reply in transcript.replies if is_parse_error(reply) and reply.get("id") is not None]
+    errors = [reply for reply in transcript.replies if is_parse_error(reply)]
+    expected = find(transcript.reference, None)
+    wrong = [reply for reply in errors if reply.get("id") is not None]
     if wrong and find(transcript.replies, None) is MISSING:
-        raise Failed(as_json(find(transcript.reference, None)), as_json(wrong[0]), reason="server.parse_error_id",
+        raise Failed(as_json(expected), as_json(wrong[0]), reason="server.parse_error_id",
                      fields={"id": as_json(wrong[0]["id"])})
-    if not any(is_parse_error(reply) and reply.get("id", MISSING) is None for reply in transcript.replies):
-        without_id = [reply for reply in transcript.replies if is_parse_error(reply) and "id" not in reply]
+    if not any(reply.get("id", MISSING) is None for reply in errors):
+        without_id = [reply for reply in errors if "id" not in reply]
         if without_id:
-            raise Failed(as_json(find(transcript.reference, None)), as_json(without_id[0]), reason="server.parse_error_no_id")
-        if not any(is_parse_error(reply) for reply in transcript.replies) and find(transcript.replies, None) is MISSING \
-                and not stopped_before(transcript, None):
-            raise Failed(as_json(find(transcript.reference, None)), "—", reason="server.parse_error_unanswered",
+            raise Failed(as_json(expected), as_json(without_id[0]), reason="server.parse_error_no_id")
+        if not errors and find(transcript.replies, None) is MISSING and not stopped_before(transcript, None):
+            raise Failed(as_json(expected), "—", reason="server.parse_error_unanswered",
                          fields={"line": transcript.message_text(index)})
         expect_reply(context, "server.rules", None, ("error.code", "id"))  # (a notification's reply comes first)
     expect_reply(context, "server.rules", "after-bad-json", ())  # still there: any reply will do
 
 
-def parse_errors_for_json(transcript: Transcript) -> list[Any]:
-    """The -32700 replies, written while the input was open, beyond one per line that is not JSON."""
-    errors = [reply for reply in transcript.replies[:transcript.lines_in_time] if is_parse_error(reply)]
-    return errors[sum(isinstance(message, bytes) for message in transcript.sent):]
+def answers_not_a_request(transcript: Transcript, start: int) -> None:
+    """What a server writes, its input open, for JSON lines that are no request: no -32700 beyond
+    one per line that is not JSON, and an error's code -32600 (an answer is optional: the lesson's
+    server gives none)."""
+    early = transcript.replies[:transcript.lines_in_time]
+    wrong = [reply for reply in early if is_parse_error(reply)][sum(isinstance(m, bytes) for m in transcript.sent):]
+    if wrong:
+        raise Failed("—", as_json(wrong[0]), reason="server.parse_error_for_json",
+                     fields={"line": transcript.message_text(start)})
+    codes = [field_of(reply, "error.code") for reply in early if field_of(reply, "id") is None]
+    # A code written as text is the replies' shape's mistake.
+    coded = [code for code in codes if type(code) is int and code not in (-32600, -32700)]
+    if coded:
+        raise Failed("error.code = -32600", f"error.code = {as_json(coded[0])}", reason="server.not_a_request_code",
+                     fields={"code": as_json(coded[0]), "line": transcript.message_text(start)})
 
 
 def survives(check_id: str, reason: str) -> Callable[[Context], None]:
@@ -371,29 +375,16 @@ def survives(check_id: str, reason: str) -> Callable[[Context], None]:
 
     def judged(context: Context) -> None:
         transcript, start, end = context.probe("server.bad-lines")[check_id]
+        if check_id == "server.not-a-request":
+            answers_not_a_request(transcript, start)
         killer = stopped_on(transcript)
-        wrong = parse_errors_for_json(transcript) if check_id == "server.not-a-request" else []
-        if wrong:
-            raise Failed("—", as_json(wrong[0]), reason="server.parse_error_for_json",
-                         fields={"line": transcript.message_text(start)})
-        coded = [reply for reply in transcript.replies[:transcript.lines_in_time] if check_id == "server.not-a-request"
-                 and field_of(reply, "id") is None and type(field_of(reply, "error.code")) is int  # a code written as
-                 and field_of(reply, "error.code") not in (-32600, -32700)]  # text is the replies' shape's mistake
-        if coded:  # an answer is optional (the lesson's server gives none), but then it is -32600's
-            raise Failed("error.code = -32600", f"error.code = {as_json(field_of(coded[0], 'error.code'))}",
-                         reason="server.not_a_request_code",
-                         fields={"code": as_json(field_of(coded[0], "error.code")), "line": transcript.message_text(start)})
-        if killer is not None and (killer < start and read_nothing(context)
-                                   or start <= killer < end and same_stop(context, transcript)):
-            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # not this kind's stop
-        if killer is None or not start <= killer < end:
+        if killer is None or killer >= end or killer < start and not read_nothing(context):
             return  # an unanswered first ping, from a server that answers lines: the benefit of the doubt
-        assert transcript.run is not None
-        code = "?" if transcript.run.code is None else transcript.run.code
+        if killer < start or same_stop(context, transcript):
+            raise Skipped(WAITS_FOR, title=check_title("server.keeps-running", context.lang))  # not this kind's stop
         line = transcript.message_text(killer)
         line = line if line.strip() else as_json(line)  # a blank line, shown as the text it is
-        raise Failed(say(context.lang, "server.reads_to_the_end"), line, reason=reason,
-                     fields={"code": code, "line": line}, output=transcript.traceback())
+        stopped(context, transcript, line, reason, line=line)
 
     return judged
 
@@ -440,32 +431,21 @@ def invalid_request_id(context: Context) -> None:
     expected, line = as_json(find(transcript.reference, INVALID_REQUEST["id"])), as_json(INVALID_REQUEST)
     if not answers:
         raise Failed(expected, "—", reason="server.invalid_request_unanswered", fields={"line": line})
-    if field_of(answers[0], "error.code") not in (-32600, MISSING) and not_a_request_fails(context):
+    if field_of(answers[0], "error.code") not in (-32600, MISSING) \
+            and failure_of(survives("server.not-a-request", "server.stopped_on_not_a_request"), context) is not None:
         return  # a code that is not for a line that is no request (-32700, say): not-a-request's, and its id with it
     shown = answers[0] if isinstance(answers[0], str) else as_json(answers[0])
     raise Failed(expected, shown, reason="server.invalid_request_id",
                  fields={"line": line, "reply": shown, "id": as_json(INVALID_REQUEST["id"])})
 
 
-def not_a_request_fails(context: Context) -> bool:
-    try:
-        survives("server.not-a-request", "server.stopped_on_not_a_request")(context)
-    except Failed:
-        return True
-    return False
-
-
 def other_errors_keep_their_ids(context: Context) -> bool:
     """Does every request the reference refuses with -32600 in the two stdio sessions get a reply
     with its id (a request the server stopped before aside)?"""
-    for probe in BOTH:
-        transcript: Transcript = context.probe(probe)
-        for expected in transcript.reference:
-            request_id = expected.get("id")
-            if field_of(expected, "error.code") == -32600 and find(transcript.replies, request_id) is MISSING \
-                    and not stopped_before(transcript, request_id):
-                return False
-    return True
+    refused = [(transcript, expected.get("id")) for transcript in map(context.probe, BOTH)
+               for expected in transcript.reference if field_of(expected, "error.code") == -32600]
+    return all(find(transcript.replies, request_id) is not MISSING or stopped_before(transcript, request_id)
+               for transcript, request_id in refused)
 
 
 def exits_at_eof(context: Context) -> None:
@@ -501,18 +481,18 @@ def is_result(transcript: Transcript, request_id: Any) -> bool:
 
 
 def first_accepted(context: Context) -> tuple[str, Any]:
-    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded."""
+    """(probe, id) of the lesson's reply 3, or of another initialize that succeeded. When none did,
+    accepts-known-version says why once: what a result announces waits."""
     for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2)):
         if is_result(context.probe(probe), request_id):
             return probe, request_id
-    return S, 3  # none did: judged on reply 3, which says what went wrong
+    raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
 
 
 def accepts_known_version(context: Context) -> None:
     for probe, request_id in ((S, 3), (R, "init-2025")):  # refused: is the version misspelt in the list?
         transcript: Transcript = context.probe(probe)
-        asked = next((field_of(m, "params.protocolVersion") for m in transcript.sent if isinstance(m, dict)
-                      and same(m.get("id", MISSING), request_id)), MISSING)
+        asked = field_of(find(transcript.sent, request_id), "params.protocolVersion")
         listed = field_of(find(transcript.replies, request_id), "error.data.supported")
         near = difflib.get_close_matches(asked, listed, 1, 0.8) if isinstance(asked, str) and isinstance(listed, list) \
             and all(isinstance(v, str) for v in listed) and asked not in listed else []
@@ -525,17 +505,10 @@ def accepts_known_version(context: Context) -> None:
         expect_reply(context, S, 3, ("result.protocolVersion",))
 
 
-def waits_for_an_accepted_initialize(context: Context) -> None:
-    """No initialize got a result: accepts-known-version says why once; what a result announces waits."""
-    if not any(is_result(context.probe(probe), request_id) for probe, request_id in ((S, 3), (R, "init-2025"), (S, 2))):
-        raise Skipped(WAITS_FOR, title=check_title("server.accepts-known-version", context.lang))
-
-
 LIST_CHANGED = "result.capabilities.tools.listChanged"
 
 
 def list_changed_false(context: Context) -> None:
-    waits_for_an_accepted_initialize(context)
     probe, request_id = first_accepted(context)
     transcript: Transcript = context.probe(probe)
     if "result" not in find(transcript.reference, request_id):  # accepted, though the lesson refuses it
@@ -575,7 +548,7 @@ def when_ready(lesson: tuple[str, Any], ready: tuple[str, Any], paths: tuple[str
         if field_of(listed, "error.code") == -32601 and request_id in (5, "list-ready"):
             raise wrong("server.unknown_tools_list", what=what)
         expect_reply(context, probe, request_id, paths)
-        method = next((m.get("method") for m in transcript.sent if isinstance(m, dict) and same(m.get("id"), request_id)), None)
+        method = field_of(find(transcript.sent, request_id), "method")
         # The lesson's -32601 says which method is unknown: « Méthode inconnue : » + msg.method.
         if "error.code" in paths and field_of(reply, "error.code") == -32601 and isinstance(method, str) \
                 and not (isinstance(message := field_of(reply, "error.message"), str) and method in message):
@@ -590,18 +563,18 @@ LESSON_KEYS = {"demandee": "requested", "acceptees": "supported"}  # the lesson'
 def error_data(context: Context) -> None:
     """Reply 2's error.data: the spec's {requested, supported}; the lesson's translated keys are said so."""
     transcript: Transcript = context.probe(S)
-    data = field_of(find(transcript.replies, 2), "error.data")
+    reply, expected = find(transcript.replies, 2), find(transcript.reference, 2)
+    data = field_of(reply, "error.data")
     if isinstance(data, dict) and set(data) & set(LESSON_KEYS):
         renamed = {LESSON_KEYS.get(key, key): value for key, value in data.items()}
-        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data,
-                     reason="server.lesson_keys", fields={"renamed": json.dumps(renamed, ensure_ascii=False)})
-    reply = find(transcript.replies, 2)
+        raise Failed(field_of(expected, "error.data"), data,
+                     reason="server.lesson_keys", fields={"renamed": as_json(renamed)})
     if data is MISSING and isinstance(reply, dict) and "data" in reply:
-        raise Failed(as_json(find(transcript.reference, 2)), as_json(reply), reason="server.data_beside_error")
+        raise Failed(as_json(expected), as_json(reply), reason="server.data_beside_error")
     if not isinstance(data, dict):
         expect_reply(context, S, 2, ("error.data",))
     if data.get("requested", MISSING) is None:  # the version was sent: the server did not read it where it is
-        raise Failed(field_of(find(transcript.reference, 2), "error.data"), data, reason="server.version_not_read")
+        raise Failed(field_of(expected, "error.data"), data, reason="server.version_not_read")
     expect_reply(context, S, 2, ("error.data.requested",))
     supported = field_of(data, "supported")
     accepted = [field_of(find(context.probe(probe).replies, request_id), "result.protocolVersion")
@@ -615,7 +588,6 @@ def error_data(context: Context) -> None:
 
 def capabilities_only_tools(context: Context) -> None:
     """Reply 3 announces tools and nothing else, and serverInfo has a name and a version (texts)."""
-    waits_for_an_accepted_initialize(context)
     probe, request_id = first_accepted(context)
     expect_reply(context, probe, request_id, ())
     transcript: Transcript = context.probe(probe)
@@ -624,8 +596,7 @@ def capabilities_only_tools(context: Context) -> None:
     if not isinstance(announced, dict) or sorted(announced) != ["tools"]:
         if isinstance(announced, str) and isinstance(parse(announced), dict):  # to_json(capabilities) inside the reply
             raise Failed(expected, reply, focus=("result.capabilities",), reason="server.capabilities_as_text")
-        if announced is MISSING:
-            misspelt_key(transcript, request_id, "result.capabilities")
+        misspelt_key(transcript, request_id, "result.capabilities")  # when it is missing
         shown = "—" if announced is MISSING else json.dumps(
             sorted(announced) if isinstance(announced, dict) else announced, ensure_ascii=False)
         raise Failed(expected, reply, focus=("result.capabilities",),
@@ -633,8 +604,7 @@ def capabilities_only_tools(context: Context) -> None:
                      fields={"announced": shown})
     info = field_of(reply, "result.serverInfo")
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)):
-        if info is MISSING:
-            misspelt_key(transcript, request_id, "result.serverInfo")
+        misspelt_key(transcript, request_id, "result.serverInfo")
         raise Failed(expected, reply, focus=("result.serverInfo",), reason="server.server_info")
     result = field_of(reply, "result")
     nulls = sorted(key for key, value in result.items() if value is None) if isinstance(result, dict) else []
@@ -763,6 +733,15 @@ def state_typo(source: str) -> tuple[str, str] | None:
     return None
 
 
+def failure_of(judge: Callable[..., Any], *arguments: Any) -> Failed | None:
+    """The verdict `judge(*arguments)` fails with, or None when it passes."""
+    try:
+        judge(*arguments)
+    except Failed as failure:
+        return failure
+    return None
+
+
 def all_of(*judges: Callable[[Context], None]) -> Callable[[Context], None]:
     def judged(context: Context) -> None:
         for judge in judges:
@@ -785,20 +764,18 @@ def by_part(check: Check, context: Context) -> None:
     if part != "server-1" and part_one_unwritten(context, missing):
         raise Waiting("server-1", printed)  # not checkable yet: a part to write is not lent
     if not missing and (part == "server-3" or not stopped_early(context)):
-        if part != "server-2" or not on_skeleton(context):
-            return check.run(lent_if_needed(context, part) if part != "server-1" else context)
         try:
-            return check.run(lent_if_needed(context, part))
+            return check.run(context if part == "server-1" else lent_if_needed(context, part))
         except (Failed, Skipped):
-            if not initialize_routed_away(context):
+            if part != "server-2" or not on_skeleton(context) or not initialize_routed_away(context):
                 raise
             # Part 3 answered initialize itself (its gate, or no route to it): the mistake is
             # part 3's, and costs part 3's checks; part 2 is judged by its own calls.
-            return (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
+            return (check.direct or check.run)(direct_view(context, part))
     if part not in ("server-1", "server-2"):
         raise Waiting(missing, printed)
     try:
-        (check.direct or check.run)(direct_view(context, context.probe("server.parts"), part))
+        (check.direct or check.run)(direct_view(context, part))
     except Failed as failure:
         waits = unwritten_task(failure.output)
         if waits:
@@ -812,9 +789,9 @@ def initialize_routed_away(context: Context) -> bool:
     return field_of(find(context.probe(S).replies, 2), "error.code") in (-32600, -32601)
 
 
-def direct_view(context: Context, found: parts.PartsRun, part: str) -> parts.PartView:
+def direct_view(context: Context, part: str) -> parts.PartView:
     """The context a part's check reads when it is judged by its own calls (parts.py)."""
-    return parts.PartView(context, {name: partial(parts.direct_transcript, found, name, part,
+    return parts.PartView(context, {name: partial(parts.direct_transcript, context.probe("server.parts"), name, part,
                                                   context.probe(name).reference) for name in BOTH})
 
 
@@ -840,12 +817,9 @@ def part_one_unwritten(context: Context, missing: str) -> bool:
     """Is server part 1 still to write (said by `python server.py`, or by part 1's own calls)?"""
     if missing in ("", "server-1"):
         return missing == "server-1"
-    found: parts.PartsRun = context.probe("server.parts")
-    try:
-        parts.direct_transcript(found, S, "server-1", context.probe(S).reference)
-    except Failed as failure:
-        return unwritten_task(failure.output) == "server-1"
-    return False
+    failure = failure_of(parts.direct_transcript, context.probe("server.parts"), S, "server-1",
+                         context.probe(S).reference)
+    return failure is not None and unwritten_task(failure.output) == "server-1"
 
 
 def lent_if_needed(context: Context, part: str) -> Context:
@@ -859,33 +833,22 @@ def lent_if_needed(context: Context, part: str) -> Context:
         return initialize_lent(context) if part == "server-3" else context
     except Failed as failure:
         if part == "server-3" and failure.reason == "run.stopped_silent" and stopped_early(context) \
-                and part_one_passes(context):
-            return initialize_lent(context)  # part 3 stopped it on its first line: keeps-running says where
+                and failure_of(direct_json_rpc_replies, direct_view(context, "server-1")) is None:
+            # Part 3 stopped it on its first line (keeps-running says where), and part 1's own calls pass.
+            return initialize_lent(context)
         readable = failure.reason == "server.malformed" and failure.fields.get("problem") == {"reason": "shape.error_fields"}
     run = context.probe(S).run
     if run is not None and not run.timed_out and not run.cpu_exhausted:  # a hang is no part 1 mistake
         lent = parts.PartView(context, {S: lambda: context.probe(S_LENT), R: lambda: context.probe(R_LENT)})
-        try:
-            json_rpc_replies(lent)
+        if failure_of(json_rpc_replies, lent) is None:
             return lent
-        except Failed:
-            pass
         if readable:
             return context
-        found: parts.PartsRun | None = context.probe("server.parts") if part == "server-2" else None
-        if found is not None and on_skeleton(context) and found.calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
+        if part == "server-2" and on_skeleton(context) \
+                and context.probe("server.parts").calls.get(("server-2", S), [("", {})])[0][1].get("loaded"):
             # It loads: its crash is a later line's. Part 2 as before the loop exists.
-            return direct_view(context, found, part)
+            return direct_view(context, part)
     raise Skipped(WAITS_FOR, title=check_title(STARTS, context.lang))
-
-
-def part_one_passes(context: Context) -> bool:
-    """Do part 1's own calls write JSON-RPC lines (its first check, judged as by_part does)?"""
-    try:
-        direct_json_rpc_replies(direct_view(context, context.probe("server.parts"), "server-1"))
-    except Failed:
-        return False
-    return True
 
 
 def initialize_lent(context: Context) -> Context:
@@ -919,7 +882,7 @@ def direct_json_rpc_replies(context: parts.PartView) -> None:
     whole: Transcript = context.whole(S)
     if whole.lines:
         try:
-            require_json_rpc_lines(whole, "server")
+            require_json_rpc_lines(whole)
         except Failed as failure:  # its own failure, not the later part's: that one is not the cause
             failure.output = printed_besides(failure.output)
             raise
@@ -1040,8 +1003,7 @@ CHECKS = [
                      "Dans l’état nouveau, seules initialize et ping sont acceptées ; le reste reçoit -32600, avant même de regarder si la méthode existe. Une notification reçue dans cet état ne change rien : notifications/initialized ne compte que pendant l’attente."),
                  en=("Before initialize, tools/list as well as an unknown method gets -32600",
                      "In the new state only initialize and ping are accepted; everything else gets -32600, before even looking at whether the method exists. A notification received in this state changes nothing: notifications/initialized counts only while waiting.")),
-    server_check(id="server.gate-while-waiting", task="server-3",
-                 run=gate_while_waiting,
+    server_check(id="server.gate-while-waiting", task="server-3", run=gate_while_waiting,
                  fr=("Avant notifications/initialized, tools/list reçoit encore -32600",
                      "initialize mène à l’état attente, pas prêt : seule notifications/initialized mène à prêt, pas une autre notification."),
                  en=("Before notifications/initialized, tools/list still gets -32600",

@@ -13,6 +13,8 @@ stands only if the second run says the same: the clock is never the host's doing
 
 from __future__ import annotations
 
+import ast
+import difflib
 import json
 import time
 from dataclasses import dataclass, field
@@ -125,8 +127,6 @@ def parse(line: str) -> Any:
 
 def python_value(text: str) -> Any:
     """What Python's own print of a dict reads as ({'id': 1, 'x': None}), or MISSING."""
-    import ast
-
     if len(text) > 4000 or "'" not in text and "None" not in text and "True" not in text and "False" not in text:
         return MISSING
     try:
@@ -172,8 +172,7 @@ def rules_session(context: Context, tries: int = 5) -> Transcript:
         sent = sent[:at] + sent[at + 1:]
         transcript = one_session(context, sent, "server.py", reference_replies)
         for line, reply in zip(transcript.lines, transcript.replies):
-            answered_id = reply.get("id", MISSING) if isinstance(reply, dict) else MISSING
-            if answered_id is not MISSING and find(first.replies, answered_id) is MISSING:
+            if isinstance(reply, dict) and "id" in reply and find(first.replies, reply["id"]) is MISSING:
                 first.lines.append(line)
                 first.replies.append(reply)
     return first
@@ -240,10 +239,8 @@ def answered_after_close(transcript: Transcript, index: int) -> bool:
     """Did the reply to message `index` come once the input closed (any line, for a line that is not JSON)?"""
     message = transcript.sent[index]
     late_replies = transcript.replies[transcript.lines_in_time:]
-    if not late_replies:
-        return False
-    if not isinstance(message, dict):
-        return True
+    if not late_replies or not isinstance(message, dict):
+        return bool(late_replies)
     return any(not isinstance(reply, dict) or "id" not in reply or same(reply.get("id"), message.get("id"))
                for reply in late_replies)
 
@@ -364,8 +361,6 @@ def refused_then_moved(transcript: Transcript, request_id: Any) -> bool:
 def misspelt(reply: Any, path: str) -> str:
     """The path of a key the reply has where `path` is missing, spelt nearly the same (another
     case, a letter off): "result.protocolversion" for "result.protocolVersion"; else ""."""
-    import difflib
-
     value, seen = reply, []
     for name in path.partition("#")[0].split("."):
         if not isinstance(value, dict):

@@ -1,11 +1,8 @@
 """Runs the student's server.py with a part lent: the lesson's send, reply and fail (part 1),
-or its initialize (part 2).
+or its initialize (part 2); when, and why, is server_checks.lent_if_needed's to say.
 
-Usage: python lent_server.py, run in a folder holding the student's server.py. When the whole
-server's output breaks part 1's rule (a bug in send or fail), or its initialize raises (part 2),
-the later parts are still judged, over stdio, on this run: one mistake costs its own part's
-checks, not the whole server's. Everything else is the student's: its gate and dispatch, its
-loop (main), as `python server.py` runs them.
+Usage: python lent_server.py, run in a folder holding the student's server.py. Everything else
+is the student's: its gate and dispatch, its loop (main), as `python server.py` runs them.
 """
 
 import importlib.util

@@ -14,9 +14,7 @@ answers each with one line, the order's nonce in it:
   or "error" and "trace" when it raised};
 - {"nonce": N, "end": true}: nothing → {"nonce": N, "loaded": true}, after every answer before it.
 
-It judges nothing and holds nothing but the order it carries out: the checks, outside the
-sandbox, send each order with a fresh nonce once the last one is answered, and judge the
-facts against the reference there. A line without that order's nonce answers nothing.
+It judges nothing: the checks do, outside the sandbox (lab/checks/parts.py).
 """
 
 import importlib.util
@@ -117,8 +115,7 @@ def main() -> None:
     # what the student's code reads from 0 finds nothing, what it writes on 1 goes to stderr.
     orders = os.fdopen(os.dup(0), "rb")
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
     sys.stdin = io.StringIO()  # a module that reads its input at import finds it empty
     sys.path.insert(0, os.getcwd())
