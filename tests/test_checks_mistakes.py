@@ -24,6 +24,11 @@ SOURCES = {"server": "lesson_server.py", "client": "lesson_client.py", "model": 
 # name: (file, line in the lesson-style answer, its mistaken replacement, the check the first ✗ names,
 #        words of its message in French, in English)
 MISTAKES = {
+    "the server's reply wraps its result in another": (
+        "server", '    envoyer({"id": id, "result": result})\n', '    envoyer({"id": id, "result": {"result": result}})\n',
+        "server.json-rpc-replies",
+        "Ligne mal formée : son result tient un autre result : reply envoie le result qu’il reçoit tel quel",
+        "Malformed line: its result holds another result: reply sends the result it is given as it is"),
     "the server offers its newest version instead of refusing (the spec's rule)": (
         "server", '        return echec(msg["id"], -32602, "Version non prise en charge", {"requested": demandee, '
                   '"supported": VERSIONS})\n', "        demandee = VERSIONS[0]\n", "server.refuses-unknown-version",

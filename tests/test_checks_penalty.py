@@ -24,6 +24,9 @@ MISTAKES = {
                                      {"server.tools-list-when-ready"}),
     "a question without its words": ("client.py", '"content": TEXT["question"] + to_json(capabilities)}',
                                      '"content": to_json(capabilities)}', {"client.asks-model"}),
+    # Part 1's reply wraps every result: parts 2 and 3 are judged with the lesson's part 1 lent.
+    "a result inside a result": ("server.py", '    send({"id": request_id, "result": result})\n',
+                                 '    send({"id": request_id, "result": {"result": result}})\n', {"server.json-rpc-replies"}),
     "a client without jsonrpc": ("client.py", '        line = to_json({"jsonrpc": "2.0", **message})\n',
                                  "        line = to_json(message)\n", {"client.jsonrpc-on-every-message"}),
 }
@@ -48,6 +51,8 @@ def test_a_classic_mistake_costs_exactly_the_rule_it_breaks(tmp_path, name):
 
 
 # The data of a refusal cannot be judged when the unknown version is not refused; a request refused
-# as if the server were never ready is said once, by tools/list's check.
+# as if the server were never ready is said once, by tools/list's check; part 1's other checks wait
+# for its first.
 WAITING = {"accept every version": {"server.error-data"}, "the version test inverted": {"server.error-data"},
-           "ready spelt prêt in the gate": {"server.unknown-method"}}
+           "ready spelt prêt in the gate": {"server.unknown-method"},
+           "a result inside a result": {"server.reply-ids", "server.flushes-each-reply"}}

@@ -76,10 +76,6 @@ def check_title(check_id: str, lang: str) -> str:
     return check.title[lang] if (check := declared(check_id)) else check_id
 
 
-def check_hint(check_id: str) -> dict[str, str]:
-    return declared(check_id).hint  # type: ignore[union-attr]
-
-
 def is_cause(check_id: str) -> bool:
     """Declared as a root cause (see Check.cause): shown first among its part's failures."""
     return bool((check := declared(check_id)) and check.cause)

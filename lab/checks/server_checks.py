@@ -21,7 +21,7 @@ from lab.checks.server_session import (
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
 from lab.i18n import decimal
-from lab.process.student import child_env, read_student_file
+from lab.process.student import child_env, read_student_file, read_student_text
 from lab.process.talk import converse
 from lab import time_limits
 
@@ -243,6 +243,8 @@ def shape_problem(reply: Any) -> str | None:
     if "error" in reply and not (isinstance(error, dict) and type(error.get("code")) is int
                                  and isinstance(error.get("message"), str)):
         return "shape.error_fields"
+    if isinstance(reply.get("result"), dict) and list(reply["result"]) == ["result"]:  # {"result": {"result": …}}
+        return "shape.result_in_result"
     return None
 
 
@@ -649,7 +651,7 @@ def server_source(context: Context) -> str:
     """The student's server.py as text ("" when there is none, or the part is lent)."""
     if isinstance(context, parts.PartView):
         return ""
-    return (read_student_file(context.folder / "server.py") or b"").decode("utf-8", "replace")
+    return read_student_text(context.folder / "server.py")
 
 
 def loops_over_one_text(context: Context) -> dict[str, Any]:
@@ -1073,6 +1075,8 @@ REASONS = {
         "shape.result_and_error": "elle a à la fois result et error, quand une réponse a l’un ou l’autre (un dict "
                                   "qui garde les clés d’une réponse à l’autre ?)",
         "shape.error_fields": "error doit avoir code (entier) et message (texte)",
+        "shape.result_in_result": "son result tient un autre result : reply envoie le result qu’il reçoit tel quel, "
+                                  "{{\"id\": …, \"result\": result}}",
         "server.reads_to_the_end": "lire jusqu’à la fin de l’entrée",
         "server.stopped_early": "Le serveur s’est arrêté (code {code}) après cette ligne, avant la fin de son entrée.",
         "server.not_flushed": "Pas de réponse à cette ligne en {seconds:g} s : les réponses ne sont arrivées qu’à la "
@@ -1217,6 +1221,8 @@ REASONS = {
         "shape.result_and_error": "it has both result and error, when a reply has one or the other (a dict that "
                                   "keeps its keys from one reply to the next?)",
         "shape.error_fields": "error needs code (an integer) and message (a string)",
+        "shape.result_in_result": "its result holds another result: reply sends the result it is given as it is, "
+                                  "{{\"id\": …, \"result\": result}}",
         "server.reads_to_the_end": "reading until the input ends",
         "server.stopped_early": "The server stopped (code {code}) after this line, before its input ended.",
         "server.not_flushed": "No reply to this line within {seconds:g} s: the replies came only when the input closed. "

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from lab.checks import check_hint, check_title
+from lab.checks import check_title, declared
 from lab.checks.engine import WAITS_FOR, Context, Failed, Probe, Skipped
 from lab.checks.reference import encode_lines, parse_python, reference_replies, scenario_messages
 from lab.process.capped import parse_json
@@ -304,7 +304,8 @@ def agrees(context: Context, transcript: Transcript, request_id: Any, paths: tup
                                        for reply in transcript.replies if isinstance(reply, dict)):
             # The right error, with its request's id lost: reply-ids' mistake, said here as there.
             raise Failed(expected, "\n".join(transcript.lines), reason="server.error_id_null",
-                         fields={"what": what, "code": as_field(code)}, hint=check_hint("server.reply-ids"))
+                         fields={"what": what, "code": as_field(code)},
+                         hint=declared("server.reply-ids").hint)  # type: ignore[union-attr]
         raise Failed(expected, "\n".join(transcript.lines) or "—",
                      reason="reply.none", fields={"what": what}, output=transcript.traceback())
     if "error" in expected and isinstance(actual.get("result"), dict) and {"code", "message"} <= set(actual["result"]):
