@@ -16,7 +16,7 @@ from lab.checks.engine import (WAITS_FOR, Check, Context, Failed, Probe, Skipped
                                unwritten_task)
 from lab.checks.reference import parse_python, reference_replies, scenario_messages
 from lab.checks.server_session import (
-    MISSING, NOT_READ, as_field, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, expect_reply, misspelt_key,
+    MISSING, NOT_READ, PROBE_LIMIT, REPLY_LIMIT, SERVER_CPU, SERVER_LIMIT, SESSION_CAP, Transcript, agrees, as_field, expect_reply, misspelt_key,
     field_of, find, initialize, one_session, owes_reply, parse, ping, python_value, rules_messages, same, stopped_before)
 from lab.checks.server_session import PROBES as SESSIONS
 from lab.checks.texts import in_each_language, say
