@@ -128,8 +128,9 @@ def json_rpc_replies(context: Context) -> None:
     require_json_rpc_lines(transcript)
 
 
-def require_json_rpc_lines(transcript: Transcript) -> None:
-    """Every line the server wrote is a JSON-RPC 2.0 reply."""
+def require_json_rpc_lines(transcript: Transcript, who: str = "server") -> None:
+    """Every line the server wrote is a JSON-RPC 2.0 reply; `who` names it ("server", "bonus":
+    a word of lab/checks/texts.py)."""
     run = transcript.run
     assert run is not None
     if not transcript.lines:
@@ -141,7 +142,7 @@ def require_json_rpc_lines(transcript: Transcript) -> None:
             reason, fields = "run.spun", {"cpu": SERVER_CPU}
         else:
             reason, fields = "run.stopped_silent", {"code": run.code}
-        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": "server", **fields},
+        raise Failed(transcript.reference[0], "—", reason=reason, fields={"who": who, **fields},
                      output=transcript.traceback())
     for number, (line, reply) in enumerate(zip(transcript.lines, transcript.replies), start=1):
         if isinstance(reply, str):  # not JSON: named by the likeliest mistake, else a print meant for a person
